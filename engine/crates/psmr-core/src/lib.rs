@@ -1,0 +1,38 @@
+//! # psmr-core
+//!
+//! The shared vocabulary of P-SMR Lab. Every scheduler, the CLI, the wasm
+//! bindings and the web views speak in the types defined here:
+//!
+//! * [`request`]: a delivered [`request::Request`] with its class, operation
+//!   and read/write [`request::Access`] over shards;
+//! * [`class`]: request classes and the conflict relation between them
+//!   (paper 003, Definitions 2-3: internal and external conflicts);
+//! * [`app`]: the replicated applications that do real work;
+//! * [`workload`]: the seeded request-stream generator;
+//! * [`scheduler`]: the one [`scheduler::Scheduler`] trait every scheduler
+//!   implements, and the fixed list of scheduler ids;
+//! * [`exec`]: the run context handed to a scheduler, and the single
+//!   function through which every request is executed ([`exec::RunContext::execute`]);
+//! * [`trace`]: the compact event vocabulary recorded into per-thread buffers;
+//! * [`metrics`]: throughput, latency and per-thread time accounting;
+//! * [`oracle`]: the correctness check run after every run.
+
+pub mod app;
+pub mod cancel;
+pub mod class;
+pub mod clock;
+pub mod exec;
+pub mod metrics;
+pub mod oracle;
+pub mod request;
+pub mod run;
+pub mod scheduler;
+pub mod threads;
+pub mod trace;
+pub mod workload;
+
+pub use class::{ClassDef, ClassId, ClassTable};
+pub use exec::{RunContext, RunOutput};
+pub use request::{Access, Op, Request, RequestId, ShardSet};
+pub use scheduler::{RunError, Scheduler, SchedulerId};
+pub use trace::{EventKind, ThreadRef, TraceEvent, WaitReason};

@@ -1,0 +1,190 @@
+//! Run metrics, computed after the run from the execution log, the threads'
+//! stats and the scheduler's output.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+
+use serde::{Deserialize, Serialize};
+
+use crate::exec::{ExecLog, RunOutput};
+use crate::trace::{Counter, ThreadStats};
+
+/// Latency percentiles in microseconds (delivery to end of execution).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatencyUs {
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+    pub mean: f64,
+}
+
+/// One point of throughput over time.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ThroughputPoint {
+    /// End of the bucket, milliseconds since the run started.
+    pub t_ms: f64,
+    pub ops_s: f64,
+}
+
+/// Time accounting of one thread, in the report's units.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ThreadTimes {
+    pub thread: u16,
+    pub executed: u64,
+    pub exec_ms: f64,
+    pub wait_ms: f64,
+    pub idle_ms: f64,
+}
+
+/// Everything measured about one run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunMetrics {
+    pub requests: u64,
+    pub duration_ms: f64,
+    pub throughput_ops_s: f64,
+    pub latency_us: LatencyUs,
+    pub throughput_series: Vec<ThroughputPoint>,
+    /// Worker threads only (the delivering thread is reported apart).
+    pub threads: Vec<ThreadTimes>,
+    /// Counters summed over threads, by name (e.g. `steals`).
+    pub counters: BTreeMap<String, u64>,
+    /// Delivering thread's busy time per delivered request.
+    pub scheduler_ns_per_request: f64,
+    pub queue_len_mean: f64,
+    pub queue_len_max: u32,
+    pub extra: BTreeMap<String, f64>,
+}
+
+/// Number of buckets of the throughput series.
+const SERIES_BUCKETS: usize = 100;
+
+impl RunMetrics {
+    pub fn compute(
+        log: &ExecLog,
+        delivered: usize,
+        stats: &[ThreadStats],
+        out: &RunOutput,
+    ) -> Self {
+        let mut latencies = Vec::with_capacity(delivered);
+        let mut first_ns = u64::MAX;
+        let mut last_ns = 0u64;
+        let mut ends = Vec::with_capacity(delivered);
+        for i in 0..delivered.min(log.len()) {
+            let s = log.slot(i as u32);
+            if s.count.load(Ordering::Relaxed) == 0 {
+                continue;
+            }
+            let d = s.delivered_ns.load(Ordering::Relaxed);
+            let e = s.end_ns.load(Ordering::Relaxed);
+            first_ns = first_ns.min(d);
+            last_ns = last_ns.max(e);
+            latencies.push(e.saturating_sub(d));
+            ends.push(e);
+        }
+        let executed = latencies.len() as u64;
+        let duration_ns = last_ns.saturating_sub(first_ns.min(last_ns)).max(1);
+        let mut counters = BTreeMap::new();
+        for c in Counter::ALL {
+            let v: u64 = stats.iter().map(|s| s.counters[c as usize]).sum();
+            counters.insert(c.name().to_string(), v);
+        }
+        let (qmean, qmax) = queue_stats(out);
+        RunMetrics {
+            requests: executed,
+            duration_ms: duration_ns as f64 / 1e6,
+            throughput_ops_s: if executed == 0 {
+                0.0
+            } else {
+                executed as f64 / (duration_ns as f64 / 1e9)
+            },
+            latency_us: percentiles(&mut latencies),
+            throughput_series: series(&mut ends, first_ns.min(last_ns), duration_ns),
+            threads: stats
+                .iter()
+                .filter(|s| s.thread != crate::trace::SCHEDULER)
+                .map(|s| ThreadTimes {
+                    thread: s.thread,
+                    executed: s.executed,
+                    exec_ms: s.exec_ns as f64 / 1e6,
+                    wait_ms: s.wait_ns as f64 / 1e6,
+                    idle_ms: s.idle_ns as f64 / 1e6,
+                })
+                .collect(),
+            counters,
+            scheduler_ns_per_request: if out.delivered == 0 {
+                0.0
+            } else {
+                out.scheduler_busy_ns as f64 / out.delivered as f64
+            },
+            queue_len_mean: qmean,
+            queue_len_max: qmax,
+            extra: out.extra.iter().cloned().collect(),
+        }
+    }
+}
+
+fn queue_stats(out: &RunOutput) -> (f64, u32) {
+    if out.queue_samples.is_empty() {
+        return (0.0, 0);
+    }
+    let sum: u64 = out.queue_samples.iter().map(|s| s.len as u64).sum();
+    let max = out.queue_samples.iter().map(|s| s.len).max().unwrap_or(0);
+    (sum as f64 / out.queue_samples.len() as f64, max)
+}
+
+/// Nearest-rank percentiles of latencies in ns, reported in µs.
+pub fn percentiles(lat_ns: &mut [u64]) -> LatencyUs {
+    if lat_ns.is_empty() {
+        return LatencyUs::default();
+    }
+    lat_ns.sort_unstable();
+    let at = |q: f64| {
+        let rank = ((q * lat_ns.len() as f64).ceil() as usize).clamp(1, lat_ns.len());
+        lat_ns[rank - 1] as f64 / 1e3
+    };
+    let mean = lat_ns.iter().map(|&v| v as f64).sum::<f64>() / lat_ns.len() as f64 / 1e3;
+    LatencyUs {
+        p50: at(0.50),
+        p90: at(0.90),
+        p99: at(0.99),
+        max: at(1.0),
+        mean,
+    }
+}
+
+fn series(ends: &mut [u64], origin: u64, duration_ns: u64) -> Vec<ThroughputPoint> {
+    if ends.is_empty() {
+        return Vec::new();
+    }
+    let buckets = SERIES_BUCKETS.min(ends.len()).max(1);
+    let width = (duration_ns / buckets as u64).max(1);
+    let mut counts = vec![0u64; buckets];
+    for &e in ends.iter() {
+        let b = ((e.saturating_sub(origin)) / width).min(buckets as u64 - 1) as usize;
+        counts[b] += 1;
+    }
+    counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| ThroughputPoint {
+            t_ms: ((i as u64 + 1) * width) as f64 / 1e6,
+            ops_s: c as f64 / (width as f64 / 1e9),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let mut v: Vec<u64> = (1..=100).map(|i| i * 1000).collect();
+        let p = percentiles(&mut v);
+        assert_eq!(p.p50, 50.0);
+        assert_eq!(p.p99, 99.0);
+        assert_eq!(p.max, 100.0);
+        assert_eq!(p.mean, 50.5);
+    }
+}

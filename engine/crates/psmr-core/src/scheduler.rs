@@ -1,0 +1,154 @@
+//! The one abstraction every scheduler implements.
+
+use std::fmt;
+use std::str::FromStr;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::exec::{RunContext, RunOutput};
+
+/// Every scheduler id the project knows, fixed for all work (issue 2).
+/// Not all are implemented yet; asking for one that is not gives
+/// [`RunError::NotImplemented`].
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchedulerId {
+    /// One thread executes every request in delivery order (the baseline).
+    Sequential,
+    /// CBASE late scheduling: a dependency DAG shared by scheduler and workers.
+    Late,
+    /// Early scheduling with per-class barriers (paper 003).
+    Early,
+    /// Early scheduling with busy-wait cycles (paper 000 Algorithms 3-4).
+    BusyWait,
+    /// Conservative work stealing (000 Algorithms 5-7).
+    WsConservative,
+    /// Moderate work stealing (000 section 4.2).
+    WsModerate,
+    /// Aggressive work stealing (000 section 4.2).
+    WsAggressive,
+    /// Optimistic work stealing (000 Algorithm 8).
+    WsOptimistic,
+    /// ePaxos execution by SCCs (paper 004 Algorithm 2).
+    Epaxos,
+    /// PePaxos parallel SCC execution (paper 004 Algorithm 3).
+    Pepaxos,
+    /// Key-value repartitioning: round-robin baseline (paper 001).
+    RepartRr,
+    /// Key-value repartitioning: single worker baseline (paper 001).
+    RepartSw,
+    /// Key-value repartitioning: Base, stop every Δp (paper 001).
+    RepartBase,
+    /// Key-value repartitioning: Async, sliding window (paper 001).
+    RepartAsync,
+    /// Libasync-smp event coloring with work stealing (paper 002).
+    Libasync,
+    /// Mely work stealing (paper 002).
+    Mely,
+}
+
+impl SchedulerId {
+    pub const ALL: [SchedulerId; 16] = [
+        SchedulerId::Sequential,
+        SchedulerId::Late,
+        SchedulerId::Early,
+        SchedulerId::BusyWait,
+        SchedulerId::WsConservative,
+        SchedulerId::WsModerate,
+        SchedulerId::WsAggressive,
+        SchedulerId::WsOptimistic,
+        SchedulerId::Epaxos,
+        SchedulerId::Pepaxos,
+        SchedulerId::RepartRr,
+        SchedulerId::RepartSw,
+        SchedulerId::RepartBase,
+        SchedulerId::RepartAsync,
+        SchedulerId::Libasync,
+        SchedulerId::Mely,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SchedulerId::Sequential => "sequential",
+            SchedulerId::Late => "late",
+            SchedulerId::Early => "early",
+            SchedulerId::BusyWait => "busy-wait",
+            SchedulerId::WsConservative => "ws-conservative",
+            SchedulerId::WsModerate => "ws-moderate",
+            SchedulerId::WsAggressive => "ws-aggressive",
+            SchedulerId::WsOptimistic => "ws-optimistic",
+            SchedulerId::Epaxos => "epaxos",
+            SchedulerId::Pepaxos => "pepaxos",
+            SchedulerId::RepartRr => "repart-rr",
+            SchedulerId::RepartSw => "repart-sw",
+            SchedulerId::RepartBase => "repart-base",
+            SchedulerId::RepartAsync => "repart-async",
+            SchedulerId::Libasync => "libasync",
+            SchedulerId::Mely => "mely",
+        }
+    }
+}
+
+impl fmt::Display for SchedulerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for SchedulerId {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        SchedulerId::ALL
+            .iter()
+            .copied()
+            .find(|id| id.as_str() == s)
+            .ok_or_else(|| {
+                let known: Vec<_> = SchedulerId::ALL.iter().map(|i| i.as_str()).collect();
+                format!(
+                    "unknown scheduler id `{s}`; expected one of: {}",
+                    known.join(", ")
+                )
+            })
+    }
+}
+
+/// Why a run could not happen or did not complete.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RunError {
+    /// The id is valid but its scheduler is not built yet.
+    NotImplemented(SchedulerId),
+    /// The scheduler's parameters are invalid for this run (e.g. a mapping
+    /// that breaks rule R.4); the message names what is wrong.
+    InvalidConfig(String),
+    /// The thread host cannot give the run the threads it needs.
+    Threads(String),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::NotImplemented(id) => write!(f, "scheduler `{id}` is not implemented yet"),
+            RunError::InvalidConfig(m) => write!(f, "invalid scheduler configuration: {m}"),
+            RunError::Threads(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// A scheduler of parallel SMR: takes the delivered request stream and
+/// executes it on `ctx.threads` worker threads (plus its own delivering
+/// thread), calling [`RunContext::execute`] exactly once per request.
+///
+/// Contract (checked by the oracle after every run, not trusted):
+/// * every delivered request executes exactly once;
+/// * requests that conflict execute in delivery order, never overlapping;
+/// * the scheduler stops delivering when `ctx.cancel` is set and returns
+///   once what it delivered has executed.
+pub trait Scheduler: Send + Sync {
+    fn id(&self) -> SchedulerId;
+    fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError>;
+}

@@ -1,0 +1,448 @@
+//! The seeded request-stream generator.
+//!
+//! The stream depends only on the application spec, the workload spec and
+//! the seed: every scheduler of a scenario receives the identical stream.
+//! Randomness comes from a built-in SplitMix64 generator so that the stream
+//! is the same on every platform (native and wasm) and crate version.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::app::kv::{scan_shards, shard_of};
+use crate::app::AppSpec;
+use crate::class::{ClassId, ClassTable};
+use crate::request::{Access, Op, Request, ShardSet};
+
+/// How local requests spread over shards.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Skew {
+    /// Every shard receives the same share of local requests.
+    #[default]
+    Balanced,
+    /// Shard `hot` (0-based) receives `share` of the local requests; the rest
+    /// is spread evenly over the other shards (paper 000 section 5.3).
+    Skewed {
+        /// The hot shard, 0-based.
+        #[serde(default)]
+        hot: usize,
+        /// Share of local requests sent to the hot shard (0..=1).
+        share: f64,
+    },
+}
+
+/// Workload parameters of a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSpec {
+    /// Seed of the request stream.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Number of requests delivered.
+    pub requests: u32,
+    /// Share of write requests (0..=1): the conflict rate.
+    #[serde(default)]
+    pub writes: f64,
+    /// Share of global requests, over all shards (0..=1).
+    #[serde(default)]
+    pub global: f64,
+    /// How local requests spread over shards.
+    #[serde(default)]
+    pub skew: Skew,
+    /// Explicit share of each class by name (e.g. `{"R1": 0.45, "Wg": 0.1}`);
+    /// when given, `writes`, `global` and `skew` are ignored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mix: Option<BTreeMap<String, f64>>,
+    /// Mean length of a group of contiguous non-conflicting requests
+    /// between writes, drawn from an exponential distribution (paper 000
+    /// section 5.3). Absent: each request is a write independently.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_mean: Option<f64>,
+    /// Key-value store only: share of reads that are scans.
+    #[serde(default)]
+    pub scans: f64,
+    /// Key-value store only: keys read by one scan.
+    #[serde(default = "default_scan_len")]
+    pub scan_len: u32,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+fn default_scan_len() -> u32 {
+    16
+}
+
+/// SplitMix64: small, fast, and identical everywhere.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// Uniform in 0..n (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+    /// Exponential with the given mean.
+    pub fn exp(&mut self, mean: f64) -> f64 {
+        -mean * (1.0 - self.unit()).ln()
+    }
+}
+
+/// Class weights the workload implies (for the mapping optimizer), indexed
+/// by class id of [`AppSpec::classes`].
+pub fn class_weights(classes: &ClassTable, w: &WorkloadSpec) -> Vec<f64> {
+    let n = classes.len();
+    let shards = (n - 2) / 2;
+    let mut weights = vec![0.0; n];
+    if let Some(mix) = &w.mix {
+        let total: f64 = mix.values().sum();
+        for (name, share) in mix {
+            if let Some(id) = classes.by_name(name) {
+                weights[id as usize] = share / total.max(f64::MIN_POSITIVE);
+            }
+        }
+        return weights;
+    }
+    let local = 1.0 - w.global;
+    for s in 0..shards {
+        let share = shard_share(&w.skew, s, shards);
+        weights[2 * s] = local * share * (1.0 - w.writes);
+        weights[2 * s + 1] = local * share * w.writes;
+    }
+    weights[2 * shards] = w.global * (1.0 - w.writes);
+    weights[2 * shards + 1] = w.global * w.writes;
+    weights
+}
+
+fn shard_share(skew: &Skew, shard: usize, shards: usize) -> f64 {
+    match *skew {
+        Skew::Balanced => 1.0 / shards as f64,
+        Skew::Skewed { hot, share } if shards > 1 => {
+            if shard == hot {
+                share
+            } else {
+                (1.0 - share) / (shards - 1) as f64
+            }
+        }
+        Skew::Skewed { .. } => 1.0,
+    }
+}
+
+/// Generate the request stream.
+pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Vec<Request> {
+    let mut rng = SplitMix64::new(w.seed);
+    let weights = class_weights(classes, w);
+    let shards = app.shards();
+    let mut group_left = 0u64;
+    (0..w.requests)
+        .map(|id| {
+            let class = pick_class(&mut rng, classes, &weights, w, &mut group_left);
+            let (op, access) = make_op(&mut rng, app, classes, class, w, shards);
+            Request {
+                id,
+                class,
+                op,
+                access,
+            }
+        })
+        .collect()
+}
+
+fn pick_class(
+    rng: &mut SplitMix64,
+    classes: &ClassTable,
+    weights: &[f64],
+    w: &WorkloadSpec,
+    group_left: &mut u64,
+) -> ClassId {
+    match w.group_mean {
+        // Grouping: draw a run of non-conflicting (read) requests of
+        // exponential length, then one write.
+        Some(mean) if w.mix.is_none() && w.writes > 0.0 => {
+            let reads: Vec<f64> = weights
+                .iter()
+                .enumerate()
+                .map(|(i, x)| if is_write(classes, i) { 0.0 } else { *x })
+                .collect();
+            let writes: Vec<f64> = weights
+                .iter()
+                .enumerate()
+                .map(|(i, x)| if is_write(classes, i) { *x } else { 0.0 })
+                .collect();
+            if *group_left == 0 {
+                *group_left = rng.exp(mean).round() as u64 + 1;
+            }
+            *group_left -= 1;
+            if *group_left == 0 {
+                weighted(rng, &writes)
+            } else {
+                weighted(rng, &reads)
+            }
+        }
+        _ => weighted(rng, weights),
+    }
+}
+
+fn is_write(classes: &ClassTable, i: usize) -> bool {
+    !classes.get(i as ClassId).access.writes.is_empty()
+}
+
+fn weighted(rng: &mut SplitMix64, weights: &[f64]) -> ClassId {
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return 0;
+    }
+    let mut x = rng.unit() * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i as ClassId;
+        }
+        x -= w;
+    }
+    weights.iter().rposition(|w| *w > 0.0).unwrap_or(0) as ClassId
+}
+
+fn make_op(
+    rng: &mut SplitMix64,
+    app: &AppSpec,
+    classes: &ClassTable,
+    class: ClassId,
+    w: &WorkloadSpec,
+    shards: usize,
+) -> (Op, Access) {
+    let def = classes.get(class);
+    let write = !def.access.writes.is_empty();
+    let global = def.access.touched().len() > 1 || (shards == 1 && class as usize >= 2);
+    let shard = def.access.touched().iter().next().unwrap_or(0);
+    match *app {
+        AppSpec::LinkedList { size, .. } => {
+            let key = rng.below(2 * size.entries() as u64) as u32;
+            let op = match (global, write) {
+                (false, false) => Op::ListContains {
+                    shard: shard as u16,
+                    key,
+                },
+                (false, true) => Op::ListAdd {
+                    shard: shard as u16,
+                    key,
+                },
+                (true, false) => Op::ListContainsAll { key },
+                (true, true) => Op::ListAddAll { key },
+            };
+            (op, def.access)
+        }
+        AppSpec::KvStore { keys, .. } => {
+            kv_op(rng, keys, shards, def.access, write, global, shard, w)
+        }
+        AppSpec::Spin { ns, .. } => (
+            Op::Spin {
+                ns,
+                shards: def.access.touched(),
+                write,
+            },
+            def.access,
+        ),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn kv_op(
+    rng: &mut SplitMix64,
+    keys: u64,
+    shards: usize,
+    class_access: Access,
+    write: bool,
+    global: bool,
+    shard: usize,
+    w: &WorkloadSpec,
+) -> (Op, Access) {
+    let keys = keys.max(shards as u64);
+    // A key inside `shard`'s range.
+    let per = keys.div_ceil(shards as u64);
+    let key_in = |rng: &mut SplitMix64, s: usize| {
+        let lo = s as u64 * per;
+        let hi = ((s as u64 + 1) * per).min(keys);
+        lo + rng.below((hi - lo).max(1))
+    };
+    if global {
+        // Global requests of the key-value store are scans over the whole
+        // key space (reads) or a write of one key in every shard.
+        return if write {
+            let key = key_in(rng, 0);
+            (
+                Op::KvWrite {
+                    key,
+                    value: rng.next_u64(),
+                },
+                Access {
+                    reads: ShardSet::single(0),
+                    writes: ShardSet::single(0),
+                },
+            )
+        } else {
+            let start = key_in(rng, 0);
+            let len = w.scan_len.max(1);
+            (
+                Op::KvScan { start, len },
+                Access {
+                    reads: scan_shards(start, len, keys, shards),
+                    writes: ShardSet::EMPTY,
+                },
+            )
+        }
+        .pipe_cover(class_access);
+    }
+    if write {
+        let key = key_in(rng, shard);
+        debug_assert_eq!(shard_of(key, keys, shards), shard);
+        let one = ShardSet::single(shard);
+        return (
+            Op::KvWrite {
+                key,
+                value: rng.next_u64(),
+            },
+            Access {
+                reads: one,
+                writes: one,
+            },
+        );
+    }
+    if w.scans > 0.0 && rng.unit() < w.scans {
+        // A local scan stays inside the shard.
+        let start = key_in(rng, shard);
+        let room = ((shard as u64 + 1) * per).min(keys) - start;
+        let len = (w.scan_len as u64).min(room).max(1) as u32;
+        return (
+            Op::KvScan { start, len },
+            Access {
+                reads: ShardSet::single(shard),
+                writes: ShardSet::EMPTY,
+            },
+        );
+    }
+    (
+        Op::KvRead {
+            key: key_in(rng, shard),
+        },
+        Access {
+            reads: ShardSet::single(shard),
+            writes: ShardSet::EMPTY,
+        },
+    )
+}
+
+trait CoverClass {
+    fn pipe_cover(self, class_access: Access) -> (Op, Access);
+}
+
+impl CoverClass for (Op, Access) {
+    /// A request's recorded access is its class's access when the class is
+    /// global: the scheduler treats it as touching every shard.
+    fn pipe_cover(self, class_access: Access) -> (Op, Access) {
+        (self.0, class_access)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::ListCost;
+
+    fn spec() -> WorkloadSpec {
+        WorkloadSpec {
+            seed: 7,
+            requests: 2000,
+            writes: 0.2,
+            global: 0.1,
+            skew: Skew::Balanced,
+            mix: None,
+            group_mean: None,
+            scans: 0.0,
+            scan_len: 16,
+        }
+    }
+
+    #[test]
+    fn same_seed_same_stream_different_seed_different_stream() {
+        let app = AppSpec::LinkedList {
+            shards: 2,
+            size: ListCost::Light,
+        };
+        let classes = app.classes();
+        let a = generate(&app, &classes, &spec());
+        let b = generate(&app, &classes, &spec());
+        assert_eq!(a, b);
+        let c = generate(&app, &classes, &WorkloadSpec { seed: 8, ..spec() });
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn class_access_covers_request_access() {
+        for app in [
+            AppSpec::LinkedList {
+                shards: 3,
+                size: ListCost::Light,
+            },
+            AppSpec::KvStore {
+                shards: 4,
+                keys: 1000,
+            },
+            AppSpec::Spin { shards: 2, ns: 10 },
+        ] {
+            let classes = app.classes();
+            for r in generate(
+                &app,
+                &classes,
+                &WorkloadSpec {
+                    scans: 0.5,
+                    ..spec()
+                },
+            ) {
+                let c = classes.get(r.class).access;
+                assert!(c.reads.union(c.writes).is_superset(r.access.reads), "{r:?}");
+                assert!(c.writes.is_superset(r.access.writes), "{r:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn shares_match_the_spec() {
+        let app = AppSpec::LinkedList {
+            shards: 2,
+            size: ListCost::Light,
+        };
+        let classes = app.classes();
+        let reqs = generate(
+            &app,
+            &classes,
+            &WorkloadSpec {
+                requests: 20_000,
+                ..spec()
+            },
+        );
+        let writes = reqs.iter().filter(|r| !r.access.writes.is_empty()).count() as f64 / 20_000.0;
+        let global = reqs
+            .iter()
+            .filter(|r| r.access.touched().len() == 2)
+            .count() as f64
+            / 20_000.0;
+        assert!((writes - 0.2).abs() < 0.02, "{writes}");
+        assert!((global - 0.1).abs() < 0.02, "{global}");
+    }
+}

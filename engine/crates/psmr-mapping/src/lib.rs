@@ -1,0 +1,1 @@
+//! Classes-to-threads mappings (filled in by the early-scheduling work).

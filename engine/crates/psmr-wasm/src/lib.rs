@@ -1,0 +1,1 @@
+//! wasm bindings (filled in by the skeleton work).
