@@ -1,0 +1,1 @@
+//! The naive mapping (to be written).
