@@ -21,6 +21,7 @@ pub mod app;
 pub mod cancel;
 pub mod class;
 pub mod clock;
+pub mod codec;
 pub mod exec;
 pub mod metrics;
 pub mod oracle;
