@@ -9,6 +9,8 @@ use psmr_core::{ClassTable, RunError, Scheduler, SchedulerId};
 
 pub mod sequential;
 pub mod spec;
+pub mod spin;
+pub mod sync;
 
 pub use spec::{SchedulerSpec, SpinPolicy};
 
