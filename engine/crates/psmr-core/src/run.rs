@@ -12,7 +12,7 @@ use crate::exec::{ExecLog, Progress, RunContext, RunOutput};
 use crate::metrics::RunMetrics;
 use crate::oracle::{self, Reference, Verdict};
 use crate::request::Request;
-use crate::scheduler::{RunError, Scheduler, SchedulerId};
+use crate::scheduler::{RunError, Scheduler, SchedulerId, SchedulerInfo};
 use crate::threads::ThreadHost;
 use crate::trace::{TraceConfig, TraceEvent, TraceHub};
 
@@ -30,6 +30,8 @@ pub struct RunInput<'a> {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunResult {
     pub scheduler: SchedulerId,
+    /// The scheduler's configuration (its CtoT, for the early family).
+    pub info: SchedulerInfo,
     pub threads: usize,
     pub output: RunOutput,
     pub metrics: RunMetrics,
@@ -81,6 +83,7 @@ pub fn run_checked(
     let metrics = RunMetrics::compute(&log, delivered, &stats, &output);
     Ok(RunResult {
         scheduler: scheduler.id(),
+        info: scheduler.info(),
         threads,
         output,
         metrics,

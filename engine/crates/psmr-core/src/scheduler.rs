@@ -139,6 +139,23 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// One class's place in a classes-to-threads mapping, for the views.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassAssignment {
+    pub class: String,
+    pub sequential: bool,
+    pub threads: Vec<u16>,
+}
+
+/// What a scheduler tells the views about its configuration.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SchedulerInfo {
+    /// The classes-to-threads mapping (early family), empty otherwise.
+    pub mapping: Vec<ClassAssignment>,
+    /// How the mapping was obtained (e.g. "optimizer, optimal, 3 ms").
+    pub mapping_how: String,
+}
+
 /// A scheduler of parallel SMR: takes the delivered request stream and
 /// executes it on `ctx.threads` worker threads (plus its own delivering
 /// thread), calling [`RunContext::execute`] exactly once per request.
@@ -151,4 +168,8 @@ impl std::error::Error for RunError {}
 pub trait Scheduler: Send + Sync {
     fn id(&self) -> SchedulerId;
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError>;
+    /// Configuration shown by the views (the CtoT of early schedulers).
+    fn info(&self) -> SchedulerInfo {
+        SchedulerInfo::default()
+    }
 }
