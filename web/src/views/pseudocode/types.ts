@@ -1,0 +1,129 @@
+/**
+ * The shape of a pseudo-code listing for the classroom panel.
+ *
+ * Each executor family (early, busy-wait, work stealing, ...) exports one
+ * `PseudoCode` value from its own file in this folder (`early.ts`,
+ * `work-stealing.ts`, ...). The panel shows the listings of the scheduler
+ * that produced the trace and highlights the line that the trace event at
+ * the replay position corresponds to.
+ *
+ * The mapping from events to lines is pure data plus one small function, so
+ * the panel needs no knowledge of any particular algorithm.
+ */
+
+/** Kind codes of the packed trace (common brief, `web/src/trace/codec.ts`). */
+export type EventKindName =
+  | 'Delivered'
+  | 'Enqueued'
+  | 'Dequeued'
+  | 'ExecStart'
+  | 'ExecEnd'
+  | 'WaitStart'
+  | 'WaitEnd'
+  | 'SyncArrive'
+  | 'SyncRelease'
+  | 'Steal'
+  | 'StealDone'
+  | 'Flag'
+  | 'GraphInsert'
+  | 'GraphRemove'
+  | 'Scc'
+  | 'MapSwitch'
+  | 'QueueLen';
+
+/** Wait reasons of WaitStart / WaitEnd (reason code = index). */
+export type WaitReasonName =
+  | 'empty-queue'
+  | 'full-queue'
+  | 'barrier'
+  | 'cycle'
+  | 'marker'
+  | 'dependency'
+  | 'scc'
+  | 'map-switch';
+
+/** One line of a listing. `n` is the number printed in the margin. */
+export interface PseudoLine {
+  n: number;
+  /** The text without leading indentation. */
+  text: string;
+  /** Indentation depth (0 = top level). */
+  indent: number;
+  /** Optional short comment shown dimmed at the right. */
+  comment?: string;
+}
+
+/** One algorithm listing, e.g. "Algorithm 2: worker thread". */
+export interface PseudoListing {
+  /** Stable id used by rules, e.g. `scheduler`, `worker`, `steal`. */
+  id: string;
+  title: string;
+  lines: PseudoLine[];
+}
+
+/**
+ * What the panel knows about the event at the replay position. `thread` is
+ * the worker index or `'scheduler'`; the other fields are the packed
+ * event's fields under their trace names (absent when the kind has none).
+ */
+export interface PseudoEvent {
+  kind: EventKindName;
+  thread: number | 'scheduler';
+  reason?: WaitReasonName;
+  req?: number;
+  class?: number;
+  /** Whether the request's class is sequential in the run's mapping. */
+  sequential?: boolean;
+  /** SyncRelease: the executing thread; Steal/StealDone: the victim. */
+  executor?: number;
+  victim?: number;
+  cycle?: number;
+  ready?: boolean;
+  /** Steal: how many requests were stolen. */
+  count?: number;
+}
+
+/** Where an event puts the reader: a listing and a line number in it. */
+export interface PseudoTarget {
+  listing: string;
+  line: number;
+}
+
+/**
+ * A rule maps events to a line. The first rule whose fields all match wins;
+ * fields left out match anything. Use `when` for conditions that fields
+ * cannot express (e.g. "the executor is the thread itself").
+ */
+export interface PseudoRule {
+  kind: EventKindName;
+  reason?: WaitReasonName;
+  sequential?: boolean;
+  /** `'scheduler'` or `'worker'` (any worker). */
+  by?: 'scheduler' | 'worker';
+  when?: (e: PseudoEvent) => boolean;
+  target: PseudoTarget;
+}
+
+/** A family's pseudo-code: which scheduler ids it covers, listings, rules. */
+export interface PseudoCode {
+  /** Scheduler ids, e.g. `['early']`, `['ws-conservative', 'ws-moderate']`. */
+  schedulers: string[];
+  /** Short source note, e.g. "after paper 000, Algorithms 1-2". */
+  source: string;
+  listings: PseudoListing[];
+  rules: PseudoRule[];
+}
+
+/** The first target whose rule matches `e`, or `null`. */
+export function lineFor(code: PseudoCode, e: PseudoEvent): PseudoTarget | null {
+  for (const r of code.rules) {
+    if (r.kind !== e.kind) continue;
+    if (r.reason !== undefined && r.reason !== e.reason) continue;
+    if (r.sequential !== undefined && r.sequential !== e.sequential) continue;
+    if (r.by === 'scheduler' && e.thread !== 'scheduler') continue;
+    if (r.by === 'worker' && e.thread === 'scheduler') continue;
+    if (r.when && !r.when(e)) continue;
+    return r.target;
+  }
+  return null;
+}
