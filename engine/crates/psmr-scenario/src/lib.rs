@@ -1,1 +1,24 @@
-//! Scenario files (filled in by the skeleton work).
+//! # psmr-scenario
+//!
+//! Scenario files and everything done with them, shared by the CLI and the
+//! browser engine:
+//!
+//! * [`scenario`]: the JSON format ([`Scenario`]) and its JSON Schema;
+//! * [`parse`]: [`parse_scenario`] with located [`Diagnostic`]s, and the
+//!   engine [`Limits`];
+//! * [`locate`]: the JSON locator mapping field paths to line/column;
+//! * [`runner`]: [`run_scenario`] (one stream, every scheduler, each run
+//!   checked by the oracle), [`RunOptions`], [`RunMonitor`], [`Report`];
+//! * [`expect`]: expectations of a scenario (issue 12).
+
+pub mod diag;
+pub mod expect;
+pub mod locate;
+pub mod parse;
+pub mod runner;
+pub mod scenario;
+
+pub use diag::Diagnostic;
+pub use parse::{parse_scenario, parse_scenario_with, validate, Limits};
+pub use runner::{run_scenario, MonitorSnapshot, Report, RunMonitor, RunOptions, RunReport};
+pub use scenario::{RunSettings, Scenario};

@@ -1,0 +1,452 @@
+//! Running a scenario: one request stream, every scheduler, every run
+//! checked by the oracle.
+//!
+//! The stream is generated once and the sequential reference computed once,
+//! so every scheduler of a scenario sees the identical stream and is judged
+//! against the same reference.
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use psmr_core::cancel::CancelToken;
+use psmr_core::exec::Progress;
+use psmr_core::metrics::{LatencyUs, RunMetrics};
+use psmr_core::oracle::{Reference, Violation};
+use psmr_core::request::Request;
+use psmr_core::run::{run_checked, RunInput, RunResult};
+use psmr_core::threads::ThreadHost;
+use psmr_core::trace::{TraceConfig, TraceEvent};
+use psmr_core::workload::{class_weights, generate};
+use psmr_core::{ClassTable, RunError, SchedulerId};
+use psmr_schedulers::{build, BuildEnv, SchedulerSpec};
+use serde::{Deserialize, Serialize};
+
+use crate::locate::element;
+use crate::parse::{validate, Limits};
+use crate::scenario::Scenario;
+use crate::Diagnostic;
+
+/// Overrides of a scenario's settings for one invocation (CLI flags, the
+/// lab's controls). `None` keeps the scenario's value.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// Scheduler labels or ids to run, in this order; empty = all of the
+    /// scenario. An id the scenario does not list runs with its defaults.
+    #[serde(default)]
+    pub schedulers: Vec<String>,
+    pub threads: Option<usize>,
+    pub requests: Option<u32>,
+    pub seed: Option<u64>,
+    pub trace: Option<bool>,
+    pub pace_ns: Option<u64>,
+}
+
+/// What a poller sees of a scenario run in progress.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MonitorSnapshot {
+    /// Label of the scheduler running now (empty before the first).
+    pub scheduler: String,
+    /// 0-based index of the current run among `runs_total`.
+    pub run_index: usize,
+    pub runs_total: usize,
+    /// Requests executed and delivered so far by the current run.
+    pub executed: u64,
+    pub delivered: u64,
+    /// Time since the scenario run started.
+    pub elapsed_ms: f64,
+}
+
+struct Current {
+    scheduler: String,
+    index: usize,
+    progress: Arc<Progress>,
+}
+
+/// Lets another thread follow and cancel a scenario run. Use one monitor
+/// per run: [`run_scenario`] does not reset a cancellation made earlier.
+#[derive(Default)]
+pub struct RunMonitor {
+    cancel: CancelToken,
+    current: Mutex<Option<Current>>,
+    total: AtomicUsize,
+    start_ns: AtomicU64,
+}
+
+impl std::fmt::Debug for RunMonitor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunMonitor")
+            .field("snapshot", &self.snapshot())
+            .finish()
+    }
+}
+
+impl RunMonitor {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Ask the run to stop: the current scheduler stops delivering, its
+    /// delivered prefix is still checked, and later schedulers do not run.
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+    /// Clear a cancellation, to reuse the monitor for another run.
+    pub fn reset(&self) {
+        self.cancel.reset();
+    }
+    pub fn cancel_token(&self) -> &CancelToken {
+        &self.cancel
+    }
+
+    pub fn snapshot(&self) -> MonitorSnapshot {
+        // Relaxed: display values only, no data is published through them.
+        let start = self.start_ns.load(Ordering::Relaxed);
+        let elapsed_ms = if start == 0 {
+            0.0
+        } else {
+            psmr_core::clock::now_ns().saturating_sub(start) as f64 / 1e6
+        };
+        let guard = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        let mut s = MonitorSnapshot {
+            runs_total: self.total.load(Ordering::Relaxed),
+            elapsed_ms,
+            ..MonitorSnapshot::default()
+        };
+        if let Some(c) = guard.as_ref() {
+            s.scheduler = c.scheduler.clone();
+            s.run_index = c.index;
+            s.executed = c.progress.executed();
+            s.delivered = c.progress.delivered();
+        }
+        s
+    }
+
+    fn begin(&self, total: usize) {
+        self.total.store(total, Ordering::Relaxed);
+        self.start_ns
+            .store(psmr_core::clock::now_ns().max(1), Ordering::Relaxed);
+    }
+
+    fn set_current(&self, scheduler: String, index: usize, progress: Arc<Progress>) {
+        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(Current {
+            scheduler,
+            index,
+            progress,
+        });
+    }
+}
+
+/// The result of running a scenario: the CLI's `--json` contract.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    pub scenario: String,
+    /// Cores of the machine (natively `available_parallelism`; the browser
+    /// side sets `navigator.hardwareConcurrency`).
+    pub cores: usize,
+    pub runs: Vec<RunReport>,
+}
+
+/// One scheduler's run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunReport {
+    /// Scheduler id.
+    pub scheduler: String,
+    /// Label (the id unless the scenario gives one).
+    pub label: String,
+    pub threads: usize,
+    /// Requests in the stream.
+    pub requests: u32,
+    pub throughput_ops_s: f64,
+    pub latency_us: LatencyUs,
+    /// The oracle's verdict.
+    pub correct: bool,
+    /// What the oracle found wrong, in words naming the offending pair.
+    pub violation: Option<String>,
+    /// The same, structured (request ids, classes, shard) for the views.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub violation_detail: Option<Violation>,
+    /// Digest of the final application state, hex.
+    pub state_digest: String,
+    /// The run was cancelled: only the delivered prefix was checked.
+    pub cancelled: bool,
+    pub metrics: RunMetrics,
+    /// Throughput over the sequential run's on the same stream (present
+    /// when the scenario ran `sequential`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speedup_vs_sequential: Option<f64>,
+    /// The trace hit its event bound and was cut.
+    #[serde(default)]
+    pub trace_truncated: bool,
+    /// The recorded events, sorted by seq (packed for the web app with
+    /// `psmr_core::codec`).
+    #[serde(skip)]
+    pub trace: Vec<TraceEvent>,
+}
+
+impl RunReport {
+    fn from_result(spec: &SchedulerSpec, requests: u32, r: RunResult) -> Self {
+        RunReport {
+            scheduler: r.scheduler.to_string(),
+            label: spec.name(),
+            threads: r.threads,
+            requests,
+            throughput_ops_s: r.metrics.throughput_ops_s,
+            latency_us: r.metrics.latency_us.clone(),
+            correct: r.verdict.correct,
+            violation: r.verdict.violation.as_ref().map(|v| v.to_string()),
+            violation_detail: r.verdict.violation,
+            state_digest: format!("{:016x}", r.digest),
+            cancelled: r.cancelled,
+            metrics: r.metrics,
+            speedup_vs_sequential: None,
+            trace_truncated: r.trace_truncated,
+            trace: r.trace,
+        }
+    }
+}
+
+/// Cores of this machine (1 when unknown, e.g. in wasm).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// Index of the scheduler named `name` (a label first, else an id).
+pub fn find_scheduler(sc: &Scenario, name: &str) -> Option<usize> {
+    sc.schedulers
+        .iter()
+        .position(|s| s.label.as_deref() == Some(name))
+        .or_else(|| sc.schedulers.iter().position(|s| s.id.as_str() == name))
+}
+
+/// One scheduler entry selected to run; `index` is its place in the file
+/// (`None` for an id given only on the command line).
+#[derive(Clone, Debug)]
+pub struct Selected {
+    pub index: Option<usize>,
+    pub spec: SchedulerSpec,
+}
+
+impl Selected {
+    /// Field path of the entry, for diagnostics.
+    pub fn path(&self) -> String {
+        match self.index {
+            Some(i) => element("schedulers", i),
+            None => "schedulers".into(),
+        }
+    }
+}
+
+/// The schedulers `opts` selects, in run order.
+pub fn select(sc: &Scenario, opts: &RunOptions) -> Result<Vec<Selected>, Vec<Diagnostic>> {
+    if opts.schedulers.is_empty() {
+        return Ok(sc
+            .schedulers
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Selected {
+                index: Some(i),
+                spec: s.clone(),
+            })
+            .collect());
+    }
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for name in &opts.schedulers {
+        if let Some(i) = find_scheduler(sc, name) {
+            out.push(Selected {
+                index: Some(i),
+                spec: sc.schedulers[i].clone(),
+            });
+            continue;
+        }
+        match SchedulerId::from_str(name) {
+            Ok(id) => out.push(Selected {
+                index: None,
+                spec: SchedulerSpec::new(id),
+            }),
+            Err(m) => errors.push(sc.diagnostic("schedulers", format!("--scheduler: {m}"))),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The scenario with `opts`' overrides applied (threads, requests, seed,
+/// trace, pace), keeping the source for locating errors.
+pub fn effective(sc: &Scenario, opts: &RunOptions) -> Scenario {
+    let mut e = sc.clone();
+    if let Some(t) = opts.threads {
+        e.threads = t;
+    }
+    if let Some(r) = opts.requests {
+        e.workload.requests = r;
+    }
+    if let Some(s) = opts.seed {
+        e.workload.seed = s;
+    }
+    if let Some(t) = opts.trace {
+        e.run.trace = Some(t);
+    }
+    if let Some(p) = opts.pace_ns {
+        e.run.pace_ns = Some(p);
+    }
+    e
+}
+
+/// A scenario's stream, classes (with workload weights) and reference,
+/// computed once and shared by all its runs.
+pub struct Prepared {
+    pub classes: ClassTable,
+    pub requests: Vec<Request>,
+    pub reference: Reference,
+}
+
+/// Generate the stream and compute the sequential reference.
+pub fn prepare(sc: &Scenario) -> Prepared {
+    let mut classes = sc.app.classes();
+    let weights = class_weights(&classes, &sc.workload);
+    classes.set_weights(&weights);
+    let requests = generate(&sc.app, &classes, &sc.workload);
+    let reference = Reference::compute(sc.app.build().as_ref(), &requests);
+    Prepared {
+        classes,
+        requests,
+        reference,
+    }
+}
+
+/// A run error as a diagnostic at the scheduler entry (or at `threads` when
+/// the host lacks threads).
+pub fn run_error_diagnostic(sc: &Scenario, sel: &Selected, e: &RunError) -> Diagnostic {
+    let name = sel.spec.name();
+    match e {
+        RunError::Threads(m) => sc.diagnostic("threads", format!("scheduler `{name}`: {m}")),
+        RunError::NotImplemented(_) => sc.diagnostic(
+            &member_or(&sel.path(), "id"),
+            format!("{e}; implemented schedulers run, this one cannot yet"),
+        ),
+        RunError::InvalidConfig(_) => {
+            sc.diagnostic(&sel.path(), format!("scheduler `{name}`: {e}"))
+        }
+    }
+}
+
+fn member_or(path: &str, field: &str) -> String {
+    if path.ends_with(']') {
+        crate::locate::member(path, field)
+    } else {
+        path.to_string()
+    }
+}
+
+/// Run every selected scheduler of `sc` on one stream, each checked by the
+/// oracle. Errors (invalid overrides, limits, a scheduler that cannot run)
+/// come back as located diagnostics before any long run starts, except a
+/// host refusing threads, which is found when that run starts.
+pub fn run_scenario(
+    sc: &Scenario,
+    opts: &RunOptions,
+    limits: &Limits,
+    host: &ThreadHost,
+    monitor: &RunMonitor,
+) -> Result<Report, Vec<Diagnostic>> {
+    let eff = effective(sc, opts);
+    let errors = validate(&eff, limits);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let selected = select(&eff, opts)?;
+    let threads = eff.threads;
+    if threads + 1 > host.capacity() {
+        return Err(vec![eff.diagnostic(
+            "threads",
+            format!(
+                "a run with {threads} worker threads needs {} pool threads, this engine has {}",
+                threads + 1,
+                host.capacity()
+            ),
+        )]);
+    }
+    let prepared = prepare(&eff);
+    let env = BuildEnv {
+        classes: &prepared.classes,
+        threads,
+    };
+    let mut built = Vec::with_capacity(selected.len());
+    let mut errors = Vec::new();
+    for sel in &selected {
+        match build(&sel.spec, &env) {
+            Ok(s) => built.push(s),
+            Err(e) => errors.push(run_error_diagnostic(&eff, sel, &e)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let trace = TraceConfig {
+        enabled: eff.run.trace(),
+        max_events: eff
+            .run
+            .max_trace_events
+            .unwrap_or(limits.max_trace_events)
+            .min(limits.max_trace_events),
+    };
+    let input = RunInput {
+        app: &eff.app,
+        classes: &prepared.classes,
+        requests: &prepared.requests,
+        host,
+        trace,
+        pace_ns: eff.run.pace_ns(),
+    };
+    monitor.begin(selected.len());
+    let mut runs = Vec::with_capacity(selected.len());
+    for (k, (sel, scheduler)) in selected.iter().zip(&built).enumerate() {
+        if monitor.is_cancelled() {
+            break;
+        }
+        let progress = Arc::new(Progress::new(threads + 1));
+        monitor.set_current(sel.spec.name(), k, progress.clone());
+        let result = run_checked(
+            scheduler.as_ref(),
+            threads,
+            &input,
+            &prepared.reference,
+            monitor.cancel_token(),
+            &progress,
+        )
+        .map_err(|e| vec![run_error_diagnostic(&eff, sel, &e)])?;
+        runs.push(RunReport::from_result(
+            &sel.spec,
+            eff.workload.requests,
+            result,
+        ));
+    }
+    fill_speedups(&mut runs);
+    Ok(Report {
+        scenario: eff.name.clone(),
+        cores: available_cores(),
+        runs,
+    })
+}
+
+/// Speedup of every run over the (complete) sequential run, if any.
+fn fill_speedups(runs: &mut [RunReport]) {
+    let base = runs
+        .iter()
+        .find(|r| r.scheduler == SchedulerId::Sequential.as_str() && !r.cancelled)
+        .map(|r| r.throughput_ops_s);
+    if let Some(base) = base.filter(|b| *b > 0.0) {
+        for r in runs.iter_mut() {
+            r.speedup_vs_sequential = Some(r.throughput_ops_s / base);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The scenario file format: one JSON object describing an application, a
+//! workload, a thread count, the schedulers to compare, run settings and
+//! optional expectations. Every struct refuses unknown fields, so a typo is
+//! an error, not a silently ignored setting.
+
+use std::sync::Arc;
+
+use psmr_core::app::AppSpec;
+use psmr_core::workload::WorkloadSpec;
+use psmr_schedulers::SchedulerSpec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::expect::Expectations;
+use crate::locate::Locator;
+
+/// A scenario: what to run, on which schedulers, and what to expect.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Path or URL of the JSON Schema, for editors; ignored by the engine.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    /// Short name, shown in reports.
+    pub name: String,
+    /// What the scenario shows and why (the format has no comments: prose
+    /// goes here).
+    pub description: String,
+    /// The replicated application and its size.
+    pub app: AppSpec,
+    /// The request stream: size, seed, write and global shares, skew.
+    pub workload: WorkloadSpec,
+    /// Worker threads of every parallel scheduler (1..=64; the browser
+    /// allows fewer). The delivering thread is extra.
+    #[schemars(range(min = 1, max = 64))]
+    pub threads: usize,
+    /// Schedulers to compare, each on the identical request stream.
+    #[schemars(length(min = 1))]
+    pub schedulers: Vec<SchedulerSpec>,
+    /// Run settings: pace, trace, repetitions.
+    #[serde(default)]
+    pub run: RunSettings,
+    /// Expectations checked by `psmr check` and the lab's Check button.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expectations>,
+    /// Free-form tags, for grouping scenarios in the lab.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// The text the scenario was parsed from, kept to locate errors found
+    /// later (e.g. a scheduler refusing its configuration at run time).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub source: Option<Source>,
+}
+
+/// Source text of a parsed scenario, with its locator built once.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub file: String,
+    pub locator: Arc<Locator>,
+}
+
+impl PartialEq for Scenario {
+    /// Scenarios compare by content; where they were read from does not
+    /// matter.
+    fn eq(&self, o: &Self) -> bool {
+        self.schema == o.schema
+            && self.name == o.name
+            && self.description == o.description
+            && self.app == o.app
+            && self.workload == o.workload
+            && self.threads == o.threads
+            && self.schedulers == o.schedulers
+            && self.run == o.run
+            && self.expect == o.expect
+            && self.tags == o.tags
+    }
+}
+
+/// How the runs of a scenario are carried out.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunSettings {
+    /// Extra busy time per executed request, in nanoseconds, to slow a run
+    /// down to watching speed in a classroom (0 = full speed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pace_ns: Option<u64>,
+    /// Record the event trace (default true). Off for throughput numbers
+    /// with the least overhead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<bool>,
+    /// How many times `psmr check` and bench runs repeat each scheduler
+    /// (the median counts); default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 100))]
+    pub repetitions: Option<u32>,
+    /// Upper bound of trace events kept per run (default and maximum: the
+    /// engine's limit, 2,000,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_trace_events: Option<usize>,
+}
+
+impl RunSettings {
+    pub fn trace(&self) -> bool {
+        self.trace.unwrap_or(true)
+    }
+    pub fn repetitions(&self) -> u32 {
+        self.repetitions.unwrap_or(1)
+    }
+    pub fn pace_ns(&self) -> u64 {
+        self.pace_ns.unwrap_or(0)
+    }
+}
+
+impl Scenario {
+    /// The file the scenario came from, or `<scenario>`.
+    pub fn file(&self) -> &str {
+        self.source
+            .as_ref()
+            .map(|s| s.file.as_str())
+            .unwrap_or("<scenario>")
+    }
+
+    /// Line and column of the value at `path` (or its nearest located
+    /// ancestor; `(1, 1)` when the scenario has no source text).
+    pub fn locate(&self, path: &str) -> (usize, usize) {
+        self.source
+            .as_ref()
+            .map(|s| s.locator.nearest(path))
+            .unwrap_or((1, 1))
+    }
+
+    /// A diagnostic at `path` of this scenario.
+    pub fn diagnostic(&self, path: &str, message: String) -> crate::Diagnostic {
+        crate::Diagnostic::new(self.file(), self.locate(path), path, message)
+    }
+
+    /// The JSON Schema of the format, pretty-printed (as committed in
+    /// `scenarios/scenario.schema.json`).
+    pub fn json_schema() -> String {
+        let schema = schemars::schema_for!(Scenario);
+        let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}

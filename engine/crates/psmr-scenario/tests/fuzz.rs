@@ -1,0 +1,105 @@
+//! Fuzzing the parser: no input makes it panic, and every error is located.
+//!
+//! The quick properties run with the normal tests; the long run is
+//! `cargo test -p psmr-scenario --release --test fuzz -- --ignored`.
+
+use proptest::prelude::*;
+use psmr_scenario::parse_scenario;
+
+const QUICKSTART: &str = include_str!("../../../../scenarios/quickstart.json");
+
+fn check(text: &str) {
+    if let Err(errors) = parse_scenario(text, "f.json") {
+        assert!(!errors.is_empty());
+        for d in errors {
+            assert!(d.line >= 1 && d.col >= 1, "{d:?}");
+            assert!(
+                d.line <= text.lines().count().max(1) + 1,
+                "{d:?} beyond the text"
+            );
+        }
+    }
+}
+
+/// An edit of a valid file: delete, insert or replace a span.
+fn mutate(base: &str, at: usize, len: usize, insert: &str, kind: u8) -> String {
+    let chars: Vec<char> = base.chars().collect();
+    let at = at % (chars.len() + 1);
+    let end = (at + len).min(chars.len());
+    let mut out: String = chars[..at].iter().collect();
+    // 0 deletes [at, end), 1 inserts at `at`, 2 replaces [at, end).
+    let rest = match kind % 3 {
+        0 => end,
+        1 => {
+            out.push_str(insert);
+            at
+        }
+        _ => {
+            out.push_str(insert);
+            end
+        }
+    };
+    out.extend(&chars[rest..]);
+    out
+}
+
+fn json_fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("{".to_string()),
+        Just("}".to_string()),
+        Just("[".to_string()),
+        Just("\"".to_string()),
+        Just(",".to_string()),
+        Just(":".to_string()),
+        Just("-1".to_string()),
+        Just("1e999".to_string()),
+        Just("18446744073709551616".to_string()),
+        Just("null".to_string()),
+        Just("\"x\": 1,".to_string()),
+        Just("\\u0000".to_string()),
+        "\\PC{0,8}",
+    ]
+}
+
+proptest! {
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        check(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn mutated_valid_files_never_panic(at in 0usize..4000, len in 0usize..12, insert in json_fragment(), kind in 0u8..3) {
+        check(&mutate(QUICKSTART, at, len, &insert, kind));
+    }
+}
+
+/// The long fuzz run (several minutes): many more cases of both properties.
+#[test]
+#[ignore]
+fn fuzz_long() {
+    let config = ProptestConfig {
+        cases: 400_000,
+        ..ProptestConfig::default()
+    };
+    let mut runner = proptest::test_runner::TestRunner::new(config);
+    runner
+        .run(
+            &(0usize..4000, 0usize..40, json_fragment(), 0u8..3),
+            |(at, len, insert, kind)| {
+                check(&mutate(QUICKSTART, at, len, &insert, kind));
+                Ok(())
+            },
+        )
+        .unwrap();
+    runner
+        .run(&proptest::collection::vec(any::<u8>(), 0..2000), |bytes| {
+            check(&String::from_utf8_lossy(&bytes));
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn quickstart_is_valid() {
+    parse_scenario(QUICKSTART, "quickstart.json").unwrap();
+}

@@ -1,0 +1,185 @@
+//! Parsing and validation: every error is located and names its field.
+
+use psmr_scenario::{parse_scenario, parse_scenario_with, Diagnostic, Limits};
+
+const VALID: &str = r#"{
+  "name": "t",
+  "description": "d",
+  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
+  "workload": { "requests": 1000, "writes": 0.1, "global": 0.05 },
+  "threads": 2,
+  "schedulers": [ { "id": "sequential" }, { "id": "early", "label": "e" } ]
+}"#;
+
+fn errors(text: &str) -> Vec<Diagnostic> {
+    parse_scenario(text, "t.json").expect_err("expected errors")
+}
+
+/// The one error of `text`, with its field path.
+fn one_error(text: &str) -> Diagnostic {
+    let e = errors(text);
+    assert_eq!(e.len(), 1, "{e:#?}");
+    e.into_iter().next().unwrap()
+}
+
+/// 1-based line and column of the first occurrence of `needle` in `text`.
+fn pos_of(text: &str, needle: &str) -> (usize, usize) {
+    let at = text.find(needle).expect("needle");
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}
+
+#[test]
+fn valid_file_parses_with_defaults() {
+    let sc = parse_scenario(VALID, "t.json").unwrap();
+    assert_eq!(sc.threads, 2);
+    assert_eq!(sc.workload.seed, 1);
+    assert!(sc.run.trace());
+    assert_eq!(sc.run.repetitions(), 1);
+    assert_eq!(sc.schedulers[1].name(), "e");
+}
+
+#[test]
+fn wrong_type_is_located_at_the_value() {
+    let text = VALID.replace("\"threads\": 2", "\"threads\": \"2\"");
+    let d = one_error(&text);
+    assert_eq!(d.path, "threads");
+    assert!(d.message.contains("expected usize"), "{d}");
+    assert_eq!(d.line, pos_of(&text, "\"threads\"").0);
+    assert!(d.to_string().starts_with(&format!("t.json:{}:", d.line)));
+}
+
+#[test]
+fn unknown_top_level_field_points_at_its_key() {
+    let text = VALID.replace("\"threads\": 2", "\"threads\": 2, \"thraeds\": 3");
+    let d = one_error(&text);
+    assert_eq!(d.path, "thraeds");
+    assert!(d.message.contains("unknown field `thraeds`"), "{d}");
+    assert_eq!((d.line, d.col), pos_of(&text, "\"thraeds\""));
+}
+
+#[test]
+fn unknown_field_inside_tagged_app_points_at_its_key() {
+    let text = VALID.replace("\"size\": \"light\"", "\"size\": \"light\", \"colour\": 1");
+    let d = one_error(&text);
+    assert_eq!(d.path, "app.colour");
+    assert_eq!((d.line, d.col), pos_of(&text, "\"colour\""));
+}
+
+#[test]
+fn unknown_scheduler_id_names_the_entry() {
+    let text = VALID.replace("\"id\": \"early\"", "\"id\": \"earl\"");
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].id");
+    assert!(d.message.contains("unknown variant `earl`"), "{d}");
+    assert_eq!(d.line, pos_of(&text, "earl").0);
+}
+
+#[test]
+fn malformed_json_is_a_located_syntax_error() {
+    let text = VALID.replace("\"threads\": 2,", "\"threads\": 2,,");
+    let d = one_error(&text);
+    assert!(d.message.starts_with("invalid JSON"), "{d}");
+    assert_eq!(d.line, pos_of(&text, ",,").0);
+    let d = one_error("");
+    assert_eq!((d.line, d.col), (1, 1));
+    let d = one_error(&format!("{VALID} x"));
+    assert!(d.message.contains("trailing"), "{d}");
+}
+
+#[test]
+fn missing_field_is_reported() {
+    let text = VALID.replace("\"threads\": 2,", "");
+    let d = one_error(&text);
+    assert!(d.message.contains("missing field `threads`"), "{d}");
+}
+
+#[test]
+fn threads_out_of_range_name_the_limit() {
+    for (t, limit) in [("0", 64), ("1000", 64)] {
+        let text = VALID.replace("\"threads\": 2", &format!("\"threads\": {t}"));
+        let d = one_error(&text);
+        assert_eq!(d.path, "threads");
+        assert!(d.message.contains(&format!("max_threads = {limit}")), "{d}");
+        let (line, col) = pos_of(&text, &format!("\"threads\": {t}"));
+        assert_eq!((d.line, d.col), (line, col + "\"threads\": ".len()));
+    }
+    let text = VALID.replace("\"threads\": 2", "\"threads\": 17");
+    assert!(parse_scenario(&text, "t").is_ok());
+    let e = parse_scenario_with(&text, "t", &Limits::browser()).unwrap_err();
+    assert!(e[0].message.contains("max_threads = 16"), "{}", e[0]);
+}
+
+#[test]
+fn semantic_errors_carry_paths_and_positions() {
+    let text = VALID
+        .replace("\"writes\": 0.1", "\"writes\": 1.5")
+        .replace("\"requests\": 1000", "\"requests\": 0");
+    let e = errors(&text);
+    let paths: Vec<&str> = e.iter().map(|d| d.path.as_str()).collect();
+    assert_eq!(paths, ["workload.requests", "workload.writes"], "{e:#?}");
+    assert_eq!((e[1].line, e[1].col), pos_of(&text, "1.5"));
+    assert!(e[1].message.contains("between 0 and 1"));
+}
+
+#[test]
+fn skew_hot_shard_must_exist() {
+    let text = VALID.replace(
+        "\"global\": 0.05",
+        "\"global\": 0.05, \"skew\": {\"kind\": \"skewed\", \"hot\": 2, \"share\": 0.5}",
+    );
+    let d = one_error(&text);
+    assert_eq!(d.path, "workload.skew.hot");
+    assert_eq!((d.line, d.col), pos_of(&text, "2, \"share\""));
+}
+
+#[test]
+fn mix_names_must_be_classes_and_sum_to_one() {
+    let text = VALID.replace(
+        "\"writes\": 0.1, \"global\": 0.05",
+        "\"mix\": {\"R1\": 0.5, \"W9\": 0.25}",
+    );
+    let e = errors(&text);
+    let paths: Vec<&str> = e.iter().map(|d| d.path.as_str()).collect();
+    assert_eq!(paths, ["workload.mix.W9", "workload.mix"], "{e:#?}");
+    assert!(e[0].message.contains("R1, W1, R2, W2, Rg, Wg"), "{}", e[0]);
+}
+
+#[test]
+fn duplicate_scheduler_names_are_refused() {
+    let text = VALID.replace("\"label\": \"e\"", "\"label\": \"sequential\"");
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].label");
+}
+
+#[test]
+fn expectations_must_name_scenario_schedulers_and_known_counters() {
+    let text = VALID.replace(
+        "\"threads\": 2,",
+        "\"threads\": 2, \"expect\": {\"counters\": [{\"scheduler\": \"ws-optimistic\", \"counter\": \"stealz\", \"op\": \">\", \"value\": 0}]},",
+    );
+    let e = errors(&text);
+    let paths: Vec<&str> = e.iter().map(|d| d.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["expect.counters[0].scheduler", "expect.counters[0].counter"]
+    );
+}
+
+#[test]
+fn explicit_mapping_threads_must_exist() {
+    let text = VALID.replace(
+        "\"label\": \"e\"",
+        "\"label\": \"e\", \"mapping\": {\"kind\": \"explicit\", \"classes\": {\"R1\": {\"mode\": \"concurrent\", \"threads\": [0, 5]}}}",
+    );
+    let e = errors(&text);
+    assert!(e
+        .iter()
+        .any(|d| d.path == "schedulers[1].mapping.classes.R1.threads"
+            && d.message.contains("thread 5")));
+    assert!(e
+        .iter()
+        .any(|d| d.message.contains("class `Wg` has no mapping")));
+}

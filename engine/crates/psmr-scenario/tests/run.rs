@@ -1,0 +1,157 @@
+//! Running scenarios: one stream for all schedulers, oracle verdicts in the
+//! report, run errors as located diagnostics.
+
+use psmr_core::threads::ThreadHost;
+use psmr_scenario::{parse_scenario, run_scenario, Limits, RunMonitor, RunOptions};
+
+const TEXT: &str = r#"{
+  "name": "run test",
+  "description": "two sequential entries and one not implemented",
+  "app": { "kind": "kv-store", "shards": 2, "keys": 500 },
+  "workload": { "requests": 3000, "writes": 0.2, "global": 0.1, "scans": 0.1 },
+  "threads": 2,
+  "schedulers": [
+    { "id": "sequential" },
+    { "id": "sequential", "label": "again" },
+    { "id": "mely" }
+  ]
+}"#;
+
+fn host() -> ThreadHost {
+    ThreadHost::with_capacity(2).unwrap()
+}
+
+fn opts(schedulers: &[&str]) -> RunOptions {
+    RunOptions {
+        schedulers: schedulers.iter().map(|s| s.to_string()).collect(),
+        ..RunOptions::default()
+    }
+}
+
+#[test]
+fn every_scheduler_gets_the_same_stream_and_a_verdict() {
+    let sc = parse_scenario(TEXT, "run.json").unwrap();
+    let monitor = RunMonitor::new();
+    let report = run_scenario(
+        &sc,
+        &opts(&["sequential", "again"]),
+        &Limits::native(),
+        &host(),
+        &monitor,
+    )
+    .unwrap();
+    assert_eq!(report.scenario, "run test");
+    assert_eq!(report.runs.len(), 2);
+    let (a, b) = (&report.runs[0], &report.runs[1]);
+    assert_eq!(
+        (a.label.as_str(), b.label.as_str()),
+        ("sequential", "again")
+    );
+    assert!(a.correct && b.correct);
+    assert_eq!(a.violation, None);
+    assert_eq!(
+        a.state_digest, b.state_digest,
+        "same stream, same final state"
+    );
+    assert_eq!(a.metrics.requests, 3000);
+    assert_eq!(a.speedup_vs_sequential, Some(1.0));
+    assert!(!a.trace.is_empty(), "trace is on by default");
+    let snap = monitor.snapshot();
+    assert_eq!((snap.run_index, snap.runs_total), (1, 2));
+    assert_eq!(snap.executed, 3000);
+    let json = serde_json::to_value(&report).unwrap();
+    for key in [
+        "scheduler",
+        "label",
+        "threads",
+        "requests",
+        "throughput_ops_s",
+        "latency_us",
+        "correct",
+        "violation",
+        "state_digest",
+        "cancelled",
+        "metrics",
+    ] {
+        assert!(json["runs"][0].get(key).is_some(), "missing {key}");
+    }
+}
+
+#[test]
+fn overrides_change_the_stream() {
+    let sc = parse_scenario(TEXT, "run.json").unwrap();
+    let run = |seed| {
+        let o = RunOptions {
+            seed: Some(seed),
+            requests: Some(500),
+            trace: Some(false),
+            ..opts(&["sequential"])
+        };
+        run_scenario(&sc, &o, &Limits::native(), &host(), &RunMonitor::new()).unwrap()
+    };
+    let (a, b) = (run(1), run(2));
+    assert_eq!(a.runs[0].metrics.requests, 500);
+    assert!(a.runs[0].trace.is_empty(), "trace off");
+    assert_ne!(a.runs[0].state_digest, b.runs[0].state_digest);
+}
+
+#[test]
+fn not_implemented_scheduler_is_a_diagnostic_at_its_entry() {
+    let sc = parse_scenario(TEXT, "run.json").unwrap();
+    let e = run_scenario(
+        &sc,
+        &RunOptions::default(),
+        &Limits::native(),
+        &host(),
+        &RunMonitor::new(),
+    )
+    .unwrap_err();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].path, "schedulers[2].id");
+    assert_eq!(e[0].line, 10);
+    assert!(
+        e[0].message.contains("`mely` is not implemented"),
+        "{}",
+        e[0]
+    );
+}
+
+#[test]
+fn bad_overrides_and_small_hosts_are_diagnostics() {
+    let sc = parse_scenario(TEXT, "run.json").unwrap();
+    let run = |o: RunOptions| {
+        run_scenario(&sc, &o, &Limits::native(), &host(), &RunMonitor::new()).unwrap_err()
+    };
+    let e = run(RunOptions {
+        threads: Some(0),
+        ..opts(&["sequential"])
+    });
+    assert_eq!(e[0].path, "threads");
+    let e = run(RunOptions {
+        threads: Some(4),
+        ..opts(&["sequential"])
+    });
+    assert!(e[0].message.contains("needs 5 pool threads"), "{}", e[0]);
+    let e = run(opts(&["nope"]));
+    assert!(
+        e[0].message.contains("unknown scheduler id `nope`"),
+        "{}",
+        e[0]
+    );
+}
+
+#[test]
+fn a_cancelled_monitor_runs_nothing_more() {
+    let sc = parse_scenario(TEXT, "run.json").unwrap();
+    let monitor = RunMonitor::new();
+    monitor.cancel();
+    let r = run_scenario(
+        &sc,
+        &opts(&["sequential"]),
+        &Limits::native(),
+        &host(),
+        &monitor,
+    )
+    .unwrap();
+    assert!(r.runs.is_empty());
+}
