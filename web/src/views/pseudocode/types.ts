@@ -33,14 +33,7 @@ export type EventKindName =
 
 /** Wait reasons of WaitStart / WaitEnd (reason code = index). */
 export type WaitReasonName =
-  | 'empty-queue'
-  | 'full-queue'
-  | 'barrier'
-  | 'cycle'
-  | 'marker'
-  | 'dependency'
-  | 'scc'
-  | 'map-switch';
+  'empty-queue' | 'full-queue' | 'barrier' | 'cycle' | 'marker' | 'dependency' | 'scc' | 'map-switch';
 
 /** One line of a listing. `n` is the number printed in the margin. */
 export interface PseudoLine {

@@ -1,0 +1,194 @@
+/**
+ * Indexing a decoded trace: the facts every view needs without replaying
+ * (lanes, request classes, time range, where the interesting events are),
+ * and the replay checkpoints. Runs in the trace worker (`worker.ts`) so a
+ * 1M-event trace never blocks the page; everything here is typed arrays,
+ * which the worker transfers to the page without copying.
+ */
+import { KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
+import { apply, emptyState, serialize } from './state';
+
+export interface TraceIndex {
+  events: number;
+  /** Worker lanes: 1 + the largest worker id any event names. */
+  threads: number;
+  /** 1 + the largest request id delivered or enqueued. */
+  requests: number;
+  /** Class of each request (from Delivered), -1 if never delivered. */
+  reqClass: Int32Array;
+  /** 1 + the largest class id. */
+  classes: number;
+  /** Time of the last event (ns). */
+  durationNs: number;
+  /**
+   * Running maximum of event times: event times follow seq order only
+   * roughly (a time is read just before the seq is taken), so seeking by
+   * time searches this monotone array instead.
+   */
+  tMaxNs: Float64Array;
+  kindCounts: Uint32Array;
+  /** Event indices worth jumping to. */
+  steals: Int32Array;
+  releases: Int32Array;
+  arrivals: Int32Array;
+  /** Queue length of each lane in `buckets` equal time slices (max in slice). */
+  queueBuckets: number;
+  /** `queueLen[lane * queueBuckets + k]`. From QueueLen samples if any, else replayed queues. */
+  queueLen: Float32Array;
+  queueFromSamples: boolean;
+  /** ExecStart events per time slice (activity strip under the timeline). */
+  activity: Float32Array;
+}
+
+export interface Checkpoints {
+  /** Stride: a checkpoint every `stride` events (position 0, K, 2K, ...). */
+  stride: number;
+  /** `offsets[k]..offsets[k+1]` is checkpoint k's slice of `pool`. */
+  offsets: Uint32Array;
+  pool: Float64Array;
+}
+
+export interface Analysis {
+  index: TraceIndex;
+  checkpoints: Checkpoints;
+}
+
+/** Checkpoint stride for a trace of `n` events: at most ~512 checkpoints, at least every 128 events. */
+export function strideFor(n: number): number {
+  return Math.max(128, Math.ceil(n / 512));
+}
+
+const BUCKETS = 400;
+
+/** First pass: lanes, requests, classes, times and marks. */
+export function buildIndex(trace: PackedTrace): TraceIndex {
+  const n = trace.length;
+  let threads = 0;
+  let requests = 0;
+  let classes = 0;
+  const tMaxNs = new Float64Array(n);
+  const kindCounts = new Uint32Array(KIND_COUNT);
+  const steals: number[] = [];
+  const releases: number[] = [];
+  const arrivals: number[] = [];
+  let tMax = 0;
+  const seeThread = (t: number) => {
+    if (t !== SCHEDULER && t + 1 > threads) threads = t + 1;
+  };
+  for (let i = 0; i < n; i++) {
+    const k = trace.kind(i);
+    kindCounts[k]++;
+    seeThread(trace.thread(i));
+    const t = trace.tNs(i);
+    if (t > tMax) tMax = t;
+    tMaxNs[i] = tMax;
+    const a = trace.a(i);
+    const b = trace.b(i);
+    if (k === KIND.Delivered) {
+      requests = Math.max(requests, a + 1);
+      classes = Math.max(classes, b + 1);
+    } else if (k === KIND.Enqueued) {
+      requests = Math.max(requests, a + 1);
+      seeThread(b);
+    } else if (k === KIND.Steal) {
+      seeThread(a);
+      steals.push(i);
+    } else if (k === KIND.SyncRelease) {
+      releases.push(i);
+      classes = Math.max(classes, a + 1);
+    } else if (k === KIND.SyncArrive) {
+      arrivals.push(i);
+    } else if (k === KIND.QueueLen) {
+      seeThread(a);
+    }
+  }
+  const reqClass = new Int32Array(requests).fill(-1);
+  for (let i = 0; i < n; i++) {
+    if (trace.kind(i) === KIND.Delivered) reqClass[trace.a(i)] = trace.b(i);
+  }
+  return {
+    events: n,
+    threads,
+    requests,
+    reqClass,
+    classes,
+    durationNs: tMax,
+    tMaxNs,
+    kindCounts,
+    steals: Int32Array.from(steals),
+    releases: Int32Array.from(releases),
+    arrivals: Int32Array.from(arrivals),
+    queueBuckets: BUCKETS,
+    queueLen: new Float32Array(threads * BUCKETS),
+    queueFromSamples: kindCounts[KIND.QueueLen] > 0,
+    activity: new Float32Array(BUCKETS),
+  };
+}
+
+function bucketOf(tNs: number, durationNs: number): number {
+  if (durationNs <= 0) return 0;
+  return Math.min(BUCKETS - 1, Math.floor((tNs / durationNs) * BUCKETS));
+}
+
+/**
+ * Second pass: replay the whole trace once, keep a checkpoint every
+ * `stride` events, and fill the queue-length and activity series.
+ */
+export function buildCheckpoints(trace: PackedTrace, index: TraceIndex, stride = strideFor(trace.length)): Checkpoints {
+  const n = trace.length;
+  const s = emptyState(index.threads);
+  const parts: Float64Array[] = [];
+  const offsets = new Uint32Array(Math.floor(n / stride) + 2);
+  let total = 0;
+  const keep = () => {
+    const f = serialize(s);
+    parts.push(f);
+    total += f.length;
+    offsets[parts.length] = total;
+  };
+  keep();
+  for (let i = 0; i < n; i++) {
+    apply(s, trace, i);
+    const k = bucketOf(trace.tNs(i), index.durationNs);
+    const kind = trace.kind(i);
+    if (kind === KIND.ExecStart) index.activity[k]++;
+    if (index.queueFromSamples) {
+      if (kind === KIND.QueueLen && trace.a(i) < index.threads) {
+        const at = trace.a(i) * BUCKETS + k;
+        index.queueLen[at] = Math.max(index.queueLen[at], trace.b(i));
+      }
+    } else if (kind === KIND.Enqueued || kind === KIND.Dequeued || kind === KIND.ExecStart) {
+      const lane = kind === KIND.Enqueued ? trace.b(i) : trace.thread(i);
+      if (lane < index.threads) {
+        const at = lane * BUCKETS + k;
+        index.queueLen[at] = Math.max(index.queueLen[at], s.lanes[lane].queue.length);
+      }
+    }
+    if ((i + 1) % stride === 0) keep();
+  }
+  const pool = new Float64Array(total);
+  let o = 0;
+  for (const p of parts) {
+    pool.set(p, o);
+    o += p.length;
+  }
+  return { stride, offsets: offsets.subarray(0, parts.length + 1), pool };
+}
+
+export function analyze(trace: PackedTrace): Analysis {
+  const index = buildIndex(trace);
+  const checkpoints = buildCheckpoints(trace, index);
+  return { index, checkpoints };
+}
+
+/** Largest position p (0..n) whose applied events all happened at or before `tNs`. */
+export function positionAtTime(index: TraceIndex, tNs: number): number {
+  let lo = 0;
+  let hi = index.events; // answer in [lo, hi]
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (index.tMaxNs[mid - 1] <= tNs) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

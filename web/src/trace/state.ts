@@ -1,0 +1,382 @@
+/**
+ * The replay reducer: the state of every thread, queue and synchronization
+ * point after a prefix of a trace, built only from the trace's events.
+ *
+ * Invariant (tested): applying events `[0, p)` one by one from the empty
+ * state gives the same state, field for field, as restoring the checkpoint
+ * at `floor(p / K) * K` and applying the events after it. Nothing here
+ * depends on wall time, randomness or the order the viewer moved in, so
+ * stepping backward is "restore a checkpoint, replay forward".
+ *
+ * Bounds: a queue holds at most what the engine's bounded queues held; a
+ * sync group list holds at most two groups per class (the open one and the
+ * last released one), see `releaseSync`.
+ */
+import { KIND, PackedTrace, SCHEDULER } from './codec';
+
+/** One worker thread's lane. */
+export interface LaneState {
+  /** Requests in the thread's queue, oldest first. */
+  queue: number[];
+  /** Request being executed, or -1. */
+  exec: number;
+  /** Wait reason code while waiting, or -1. */
+  waitReason: number;
+  /** Request the wait is about (valid while waiting). */
+  waitReq: number;
+  /** Time the current wait started (ns). */
+  waitSinceNs: number;
+  /** Busy-wait iterations over all finished waits. */
+  spins: number;
+  /** Requests this thread executed so far. */
+  executed: number;
+  /** Work-stealing ready flag: 1 = a sequential request is queued, 0, or -1 = never set. */
+  ready: number;
+  /** Victim of the thread's current steal (it holds the victim's marker), or -1. */
+  stealVictim: number;
+  /** Requests of the current steal not yet started, oldest first. */
+  stolen: number[];
+  /** Every request of the current steal (for the arrow's label). */
+  stolenAll: number[];
+  /** Last sampled queue length (QueueLen), or -1. */
+  sampledLen: number;
+}
+
+/** A per-class barrier or busy-wait cycle for one sequential request. */
+export interface SyncGroup {
+  cls: number;
+  req: number;
+  cycle: number;
+  /** Threads that arrived, in arrival order. */
+  arrived: number[];
+  /** Thread that executes the request once released, or -1 while open. */
+  executor: number;
+  /** Index of the SyncRelease event, or -1. */
+  releasedAt: number;
+}
+
+/** The scheduler (delivering) thread. */
+export interface SchedulerState {
+  delivered: number;
+  /** Last delivered request and its class, or -1. */
+  lastReq: number;
+  lastClass: number;
+  /** Last Enqueued: request and target thread, or -1. */
+  lastEnqReq: number;
+  lastEnqTo: number;
+  /** Wait reason while the scheduler waits (full queue), or -1. */
+  waitReason: number;
+  /** Current partition-map epoch (MapSwitch), or -1. */
+  epoch: number;
+}
+
+export interface ReplayState {
+  /** Events applied: the state is after events `[0, position)`. */
+  position: number;
+  /** Time of the last applied event (ns), 0 before the first. */
+  tNs: number;
+  lanes: LaneState[];
+  scheduler: SchedulerState;
+  syncs: SyncGroup[];
+  /** Requests in a dependency graph (late / ePaxos families). */
+  graphSize: number;
+  executedTotal: number;
+}
+
+export function emptyLane(): LaneState {
+  return {
+    queue: [],
+    exec: -1,
+    waitReason: -1,
+    waitReq: -1,
+    waitSinceNs: 0,
+    spins: 0,
+    executed: 0,
+    ready: -1,
+    stealVictim: -1,
+    stolen: [],
+    stolenAll: [],
+    sampledLen: -1,
+  };
+}
+
+export function emptyState(threads: number): ReplayState {
+  return {
+    position: 0,
+    tNs: 0,
+    lanes: Array.from({ length: threads }, emptyLane),
+    scheduler: {
+      delivered: 0,
+      lastReq: -1,
+      lastClass: -1,
+      lastEnqReq: -1,
+      lastEnqTo: -1,
+      waitReason: -1,
+      epoch: -1,
+    },
+    syncs: [],
+    graphSize: 0,
+    executedTotal: 0,
+  };
+}
+
+/** Remove the first occurrence of `x` from `xs`; false if absent. */
+function removeOne(xs: number[], x: number): boolean {
+  const i = xs.indexOf(x);
+  if (i < 0) return false;
+  xs.splice(i, 1);
+  return true;
+}
+
+function syncIndex(s: ReplayState, cls: number, req: number): number {
+  for (let i = 0; i < s.syncs.length; i++) {
+    if (s.syncs[i].cls === cls && s.syncs[i].req === req) return i;
+  }
+  return -1;
+}
+
+function arrive(s: ReplayState, thread: number, cls: number, req: number, cycle: number): void {
+  let i = syncIndex(s, cls, req);
+  if (i < 0) {
+    s.syncs.push({ cls, req, cycle, arrived: [], executor: -1, releasedAt: -1 });
+    i = s.syncs.length - 1;
+  }
+  const g = s.syncs[i];
+  if (!g.arrived.includes(thread)) g.arrived.push(thread);
+}
+
+/**
+ * Mark the group released with its executor, and forget older released
+ * groups of the same class: at most one released group per class stays,
+ * which bounds the list by two groups per class.
+ */
+function releaseSync(s: ReplayState, cls: number, req: number, executor: number, cycle: number, at: number): void {
+  s.syncs = s.syncs.filter((g) => !(g.cls === cls && g.releasedAt >= 0 && g.req !== req));
+  let i = syncIndex(s, cls, req);
+  if (i < 0) {
+    s.syncs.push({ cls, req, cycle, arrived: [], executor: -1, releasedAt: -1 });
+    i = s.syncs.length - 1;
+  }
+  s.syncs[i].executor = executor;
+  s.syncs[i].releasedAt = at;
+}
+
+/**
+ * Apply event `i` of `trace` to `s` (which must be at position `i`).
+ * Events naming a worker beyond `s.lanes` are counted but change no lane.
+ */
+export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
+  const thread = trace.thread(i);
+  const kind = trace.kind(i);
+  const a = trace.a(i);
+  const b = trace.b(i);
+  const t = trace.tNs(i);
+  s.position = i + 1;
+  s.tNs = t;
+  const lane: LaneState | undefined = thread === SCHEDULER ? undefined : s.lanes[thread];
+  switch (kind) {
+    case KIND.Delivered:
+      s.scheduler.delivered++;
+      s.scheduler.lastReq = a;
+      s.scheduler.lastClass = b;
+      break;
+    case KIND.Enqueued: {
+      s.scheduler.lastEnqReq = a;
+      s.scheduler.lastEnqTo = b;
+      const to = s.lanes[b];
+      if (to) to.queue.push(a);
+      break;
+    }
+    case KIND.Dequeued:
+      if (lane) removeOne(lane.queue, a);
+      break;
+    case KIND.ExecStart:
+      if (lane) {
+        lane.exec = a;
+        // A request taken by a steal leaves the stealer's pending list
+        // when it starts; one still queued here (no Dequeued) leaves too.
+        if (!removeOne(lane.stolen, a)) removeOne(lane.queue, a);
+      }
+      break;
+    case KIND.ExecEnd:
+      if (lane) {
+        lane.exec = -1;
+        lane.executed++;
+      }
+      s.executedTotal++;
+      break;
+    case KIND.WaitStart:
+      if (lane) {
+        lane.waitReason = trace.extra(i);
+        lane.waitReq = a;
+        lane.waitSinceNs = t;
+      } else if (thread === SCHEDULER) {
+        s.scheduler.waitReason = trace.extra(i);
+      }
+      break;
+    case KIND.WaitEnd:
+      if (lane) {
+        lane.waitReason = -1;
+        lane.waitReq = -1;
+        lane.spins += b;
+      } else if (thread === SCHEDULER) {
+        s.scheduler.waitReason = -1;
+      }
+      break;
+    case KIND.SyncArrive:
+      arrive(s, thread, a, b, trace.extra(i));
+      break;
+    case KIND.SyncRelease:
+      releaseSync(s, a, b, trace.c(i), trace.extra(i), i);
+      break;
+    case KIND.Steal:
+      if (lane) steal(s, lane, a, b, trace.c(i));
+      break;
+    case KIND.StealDone:
+      if (lane) {
+        lane.stealVictim = -1;
+        lane.stolen = [];
+        lane.stolenAll = [];
+      }
+      break;
+    case KIND.Flag:
+      if (lane) lane.ready = trace.extra(i) ? 1 : 0;
+      break;
+    case KIND.GraphInsert:
+      s.graphSize++;
+      break;
+    case KIND.GraphRemove:
+      s.graphSize = Math.max(0, s.graphSize - 1);
+      break;
+    case KIND.MapSwitch:
+      s.scheduler.epoch = a;
+      break;
+    case KIND.QueueLen: {
+      const of = s.lanes[a];
+      if (of) of.sampledLen = b;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+/**
+ * A steal moves `count` requests from the victim's queue, starting at
+ * `first`, to the stealer (Algorithm 7 lines 33-35 of paper 000: the
+ * stealer takes the victim's whole ready queue). If `first` is not in the
+ * victim's queue (the engine may have dequeued it already) the stolen
+ * requests are still listed, by the ids that follow `first` there.
+ */
+function steal(s: ReplayState, stealer: LaneState, victim: number, count: number, first: number): void {
+  stealer.stealVictim = victim;
+  const v = s.lanes[victim];
+  let taken: number[] = [];
+  if (v) {
+    const at = v.queue.indexOf(first);
+    if (at >= 0) taken = v.queue.splice(at, count);
+  }
+  if (taken.length === 0 && count > 0) taken = [first];
+  stealer.stolen = stealer.stolen.concat(taken);
+  stealer.stolenAll = stealer.stolenAll.concat(taken);
+}
+
+// ---------------------------------------------------------------------------
+// Flat serialization, for checkpoints moved between the worker and the page
+// as one transferable buffer (no structured clone of many small objects).
+
+/** Length then items (no spread: a long queue must not hit the call-argument limit). */
+function pushList(out: number[], xs: readonly number[]): void {
+  out.push(xs.length);
+  for (const x of xs) out.push(x);
+}
+
+/** Serialize `s` into numbers (Float64 keeps ns times exact). */
+export function serialize(s: ReplayState): Float64Array {
+  const out: number[] = [s.position, s.tNs, s.lanes.length, s.graphSize, s.executedTotal];
+  const sc = s.scheduler;
+  out.push(sc.delivered, sc.lastReq, sc.lastClass, sc.lastEnqReq, sc.lastEnqTo, sc.waitReason, sc.epoch);
+  for (const l of s.lanes) {
+    out.push(l.exec, l.waitReason, l.waitReq, l.waitSinceNs, l.spins, l.executed, l.ready, l.stealVictim, l.sampledLen);
+    pushList(out, l.queue);
+    pushList(out, l.stolen);
+    pushList(out, l.stolenAll);
+  }
+  out.push(s.syncs.length);
+  for (const g of s.syncs) {
+    out.push(g.cls, g.req, g.cycle, g.executor, g.releasedAt);
+    pushList(out, g.arrived);
+  }
+  return Float64Array.from(out);
+}
+
+export function deserialize(f: ArrayLike<number>): ReplayState {
+  let p = 0;
+  const next = () => f[p++];
+  const list = () => {
+    const n = next();
+    const xs = new Array<number>(n);
+    for (let i = 0; i < n; i++) xs[i] = next();
+    return xs;
+  };
+  const position = next();
+  const tNs = next();
+  const nLanes = next();
+  const graphSize = next();
+  const executedTotal = next();
+  const scheduler: SchedulerState = {
+    delivered: next(),
+    lastReq: next(),
+    lastClass: next(),
+    lastEnqReq: next(),
+    lastEnqTo: next(),
+    waitReason: next(),
+    epoch: next(),
+  };
+  const lanes: LaneState[] = [];
+  for (let i = 0; i < nLanes; i++) {
+    const exec = next();
+    const waitReason = next();
+    const waitReq = next();
+    const waitSinceNs = next();
+    const spins = next();
+    const executed = next();
+    const ready = next();
+    const stealVictim = next();
+    const sampledLen = next();
+    const queue = list();
+    const stolen = list();
+    const stolenAll = list();
+    lanes.push({
+      queue,
+      exec,
+      waitReason,
+      waitReq,
+      waitSinceNs,
+      spins,
+      executed,
+      ready,
+      stealVictim,
+      stolen,
+      stolenAll,
+      sampledLen,
+    });
+  }
+  const nSyncs = next();
+  const syncs: SyncGroup[] = [];
+  for (let i = 0; i < nSyncs; i++) {
+    const cls = next();
+    const req = next();
+    const cycle = next();
+    const executor = next();
+    const releasedAt = next();
+    const arrived = list();
+    syncs.push({ cls, req, cycle, arrived, executor, releasedAt });
+  }
+  return { position, tNs, lanes, scheduler, syncs, graphSize, executedTotal };
+}
+
+/** A deep copy (via the flat form, so it is exactly what a checkpoint keeps). */
+export function cloneState(s: ReplayState): ReplayState {
+  return deserialize(serialize(s));
+}

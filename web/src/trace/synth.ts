@@ -1,0 +1,283 @@
+/**
+ * A small, deterministic simulator of the early-scheduling family that
+ * writes traces in the engine's packed format. It is NOT the engine: it
+ * exists to test the decoder, the reducer and the views on traces of any
+ * size (up to millions of events) without running the wasm engine, and to
+ * feed the dev harness. Everything the app shows for a real run comes from
+ * the engine's trace.
+ *
+ * Model: one scheduler thread delivers a request per tick into the queues
+ * of its class's threads (all of them for a sequential class, round robin
+ * otherwise, as in paper 000 Algorithm 1); workers take requests in FIFO
+ * order, synchronize on sequential ones (barrier: the smallest id executes;
+ * busy-wait: the last to arrive executes), and in `ws` mode an idle worker
+ * steals the whole queue of a worker holding only concurrent requests.
+ */
+import { KIND, REASON, SCHEDULER, type TraceEvent, encode } from './codec';
+
+export interface SynthClass {
+  class: string;
+  sequential: boolean;
+  threads: number[];
+}
+
+export interface SynthOptions {
+  threads: number;
+  requests: number;
+  shards: number;
+  /** Share of writes and of global requests (0..1). */
+  writes: number;
+  global: number;
+  mode: 'early' | 'busy-wait' | 'ws';
+  seed: number;
+  /** Mean execution time in ticks. */
+  execTicks: number;
+  /** Stop once this many events exist (the run is cut short). */
+  maxEvents?: number;
+  /** Queue bound per thread: the scheduler waits when a target queue is full. */
+  queueBound?: number;
+  /** Share of local requests sent to shard 1 (skew); otherwise shards are uniform. */
+  skew?: number;
+}
+
+/** SplitMix-style 32-bit generator: deterministic per seed. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return ((z ^ (z >>> 16)) >>> 0) / 0x1_0000_0000;
+  };
+}
+
+/**
+ * The classes of a sharded app and a simple mapping: shard i's threads are
+ * those with `t % shards == i`; local reads concurrent on them, local
+ * writes sequential on them, global reads concurrent on all, global writes
+ * sequential on all. Class ids follow the engine: R_i=2i, W_i=2i+1, Rg, Wg.
+ */
+export function shardedMapping(shards: number, threads: number): SynthClass[] {
+  const all = Array.from({ length: threads }, (_, t) => t);
+  const out: SynthClass[] = [];
+  for (let i = 0; i < shards; i++) {
+    const mine = all.filter((t) => t % shards === i);
+    const ts = mine.length > 0 ? mine : [i % threads];
+    out.push({ class: `R${i + 1}`, sequential: false, threads: ts });
+    out.push({ class: `W${i + 1}`, sequential: ts.length > 1, threads: ts });
+  }
+  out.push({ class: 'Rg', sequential: false, threads: all });
+  out.push({ class: 'Wg', sequential: threads > 1, threads: all });
+  return out;
+}
+
+interface Group {
+  cls: number;
+  req: number;
+  cycle: number;
+  arrived: number;
+  need: number;
+  executor: number;
+  released: boolean;
+  done: boolean;
+}
+
+interface Worker {
+  queue: number[];
+  /** Request executing and ticks left, or -1. */
+  exec: number;
+  left: number;
+  /** Sync group waited on (or executing for), or null. */
+  group: Group | null;
+  waitTicks: number;
+  idle: boolean;
+  stolen: number[];
+  victim: number;
+  cycles: Map<number, number>;
+}
+
+export interface SynthTrace {
+  events: TraceEvent[];
+  mapping: SynthClass[];
+  buffer: ArrayBuffer;
+}
+
+export function synthesize(o: SynthOptions): SynthTrace {
+  const rand = rng(o.seed);
+  const mapping = shardedMapping(o.shards, o.threads);
+  const events: TraceEvent[] = [];
+  const maxEvents = o.maxEvents ?? Infinity;
+  const bound = o.queueBound ?? 64;
+  let tNs = 0;
+  const emit = (thread: number, kind: number, a = 0, b = 0, c = 0, extra = 0) => {
+    events.push({ t_ns: tNs, thread, kind, extra, a, b, c });
+  };
+  const ws: Worker[] = Array.from({ length: o.threads }, () => ({
+    queue: [],
+    exec: -1,
+    left: 0,
+    group: null,
+    waitTicks: 0,
+    idle: false,
+    stolen: [],
+    victim: -1,
+    cycles: new Map(),
+  }));
+  const reqClass: number[] = [];
+  const groups = new Map<number, Group>(); // by request id
+  const rr = new Map<number, number>();
+  let delivered = 0;
+  let executed = 0;
+  const execLen = () => Math.max(1, Math.round(o.execTicks * (0.5 + rand())));
+  const pickClass = () => {
+    const write = rand() < o.writes;
+    if (rand() < o.global) return 2 * o.shards + (write ? 1 : 0);
+    const shard = o.skew !== undefined && rand() < o.skew ? 0 : Math.floor(rand() * o.shards);
+    return 2 * shard + (write ? 1 : 0);
+  };
+  const isSeq = (req: number) => mapping[reqClass[req]].sequential;
+
+  const deliver = () => {
+    const req = delivered;
+    const cls = pickClass();
+    const m = mapping[cls];
+    const targets = m.sequential ? m.threads : [m.threads[(rr.get(cls) ?? 0) % m.threads.length]];
+    if (targets.some((t) => ws[t].queue.length >= bound)) {
+      return false;
+    }
+    rr.set(cls, (rr.get(cls) ?? 0) + 1);
+    reqClass[req] = cls;
+    emit(SCHEDULER, KIND.Delivered, req, cls);
+    for (const t of targets) {
+      emit(SCHEDULER, KIND.Enqueued, req, t);
+      ws[t].queue.push(req);
+      if (m.sequential && o.mode === 'ws') emit(t, KIND.Flag, 0, 0, 0, 1);
+    }
+    if (m.sequential) {
+      groups.set(req, {
+        cls,
+        req,
+        cycle: 0,
+        arrived: 0,
+        need: targets.length,
+        executor: -1,
+        released: false,
+        done: false,
+      });
+    }
+    if (req % 8 === 0) emit(SCHEDULER, KIND.QueueLen, targets[0], ws[targets[0]].queue.length);
+    delivered++;
+    return true;
+  };
+
+  const startExec = (t: number, req: number) => {
+    const w = ws[t];
+    w.exec = req;
+    w.left = execLen();
+    emit(t, KIND.ExecStart, req);
+  };
+
+  const stepWorker = (t: number) => {
+    const w = ws[t];
+    if (w.exec >= 0) {
+      if (--w.left > 0) return;
+      emit(t, KIND.ExecEnd, w.exec);
+      executed++;
+      if (w.group && w.group.executor === t) {
+        w.group.done = true;
+        w.group = null;
+      }
+      w.exec = -1;
+      if (w.victim >= 0 && w.stolen.length === 0) {
+        emit(t, KIND.StealDone, w.victim);
+        w.victim = -1;
+      }
+      return;
+    }
+    if (w.group) {
+      const g = w.group;
+      w.waitTicks++;
+      const reason = o.mode === 'busy-wait' ? REASON.Cycle : REASON.Barrier;
+      if (g.released && g.executor === t) {
+        emit(t, KIND.WaitEnd, g.req, 0, 0, reason);
+        startExec(t, g.req);
+      } else if (g.done) {
+        const spins = o.mode === 'busy-wait' ? w.waitTicks * 40 : 0;
+        emit(t, KIND.WaitEnd, g.req, spins, 0, reason);
+        w.group = null;
+      }
+      return;
+    }
+    if (w.stolen.length > 0) {
+      startExec(t, w.stolen.shift()!);
+      return;
+    }
+    if (w.queue.length > 0) {
+      if (w.idle) {
+        emit(t, KIND.WaitEnd, w.queue[0], 0, 0, REASON.EmptyQueue);
+        w.idle = false;
+      }
+      const req = w.queue.shift()!;
+      emit(t, KIND.Dequeued, req);
+      if (!isSeq(req)) {
+        startExec(t, req);
+        return;
+      }
+      if (o.mode === 'ws' && !w.queue.some(isSeq)) emit(t, KIND.Flag, 0, 0, 0, 0);
+      const g = groups.get(req)!;
+      const cls = g.cls;
+      const cycle = 1 - (w.cycles.get(cls) ?? 1);
+      w.cycles.set(cls, cycle);
+      g.cycle = o.mode === 'busy-wait' ? cycle : 0;
+      g.arrived++;
+      emit(t, KIND.SyncArrive, cls, req, 0, g.cycle);
+      const last = g.arrived === g.need;
+      const reason = o.mode === 'busy-wait' ? REASON.Cycle : REASON.Barrier;
+      if (last) {
+        g.executor = o.mode === 'busy-wait' ? t : Math.min(...mapping[cls].threads);
+        g.released = true;
+        emit(t, KIND.SyncRelease, cls, req, g.executor, g.cycle);
+      }
+      w.group = g;
+      w.waitTicks = 0;
+      if (last && g.executor === t) startExec(t, req);
+      else emit(t, KIND.WaitStart, req, 0, 0, reason);
+      return;
+    }
+    if (o.mode === 'ws') {
+      for (let d = 1; d < o.threads; d++) {
+        const v = (t + d) % o.threads;
+        const vq = ws[v].queue;
+        if (vq.length >= 2 && !vq.some(isSeq) && ws[v].group === null) {
+          if (w.idle) {
+            emit(t, KIND.WaitEnd, vq[0], 0, 0, REASON.EmptyQueue);
+            w.idle = false;
+          }
+          emit(t, KIND.Steal, v, vq.length, vq[0]);
+          w.stolen = vq.splice(0, vq.length);
+          w.victim = v;
+          startExec(t, w.stolen.shift()!);
+          return;
+        }
+      }
+    }
+    if (!w.idle) {
+      emit(t, KIND.WaitStart, 0, 0, 0, REASON.EmptyQueue);
+      w.idle = true;
+    }
+  };
+
+  const order = Array.from({ length: o.threads }, (_, t) => t);
+  while (executed < o.requests && events.length < maxEvents) {
+    tNs += 200 + Math.floor(rand() * 800);
+    if (delivered < o.requests) deliver();
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const t of order) stepWorker(t);
+  }
+  if (events.length > maxEvents) events.length = maxEvents;
+  return { events, mapping, buffer: encode(events) };
+}
