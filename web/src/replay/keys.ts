@@ -1,0 +1,57 @@
+/**
+ * Keyboard shortcuts of the replay (as in raftscope): space play/pause,
+ * arrows step one event (shift: 10, ctrl/alt: 100), Home/End. Keys typed
+ * into an input, a select or the scenario editor are left alone.
+ */
+import { useEffect } from 'react';
+import type { ReplayStore } from './store';
+
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof Element)) return false;
+  if (target.closest('input, textarea, select, [contenteditable="true"], .cm-editor')) return true;
+  return false;
+}
+
+/** What a key does; `false` if it is not a replay key. */
+export function handleKey(
+  store: ReplayStore,
+  e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'altKey' | 'metaKey'>,
+): boolean {
+  const s = store.getState();
+  if (s.tracks.length === 0) return false;
+  const stride = e.shiftKey ? 10 : e.ctrlKey || e.altKey || e.metaKey ? 100 : 1;
+  switch (e.key) {
+    case ' ':
+    case 'k':
+      s.toggle();
+      return true;
+    case 'ArrowRight':
+    case 'l':
+      s.step(stride);
+      return true;
+    case 'ArrowLeft':
+    case 'j':
+      s.step(-stride);
+      return true;
+    case 'Home':
+      s.home();
+      return true;
+    case 'End':
+      s.end();
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Install the shortcuts on the window while the calling view is mounted. */
+export function useReplayKeys(store: ReplayStore): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target)) return;
+      if (handleKey(store, e)) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+}
