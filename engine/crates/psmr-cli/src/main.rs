@@ -1,1 +1,187 @@
-fn main() {}
+//! `psmr`: run, validate, check and bench P-SMR Lab scenario files.
+//!
+//! Exit codes: 0 success; 1 a run violated correctness or an expectation
+//! failed; 2 bad input (unreadable file, invalid scenario, bad flags, a
+//! scheduler that cannot run).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use psmr_core::threads::ThreadHost;
+use psmr_scenario::{
+    parse_scenario, run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario,
+};
+
+mod table;
+
+/// Exit code of a run whose oracle found a violation, or a failed check.
+const EXIT_FAILED: u8 = 1;
+/// Exit code of bad input.
+const EXIT_BAD_INPUT: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "psmr",
+    version,
+    about = "P-SMR Lab: run and check scheduler scenarios"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a scenario's schedulers on one request stream and report.
+    Run {
+        file: PathBuf,
+        /// Scheduler label or id to run (repeatable; default: all of the file).
+        #[arg(long = "scheduler", value_name = "ID")]
+        schedulers: Vec<String>,
+        /// Worker threads (overrides the file).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Requests in the stream (overrides the file).
+        #[arg(long)]
+        requests: Option<u32>,
+        /// Seed of the stream (overrides the file).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Extra busy time per request, in ns (overrides the file).
+        #[arg(long)]
+        pace_ns: Option<u64>,
+        /// Do not record the event trace.
+        #[arg(long)]
+        no_trace: bool,
+        /// Print the JSON report instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check scenario files; print `FILE:LINE:COL: field.path: message` per error.
+    Validate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print the JSON Schema of scenario files.
+    Schema,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run {
+            file,
+            schedulers,
+            threads,
+            requests,
+            seed,
+            pace_ns,
+            no_trace,
+            json,
+        } => {
+            let opts = RunOptions {
+                schedulers,
+                threads,
+                requests,
+                seed,
+                trace: no_trace.then_some(false),
+                pace_ns,
+            };
+            cmd_run(&file, &opts, json)
+        }
+        Command::Validate { files } => cmd_validate(&files),
+        Command::Schema => {
+            print!("{}", Scenario::json_schema());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// Read and parse `file`; diagnostics for an unreadable or invalid file.
+fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {
+    let name = file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        vec![Diagnostic::new(
+            &name,
+            (1, 1),
+            "",
+            format!("cannot read the file: {e}"),
+        )]
+    })?;
+    parse_scenario(&text, &name)
+}
+
+fn print_diagnostics(diags: &[Diagnostic]) {
+    for d in diags {
+        eprintln!("{d}");
+    }
+}
+
+fn cmd_validate(files: &[PathBuf]) -> ExitCode {
+    let mut ok = true;
+    for f in files {
+        if let Err(d) = load(f) {
+            print_diagnostics(&d);
+            ok = false;
+        }
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_BAD_INPUT)
+    }
+}
+
+/// A thread host able to run `threads` workers plus the delivering thread.
+fn host_for(threads: usize) -> Result<ThreadHost, ExitCode> {
+    ThreadHost::with_capacity(threads.clamp(1, psmr_core::threads::MAX_WORKERS)).map_err(|e| {
+        eprintln!("psmr: {e}");
+        ExitCode::from(EXIT_BAD_INPUT)
+    })
+}
+
+/// Run a scenario once; `Err` carries the exit code of bad input.
+fn run_once(file: &std::path::Path, opts: &RunOptions) -> Result<(Scenario, Report), ExitCode> {
+    let sc = load(file).map_err(|d| {
+        print_diagnostics(&d);
+        ExitCode::from(EXIT_BAD_INPUT)
+    })?;
+    let host = host_for(opts.threads.unwrap_or(sc.threads))?;
+    let report =
+        run_scenario(&sc, opts, &Limits::native(), &host, &RunMonitor::new()).map_err(|d| {
+            print_diagnostics(&d);
+            ExitCode::from(EXIT_BAD_INPUT)
+        })?;
+    Ok((sc, report))
+}
+
+fn cmd_run(file: &std::path::Path, opts: &RunOptions, json: bool) -> ExitCode {
+    let (_, report) = match run_once(file, opts) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    if json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("psmr: cannot encode the report: {e}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        }
+    } else {
+        print!("{}", table::runs(&report));
+    }
+    let mut violated = false;
+    for r in &report.runs {
+        if let Some(v) = &r.violation {
+            eprintln!("VIOLATION {}: {v}", r.label);
+            violated = true;
+        }
+    }
+    if violated {
+        ExitCode::from(EXIT_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -127,6 +127,10 @@ fn serde_diagnostic(
                 pos = p;
                 path = at;
             }
+        } else if let Some(p) = locator.value(&path) {
+            // serde_json points at the end of the bad value; its start
+            // reads better.
+            pos = p;
         } else if pos.0 == 0 {
             pos = locator.nearest(&path);
         }

@@ -1,0 +1,197 @@
+//! The `psmr` binary end to end: exit codes, located errors, the JSON
+//! contract.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const VALID: &str = r#"{
+  "name": "cli test",
+  "description": "small and sequential",
+  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
+  "workload": { "requests": 2000, "writes": 0.1, "global": 0.05 },
+  "threads": 2,
+  "schedulers": [ { "id": "sequential" } ]
+}"#;
+
+/// Write `text` to a fresh file named after the test.
+fn scenario_file(test: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("psmr-cli-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{test}.json"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn psmr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_psmr"))
+        .args(args)
+        .output()
+        .expect("run psmr")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Assert exit code 2 and no panic; return stderr.
+fn bad_input(o: &Output) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn run_json_reports_the_contract_fields() {
+    let f = scenario_file("run_json", VALID);
+    let o = psmr(&["run", f.to_str().unwrap(), "--json", "--seed", "5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["scenario"], "cli test");
+    assert!(v["cores"].as_u64().unwrap() >= 1);
+    let run = &v["runs"][0];
+    assert_eq!(run["scheduler"], "sequential");
+    assert_eq!(run["label"], "sequential");
+    assert_eq!(run["threads"], 2);
+    assert_eq!(run["requests"], 2000);
+    assert_eq!(run["correct"], true);
+    assert!(run["violation"].is_null());
+    assert!(run["throughput_ops_s"].as_f64().unwrap() > 0.0);
+    assert!(
+        run["latency_us"]["p99"].as_f64().unwrap() >= run["latency_us"]["p50"].as_f64().unwrap()
+    );
+    assert_eq!(run["state_digest"].as_str().unwrap().len(), 16);
+    assert_eq!(run["cancelled"], false);
+    assert_eq!(run["metrics"]["requests"], 2000);
+    assert_eq!(run["speedup_vs_sequential"], 1.0);
+}
+
+#[test]
+fn run_table_names_each_scheduler() {
+    let f = scenario_file("run_table", VALID);
+    let o = psmr(&["run", f.to_str().unwrap(), "--requests", "300"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("sequential") && out.contains("ok"), "{out}");
+}
+
+#[test]
+fn wrong_type_is_located() {
+    let f = scenario_file(
+        "wrong_type",
+        &VALID.replace("\"threads\": 2", "\"threads\": \"two\""),
+    );
+    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
+    let want = format!(
+        "{}:6:14: threads: invalid type: string \"two\", expected usize",
+        f.display()
+    );
+    assert!(err.contains(&want), "{err}");
+}
+
+#[test]
+fn unknown_field_is_located_at_its_key() {
+    let f = scenario_file(
+        "unknown_field",
+        &VALID.replace("\"requests\": 2000", "\"requests\": 2000, \"wirtes\": 0.5"),
+    );
+    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
+    assert!(
+        err.contains(":5:35: workload.wirtes: unknown field `wirtes`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_scheduler_id_in_file_and_flag() {
+    let f = scenario_file("unknown_id", &VALID.replace("sequential", "sequentail"));
+    let err = bad_input(&psmr(&["run", f.to_str().unwrap()]));
+    assert!(
+        err.contains("schedulers[0].id: unknown variant `sequentail`"),
+        "{err}"
+    );
+    let f = scenario_file("unknown_flag", VALID);
+    let err = bad_input(&psmr(&["run", f.to_str().unwrap(), "--scheduler", "nope"]));
+    assert!(err.contains("unknown scheduler id `nope`"), "{err}");
+}
+
+#[test]
+fn threads_zero_and_thousand_are_refused() {
+    for t in ["0", "1000"] {
+        let f = scenario_file(
+            &format!("threads_{t}"),
+            &VALID.replace("\"threads\": 2", &format!("\"threads\": {t}")),
+        );
+        let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
+        assert!(err.contains(":6:14: threads: expected 1..=64"), "{err}");
+        let f = scenario_file(&format!("threads_flag_{t}"), VALID);
+        let err = bad_input(&psmr(&["run", f.to_str().unwrap(), "--threads", t]));
+        assert!(err.contains("threads: expected 1..=64"), "{err}");
+    }
+}
+
+#[test]
+fn malformed_json_is_located() {
+    let f = scenario_file(
+        "malformed",
+        &VALID.replace("\"threads\": 2,", "\"threads\": 2"),
+    );
+    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
+    assert!(
+        err.contains(":7:3: invalid JSON: expected `,` or `}`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn not_implemented_scheduler_is_a_clear_error() {
+    let f = scenario_file(
+        "not_implemented",
+        &VALID.replace(
+            "{ \"id\": \"sequential\" }",
+            "{ \"id\": \"sequential\" }, { \"id\": \"pepaxos\" }",
+        ),
+    );
+    let o = psmr(&["run", f.to_str().unwrap()]);
+    let err = bad_input(&o);
+    assert!(
+        err.contains(":7:51: schedulers[1].id: scheduler `pepaxos` is not implemented yet"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty(), "no partial report");
+}
+
+#[test]
+fn unreadable_files_and_several_files() {
+    let good = scenario_file("several_good", VALID);
+    let bad = scenario_file("several_bad", "{");
+    let o = psmr(&[
+        "validate",
+        good.to_str().unwrap(),
+        "/nonexistent/x.json",
+        bad.to_str().unwrap(),
+    ]);
+    let err = bad_input(&o);
+    assert!(
+        err.contains("/nonexistent/x.json:1:1: cannot read the file"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{}:1:", bad.display())), "{err}");
+    assert!(!err.contains("several_good"), "{err}");
+    assert_eq!(
+        psmr(&["validate", good.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn schema_command_prints_the_committed_schema() {
+    let o = psmr(&["schema"]);
+    assert_eq!(o.status.code(), Some(0));
+    let committed = include_str!("../../../../scenarios/scenario.schema.json");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        committed,
+        "regenerate: cargo run -q -p psmr-cli -- schema > ../scenarios/scenario.schema.json"
+    );
+}
