@@ -121,7 +121,7 @@ function fromCm(state: EditorState, source: ProblemSource, cm: Diagnostic): Prob
   let d = cm;
   if (source === 'schema') {
     const from = valueStart(state.doc, cm.from);
-    d = { ...cm, from, to: Math.max(cm.to, from) };
+    d = { ...cm, from, to: cm.to > from ? cm.to : tokenEnd(state.doc, from) };
     try {
       path = pointerToPath(jsonPointerForPosition(state, d.from, 1, 'json4'));
     } catch {

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { Report, RunOutcome } from '../engine/protocol';
+import { repetitionsOf, runCheck, statusOf, summarize, type CheckEngine, type ExpectationResult } from './check';
+import { readScenarioFile, saveName, MAX_FILE_BYTES } from './files';
+
+function report(cancelled = false): Report {
+  return { scenario: 's', runs: [{ cancelled } as Report['runs'][number]] };
+}
+
+function fakeEngine(outcomes: RunOutcome[], results: ExpectationResult[] = []) {
+  const calls = { runs: 0, evaluated: [] as Report[][] };
+  const engine: CheckEngine = {
+    async run(_text, options, onProgress) {
+      expect(options.trace).toBe(false);
+      onProgress?.({ running: true, done: false, snapshot: null });
+      const o = outcomes[calls.runs++];
+      if (!o) throw new Error('worker gone');
+      return o;
+    },
+    async evaluate(_text, reports) {
+      calls.evaluated.push(reports);
+      return results;
+    },
+  };
+  return { engine, calls };
+}
+
+describe('repetitionsOf', () => {
+  it('prefers expect.repetitions, then run.repetitions, then 1, within bounds', () => {
+    expect(repetitionsOf('{"expect":{"repetitions":3},"run":{"repetitions":5}}')).toBe(3);
+    expect(repetitionsOf('{"run":{"repetitions":5}}')).toBe(5);
+    expect(repetitionsOf('{}')).toBe(1);
+    expect(repetitionsOf('not json')).toBe(1);
+    expect(repetitionsOf('{"expect":{"repetitions":1000}}')).toBe(100);
+    expect(repetitionsOf('{"expect":{"repetitions":0}}')).toBe(1);
+    expect(repetitionsOf('{"expect":{"repetitions":2.5}}')).toBe(1);
+  });
+});
+
+describe('runCheck', () => {
+  const results: ExpectationResult[] = [
+    { name: 'correct', passed: true, skipped_reason: null, message: 'all runs correct' },
+    { name: 'ratio', passed: false, skipped_reason: 'needs 4 cores, this machine has 2', message: '' },
+    { name: 'steals', passed: false, skipped_reason: null, message: 'steals = 0, expected > 0' },
+  ];
+
+  it('runs the asked repetitions and hands every report to the engine', async () => {
+    const { engine, calls } = fakeEngine([0, 1, 2].map(() => ({ ok: true, report: report() })), results);
+    const progress: number[] = [];
+    const out = await runCheck(engine, '{"expect":{"repetitions":3}}', (p) => progress.push(p.repetition));
+    expect(out).toEqual({ kind: 'checked', results, repetitions: 3 });
+    expect(calls.runs).toBe(3);
+    expect(calls.evaluated).toHaveLength(1);
+    expect(calls.evaluated[0]).toHaveLength(3);
+    expect(new Set(progress)).toEqual(new Set([1, 2, 3]));
+    expect(results.map(statusOf)).toEqual(['pass', 'skipped', 'fail']);
+    expect(summarize(results)).toEqual({ pass: 1, fail: 1, skipped: 1 });
+  });
+
+  it('stops at a refused scenario with its diagnostics, judging nothing', async () => {
+    const diagnostics = [{ file: 'f', line: 2, col: 3, path: 'threads', message: 'too many' }];
+    const { engine, calls } = fakeEngine([{ ok: false, diagnostics }]);
+    expect(await runCheck(engine, '{"expect":{"repetitions":2}}')).toEqual({ kind: 'refused', diagnostics });
+    expect(calls.evaluated).toHaveLength(0);
+  });
+
+  it('stops at a cancelled run', async () => {
+    const { engine, calls } = fakeEngine([
+      { ok: true, report: report() },
+      { ok: true, report: report(true) },
+    ]);
+    expect(await runCheck(engine, '{"expect":{"repetitions":4}}')).toEqual({
+      kind: 'cancelled',
+      repetition: 2,
+      repetitions: 4,
+    });
+    expect(calls.runs).toBe(2);
+    expect(calls.evaluated).toHaveLength(0);
+  });
+
+  it('turns an engine failure into a message', async () => {
+    const { engine } = fakeEngine([]);
+    expect(await runCheck(engine, '{}')).toEqual({ kind: 'failed', error: 'worker gone' });
+  });
+});
+
+describe('files', () => {
+  it('reads UTF-8 and refuses oversized or non-UTF-8 files', async () => {
+    expect(await readScenarioFile(new File(['{"a":"é"}'], 'a.json'))).toEqual({ ok: true, file: 'a.json', text: '{"a":"é"}' });
+    const big = await readScenarioFile(new File([new Uint8Array(MAX_FILE_BYTES + 1)], 'big.json'));
+    expect(big.ok).toBe(false);
+    const bin = await readScenarioFile(new File([new Uint8Array([0xff, 0xfe, 0x00])], 'b.json'));
+    expect(bin).toEqual({ ok: false, error: 'b.json is not UTF-8 text.' });
+  });
+
+  it('names a saved file after the open file, else the scenario name', () => {
+    expect(saveName('quickstart.json', '{}')).toBe('quickstart.json');
+    expect(saveName('scenario.json', '{"name":"Two shards: busy-wait!"}')).toBe('two-shards-busy-wait.json');
+    expect(saveName('', '{broken')).toBe('scenario.json');
+  });
+});
