@@ -1,0 +1,39 @@
+//! Every scenario committed under `scenarios/` passes `psmr validate`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn scenario_files() -> Vec<PathBuf> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("scenarios/ exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.ends_with(".json") && !name.ends_with(".schema.json")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_committed_scenario_validates() {
+    let files = scenario_files();
+    assert!(
+        files.iter().any(|f| f.ends_with("quickstart.json")),
+        "quickstart.json is the lab's default scenario"
+    );
+    assert!(files.len() >= 3, "{files:?}");
+    let out = Command::new(env!("CARGO_BIN_EXE_psmr"))
+        .arg("validate")
+        .args(&files)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
