@@ -7,10 +7,14 @@
 
 use psmr_core::{ClassTable, RunError, Scheduler, SchedulerId};
 
+pub mod busy_wait;
+pub mod early;
+pub mod queue;
 pub mod sequential;
 pub mod spec;
 pub mod spin;
 pub mod sync;
+pub mod testkit;
 
 pub use spec::{SchedulerSpec, SpinPolicy};
 
@@ -25,9 +29,10 @@ pub struct BuildEnv<'a> {
 
 /// The scheduler for `spec`, or why it cannot run.
 pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
-    let _ = env;
     match spec.id {
         SchedulerId::Sequential => Ok(Box::new(sequential::Sequential)),
+        SchedulerId::Early => Ok(Box::new(early::Early::from_spec(spec, env)?)),
+        SchedulerId::BusyWait => Ok(Box::new(busy_wait::BusyWait::from_spec(spec, env)?)),
         other => Err(RunError::NotImplemented(other)),
     }
 }

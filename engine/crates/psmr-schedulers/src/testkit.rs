@@ -1,0 +1,296 @@
+//! Test helpers shared by the schedulers' tests: build a request stream,
+//! run any [`Scheduler`] through [`run_checked`] on a fresh [`ThreadHost`],
+//! assert the oracle's verdict, and build valid classes-to-threads mappings
+//! (hand-written, random, paper 000 Table 1).
+//!
+//! Every run goes through the oracle; nothing here compares against
+//! hard-coded results.
+
+use psmr_core::app::{AppSpec, ListCost};
+use psmr_core::cancel::CancelToken;
+use psmr_core::exec::Progress;
+use psmr_core::oracle::Reference;
+use psmr_core::run::{run_checked, RunInput, RunResult};
+use psmr_core::threads::ThreadHost;
+use psmr_core::trace::TraceConfig;
+use psmr_core::workload::{class_weights, generate, SplitMix64, WorkloadSpec};
+use psmr_core::{ClassTable, Request, RunError, Scheduler};
+use psmr_mapping::{ClassMapping, CtoT, Mode};
+
+/// A generated stream with everything a checked run needs.
+pub struct Stream {
+    pub app: AppSpec,
+    /// Classes with the workload's weights filled in.
+    pub classes: ClassTable,
+    pub requests: Vec<Request>,
+    pub reference: Reference,
+}
+
+impl Stream {
+    pub fn new(app: AppSpec, w: &WorkloadSpec) -> Self {
+        let mut classes = app.classes();
+        classes.set_weights(&class_weights(&classes, w));
+        let requests = generate(&app, &classes, w);
+        let reference = Reference::compute(app.build().as_ref(), &requests);
+        Stream {
+            app,
+            classes,
+            requests,
+            reference,
+        }
+    }
+    pub fn shards(&self) -> usize {
+        self.app.shards()
+    }
+}
+
+/// A linked list of `shards` shards, light cost (1K entries each).
+pub fn list(shards: usize) -> AppSpec {
+    AppSpec::LinkedList {
+        shards,
+        size: ListCost::Light,
+    }
+}
+
+/// The synthetic app: every request spins `ns` nanoseconds.
+pub fn spin(shards: usize, ns: u32) -> AppSpec {
+    AppSpec::Spin { shards, ns }
+}
+
+/// A balanced workload: `writes` and `global` are shares in 0..=1.
+pub fn workload(seed: u64, requests: u32, writes: f64, global: f64) -> WorkloadSpec {
+    WorkloadSpec {
+        seed,
+        requests,
+        writes,
+        global,
+        skew: Default::default(),
+        mix: None,
+        group_mean: None,
+        scans: 0.0,
+        scan_len: 16,
+    }
+}
+
+/// Run `scheduler` with `threads` workers on `stream`, tracing on.
+pub fn run(scheduler: &dyn Scheduler, stream: &Stream, threads: usize) -> RunResult {
+    run_with(
+        scheduler,
+        stream,
+        threads,
+        TraceConfig::on(),
+        &CancelToken::default(),
+        0,
+    )
+    .unwrap_or_else(|e| panic!("run failed: {e}"))
+}
+
+/// Run with every knob: trace settings, a cancel token (another thread may
+/// cancel while it runs), and a per-request pace. Each run gets its own
+/// thread pool (sharing one pool between tests running in parallel could
+/// starve a run of the threads it blocks on).
+pub fn run_with(
+    scheduler: &dyn Scheduler,
+    stream: &Stream,
+    threads: usize,
+    trace: TraceConfig,
+    cancel: &CancelToken,
+    pace_ns: u64,
+) -> Result<RunResult, RunError> {
+    let progress = Progress::new(threads + 1);
+    run_progress(
+        scheduler, stream, threads, trace, cancel, pace_ns, &progress,
+    )
+}
+
+/// [`run_with`] with a caller-owned progress counter (to cancel after a
+/// number of deliveries, say).
+pub fn run_progress(
+    scheduler: &dyn Scheduler,
+    stream: &Stream,
+    threads: usize,
+    trace: TraceConfig,
+    cancel: &CancelToken,
+    pace_ns: u64,
+    progress: &Progress,
+) -> Result<RunResult, RunError> {
+    let host = ThreadHost::with_capacity(threads).map_err(RunError::Threads)?;
+    let input = RunInput {
+        app: &stream.app,
+        classes: &stream.classes,
+        requests: &stream.requests,
+        host: &host,
+        trace,
+        pace_ns,
+    };
+    run_checked(
+        scheduler,
+        threads,
+        &input,
+        &stream.reference,
+        cancel,
+        progress,
+    )
+}
+
+/// Panic with the oracle's finding unless the run was correct.
+pub fn assert_correct(r: &RunResult) {
+    assert!(
+        r.verdict.correct,
+        "{} with {} threads: {}",
+        r.scheduler,
+        r.threads,
+        r.verdict
+            .violation
+            .as_ref()
+            .map_or("incorrect".to_string(), |v| v.to_string())
+    );
+}
+
+/// A mapping from `(mode, threads)` per class id.
+pub fn ctot(threads: usize, classes: &[(Mode, &[usize])]) -> CtoT {
+    CtoT {
+        threads,
+        classes: classes
+            .iter()
+            .map(|(mode, ts)| ClassMapping {
+                mode: *mode,
+                threads: ts.to_vec(),
+            })
+            .collect(),
+    }
+}
+
+/// Paper 000 Table 1: two shards, four threads (classes R1 W1 R2 W2 Rg Wg).
+pub fn table1() -> CtoT {
+    use Mode::{Concurrent as C, Sequential as S};
+    ctot(
+        4,
+        &[
+            (C, &[0, 2]),
+            (S, &[0, 2]),
+            (C, &[1, 3]),
+            (S, &[1, 3]),
+            (S, &[0, 3]),
+            (S, &[0, 1, 2, 3]),
+        ],
+    )
+}
+
+/// A random mapping of the sharded classes (`ClassTable::sharded`) onto
+/// `threads` workers that satisfies rules R.1-R.5 by construction:
+///
+/// * `Wi` sequential on a random non-empty set;
+/// * `Ri` concurrent on a subset of `Wi` (R.4), or sequential on a random
+///   set sharing a thread with `Wi` (R.5);
+/// * `Rg` concurrent on a subset of every `Wi` when they intersect, else
+///   sequential with one thread of each `Wi` plus random extras;
+/// * `Wg` sequential, containing every concurrent class's threads (R.4) and
+///   one thread of every sequential class (R.5).
+pub fn random_mapping(shards: usize, threads: usize, rng: &mut SplitMix64) -> CtoT {
+    let all: Vec<usize> = (0..threads).collect();
+    let mut classes = vec![
+        ClassMapping {
+            mode: Mode::Sequential,
+            threads: vec![]
+        };
+        2 * shards + 2
+    ];
+    let mut writers_common = all.clone();
+    for i in 0..shards {
+        let w = subset(rng, &all);
+        writers_common.retain(|t| w.contains(t));
+        classes[2 * i] = if rng.below(2) == 0 {
+            ClassMapping {
+                mode: Mode::Concurrent,
+                threads: subset(rng, &w),
+            }
+        } else {
+            let mut r = subset(rng, &all);
+            r.push(pick(rng, &w));
+            ClassMapping {
+                mode: Mode::Sequential,
+                threads: r,
+            }
+        };
+        classes[2 * i + 1] = ClassMapping {
+            mode: Mode::Sequential,
+            threads: w,
+        };
+    }
+    classes[2 * shards] = if !writers_common.is_empty() && rng.below(2) == 0 {
+        ClassMapping {
+            mode: Mode::Concurrent,
+            threads: subset(rng, &writers_common),
+        }
+    } else {
+        let mut rg: Vec<usize> = (0..shards)
+            .map(|i| pick(rng, &classes[2 * i + 1].threads))
+            .collect();
+        if rng.below(2) == 0 {
+            rg.extend(subset(rng, &all));
+        }
+        ClassMapping {
+            mode: Mode::Sequential,
+            threads: rg,
+        }
+    };
+    let mut wg = Vec::new();
+    for c in &classes[..2 * shards + 1] {
+        match c.mode {
+            Mode::Concurrent => wg.extend(&c.threads),
+            Mode::Sequential => wg.push(pick(rng, &c.threads)),
+        }
+    }
+    if rng.below(2) == 0 {
+        wg.extend(subset(rng, &all));
+    }
+    classes[2 * shards + 1] = ClassMapping {
+        mode: Mode::Sequential,
+        threads: wg,
+    };
+    for c in &mut classes {
+        c.threads.sort_unstable();
+        c.threads.dedup();
+    }
+    CtoT { threads, classes }
+}
+
+/// A random non-empty subset of `from` (not empty itself).
+fn subset(rng: &mut SplitMix64, from: &[usize]) -> Vec<usize> {
+    let mut s: Vec<usize> = from.iter().copied().filter(|_| rng.below(2) == 0).collect();
+    if s.is_empty() {
+        s.push(pick(rng, from));
+    }
+    s
+}
+
+fn pick(rng: &mut SplitMix64, from: &[usize]) -> usize {
+    from[rng.below(from.len() as u64) as usize]
+}
+
+#[cfg(all(test, not(loom), not(shuttle)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_mappings_satisfy_the_rules() {
+        let mut rng = SplitMix64::new(11);
+        for shards in 1..=4 {
+            let table = ClassTable::sharded(shards);
+            for threads in 1..=6 {
+                for _ in 0..50 {
+                    let m = random_mapping(shards, threads, &mut rng);
+                    if let Err(v) = m.validate(&table) {
+                        panic!("{m:?} breaks {}", psmr_mapping::rules::describe(&v));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn table1_satisfies_the_rules() {
+        assert_eq!(table1().validate(&ClassTable::sharded(2)), Ok(()));
+    }
+}
