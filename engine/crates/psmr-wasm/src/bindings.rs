@@ -1,0 +1,109 @@
+//! The wasm-bindgen exports (wasm32 only). Each is a thin call into the
+//! one global [`Engine`]; see [`crate::session`] for the protocol.
+
+use std::sync::OnceLock;
+
+use psmr_core::threads::ThreadHost;
+use psmr_scenario::Limits;
+use wasm_bindgen::prelude::*;
+
+use crate::session::{Engine, StartError, DEFAULT_FILE};
+
+pub use wasm_bindgen_rayon::init_thread_pool;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+/// Route Rust panics to the console before the instance traps, so a bug
+/// shows its message instead of only "unreachable".
+#[wasm_bindgen(start)]
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error(&format!("psmr engine panic: {info}"))
+    }));
+}
+
+fn engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| Engine::new(ThreadHost::global(), Limits::browser()))
+}
+
+/// Threads in the global rayon pool (call after `initThreadPool`).
+#[wasm_bindgen(js_name = poolThreads)]
+pub fn pool_threads() -> usize {
+    rayon::current_num_threads()
+}
+
+#[wasm_bindgen]
+pub fn version() -> String {
+    crate::engine_version().to_string()
+}
+
+/// JSON list of the Cargo features of this build.
+#[wasm_bindgen]
+pub fn features() -> String {
+    serde_json::to_string(&crate::enabled_features()).unwrap_or_else(|_| "[]".into())
+}
+
+/// JSON of the browser limits (`max_threads` sizes the pool).
+#[wasm_bindgen(js_name = browserLimits)]
+pub fn browser_limits() -> String {
+    crate::limits_json(engine().limits())
+}
+
+/// JSON list of located diagnostics for `text` (empty when valid).
+#[wasm_bindgen]
+pub fn validate(text: &str, file: Option<String>) -> String {
+    let d = engine().validate(text, file.as_deref().unwrap_or(DEFAULT_FILE));
+    serde_json::to_string(&d).unwrap_or_else(|_| "[]".into())
+}
+
+/// Start a run on the pool and return at once. Throws a JSON list of
+/// diagnostics for an invalid scenario, a plain message otherwise.
+#[wasm_bindgen(js_name = startRun)]
+pub fn start_run(text: &str, options_json: &str) -> Result<(), JsValue> {
+    // rayon::spawn: the run goes to a pool thread, so this worker's event
+    // loop stays free to poll.
+    engine()
+        .start_run(text, options_json, |job| rayon::spawn(job))
+        .map_err(|e| match e {
+            StartError::Invalid(d) => {
+                JsValue::from_str(&serde_json::to_string(&d).unwrap_or_else(|_| "[]".into()))
+            }
+            other => JsValue::from_str(&other.to_string()),
+        })
+}
+
+/// JSON `{running, done, snapshot}` of the current run.
+#[wasm_bindgen]
+pub fn poll() -> String {
+    serde_json::to_string(&engine().poll()).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// JSON `{ok: true, report}` or `{ok: false, diagnostics}` of the finished
+/// run. Throws when no run has finished.
+#[wasm_bindgen(js_name = takeReport)]
+pub fn take_report() -> Result<String, JsValue> {
+    let outcome = engine()
+        .take_report()
+        .ok_or_else(|| JsValue::from_str("no finished run to report"))?;
+    serde_json::to_string(&outcome).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// The packed trace (24 bytes per event) of run `run_index` of the last
+/// report. Throws when there is no such run.
+#[wasm_bindgen(js_name = takeTrace)]
+pub fn take_trace(run_index: usize) -> Result<Vec<u8>, JsValue> {
+    engine()
+        .trace_bytes(run_index)
+        .ok_or_else(|| JsValue::from_str(&format!("no run #{run_index} in the last report")))
+}
+
+/// Ask the current run to stop.
+#[wasm_bindgen]
+pub fn cancel() {
+    engine().cancel();
+}

@@ -1,0 +1,438 @@
+//! The engine's state between calls from the web worker: at most one
+//! scenario run in progress, and the last finished report (kept for its
+//! traces).
+//!
+//! Protocol, as the worker uses it:
+//! 1. [`Engine::start_run`] parses and validates the text against the
+//!    engine's limits, then hands the run to `spawn` and returns at once;
+//!    refused scenarios come back as located diagnostics, no run starts.
+//! 2. [`Engine::poll`] (every ~100 ms) reads the run's monitor; it never
+//!    blocks on the run (the monitor is lock-light, the outcome slot is only
+//!    locked for a store or a take).
+//! 3. Once `poll` says `done`, [`Engine::take_report`] moves the outcome
+//!    out and frees the engine for the next run.
+//!
+//! Invariant: `current` is `Some` from a successful `start_run` until the
+//! matching `take_report`; a second `start_run` in between is refused.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use psmr_core::codec;
+use psmr_core::threads::ThreadHost;
+use psmr_scenario::{
+    parse_scenario_with, run_scenario, Diagnostic, Limits, MonitorSnapshot, Report, RunMonitor,
+    RunOptions,
+};
+use serde::{Deserialize, Serialize};
+
+/// Options of one run as the web app sends them: the runner's overrides
+/// plus what only the browser knows.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebRunOptions {
+    /// File name used in diagnostics (default `scenario.json`).
+    #[serde(default)]
+    pub file: Option<String>,
+    /// `navigator.hardwareConcurrency`, reported as the report's `cores`.
+    #[serde(default)]
+    pub cores: Option<usize>,
+    #[serde(flatten)]
+    pub run: RunOptions,
+}
+
+/// What a poll returns (JSON for the worker).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Poll {
+    /// A run was started and its report not yet taken.
+    pub running: bool,
+    /// That run has finished; `take_report` will not wait.
+    pub done: bool,
+    pub snapshot: Option<LiveSnapshot>,
+}
+
+/// The monitor's snapshot plus the run's fixed shape.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LiveSnapshot {
+    #[serde(flatten)]
+    pub monitor: MonitorSnapshot,
+    /// Worker threads of each run.
+    pub threads: usize,
+    /// Requests in the stream.
+    pub requests: u32,
+}
+
+/// Outcome of a finished run (JSON for the worker).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Outcome {
+    Report {
+        ok: bool,
+        report: Report,
+    },
+    Refused {
+        ok: bool,
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+/// Why a run did not start.
+#[derive(Debug, PartialEq)]
+pub enum StartError {
+    /// A run is in progress (or its report was not taken yet).
+    Busy,
+    /// The options JSON is malformed.
+    Options(String),
+    /// The scenario is invalid; located diagnostics.
+    Invalid(Vec<Diagnostic>),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Busy => write!(f, "a run is already in progress; cancel it first"),
+            StartError::Options(m) => write!(f, "bad run options: {m}"),
+            StartError::Invalid(d) => write!(f, "the scenario has {} problem(s)", d.len()),
+        }
+    }
+}
+
+/// One run in progress, shared by the run's thread and the poller.
+struct Active {
+    monitor: RunMonitor,
+    threads: usize,
+    requests: u32,
+    /// Set (Release) after `outcome` is stored; read (Acquire) by `poll`, so
+    /// a poll that sees `true` finds the outcome in the slot.
+    finished: AtomicBool,
+    outcome: Mutex<Option<Result<Report, Vec<Diagnostic>>>>,
+}
+
+/// The engine: its thread host, limits, the run in progress and the last
+/// report.
+pub struct Engine {
+    host: ThreadHost,
+    limits: Limits,
+    current: Mutex<Option<Arc<Active>>>,
+    last: Mutex<Option<Report>>,
+}
+
+/// Lock, ignoring poisoning: every critical section below leaves the data
+/// consistent (single assignments), so a panic elsewhere cannot corrupt it.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Default file name in diagnostics when the caller gives none.
+pub const DEFAULT_FILE: &str = "scenario.json";
+
+impl Engine {
+    pub fn new(host: ThreadHost, limits: Limits) -> Self {
+        Engine {
+            host,
+            limits,
+            current: Mutex::new(None),
+            last: Mutex::new(None),
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Located problems of `text` under this engine's limits (empty: valid).
+    pub fn validate(&self, text: &str, file: &str) -> Vec<Diagnostic> {
+        match parse_scenario_with(text, file, &self.limits) {
+            Ok(_) => Vec::new(),
+            Err(d) => d,
+        }
+    }
+
+    /// Validate and start a run; `spawn` must run its closure on a thread
+    /// that may block (a pool thread), and return at once.
+    pub fn start_run(
+        &self,
+        text: &str,
+        options_json: &str,
+        spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
+    ) -> Result<(), StartError> {
+        let opts: WebRunOptions = if options_json.trim().is_empty() {
+            WebRunOptions::default()
+        } else {
+            serde_json::from_str(options_json).map_err(|e| StartError::Options(e.to_string()))?
+        };
+        let mut current = lock(&self.current);
+        if current.is_some() {
+            return Err(StartError::Busy);
+        }
+        let file = opts.file.as_deref().unwrap_or(DEFAULT_FILE);
+        let sc = parse_scenario_with(text, file, &self.limits).map_err(StartError::Invalid)?;
+        let active = Arc::new(Active {
+            monitor: RunMonitor::new(),
+            threads: opts.run.threads.unwrap_or(sc.threads),
+            requests: opts.run.requests.unwrap_or(sc.workload.requests),
+            finished: AtomicBool::new(false),
+            outcome: Mutex::new(None),
+        });
+        *current = Some(active.clone());
+        drop(current);
+        let host = self.host.clone();
+        let limits = self.limits;
+        spawn(Box::new(move || {
+            let mut result = run_scenario(&sc, &opts.run, &limits, &host, &active.monitor);
+            if let (Ok(report), Some(cores)) = (&mut result, opts.cores) {
+                report.cores = cores;
+            }
+            *lock(&active.outcome) = Some(result);
+            // Release: publishes the outcome stored just above to the
+            // poller's Acquire load.
+            active.finished.store(true, Ordering::Release);
+        }));
+        Ok(())
+    }
+
+    /// The state of the current run (never blocks on the run itself).
+    pub fn poll(&self) -> Poll {
+        let current = lock(&self.current).clone();
+        match current {
+            None => Poll {
+                running: false,
+                done: false,
+                snapshot: None,
+            },
+            Some(a) => Poll {
+                running: true,
+                // Acquire: pairs with the Release store after the outcome.
+                done: a.finished.load(Ordering::Acquire),
+                snapshot: Some(LiveSnapshot {
+                    monitor: a.monitor.snapshot(),
+                    threads: a.threads,
+                    requests: a.requests,
+                }),
+            },
+        }
+    }
+
+    /// Ask the current run to stop (no-op when none).
+    pub fn cancel(&self) {
+        if let Some(a) = lock(&self.current).as_ref() {
+            a.monitor.cancel();
+        }
+    }
+
+    /// The finished run's outcome; frees the engine for the next run and
+    /// keeps the report for [`Engine::trace_bytes`]. `None` when no run has
+    /// finished.
+    pub fn take_report(&self) -> Option<Outcome> {
+        let mut current = lock(&self.current);
+        let active = current.as_ref()?;
+        // Acquire: pairs with the Release store after the outcome.
+        if !active.finished.load(Ordering::Acquire) {
+            return None;
+        }
+        let outcome = lock(&active.outcome).take()?;
+        *current = None;
+        drop(current);
+        Some(match outcome {
+            Ok(report) => {
+                // The report crosses to JS as JSON without its traces; the
+                // full one stays here until the next report replaces it.
+                *lock(&self.last) = Some(report.clone());
+                Outcome::Report { ok: true, report }
+            }
+            Err(diagnostics) => Outcome::Refused {
+                ok: false,
+                diagnostics,
+            },
+        })
+    }
+
+    /// The packed trace (see `psmr_core::codec`) of run `run_index` of the
+    /// last report; `None` when there is no such run.
+    pub fn trace_bytes(&self, run_index: usize) -> Option<Vec<u8>> {
+        let last = lock(&self.last);
+        let run = last.as_ref()?.runs.get(run_index)?;
+        Some(codec::encode_bytes(&run.trace))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    const SMALL: &str = r#"{
+  "name": "small",
+  "description": "a short stream for the session tests",
+  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
+  "workload": { "seed": 3, "requests": 2000, "writes": 0.1, "global": 0.05 },
+  "threads": 2,
+  "schedulers": [ { "id": "sequential" } ],
+  "run": { "trace": true }
+}"#;
+
+    fn engine() -> Engine {
+        Engine::new(ThreadHost::with_capacity(4).unwrap(), Limits::browser())
+    }
+
+    fn spawn_thread(job: Box<dyn FnOnce() + Send>) {
+        std::thread::spawn(job);
+    }
+
+    /// Poll until done (bounded: 60 s), like the worker does.
+    fn wait_done(e: &Engine) -> Poll {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let p = e.poll();
+            if p.done {
+                return p;
+            }
+            assert!(Instant::now() < deadline, "run did not finish: {p:?}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn a_run_goes_from_start_to_report_and_frees_the_engine() {
+        let e = engine();
+        assert!(!e.poll().running);
+        e.start_run(SMALL, "", spawn_thread).unwrap();
+        let p = wait_done(&e);
+        let snap = p.snapshot.unwrap();
+        assert_eq!((snap.threads, snap.requests), (2, 2000));
+        match e.take_report().unwrap() {
+            Outcome::Report { ok, report } => {
+                assert!(ok);
+                assert_eq!(report.runs.len(), 1);
+                assert!(report.runs[0].correct, "{:?}", report.runs[0].violation);
+            }
+            Outcome::Refused { diagnostics, .. } => panic!("refused: {diagnostics:?}"),
+        }
+        assert_eq!(
+            e.poll(),
+            Poll {
+                running: false,
+                done: false,
+                snapshot: None
+            }
+        );
+        // The traces stay available after the report was taken.
+        let bytes = e.trace_bytes(0).unwrap();
+        assert!(!bytes.is_empty());
+        assert_eq!(bytes.len() % (codec::WORDS * 4), 0);
+        assert_eq!(e.trace_bytes(1), None);
+    }
+
+    #[test]
+    fn a_second_start_is_refused_until_the_report_is_taken() {
+        let e = engine();
+        // Hold the job instead of running it, so the run stays in progress.
+        let mut held = None;
+        e.start_run(SMALL, "", |job| held = Some(job)).unwrap();
+        assert_eq!(e.start_run(SMALL, "", spawn_thread), Err(StartError::Busy));
+        assert!(e.take_report().is_none(), "not finished yet");
+        held.take().unwrap()();
+        assert!(e.poll().done);
+        assert!(e.take_report().is_some());
+        e.start_run(SMALL, "", spawn_thread).unwrap();
+        wait_done(&e);
+    }
+
+    #[test]
+    fn an_invalid_scenario_is_refused_with_located_diagnostics() {
+        let e = engine();
+        let text = SMALL.replace("\"threads\": 2", "\"threads\": 0");
+        let err = e
+            .start_run(&text, r#"{"file":"broken.json"}"#, |_| {
+                panic!("an invalid scenario must not be spawned")
+            })
+            .unwrap_err();
+        let StartError::Invalid(d) = err else {
+            panic!("expected diagnostics, got {err:?}")
+        };
+        assert_eq!(d[0].file, "broken.json");
+        assert_eq!(d[0].path, "threads");
+        assert_eq!(d[0].line, 6, "{:?}", d[0]);
+        // The engine stays free.
+        assert!(!e.poll().running);
+        assert_eq!(e.validate(&text, "broken.json"), d);
+        assert!(e.validate(SMALL, "x.json").is_empty());
+    }
+
+    #[test]
+    fn browser_limits_refuse_more_threads_than_the_pool_is_sized_for() {
+        let e = engine();
+        let text = SMALL.replace("\"threads\": 2", "\"threads\": 17");
+        let d = e.validate(&text, DEFAULT_FILE);
+        assert!(d.iter().any(|d| d.path == "threads"), "{d:?}");
+    }
+
+    #[test]
+    fn malformed_options_are_an_error_not_a_run() {
+        let e = engine();
+        let err = e
+            .start_run(SMALL, "{\"colour\": 1}", |_| panic!("spawned"))
+            .unwrap_err();
+        assert!(
+            matches!(err, StartError::Options(ref m) if m.contains("colour")),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn cancel_stops_a_long_run_and_reports_the_checked_prefix() {
+        let e = engine();
+        let long = SMALL
+            .replace("\"requests\": 2000", "\"requests\": 20000")
+            .replace("\"trace\": true", "\"trace\": false");
+        // Paced at 100 µs a request: about 2 s if nobody cancels.
+        let opts = r#"{"cores": 3, "pace_ns": 100000}"#;
+        e.start_run(&long, opts, spawn_thread).unwrap();
+        // Wait until the run has executed something, then cancel.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while e.poll().snapshot.map_or(0, |s| s.monitor.executed) == 0 {
+            assert!(Instant::now() < deadline);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        e.cancel();
+        wait_done(&e);
+        let Some(Outcome::Report { report, .. }) = e.take_report() else {
+            panic!("expected a report")
+        };
+        assert_eq!(report.cores, 3);
+        let run = &report.runs[0];
+        assert!(run.cancelled);
+        assert!(run.metrics.requests < 20000, "{}", run.metrics.requests);
+        assert!(run.correct, "{:?}", run.violation);
+    }
+
+    #[test]
+    fn outcome_json_matches_what_the_worker_expects() {
+        let refused = Outcome::Refused {
+            ok: false,
+            diagnostics: vec![],
+        };
+        let v = serde_json::to_value(&refused).unwrap();
+        assert_eq!(v, serde_json::json!({"ok": false, "diagnostics": []}));
+        let p = Poll {
+            running: true,
+            done: false,
+            snapshot: Some(LiveSnapshot {
+                monitor: MonitorSnapshot {
+                    scheduler: "early".into(),
+                    run_index: 1,
+                    runs_total: 2,
+                    executed: 5,
+                    delivered: 6,
+                    elapsed_ms: 1.5,
+                },
+                threads: 2,
+                requests: 10,
+            }),
+        };
+        let v = serde_json::to_value(&p).unwrap();
+        assert_eq!(v["snapshot"]["scheduler"], "early");
+        assert_eq!(v["snapshot"]["threads"], 2);
+        assert_eq!(v["snapshot"]["executed"], 5);
+    }
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Build the engine to multithreaded WebAssembly and generate its JS bindings
+# into web/src/engine-pkg/ (gitignored).
+#
+#   scripts/build-wasm.sh [--features fault-injection] [--dev]
+#
+# Needs the pinned nightly (engine/rust-toolchain.toml, with rust-src) and
+# wasm-bindgen-cli at the same version as the wasm-bindgen crate; run
+# scripts/setup.sh first on a fresh machine.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="$ROOT/web/src/engine-pkg"
+FEATURES=""
+PROFILE="release"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --features) FEATURES="$2"; shift 2 ;;
+    --dev) PROFILE="dev"; shift ;;
+    *) echo "build-wasm: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
+# A separate target dir: the wasm flags and build-std would otherwise
+# invalidate the native build artifacts on every switch.
+export CARGO_TARGET_DIR="${PSMR_WASM_TARGET_DIR:-$ROOT/engine/target/wasm}"
+
+# Shared-memory wasm. All of these are needed; without any one of them cargo
+# and wasm-bindgen still succeed and the browser fails later (see README,
+# Troubleshooting). Applied to the wasm target only, never to host builds.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="\
+-C target-feature=+atomics,+bulk-memory,+mutable-globals \
+-C link-arg=--shared-memory \
+-C link-arg=--max-memory=1073741824 \
+-C link-arg=--import-memory \
+-C link-arg=--export=__wasm_init_tls \
+-C link-arg=--export=__tls_size \
+-C link-arg=--export=__tls_align \
+-C link-arg=--export=__tls_base"
+
+cargo_args=(build -p psmr-wasm --target wasm32-unknown-unknown -Z build-std=panic_abort,std)
+if [ "$PROFILE" = "release" ]; then cargo_args+=(--release); fi
+if [ -n "$FEATURES" ]; then cargo_args+=(--features "$FEATURES"); fi
+
+echo "build-wasm: cargo ${cargo_args[*]}"
+(cd "$ROOT/engine" && cargo "${cargo_args[@]}")
+
+DIR="release"
+[ "$PROFILE" = "dev" ] && DIR="debug"
+WASM="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$DIR/psmr_wasm.wasm"
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+wasm-bindgen --target web --out-dir "$OUT" --out-name psmr_wasm "$WASM"
+
+# wasm-bindgen-rayon's worker helper imports the package as '../../..';
+# without a package.json there, Vite cannot resolve it.
+cat > "$OUT/package.json" <<JSON
+{
+  "name": "psmr-engine-pkg",
+  "private": true,
+  "type": "module",
+  "main": "psmr_wasm.js",
+  "types": "psmr_wasm.d.ts"
+}
+JSON
+printf '%s\n' "${FEATURES:-default}" > "$OUT/FEATURES"
+
+raw=$(stat -c %s "$OUT/psmr_wasm_bg.wasm")
+gz=$(gzip -9 -c "$OUT/psmr_wasm_bg.wasm" | wc -c)
+echo "build-wasm: $OUT/psmr_wasm_bg.wasm ${raw} bytes raw, ${gz} bytes gzipped (features: ${FEATURES:-default})"

@@ -1,0 +1,121 @@
+/**
+ * The page's side of the engine: a typed request/response channel to the
+ * engine worker. Each call gets a fresh id; the worker answers it once.
+ * Progress messages of a run are routed to that run's callback.
+ *
+ * The bridge does not know how the worker is made, so tests drive it with
+ * a fake worker (see bridge.test.ts).
+ */
+import type { Diagnostic, PollSnapshot, ReadyInfo, Reply, Request, ResultOf, RunOptions, RunOutcome } from './protocol';
+
+/** The part of `Worker` the bridge uses. */
+export interface WorkerLike {
+  postMessage(message: Request): void;
+  addEventListener(type: 'message', listener: (ev: MessageEvent<Reply>) => void): void;
+  addEventListener(type: 'error', listener: (ev: ErrorEvent) => void): void;
+  terminate(): void;
+}
+
+type Pending = {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  onProgress?: (poll: PollSnapshot, tMs: number) => void;
+};
+
+type Omit_<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+export class EngineBridge {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private fatal: Error | null = null;
+
+  constructor(private readonly worker: WorkerLike) {
+    worker.addEventListener('message', (ev: MessageEvent<Reply>) => this.onMessage(ev.data));
+    worker.addEventListener('error', (ev: ErrorEvent) => {
+      // A worker-level error (failed load, uncaught throw) ends every call.
+      this.failAll(new Error(`engine worker failed: ${ev.message || 'unknown error (see the console)'}`));
+    });
+  }
+
+  /** Start the engine and its thread pool; resolves with what it found. */
+  ready(): Promise<ReadyInfo> {
+    return this.call<'init'>({ type: 'init' });
+  }
+
+  /** Located diagnostics for a scenario text (empty when valid). */
+  validate(text: string, file?: string): Promise<Diagnostic[]> {
+    return this.call<'validate'>({ type: 'validate', text, file });
+  }
+
+  /**
+   * Run a scenario. `onProgress` gets a poll of the engine about every
+   * POLL_INTERVAL_MS while it runs. Resolves with the report, or with the
+   * diagnostics that stopped the scenario from running.
+   */
+  run(
+    text: string,
+    options: RunOptions = {},
+    onProgress?: (poll: PollSnapshot, tMs: number) => void,
+  ): Promise<RunOutcome> {
+    return this.call<'run'>({ type: 'run', text, options }, onProgress);
+  }
+
+  /** Ask the running scenario to stop; its run promise still resolves. */
+  cancel(): Promise<null> {
+    return this.call<'cancel'>({ type: 'cancel' });
+  }
+
+  /** The packed trace of run `runIndex` of the last report (24 bytes per event). */
+  trace(runIndex: number): Promise<ArrayBuffer> {
+    return this.call<'trace'>({ type: 'trace', runIndex });
+  }
+
+  /** Calls waiting for an answer. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  dispose(): void {
+    this.failAll(new Error('engine bridge disposed'));
+    this.worker.terminate();
+  }
+
+  private call<T extends Request['type']>(
+    req: Omit_<Extract<Request, { type: T }>, 'id'>,
+    onProgress?: Pending['onProgress'],
+  ): Promise<ResultOf[T]> {
+    if (this.fatal) return Promise.reject(this.fatal);
+    const id = this.nextId++;
+    return new Promise<ResultOf[T]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
+      this.worker.postMessage({ ...req, id } as Request);
+    });
+  }
+
+  private onMessage(msg: Reply): void {
+    const p = this.pending.get(msg.id);
+    if (!p) return; // a late message for a call already failed
+    if (msg.type === 'progress') {
+      p.onProgress?.(msg.poll, msg.t_ms);
+      return;
+    }
+    this.pending.delete(msg.id);
+    if (msg.ok) p.resolve(msg.result);
+    else p.reject(new Error(msg.error));
+  }
+
+  private failAll(error: Error): void {
+    this.fatal = error;
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
+  }
+}
+
+/** Start the real engine worker (browser only). */
+export function startEngineWorker(): EngineBridge {
+  const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'psmr-engine',
+  });
+  return new EngineBridge(worker as unknown as WorkerLike);
+}

@@ -1,0 +1,158 @@
+/**
+ * The engine worker: owns the wasm module and its thread pool.
+ *
+ * Lifecycle: `init` loads the module, then starts the wasm-bindgen-rayon
+ * pool with enough threads for the largest run the browser limits allow
+ * (every worker of a run plus its scheduler thread block on each other, so
+ * the pool is sized by the limits, not by `hardwareConcurrency`).
+ *
+ * A run is started with `startRun`, which returns at once (the run goes on
+ * in the pool); this worker then polls it every POLL_INTERVAL_MS, forwards
+ * each poll as `progress`, and answers the request with the report when
+ * the engine says it is done. Its own event loop is never blocked by a run.
+ */
+import init, {
+  browserLimits,
+  cancel,
+  features,
+  initThreadPool,
+  poll,
+  poolThreads,
+  startRun,
+  takeReport,
+  takeTrace,
+  validate,
+  version,
+} from '../engine-pkg/psmr_wasm.js';
+import type { Diagnostic, EngineLimits, PollSnapshot, ReadyInfo, Reply, Request, RunOutcome } from './protocol';
+import { POLL_INTERVAL_MS } from './protocol';
+
+/** Pool threads beyond `max_threads + 1` (the scheduler thread), as margin. */
+const POOL_MARGIN = 1;
+
+interface WorkerScope {
+  postMessage(message: Reply, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (ev: MessageEvent<Request>) => void): void;
+  crossOriginIsolated: boolean;
+  navigator: { hardwareConcurrency: number };
+}
+const scope = self as unknown as WorkerScope;
+
+let ready: Promise<ReadyInfo> | null = null;
+let runInProgress = false;
+
+function reply(id: number, result: unknown, transfer: Transferable[] = []): void {
+  scope.postMessage({ id, type: 'reply', ok: true, result }, transfer);
+}
+
+function fail(id: number, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  scope.postMessage({ id, type: 'reply', ok: false, error: message });
+}
+
+async function start(): Promise<ReadyInfo> {
+  const t0 = performance.now();
+  await init();
+  const limits = JSON.parse(browserLimits()) as EngineLimits;
+  if (!scope.crossOriginIsolated) {
+    throw new Error(
+      'this page is not cross-origin isolated (COOP/COEP headers missing), so the engine cannot share memory between threads',
+    );
+  }
+  await initThreadPool(limits.max_threads + 1 + POOL_MARGIN);
+  return {
+    poolThreads: poolThreads(),
+    hardwareConcurrency: scope.navigator.hardwareConcurrency,
+    crossOriginIsolated: scope.crossOriginIsolated,
+    version: version(),
+    features: JSON.parse(features()) as string[],
+    limits,
+    initMs: performance.now() - t0,
+  };
+}
+
+/** Start a run and answer `id` with its outcome when the engine is done. */
+function run(id: number, text: string, optionsJson: string): void {
+  if (runInProgress) {
+    fail(id, 'a run is already in progress; cancel it first');
+    return;
+  }
+  try {
+    startRun(text, optionsJson);
+  } catch (e) {
+    // The engine refuses a scenario with a JSON list of diagnostics.
+    const diagnostics = parseDiagnostics(e);
+    if (diagnostics) reply(id, { ok: false, diagnostics } satisfies RunOutcome);
+    else fail(id, e);
+    return;
+  }
+  runInProgress = true;
+  const t0 = performance.now();
+  const timer = setInterval(() => {
+    let snapshot: PollSnapshot;
+    try {
+      snapshot = JSON.parse(poll()) as PollSnapshot;
+    } catch (e) {
+      clearInterval(timer);
+      runInProgress = false;
+      fail(id, e);
+      return;
+    }
+    scope.postMessage({ id, type: 'progress', poll: snapshot, t_ms: performance.now() - t0 });
+    if (!snapshot.done) return;
+    clearInterval(timer);
+    runInProgress = false;
+    try {
+      reply(id, JSON.parse(takeReport()) as RunOutcome);
+    } catch (e) {
+      fail(id, e);
+    }
+  }, POLL_INTERVAL_MS);
+}
+
+function parseDiagnostics(e: unknown): Diagnostic[] | null {
+  if (typeof e !== 'string') return null;
+  try {
+    const v: unknown = JSON.parse(e);
+    return Array.isArray(v) ? (v as Diagnostic[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function handle(req: Request): Promise<void> {
+  if (req.type === 'init') {
+    ready ??= start();
+    reply(req.id, await ready);
+    return;
+  }
+  if (!ready) throw new Error('engine not started: send init first');
+  await ready;
+  switch (req.type) {
+    case 'validate':
+      reply(req.id, JSON.parse(validate(req.text, req.file)) as Diagnostic[]);
+      return;
+    case 'run':
+      run(req.id, req.text, JSON.stringify({ cores: scope.navigator.hardwareConcurrency, ...req.options }));
+      return;
+    case 'cancel':
+      cancel();
+      reply(req.id, null);
+      return;
+    case 'trace': {
+      const bytes = takeTrace(req.runIndex);
+      // Copy out of shared memory if needed: only a plain ArrayBuffer transfers.
+      const buffer =
+        bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+          ? bytes.buffer
+          : bytes.slice().buffer;
+      reply(req.id, buffer, [buffer as ArrayBuffer]);
+      return;
+    }
+  }
+}
+
+scope.addEventListener('message', (ev: MessageEvent<Request>) => {
+  const req = ev.data;
+  handle(req).catch((e: unknown) => fail(req.id, e));
+});

@@ -1,0 +1,186 @@
+/**
+ * Messages between the page and the engine worker, and the JSON shapes the
+ * wasm engine returns. Every request carries an `id`; the worker answers
+ * each request exactly once with a `reply` of the same id, and may send any
+ * number of `progress` messages for a `run` request before its reply.
+ */
+
+/** A located problem in a scenario file (engine `Diagnostic`). */
+export interface Diagnostic {
+  file: string;
+  line: number;
+  col: number;
+  /** JSON path of the offending field, e.g. `threads` or `schedulers[1].kind`. */
+  path: string;
+  message: string;
+}
+
+/** Browser run limits reported by the engine (`Limits::browser()`). */
+export interface EngineLimits {
+  max_threads: number;
+  [key: string]: unknown;
+}
+
+/** What the worker reports once the engine and its thread pool are up. */
+export interface ReadyInfo {
+  poolThreads: number;
+  hardwareConcurrency: number;
+  crossOriginIsolated: boolean;
+  version: string;
+  features: string[];
+  limits: EngineLimits;
+  initMs: number;
+}
+
+/** One `poll()` of a running scenario. */
+export interface PollSnapshot {
+  running: boolean;
+  done: boolean;
+  snapshot: RunSnapshot | null;
+}
+
+/** Live figures of the run in progress (engine `MonitorSnapshot` + run shape). */
+export interface RunSnapshot {
+  /** Index of the run in progress within the scenario's runs (0-based). */
+  run_index: number;
+  /** Runs in the scenario. */
+  runs_total: number;
+  /** Label of the scheduler running now. */
+  scheduler: string;
+  /** Worker threads of each run. */
+  threads: number;
+  /** Requests in the stream. */
+  requests: number;
+  /** Executed and delivered so far by the current run. */
+  executed: number;
+  delivered: number;
+  /** Time since the scenario (not the current run) started. */
+  elapsed_ms: number;
+}
+
+export type Violation =
+  | { kind: 'missing'; req: number }
+  | { kind: 'duplicate'; req: number; times: number }
+  | { kind: 'response'; req: number; expected: number; got: number }
+  | { kind: 'state'; expected: number; got: number }
+  | {
+      kind: 'order';
+      first: number;
+      first_class: string;
+      second: number;
+      second_class: string;
+      shard: number;
+    };
+
+export interface ThroughputPoint {
+  t_ms: number;
+  ops_s: number;
+}
+
+export interface LatencyUs {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+export interface ThreadTimes {
+  thread: number;
+  executed: number;
+  exec_ms: number;
+  wait_ms: number;
+  idle_ms: number;
+}
+
+/** Engine `RunMetrics`. */
+export interface RunMetrics {
+  requests: number;
+  duration_ms: number;
+  throughput_ops_s: number;
+  latency_us: LatencyUs;
+  throughput_series: ThroughputPoint[];
+  threads: ThreadTimes[];
+  counters: Record<string, number>;
+  scheduler_ns_per_request: number;
+  queue_len_mean: number;
+  queue_len_max: number;
+  extra: Record<string, number>;
+}
+
+/** One scheduler's run (engine `RunReport`, the CLI JSON contract). */
+export interface RunReport {
+  /** Scheduler id. */
+  scheduler: string;
+  /** Label (the id unless the scenario gives one). */
+  label: string;
+  threads: number;
+  /** Requests in the stream. */
+  requests: number;
+  throughput_ops_s: number;
+  latency_us: LatencyUs;
+  /** The oracle's verdict. */
+  correct: boolean;
+  /** What the oracle found wrong, in words naming the offending pair. */
+  violation: string | null;
+  violation_detail?: Violation;
+  state_digest: string;
+  /** Cancelled: only the delivered prefix was checked. */
+  cancelled: boolean;
+  metrics: RunMetrics;
+  speedup_vs_sequential?: number;
+  trace_truncated: boolean;
+  [key: string]: unknown;
+}
+
+/** The engine's report for a whole scenario (the CLI JSON contract). */
+export interface Report {
+  scenario: string;
+  /** `navigator.hardwareConcurrency` in the browser. */
+  cores: number;
+  runs: RunReport[];
+  [key: string]: unknown;
+}
+
+/** Options for `run` (passed to the engine as JSON). */
+export interface RunOptions {
+  /** File name used in diagnostics. */
+  file?: string;
+  /** `navigator.hardwareConcurrency`, reported as the report's `cores` (the worker fills it in). */
+  cores?: number;
+  /** Scheduler labels or ids to run, in order (default: all of the scenario's). */
+  schedulers?: string[];
+  threads?: number;
+  requests?: number;
+  seed?: number;
+  /** Record a trace for the views (default: the scenario's setting). */
+  trace?: boolean;
+  pace_ns?: number;
+}
+
+export type Request =
+  | { id: number; type: 'init' }
+  | { id: number; type: 'validate'; text: string; file?: string }
+  | { id: number; type: 'run'; text: string; options: RunOptions }
+  | { id: number; type: 'cancel' }
+  | { id: number; type: 'trace'; runIndex: number };
+
+/** The result type of each request kind. */
+export interface ResultOf {
+  init: ReadyInfo;
+  validate: Diagnostic[];
+  run: RunOutcome;
+  cancel: null;
+  trace: ArrayBuffer;
+}
+
+/** A run either produced a report or was refused with diagnostics. */
+export type RunOutcome = { ok: true; report: Report } | { ok: false; diagnostics: Diagnostic[] };
+
+export type Reply =
+  | { id: number; type: 'reply'; ok: true; result: unknown }
+  | { id: number; type: 'reply'; ok: false; error: string }
+  | { id: number; type: 'progress'; poll: PollSnapshot; t_ms: number };
+
+/** How often the worker polls a running scenario, in milliseconds. */
+export const POLL_INTERVAL_MS = 100;

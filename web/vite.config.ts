@@ -1,0 +1,26 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * The engine's thread pool shares one WebAssembly.Memory between workers,
+ * which needs SharedArrayBuffer, which needs a cross-origin isolated page.
+ * Both the dev server and `vite preview` (used by the e2e tests) send the
+ * two headers; any production host must send them too.
+ */
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  plugins: [react()],
+  server: { headers: isolation, host: '127.0.0.1', port: 5173, strictPort: false },
+  preview: { headers: isolation, host: '127.0.0.1', port: 4173, strictPort: true },
+  worker: { format: 'es' },
+  build: { target: 'es2022', chunkSizeWarningLimit: 1500 },
+  test: {
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    environment: 'node',
+  },
+});
