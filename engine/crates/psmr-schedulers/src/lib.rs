@@ -15,6 +15,7 @@ pub mod spec;
 pub mod spin;
 pub mod sync;
 pub mod testkit;
+pub mod work_stealing;
 
 pub use spec::{SchedulerSpec, SpinPolicy};
 
@@ -33,6 +34,10 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
         SchedulerId::Sequential => Ok(Box::new(sequential::Sequential)),
         SchedulerId::Early => Ok(Box::new(early::Early::from_spec(spec, env)?)),
         SchedulerId::BusyWait => Ok(Box::new(busy_wait::BusyWait::from_spec(spec, env)?)),
+        SchedulerId::WsConservative
+        | SchedulerId::WsModerate
+        | SchedulerId::WsAggressive
+        | SchedulerId::WsOptimistic => work_stealing::build(spec, env),
         other => Err(RunError::NotImplemented(other)),
     }
 }

@@ -63,6 +63,12 @@ pub struct SchedulerSpec {
     /// a queue is full. Default 1024.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_capacity: Option<usize>,
+    /// Fault injection (feature `fault-injection` only): a deliberately
+    /// broken variant, e.g. `ws-ignore-flags` for work stealing, so tests
+    /// can check that the oracle catches it.
+    #[cfg(feature = "fault-injection")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
 }
 
 impl SchedulerSpec {
@@ -73,6 +79,8 @@ impl SchedulerSpec {
             mapping: None,
             spin: None,
             queue_capacity: None,
+            #[cfg(feature = "fault-injection")]
+            fault: None,
         }
     }
     /// The label, or the id.

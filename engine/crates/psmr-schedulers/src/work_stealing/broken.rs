@@ -1,0 +1,43 @@
+//! A deliberately broken stealer, for fault injection only: it ignores the
+//! victim's ready and exec flags and raises no marker, and takes every
+//! concurrent request of the victim's ready queue even when a sequential
+//! request waits before them. Those concurrent requests then run before,
+//! or during, the sequential request they conflict with: the oracle must
+//! report an order violation naming the pair.
+//!
+//! Compiled only for tests and under the `fault-injection` feature.
+
+use super::shared::{ClassSet, Shared};
+use super::worker::Policy;
+use psmr_core::RequestId;
+
+/// The broken variant (on top of the aggressive one).
+pub const POLICY: Policy = Policy {
+    broken: true,
+    ..super::aggressive::POLICY
+};
+
+/// The name `SchedulerSpec::fault` uses to select this variant.
+pub const FAULT_NAME: &str = "ws-ignore-flags";
+
+/// Take all concurrent requests of `v`'s ready queue, flags be damned.
+pub fn steal_ignoring_flags(shared: &Shared<'_>, v: usize, into: &mut Vec<RequestId>) -> bool {
+    let w = &shared.workers[v];
+    let mut st = w.lock();
+    let before = into.len();
+    let mut kept = std::collections::VecDeque::with_capacity(st.queue.len());
+    let mut classes = ClassSet::default();
+    while let Some(id) = st.queue.pop_front() {
+        let class = shared.requests[id as usize].class;
+        if shared.plan.class(class).sequential {
+            kept.push_back(id);
+            classes.insert(class);
+        } else {
+            into.push(id);
+        }
+    }
+    st.queue = kept;
+    st.classes = classes;
+    w.publish(&st);
+    into.len() > before
+}

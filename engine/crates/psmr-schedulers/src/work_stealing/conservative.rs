@@ -1,0 +1,47 @@
+//! Conservative work stealing (000 section 4.2, Algorithms 5-7): a thread
+//! steals only when its own ready queue is empty; sequential requests
+//! synchronize with two blocking barriers, the smallest thread of the class
+//! executing between them.
+//!
+//! One change from Algorithm 7 as printed: there only the executor (the
+//! smallest id) waits for its markers (line 16). That is not enough when
+//! the stolen requests came from another thread of the class: that thread
+//! would pass the barrier while its stealer still runs a conflicting
+//! request. Like Algorithm 8 (lines 22-23), every thread of the class waits
+//! for its own markers first (done by the caller, `Worker::sequential`).
+
+use psmr_core::{EventKind, Request};
+
+use super::worker::{Arrival, Policy, Sink, Worker};
+
+/// The conservative variant.
+pub const POLICY: Policy = Policy {
+    arrival: Arrival::Barrier,
+    barrier_after: true,
+    steal_while_syncing: false,
+    victims_from_next: false,
+    optimistic: false,
+    broken: false,
+};
+
+/// Algorithm 7 lines 14-22: barrier, the smallest thread executes, barrier.
+pub fn sync_with_barriers<S: Sink>(w: &mut Worker<'_, '_, S>, req: &Request) {
+    let class = req.class;
+    w.sink.record(EventKind::SyncArrive {
+        class,
+        req: req.id,
+        cycle: 0,
+    });
+    w.barrier(class, req.id);
+    let executor = w.shared.plan.class(class).threads[0];
+    if w.id == executor {
+        w.sink.execute(req);
+        w.sink.record(EventKind::SyncRelease {
+            class,
+            req: req.id,
+            executor: executor as u16,
+            cycle: 0,
+        });
+    }
+    w.barrier(class, req.id);
+}

@@ -1,0 +1,1 @@
+//! Loom models of the stealing protocol (written next).

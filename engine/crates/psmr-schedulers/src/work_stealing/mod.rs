@@ -1,0 +1,371 @@
+//! Work stealing for early scheduling (paper 000 section 4.2, Algorithms
+//! 5-8), in four variants that share one protocol core:
+//!
+//! | variant      | steals when           | sequential request          | victims from | lock     |
+//! |--------------|-----------------------|-----------------------------|--------------|----------|
+//! | conservative | idle                  | barrier, min executes, barrier | thread 0  | always   |
+//! | moderate     | idle, waiting in cycle| cycle (last executes), barrier | thread 0  | always   |
+//! | aggressive   | idle, waiting in cycle| cycle (last executes)       | own id + 1   | always   |
+//! | optimistic   | idle, waiting in cycle| cycle (last executes)       | own id + 1   | after lock-free pre-check |
+//!
+//! * [`shared`]: the shared state (ready queues, flags, markers, cycles)
+//!   and its critical sections; compiles against [`crate::sync`] for loom.
+//! * [`worker`]: the worker loop (transfer, execute, steal), driven through
+//!   a [`worker::Sink`].
+//! * one module per variant; `broken.rs` is a fault-injection variant.
+//! * this module: the scheduler thread (Algorithm 6) and the
+//!   [`psmr_core::Scheduler`] implementation.
+//!
+//! The protocol and why it is safe: `docs/protocols/stealing-flags-markers.md`.
+//!
+//! Bounds: each ready queue holds at most `queue_capacity` requests (the
+//! scheduler backs off while it is full); a worker's exec queue and a
+//! stealer's stolen batch each hold at most one ready queue's worth.
+
+use psmr_core::exec::{RunContext, RunOutput};
+use psmr_core::scheduler::{ClassAssignment, SchedulerInfo};
+use psmr_core::trace::{Counter, Recorder, SCHEDULER};
+use psmr_core::{ClassTable, EventKind, Request, RequestId, RunError, Scheduler, SchedulerId};
+use psmr_core::{ThreadRef, WaitReason};
+use psmr_mapping::CtoT;
+
+use crate::spec::{SchedulerSpec, SpinPolicy, DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
+use crate::spin::Backoff;
+use crate::BuildEnv;
+
+pub mod aggressive;
+pub mod barrier;
+#[cfg(any(test, feature = "fault-injection"))]
+pub mod broken;
+pub mod conservative;
+pub mod moderate;
+pub mod optimistic;
+pub mod shared;
+pub mod worker;
+
+#[cfg(all(test, loom))]
+mod loom_tests;
+#[cfg(all(test, not(loom)))]
+mod tests;
+
+use barrier::Barrier;
+use shared::{Plan, Shared};
+use worker::{Policy, Sink, Worker};
+
+/// Name of the stealing-throughput metric in `RunOutput::extra`
+/// (000 Fig. 7: stolen requests executed per second of the run).
+pub const STEALING_THROUGHPUT: &str = "stealing_throughput_rps";
+
+/// A work-stealing scheduler, ready to run with the threads of its CtoT.
+#[derive(Debug, Clone)]
+pub struct WorkStealing {
+    id: SchedulerId,
+    policy: Policy,
+    plan: Plan,
+    spin: SpinPolicy,
+    capacity: usize,
+    info: SchedulerInfo,
+}
+
+/// The policy of a work-stealing id.
+pub fn policy_of(id: SchedulerId) -> Option<Policy> {
+    Some(match id {
+        SchedulerId::WsConservative => conservative::POLICY,
+        SchedulerId::WsModerate => moderate::POLICY,
+        SchedulerId::WsAggressive => aggressive::POLICY,
+        SchedulerId::WsOptimistic => optimistic::POLICY,
+        _ => return None,
+    })
+}
+
+impl WorkStealing {
+    /// A scheduler of variant `id` over an explicit CtoT.
+    pub fn with_ctot(
+        id: SchedulerId,
+        ctot: &CtoT,
+        classes: &ClassTable,
+        spin: SpinPolicy,
+        capacity: usize,
+    ) -> Result<Self, RunError> {
+        let policy = policy_of(id).ok_or_else(|| {
+            RunError::InvalidConfig(format!("`{id}` is not a work-stealing scheduler"))
+        })?;
+        if capacity == 0 || capacity > MAX_QUEUE_CAPACITY {
+            return Err(RunError::InvalidConfig(format!(
+                "queue_capacity must be in 1..={MAX_QUEUE_CAPACITY}, got {capacity}"
+            )));
+        }
+        if let Err(v) = ctot.validate(classes) {
+            let msgs: Vec<String> = v
+                .iter()
+                .map(|r| format!("{}: {}", r.rule, r.message))
+                .collect();
+            return Err(RunError::InvalidConfig(msgs.join("; ")));
+        }
+        let plan = Plan::new(ctot, classes).map_err(RunError::InvalidConfig)?;
+        let info = SchedulerInfo {
+            mapping: plan
+                .classes
+                .iter()
+                .enumerate()
+                .map(|(c, p)| ClassAssignment {
+                    class: classes.get(c as u16).name.clone(),
+                    sequential: p.sequential,
+                    threads: p.threads.iter().map(|t| *t as u16).collect(),
+                })
+                .collect(),
+            mapping_how: String::new(),
+        };
+        Ok(WorkStealing {
+            id,
+            policy,
+            plan,
+            spin,
+            capacity,
+            info,
+        })
+    }
+
+    /// Replace the variant's policy by the broken stealer (fault injection).
+    #[cfg(any(test, feature = "fault-injection"))]
+    pub fn into_broken(mut self) -> Self {
+        self.policy = broken::POLICY;
+        self
+    }
+
+    /// Say how the mapping was obtained (shown by the views).
+    pub fn with_mapping_how(mut self, how: impl Into<String>) -> Self {
+        self.info.mapping_how = how.into();
+        self
+    }
+}
+
+/// `build` for the four `ws-*` ids.
+pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
+    let (ctot, how) = mapping(spec, env)?;
+    let ws = WorkStealing::with_ctot(
+        spec.id,
+        &ctot,
+        env.classes,
+        spec.spin.unwrap_or_default(),
+        spec.queue_capacity.unwrap_or(DEFAULT_QUEUE_CAPACITY),
+    )?
+    .with_mapping_how(how);
+    #[cfg(feature = "fault-injection")]
+    if let Some(fault) = &spec.fault {
+        if fault != broken::FAULT_NAME {
+            return Err(RunError::InvalidConfig(format!(
+                "unknown fault `{fault}`; work stealing knows `{}`",
+                broken::FAULT_NAME
+            )));
+        }
+        return Ok(Box::new(ws.into_broken()));
+    }
+    Ok(Box::new(ws))
+}
+
+/// The CtoT of the spec (`spec.mapping`, default: the optimizer).
+fn mapping(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<(CtoT, String), RunError> {
+    let m = spec.mapping.clone().unwrap_or_default();
+    let r = psmr_mapping::resolve(&m, env.classes, env.threads).map_err(RunError::InvalidConfig)?;
+    Ok((r.ctot, r.how))
+}
+
+/// A CtoT that satisfies the rules for a sharded class table
+/// ([`ClassTable::sharded`]) with any thread count: shard `i` owns threads
+/// `{t : t mod s = i}` (or thread `i mod n` when there are fewer threads
+/// than shards); `R_i` is concurrent and `W_i` sequential on them, `Rg` is
+/// sequential on the first thread of each shard, `Wg` on all threads
+/// (the pattern of 000 Table 1).
+pub fn partition_ctot(classes: &ClassTable, threads: usize) -> CtoT {
+    use psmr_mapping::{ClassMapping, Mode};
+    let shards = (classes.len() - 2) / 2;
+    let owners = |i: usize| -> Vec<usize> {
+        if threads >= shards {
+            (0..threads).filter(|t| t % shards == i).collect()
+        } else {
+            vec![i % threads]
+        }
+    };
+    let mut out = Vec::with_capacity(classes.len());
+    for i in 0..shards {
+        let t = owners(i);
+        out.push(ClassMapping {
+            mode: Mode::Concurrent,
+            threads: t.clone(),
+        });
+        out.push(ClassMapping {
+            mode: Mode::Sequential,
+            threads: t,
+        });
+    }
+    let mut firsts: Vec<usize> = (0..shards).map(|i| owners(i)[0]).collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    out.push(ClassMapping {
+        mode: Mode::Sequential,
+        threads: firsts,
+    });
+    out.push(ClassMapping {
+        mode: Mode::Sequential,
+        threads: (0..threads).collect(),
+    });
+    CtoT {
+        threads,
+        classes: out,
+    }
+}
+
+/// The real sink: executes through the run context, records into the
+/// thread's recorder.
+struct CtxSink<'c, 'a> {
+    ctx: &'c RunContext<'a>,
+    rec: Recorder<'a>,
+}
+
+impl Sink for CtxSink<'_, '_> {
+    fn execute(&mut self, req: &Request) {
+        self.ctx.execute(&mut self.rec, req);
+    }
+    fn record(&mut self, kind: EventKind) {
+        self.rec.record(kind);
+    }
+    fn count(&mut self, c: Counter, n: u64) {
+        self.rec.count(c, n);
+    }
+    fn wait_begin(&mut self, reason: WaitReason, req: RequestId) -> u64 {
+        self.rec.wait_begin(reason, req)
+    }
+    fn wait_done(&mut self, reason: WaitReason, req: RequestId, start_ns: u64, spins: u32) {
+        self.rec.wait_done(reason, req, start_ns, spins);
+    }
+}
+
+impl Scheduler for WorkStealing {
+    fn id(&self) -> SchedulerId {
+        self.id
+    }
+
+    fn info(&self) -> SchedulerInfo {
+        self.info.clone()
+    }
+
+    fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
+        if ctx.threads != self.plan.threads {
+            return Err(RunError::InvalidConfig(format!(
+                "the mapping was built for {} threads, the run has {}",
+                self.plan.threads, ctx.threads
+            )));
+        }
+        let shared = Shared::new(ctx.requests, &self.plan, self.capacity);
+        let barriers: Vec<Barrier> = self
+            .plan
+            .classes
+            .iter()
+            .map(|c| Barrier::new(c.threads.len()))
+            .collect();
+        let start_ns = ctx.trace.now();
+        let mut out = ctx
+            .host
+            .run(
+                ctx.threads,
+                |i| {
+                    let sink = CtxSink {
+                        ctx,
+                        rec: ctx.recorder(i as ThreadRef),
+                    };
+                    Worker::new(i, &shared, &barriers, self.policy, self.spin, sink).run();
+                },
+                || deliver(ctx, &shared, self.spin),
+            )
+            .map_err(RunError::Threads)?;
+        let elapsed_s = (ctx.trace.now().saturating_sub(start_ns)).max(1) as f64 / 1e9;
+        // Relaxed: the host joined every worker before returning.
+        let stolen = shared.stolen_executed.load(crate::sync::Ordering::Relaxed);
+        out.extra
+            .push((STEALING_THROUGHPUT.into(), stolen as f64 / elapsed_s));
+        Ok(out)
+    }
+}
+
+/// Sample a queue length every this many deliveries.
+const SAMPLE_EVERY: u32 = 16;
+
+/// Algorithm 6, the scheduler thread: deliver each request into the ready
+/// queues of its threads (all of them for a sequential class, the next in
+/// round-robin for a concurrent one), then close the queues.
+fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>, spin: SpinPolicy) -> RunOutput {
+    let mut rec = ctx.recorder(SCHEDULER);
+    let mut out = RunOutput::default();
+    let mut next = vec![0usize; shared.plan.classes.len()];
+    let mut blocked_ns = 0u64;
+    let start_ns = rec.now();
+    for req in ctx.requests {
+        if !ctx.deliver(&mut rec, req) {
+            break;
+        }
+        let class = shared.plan.class(req.class);
+        let sample = out.delivered % SAMPLE_EVERY == 0;
+        if class.sequential {
+            for &t in &class.threads {
+                blocked_ns += enqueue(&mut rec, &mut out, shared, spin, t, req.id, sample);
+            }
+        } else {
+            let k = &mut next[req.class as usize];
+            let t = class.threads[*k % class.threads.len()];
+            *k = k.wrapping_add(1);
+            blocked_ns += enqueue(&mut rec, &mut out, shared, spin, t, req.id, sample);
+        }
+        out.delivered += 1;
+    }
+    shared.close_all();
+    out.scheduler_busy_ns = rec
+        .now()
+        .saturating_sub(start_ns)
+        .saturating_sub(blocked_ns);
+    out
+}
+
+/// Put `req` into `t`'s ready queue, backing off while it is full.
+/// Returns the time spent blocked on the full queue.
+fn enqueue(
+    rec: &mut Recorder<'_>,
+    out: &mut RunOutput,
+    shared: &Shared<'_>,
+    spin: SpinPolicy,
+    t: usize,
+    req: RequestId,
+    sample: bool,
+) -> u64 {
+    let mut blocked: Option<(u64, Backoff)> = None;
+    let len = loop {
+        match shared.try_enqueue(t, req) {
+            Some(len) => break len,
+            None => {
+                let (_, b) = blocked.get_or_insert_with(|| {
+                    (
+                        rec.wait_begin(WaitReason::FullQueue, req),
+                        Backoff::new(spin),
+                    )
+                });
+                b.snooze();
+            }
+        }
+    };
+    let mut waited = 0;
+    if let Some((start, b)) = blocked {
+        waited = rec.now().saturating_sub(start);
+        rec.wait_done(WaitReason::FullQueue, req, start, b.spins);
+        rec.count(Counter::Spins, b.spins as u64);
+        rec.count(Counter::Yields, b.yields as u64);
+        rec.count(Counter::Parks, b.parks as u64);
+    }
+    rec.record(EventKind::Enqueued {
+        req,
+        to: t as ThreadRef,
+    });
+    if sample {
+        out.sample_queue(rec, t as ThreadRef, len);
+    }
+    waited
+}

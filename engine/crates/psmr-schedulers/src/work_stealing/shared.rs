@@ -1,0 +1,382 @@
+//! The state the work-stealing threads share (paper 000 Algorithm 5) and the
+//! steps that touch it: the scheduler's enqueue (Algorithm 6), a worker's
+//! transfer from its ready queue to its private exec queue (Algorithm 7
+//! lines 5-10), a stealer's validated steal (lines 29-36, Algorithm 8 lines
+//! 36-57), markers and the per-class synchronization cycles.
+//!
+//! Everything here compiles against [`crate::sync`], so loom explores this
+//! very code (see `loom_tests.rs`).
+//!
+//! ## Invariants (see `docs/protocols/stealing-flags-markers.md`)
+//! * I1 — a worker's ready queue holds at most `capacity` requests; the
+//!   scheduler blocks (backs off) while it is full.
+//! * I2 — `seq_pending > 0` (the paper's ready flag) iff a sequential
+//!   request is in the ready queue; `exec_flag` iff the batch the worker
+//!   moved to its exec queue last holds a sequential request. Both change
+//!   only under the worker's lock, together with the queue.
+//! * I3 — a steal happens only under the victim's lock, only when both flags
+//!   are clear, and sets `markers[stealer]` in that same critical section;
+//!   the stealer clears it (Release) after executing all it took.
+//! * I4 — before any part of a sequential request, a worker waits until
+//!   every marker in its own array is clear (Acquire).
+
+use std::collections::VecDeque;
+
+use crossbeam_utils::CachePadded;
+use psmr_core::{ClassId, ClassTable, Request, RequestId};
+use psmr_mapping::{CtoT, Mode};
+
+use std::ops::DerefMut;
+
+use crate::sync::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Mutex, Ordering};
+
+/// Words of a [`ClassSet`]: up to 192 classes (a 64-shard table has 130).
+pub const CLASS_WORDS: usize = 3;
+/// Most classes a work-stealing run supports.
+pub const MAX_CLASSES: usize = CLASS_WORDS * 64;
+
+/// A small fixed bitset of classes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassSet(pub [u64; CLASS_WORDS]);
+
+impl ClassSet {
+    pub fn insert(&mut self, c: ClassId) {
+        self.0[c as usize / 64] |= 1u64 << (c % 64);
+    }
+    pub fn intersects(&self, o: &ClassSet) -> bool {
+        self.0.iter().zip(o.0.iter()).any(|(a, b)| a & b != 0)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+}
+
+/// What a worker needs to know about one class, precomputed from the CtoT.
+#[derive(Clone, Debug)]
+pub struct ClassPlan {
+    pub sequential: bool,
+    /// Threads of the class, sorted (CtoT order).
+    pub threads: Vec<usize>,
+    /// Classes that conflict with this one (Algorithm 8's NoConflict).
+    pub conflicts: ClassSet,
+}
+
+/// The CtoT in the shape the protocol reads it.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub threads: usize,
+    pub classes: Vec<ClassPlan>,
+}
+
+impl Plan {
+    /// Check the CtoT fits `table` and `threads`, and precompute conflicts.
+    pub fn new(ctot: &CtoT, table: &ClassTable) -> Result<Plan, String> {
+        if table.len() > MAX_CLASSES {
+            return Err(format!(
+                "work stealing supports at most {MAX_CLASSES} classes, this run has {}",
+                table.len()
+            ));
+        }
+        if ctot.classes.len() != table.len() {
+            return Err(format!(
+                "the mapping has {} classes, the application {}",
+                ctot.classes.len(),
+                table.len()
+            ));
+        }
+        let mut classes = Vec::with_capacity(table.len());
+        for c in 0..table.len() {
+            let id = c as ClassId;
+            let threads = ctot.threads_of(id).to_vec();
+            if threads.is_empty() || threads.iter().any(|t| *t >= ctot.threads) {
+                return Err(format!(
+                    "class {} maps to threads {threads:?}, outside 0..{}",
+                    table.get(id).name,
+                    ctot.threads
+                ));
+            }
+            let mut conflicts = ClassSet::default();
+            for o in 0..table.len() {
+                if table.conflicts(id, o as ClassId) {
+                    conflicts.insert(o as ClassId);
+                }
+            }
+            classes.push(ClassPlan {
+                sequential: ctot.mode(id) == Mode::Sequential,
+                threads,
+                conflicts,
+            });
+        }
+        Ok(Plan {
+            threads: ctot.threads,
+            classes,
+        })
+    }
+    pub fn class(&self, c: ClassId) -> &ClassPlan {
+        &self.classes[c as usize]
+    }
+}
+
+/// The part of a worker guarded by its lock (the paper's atomic blocks).
+#[derive(Debug, Default)]
+pub struct ReadyState {
+    pub queue: VecDeque<RequestId>,
+    /// Sequential requests in `queue`; the ready flag is `seq_pending > 0`.
+    pub seq_pending: u32,
+    /// The exec flag: the worker's current exec batch has a sequential request.
+    pub exec_flag: bool,
+    /// Classes present in `queue` (cleared whenever the queue is emptied,
+    /// which is the only way requests leave it).
+    pub classes: ClassSet,
+    /// The scheduler delivers no more requests.
+    pub closed: bool,
+}
+
+/// One worker's shared state.
+#[derive(Debug)]
+pub struct WorkerSlot {
+    pub ready: Mutex<ReadyState>,
+    /// Lock-free copies of the guarded fields, read only by the optimistic
+    /// pre-validation (Algorithm 8 line 39). They are hints: a stale value
+    /// only makes a pre-validation pass or fail wrongly, and the locked
+    /// re-validation decides. So every access to them is `Relaxed`.
+    pub hint_len: AtomicUsize,
+    pub hint_ready_flag: AtomicBool,
+    pub hint_exec_flag: AtomicBool,
+    pub hint_classes: [AtomicU64; CLASS_WORDS],
+    /// `markers[s]`: stealer `s` holds requests stolen from this worker.
+    pub markers: Vec<AtomicBool>,
+}
+
+impl WorkerSlot {
+    fn new(threads: usize) -> Self {
+        WorkerSlot {
+            ready: Mutex::new(ReadyState::default()),
+            hint_len: AtomicUsize::new(0),
+            hint_ready_flag: AtomicBool::new(false),
+            hint_exec_flag: AtomicBool::new(false),
+            hint_classes: [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
+            markers: (0..threads).map(|_| AtomicBool::new(false)).collect(),
+        }
+    }
+
+    pub fn lock(&self) -> impl DerefMut<Target = ReadyState> + '_ {
+        // A poisoned lock means a worker panicked; the run is lost anyway
+        // and the panic propagates from the thread scope, so go on.
+        self.ready.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Refresh the hints from the guarded state; call with the lock held.
+    pub fn publish(&self, st: &ReadyState) {
+        // Relaxed: hints only (see the field comment).
+        self.hint_len.store(st.queue.len(), Ordering::Relaxed);
+        self.hint_ready_flag
+            .store(st.seq_pending > 0, Ordering::Relaxed);
+        self.hint_exec_flag.store(st.exec_flag, Ordering::Relaxed);
+        for (h, w) in self.hint_classes.iter().zip(st.classes.0) {
+            h.store(w, Ordering::Relaxed);
+        }
+    }
+}
+
+/// One batch moved from the ready queue to the exec queue.
+#[derive(Debug)]
+pub enum Transfer {
+    /// Requests in delivery order; `seq` says the exec flag went up.
+    Batch { seq: bool },
+    /// Nothing to do now.
+    Empty,
+    /// Nothing to do ever again.
+    Closed,
+}
+
+/// The result of one locked steal attempt on a victim.
+#[derive(Debug, PartialEq, Eq)]
+pub enum StealOutcome {
+    Stolen,
+    /// The victim's state did not allow it.
+    Refused,
+}
+
+/// All state shared by the threads of one run.
+#[derive(Debug)]
+pub struct Shared<'r> {
+    pub requests: &'r [Request],
+    pub plan: &'r Plan,
+    pub workers: Vec<CachePadded<WorkerSlot>>,
+    /// `cycles[class][0/1]`: arrivals at the class's current cycle
+    /// (000 Algorithm 8 `sync`, the busy-wait marks of Algorithm 3).
+    pub cycles: Vec<[AtomicU32; 2]>,
+    /// Per-ready-queue bound (I1).
+    pub capacity: usize,
+    /// Requests executed by a thread that stole them (for the stealing
+    /// throughput). `Relaxed`: read only after the run's threads joined.
+    pub stolen_executed: AtomicU64,
+}
+
+impl<'r> Shared<'r> {
+    pub fn new(requests: &'r [Request], plan: &'r Plan, capacity: usize) -> Self {
+        Shared {
+            requests,
+            plan,
+            workers: (0..plan.threads)
+                .map(|_| CachePadded::new(WorkerSlot::new(plan.threads)))
+                .collect(),
+            cycles: plan
+                .classes
+                .iter()
+                .map(|_| [AtomicU32::new(0), AtomicU32::new(0)])
+                .collect(),
+            capacity: capacity.max(1),
+            stolen_executed: AtomicU64::new(0),
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Algorithm 6 for one target thread: append `req` to `t`'s ready queue
+    /// and raise the ready flag if it is sequential. Returns the new queue
+    /// length, or `None` (changing nothing) when the queue is at its
+    /// bound (I1).
+    pub fn try_enqueue(&self, t: usize, req: RequestId) -> Option<usize> {
+        let class = self.requests[req as usize].class;
+        let w = &self.workers[t];
+        let mut st = w.lock();
+        if st.queue.len() >= self.capacity {
+            return None;
+        }
+        st.queue.push_back(req);
+        st.classes.insert(class);
+        if self.plan.class(class).sequential {
+            st.seq_pending += 1;
+        }
+        w.publish(&st);
+        Some(st.queue.len())
+    }
+
+    /// The scheduler is done: wake every worker out of its idle loop.
+    pub fn close_all(&self) {
+        for w in &self.workers {
+            w.lock().closed = true;
+        }
+    }
+
+    /// Algorithm 7 lines 5-10: move the whole ready queue into `exec`
+    /// (which must be empty), the ready flag into the exec flag, and clear
+    /// both ready fields, in one critical section.
+    pub fn transfer(&self, t: usize, exec: &mut VecDeque<RequestId>) -> Transfer {
+        debug_assert!(exec.is_empty());
+        let w = &self.workers[t];
+        let mut st = w.lock();
+        std::mem::swap(&mut st.queue, exec);
+        st.exec_flag = st.seq_pending > 0;
+        st.seq_pending = 0;
+        st.classes = ClassSet::default();
+        w.publish(&st);
+        if !exec.is_empty() {
+            Transfer::Batch { seq: st.exec_flag }
+        } else if st.closed {
+            Transfer::Closed
+        } else {
+            Transfer::Empty
+        }
+    }
+
+    /// Validation (Algorithm 8 lines 53-57) on the guarded state: both flags
+    /// clear, something to take, and — when the stealer synchronizes on
+    /// class `sync` — nothing that conflicts with it.
+    pub fn valid(&self, st: &ReadyState, sync: Option<ClassId>) -> bool {
+        st.seq_pending == 0
+            && !st.exec_flag
+            && !st.queue.is_empty()
+            && sync.is_none_or(|c| !st.classes.intersects(&self.plan.class(c).conflicts))
+    }
+
+    /// The optimistic pre-validation on the hints, without the lock
+    /// (Algorithm 8 line 39).
+    pub fn prevalid(&self, v: usize, sync: Option<ClassId>) -> bool {
+        let w = &self.workers[v];
+        // Relaxed: hints (see `WorkerSlot`); the locked check decides.
+        if w.hint_ready_flag.load(Ordering::Relaxed)
+            || w.hint_exec_flag.load(Ordering::Relaxed)
+            || w.hint_len.load(Ordering::Relaxed) == 0
+        {
+            return false;
+        }
+        match sync {
+            None => true,
+            Some(c) => {
+                let mut present = ClassSet::default();
+                for (i, h) in w.hint_classes.iter().enumerate() {
+                    present.0[i] = h.load(Ordering::Relaxed);
+                }
+                !present.intersects(&self.plan.class(c).conflicts)
+            }
+        }
+    }
+
+    /// Algorithm 7 lines 29-36: under `v`'s lock, if the state is valid,
+    /// take its whole ready queue into `into` and raise `v.markers[s]`.
+    pub fn steal_locked(
+        &self,
+        s: usize,
+        v: usize,
+        sync: Option<ClassId>,
+        into: &mut Vec<RequestId>,
+    ) -> StealOutcome {
+        let w = &self.workers[v];
+        let mut st = w.lock();
+        if !self.valid(&st, sync) {
+            return StealOutcome::Refused;
+        }
+        into.extend(st.queue.drain(..));
+        st.classes = ClassSet::default();
+        // Relaxed is enough for raising the marker: the victim can only
+        // need it for a sequential request it takes in a later transfer,
+        // and that transfer locks this same mutex after we unlock it, so
+        // the lock's release/acquire orders this store before its wait.
+        w.markers[s].store(true, Ordering::Relaxed);
+        w.publish(&st);
+        StealOutcome::Stolen
+    }
+
+    /// The stealer finished what it took from `v` (Algorithm 7 line 40).
+    pub fn clear_marker(&self, s: usize, v: usize) {
+        // Release: the stolen requests' executions (and their effects on the
+        // application) happen-before the victim's Acquire load that sees
+        // the marker clear, hence before its next sequential request.
+        self.workers[v].markers[s].store(false, Ordering::Release);
+    }
+
+    /// Stealers that still hold work taken from `t`.
+    pub fn marked(&self, t: usize) -> bool {
+        // Acquire: pairs with `clear_marker`'s Release (see there).
+        self.workers[t]
+            .markers
+            .iter()
+            .any(|m| m.load(Ordering::Acquire))
+    }
+
+    /// Arrive at `class`'s cycle `cycle`; returns the arrival count.
+    pub fn cycle_arrive(&self, class: ClassId, cycle: usize) -> u32 {
+        // AcqRel: each arrival releases its thread's earlier executions;
+        // the RMWs on one atomic form a release sequence, so the last
+        // arriver (the executor) acquires all of them before executing.
+        self.cycles[class as usize][cycle].fetch_add(1, Ordering::AcqRel) + 1
+    }
+
+    /// The executor is done: release the cycle.
+    pub fn cycle_release(&self, class: ClassId, cycle: usize) {
+        // Release: the execution happens-before every waiter's Acquire load
+        // that observes the reset.
+        self.cycles[class as usize][cycle].store(0, Ordering::Release);
+    }
+
+    /// Has the cycle been released?
+    pub fn cycle_released(&self, class: ClassId, cycle: usize) -> bool {
+        // Acquire: pairs with `cycle_release`.
+        self.cycles[class as usize][cycle].load(Ordering::Acquire) == 0
+    }
+}

@@ -1,0 +1,276 @@
+//! The worker thread of work stealing (000 Algorithms 7 and 8), shared by
+//! the four variants; what differs is a [`Policy`] and the per-variant
+//! procedures in `conservative.rs`, `moderate.rs`, `aggressive.rs` and
+//! `optimistic.rs`. The worker writes through a [`Sink`] so that the same
+//! code runs in a real run (executing through `RunContext::execute`) and
+//! under loom (writing to a model log).
+
+use std::collections::VecDeque;
+
+use psmr_core::trace::Counter;
+use psmr_core::{ClassId, EventKind, Request, RequestId, WaitReason};
+
+use super::barrier::Barrier;
+use super::shared::{Shared, StealOutcome, Transfer};
+use super::{aggressive, conservative, moderate, optimistic};
+use crate::spec::SpinPolicy;
+use crate::spin::Backoff;
+
+/// `req` of wait events that concern no single request (idle waits).
+pub const NO_REQUEST: RequestId = RequestId::MAX;
+
+/// Where a worker executes and records.
+pub trait Sink {
+    /// Execute `req` (the real sink calls `RunContext::execute`).
+    fn execute(&mut self, req: &Request);
+    fn record(&mut self, kind: EventKind);
+    fn count(&mut self, c: Counter, n: u64);
+    /// Start a wait; returns its start time.
+    fn wait_begin(&mut self, reason: WaitReason, req: RequestId) -> u64;
+    /// End a wait that began at `start_ns`, with its spin count.
+    fn wait_done(&mut self, reason: WaitReason, req: RequestId, start_ns: u64, spins: u32);
+}
+
+/// How a sequential request is synchronized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    /// Blocking barrier before and after (conservative, Algorithm 7).
+    Barrier,
+    /// Arrival counter with two cycles per class; the last to arrive
+    /// executes (moderate, aggressive, optimistic; Algorithm 8).
+    Cycle,
+}
+
+/// What distinguishes the variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    pub arrival: Arrival,
+    /// A barrier after the execution of a sequential request.
+    pub barrier_after: bool,
+    /// Steal while waiting for the others in a cycle.
+    pub steal_while_syncing: bool,
+    /// Start the victim search after one's own id (else at thread 0).
+    pub victims_from_next: bool,
+    /// Pre-validate without the lock before locking (Algorithm 8 line 39).
+    pub optimistic: bool,
+    /// Fault injection: steal ignoring flags and markers (`broken.rs`).
+    pub broken: bool,
+}
+
+/// One worker thread's private state.
+pub struct Worker<'s, 'r, S: Sink> {
+    pub id: usize,
+    pub shared: &'s Shared<'r>,
+    pub barriers: &'s [Barrier],
+    pub policy: Policy,
+    pub spin: SpinPolicy,
+    pub sink: S,
+    /// The private exec queue (Algorithm 5), at most one ready queue's worth.
+    exec: VecDeque<RequestId>,
+    /// Requests taken by the current steal, at most one ready queue's worth.
+    stolen: Vec<RequestId>,
+    /// Current cycle (0/1) per class (Algorithm 8 line 4).
+    pub cycles: Vec<u8>,
+    /// Last exec flag recorded as a `Flag` event.
+    flag: bool,
+}
+
+impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
+    pub fn new(
+        id: usize,
+        shared: &'s Shared<'r>,
+        barriers: &'s [Barrier],
+        policy: Policy,
+        spin: SpinPolicy,
+        sink: S,
+    ) -> Self {
+        Worker {
+            id,
+            shared,
+            barriers,
+            policy,
+            spin,
+            sink,
+            exec: VecDeque::new(),
+            stolen: Vec::new(),
+            cycles: vec![0; shared.plan.classes.len()],
+            flag: false,
+        }
+    }
+
+    /// Algorithm 7 lines 4-26: transfer, execute the batch, or steal when
+    /// there is nothing. Returns when the scheduler closed the queue and it
+    /// is drained.
+    pub fn run(&mut self) {
+        let mut idle: Option<(u64, Backoff)> = None;
+        loop {
+            match self.shared.transfer(self.id, &mut self.exec) {
+                Transfer::Batch { seq } => {
+                    self.end_idle(&mut idle);
+                    self.note_flag(seq);
+                    self.run_batch();
+                }
+                Transfer::Empty => {
+                    self.note_flag(false);
+                    if idle.is_none() {
+                        let start = self.sink.wait_begin(WaitReason::EmptyQueue, NO_REQUEST);
+                        idle = Some((start, Backoff::new(self.spin)));
+                    }
+                    if let Some(victim) = self.try_steal(None) {
+                        self.end_idle(&mut idle);
+                        self.run_stolen(victim);
+                    } else if let Some((_, b)) = idle.as_mut() {
+                        b.snooze();
+                    }
+                }
+                Transfer::Closed => {
+                    self.end_idle(&mut idle);
+                    self.note_flag(false);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn end_idle(&mut self, idle: &mut Option<(u64, Backoff)>) {
+        if let Some((start, b)) = idle.take() {
+            self.sink
+                .wait_done(WaitReason::EmptyQueue, NO_REQUEST, start, b.spins);
+            self.account(&b);
+        }
+    }
+
+    fn note_flag(&mut self, seq: bool) {
+        if seq != self.flag {
+            self.flag = seq;
+            self.sink.record(EventKind::Flag { ready: seq });
+        }
+    }
+
+    /// Algorithm 7 lines 12-24 over the batch in the exec queue.
+    fn run_batch(&mut self) {
+        while let Some(id) = self.exec.pop_front() {
+            self.sink.record(EventKind::Dequeued { req: id });
+            let req = &self.shared.requests[id as usize];
+            if self.shared.plan.class(req.class).sequential {
+                self.sequential(req);
+            } else {
+                self.sink.execute(req);
+            }
+        }
+    }
+
+    /// A sequential request: wait for this thread's stealers (I4), then
+    /// synchronize with the class's other threads.
+    fn sequential(&mut self, req: &'r Request) {
+        self.wait_markers(req.id);
+        match self.policy.arrival {
+            Arrival::Barrier => conservative::sync_with_barriers(self, req),
+            Arrival::Cycle => moderate::sync_in_cycle(self, req),
+        }
+    }
+
+    /// Algorithm 8 lines 22-23: wait until no stealer holds work taken
+    /// from this thread.
+    fn wait_markers(&mut self, req: RequestId) {
+        if !self.shared.marked(self.id) {
+            return;
+        }
+        self.sink.count(Counter::MarkerWaits, 1);
+        let start = self.sink.wait_begin(WaitReason::Marker, req);
+        let mut b = Backoff::new(self.spin);
+        while self.shared.marked(self.id) {
+            b.snooze();
+        }
+        self.sink.wait_done(WaitReason::Marker, req, start, b.spins);
+        self.account(&b);
+    }
+
+    /// Block at `class`'s barrier, tracing the wait.
+    pub fn barrier(&mut self, class: ClassId, req: RequestId) {
+        self.sink.count(Counter::BarrierWaits, 1);
+        let start = self.sink.wait_begin(WaitReason::Barrier, req);
+        self.barriers[class as usize].wait();
+        self.sink.wait_done(WaitReason::Barrier, req, start, 0);
+    }
+
+    /// Add a finished wait's backoff to the counters.
+    pub fn account(&mut self, b: &Backoff) {
+        self.sink.count(Counter::Spins, b.spins as u64);
+        self.sink.count(Counter::Yields, b.yields as u64);
+        self.sink.count(Counter::Parks, b.parks as u64);
+    }
+
+    /// The victims in search order: thread 0 upwards (conservative,
+    /// moderate) or starting after one's own id (aggressive, optimistic).
+    fn victims(&self) -> impl Iterator<Item = usize> {
+        let n = self.shared.threads();
+        let first = if self.policy.victims_from_next {
+            aggressive::first_victim(self.id, n)
+        } else {
+            0
+        };
+        let me = self.id;
+        (0..n)
+            .map(move |i| (first + i) % n)
+            .filter(move |v| *v != me)
+    }
+
+    /// One steal attempt over every victim (Algorithm 7 lines 27-36 /
+    /// Algorithm 8 lines 36-45). On success the stolen requests are in
+    /// `self.stolen`, the victim's marker is raised, and the victim is
+    /// returned; the caller then calls [`Worker::run_stolen`].
+    pub fn try_steal(&mut self, sync: Option<ClassId>) -> Option<usize> {
+        debug_assert!(self.stolen.is_empty());
+        let victims: Vec<usize> = self.victims().collect();
+        for v in victims {
+            if self.policy.broken {
+                #[cfg(any(test, feature = "fault-injection"))]
+                if super::broken::steal_ignoring_flags(self.shared, v, &mut self.stolen) {
+                    return Some(v);
+                }
+                continue;
+            }
+            if self.policy.optimistic && !optimistic::prevalidate(self.shared, v, sync) {
+                continue;
+            }
+            if self.shared.steal_locked(self.id, v, sync, &mut self.stolen) == StealOutcome::Stolen
+            {
+                return Some(v);
+            }
+        }
+        self.sink.count(Counter::FailedSteals, 1);
+        None
+    }
+
+    /// Algorithm 7 lines 37-41: execute everything stolen from `victim`,
+    /// unconditionally, then clear the marker.
+    pub fn run_stolen(&mut self, victim: usize) {
+        let stolen = std::mem::take(&mut self.stolen);
+        self.sink.record(EventKind::Steal {
+            victim: victim as u16,
+            count: stolen.len() as u32,
+            first: stolen[0],
+        });
+        self.sink.count(Counter::Steals, 1);
+        self.sink
+            .count(Counter::StolenRequests, stolen.len() as u64);
+        for id in &stolen {
+            self.sink.execute(&self.shared.requests[*id as usize]);
+        }
+        self.sink
+            .count(Counter::StolenExecuted, stolen.len() as u64);
+        // Relaxed: a statistic read after the run's threads joined.
+        self.shared
+            .stolen_executed
+            .fetch_add(stolen.len() as u64, crate::sync::Ordering::Relaxed);
+        if !self.policy.broken {
+            self.shared.clear_marker(self.id, victim);
+        }
+        self.sink.record(EventKind::StealDone {
+            victim: victim as u16,
+        });
+        self.stolen = stolen;
+        self.stolen.clear();
+    }
+}
