@@ -13,12 +13,13 @@ use psmr_scenario::{
     parse_scenario, run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario,
 };
 
+mod check;
 mod table;
 
 /// Exit code of a run whose oracle found a violation, or a failed check.
-const EXIT_FAILED: u8 = 1;
+pub(crate) const EXIT_FAILED: u8 = 1;
 /// Exit code of bad input.
-const EXIT_BAD_INPUT: u8 = 2;
+pub(crate) const EXIT_BAD_INPUT: u8 = 2;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -63,6 +64,20 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Run scenarios and judge their expectations; one PASS/FAIL/SKIP line each.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Requests in the stream (overrides the files).
+        #[arg(long)]
+        requests: Option<u32>,
+        /// Write a JUnit XML report here.
+        #[arg(long, value_name = "PATH")]
+        junit: Option<PathBuf>,
+        /// Write the results (and every run's report) as JSON here.
+        #[arg(long, value_name = "PATH")]
+        json: Option<PathBuf>,
+    },
     /// Print the JSON Schema of scenario files.
     Schema,
 }
@@ -91,6 +106,12 @@ fn main() -> ExitCode {
             cmd_run(&file, &opts, json)
         }
         Command::Validate { files } => cmd_validate(&files),
+        Command::Check {
+            files,
+            requests,
+            junit,
+            json,
+        } => check::cmd_check(&files, requests, junit.as_deref(), json.as_deref()),
         Command::Schema => {
             print!("{}", Scenario::json_schema());
             ExitCode::SUCCESS
@@ -99,7 +120,7 @@ fn main() -> ExitCode {
 }
 
 /// Read and parse `file`; diagnostics for an unreadable or invalid file.
-fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {
+pub(crate) fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {
     let name = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|e| {
         vec![Diagnostic::new(
@@ -112,7 +133,7 @@ fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {
     parse_scenario(&text, &name)
 }
 
-fn print_diagnostics(diags: &[Diagnostic]) {
+pub(crate) fn print_diagnostics(diags: &[Diagnostic]) {
     for d in diags {
         eprintln!("{d}");
     }
@@ -134,7 +155,7 @@ fn cmd_validate(files: &[PathBuf]) -> ExitCode {
 }
 
 /// A thread host able to run `threads` workers plus the delivering thread.
-fn host_for(threads: usize) -> Result<ThreadHost, ExitCode> {
+pub(crate) fn host_for(threads: usize) -> Result<ThreadHost, ExitCode> {
     ThreadHost::with_capacity(threads.clamp(1, psmr_core::threads::MAX_WORKERS)).map_err(|e| {
         eprintln!("psmr: {e}");
         ExitCode::from(EXIT_BAD_INPUT)

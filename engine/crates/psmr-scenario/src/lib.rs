@@ -19,6 +19,10 @@ pub mod runner;
 pub mod scenario;
 
 pub use diag::Diagnostic;
+pub use expect::{evaluate, ExpectationResult};
 pub use parse::{parse_scenario, parse_scenario_with, validate, Limits};
-pub use runner::{run_scenario, MonitorSnapshot, Report, RunMonitor, RunOptions, RunReport};
+pub use runner::{
+    check_scenario, run_scenario, CheckOutcome, MonitorSnapshot, Report, RunMonitor, RunOptions,
+    RunReport,
+};
 pub use scenario::{RunSettings, Scenario};

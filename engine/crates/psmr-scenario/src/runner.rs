@@ -450,3 +450,36 @@ fn fill_speedups(runs: &mut [RunReport]) {
         }
     }
 }
+
+/// Reports of every repetition and the expectations judged on them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CheckOutcome {
+    pub scenario: String,
+    pub reports: Vec<Report>,
+    pub results: Vec<crate::expect::ExpectationResult>,
+}
+
+/// Run `sc` as many times as its expectations ask ([`crate::expect::repetitions`])
+/// and judge them: the one implementation behind `psmr check` and the lab.
+pub fn check_scenario(
+    sc: &Scenario,
+    opts: &RunOptions,
+    limits: &Limits,
+    host: &ThreadHost,
+    monitor: &RunMonitor,
+) -> Result<CheckOutcome, Vec<Diagnostic>> {
+    let n = crate::expect::repetitions(sc);
+    let mut reports = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        if monitor.is_cancelled() {
+            break;
+        }
+        reports.push(run_scenario(sc, opts, limits, host, monitor)?);
+    }
+    let results = crate::expect::evaluate(sc, &reports);
+    Ok(CheckOutcome {
+        scenario: sc.name.clone(),
+        reports,
+        results,
+    })
+}

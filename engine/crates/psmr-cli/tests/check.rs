@@ -1,0 +1,100 @@
+//! `psmr check`: pass/fail/skip lines, exit codes, JUnit and JSON files.
+
+use std::process::Command;
+
+fn scenario(test: &str, expect: &str) -> std::path::PathBuf {
+    let text = format!(
+        r#"{{
+  "name": "check {test}",
+  "description": "two sequential entries",
+  "app": {{ "kind": "linked-list", "shards": 2, "size": "light" }},
+  "workload": {{ "requests": 1500, "writes": 0.1, "global": 0.05 }},
+  "threads": 1,
+  "schedulers": [ {{ "id": "sequential" }}, {{ "id": "sequential", "label": "again" }} ],
+  "expect": {expect}
+}}"#
+    );
+    let dir = std::env::temp_dir().join(format!("psmr-check-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{test}.json"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn check(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
+        .arg("check")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn passing_and_skipped_expectations_exit_zero_and_write_reports() {
+    let f = scenario(
+        "pass",
+        r#"{"repetitions": 3,
+            "counters": [{"scheduler": "again", "counter": "steals", "op": "==", "value": 0}],
+            "ratios": [{"of": "again", "over": "sequential", "at_least": 100, "min_cores": 100000}]}"#,
+    );
+    let dir = f.parent().unwrap();
+    let (junit, json) = (dir.join("pass.xml"), dir.join("pass.out.json"));
+    let (code, out, err) = check(&[
+        f.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("PASS") && out.contains("correct(again)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("steals(again) == 0: steals = 0 (median of 3)"),
+        "{out}"
+    );
+    assert!(out.contains("SKIP") && out.contains("100000"), "{out}");
+    let xml = std::fs::read_to_string(junit).unwrap();
+    assert!(
+        xml.contains("tests=\"4\" failures=\"0\" skipped=\"1\""),
+        "{xml}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    assert_eq!(v["files"][0]["reports"].as_array().unwrap().len(), 3);
+    assert_eq!(v["files"][0]["results"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn a_failing_expectation_exits_one() {
+    let f = scenario(
+        "fail",
+        r#"{"counters": [{"scheduler": "sequential", "counter": "steals", "op": ">", "value": 0}],
+            "ratios": [{"of": "again", "over": "sequential", "at_least": 100, "min_cores": 1}]}"#,
+    );
+    let (code, out, err) = check(&[f.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert_eq!(out.matches("FAIL").count(), 2, "{out}");
+    assert!(err.contains("2 expectation(s) failed"), "{err}");
+}
+
+#[test]
+fn an_invalid_file_exits_two() {
+    let f = scenario(
+        "invalid",
+        r#"{"counters": [{"scheduler": "nobody", "counter": "steals", "op": ">", "value": 0}]}"#,
+    );
+    let (code, _, err) = check(&[f.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("expect.counters[0].scheduler: no scheduler `nobody`"),
+        "{err}"
+    );
+}

@@ -1,0 +1,147 @@
+//! Expectations judged on hand-made reports (no timing involved).
+
+use psmr_core::metrics::{RunMetrics, ThreadTimes};
+use psmr_scenario::{evaluate, parse_scenario, Report, RunReport, Scenario};
+
+fn scenario(expect: &str) -> Scenario {
+    let text = format!(
+        r#"{{
+  "name": "e", "description": "d",
+  "app": {{ "kind": "spin", "shards": 2, "ns": 10 }},
+  "workload": {{ "requests": 10 }},
+  "threads": 4,
+  "schedulers": [ {{ "id": "early" }}, {{ "id": "ws-optimistic", "label": "wso" }} ],
+  "expect": {expect}
+}}"#
+    );
+    parse_scenario(&text, "e.json").unwrap()
+}
+
+fn run(label: &str, throughput: f64, steals: u64, correct: bool) -> RunReport {
+    let mut metrics = RunMetrics::default();
+    metrics.counters.insert("steals".into(), steals);
+    metrics.threads = [5, 0, 7]
+        .iter()
+        .enumerate()
+        .map(|(i, e)| ThreadTimes {
+            thread: i as u16,
+            executed: *e,
+            exec_ms: 0.0,
+            wait_ms: 0.0,
+            idle_ms: 0.0,
+        })
+        .collect();
+    RunReport {
+        scheduler: label.into(),
+        label: label.into(),
+        threads: 4,
+        requests: 10,
+        throughput_ops_s: throughput,
+        latency_us: Default::default(),
+        correct,
+        violation: (!correct).then(|| "reversed pair".to_string()),
+        violation_detail: None,
+        state_digest: "0".into(),
+        cancelled: false,
+        metrics,
+        speedup_vs_sequential: None,
+        trace_truncated: false,
+        trace: Vec::new(),
+    }
+}
+
+fn report(cores: usize, runs: Vec<RunReport>) -> Report {
+    Report {
+        scenario: "e".into(),
+        cores,
+        runs,
+    }
+}
+
+#[test]
+fn correctness_is_judged_per_scheduler() {
+    let sc = scenario("{}");
+    let r = evaluate(
+        &sc,
+        &[report(
+            8,
+            vec![run("early", 1.0, 0, true), run("wso", 1.0, 0, false)],
+        )],
+    );
+    assert_eq!(r.len(), 2);
+    assert!(r[0].passed && r[0].name == "correct(early)");
+    assert!(
+        r[1].failed() && r[1].message.contains("reversed pair"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn violation_expected_passes_only_with_a_violation() {
+    let sc = scenario(r#"{"correct": false}"#);
+    let ok = [report(8, vec![run("early", 1.0, 0, true)])];
+    assert!(evaluate(&sc, &ok)[0].failed());
+    let bad = [report(8, vec![run("early", 1.0, 0, false)])];
+    assert!(evaluate(&sc, &bad)[0].passed);
+}
+
+#[test]
+fn counters_use_the_median_over_repetitions() {
+    let sc = scenario(
+        r#"{"counters": [
+            {"scheduler": "wso", "counter": "steals", "op": ">=", "value": 3},
+            {"scheduler": "ws-optimistic", "counter": "threads_used", "op": "==", "value": 2},
+            {"scheduler": "early", "counter": "executed_max", "op": "<", "value": 7}
+        ]}"#,
+    );
+    let reps: Vec<Report> = [1, 3, 100]
+        .iter()
+        .map(|s| {
+            report(
+                8,
+                vec![run("early", 1.0, 0, true), run("wso", 1.0, *s, true)],
+            )
+        })
+        .collect();
+    let r = evaluate(&sc, &reps);
+    assert!(r[2].passed, "median 3 >= 3: {:?}", r[2]);
+    assert!(r[2].message.contains("median of 3"));
+    assert!(r[3].passed, "threads 0 and 2 executed: {:?}", r[3]);
+    assert!(r[4].failed(), "max executed is 7: {:?}", r[4]);
+    let low: Vec<Report> = [0, 1, 100]
+        .iter()
+        .map(|s| {
+            report(
+                8,
+                vec![run("early", 1.0, 0, true), run("wso", 1.0, *s, true)],
+            )
+        })
+        .collect();
+    assert!(evaluate(&sc, &low)[2].failed());
+}
+
+#[test]
+fn ratios_are_skipped_without_enough_cores() {
+    let sc = scenario(
+        r#"{"ratios": [{"of": "wso", "over": "early", "at_least": 1.5, "tolerance": 0.1}]}"#,
+    );
+    let runs = |a| vec![run("early", 100.0, 0, true), run("wso", a, 0, true)];
+    // Default min_cores is the scenario's threads (4).
+    let r = evaluate(&sc, &[report(2, runs(10.0))]);
+    assert!(!r[2].failed() && !r[2].passed, "{:?}", r[2]);
+    assert!(r[2].skipped_reason.as_ref().unwrap().contains("2 cores"));
+    let r = evaluate(&sc, &[report(4, runs(140.0))]);
+    assert!(r[2].passed, "1.4 >= 1.5 * 0.9: {:?}", r[2]);
+    let r = evaluate(&sc, &[report(4, runs(130.0))]);
+    assert!(r[2].failed(), "1.3 < 1.35: {:?}", r[2]);
+}
+
+#[test]
+fn missing_schedulers_are_skipped_not_failed() {
+    let sc = scenario(
+        r#"{"counters": [{"scheduler": "wso", "counter": "steals", "op": ">", "value": 0}]}"#,
+    );
+    let r = evaluate(&sc, &[report(8, vec![run("early", 1.0, 0, true)])]);
+    assert!(r[1].skipped_reason.is_some() && !r[1].failed());
+    assert!(r[2].skipped_reason.is_some() && !r[2].failed());
+}
