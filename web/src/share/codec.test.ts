@@ -76,7 +76,7 @@ describe('share codec', () => {
 
   it('round-trips through a URL hash', async () => {
     const url = shareUrl('http://localhost:5173/#old=1', await payloadOf(SCENARIO));
-    expect(url.startsWith('http://localhost:5173/#scenario=')).toBe(true);
+    expect(url.startsWith('http://localhost:5173/#tab=author&scenario=')).toBe(true);
     const payload = payloadFromHash(new URL(url).hash);
     expect(payload).not.toBeNull();
     expect(await decodeScenario(payload!)).toEqual({ ok: true, text: SCENARIO });

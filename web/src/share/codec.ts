@@ -23,6 +23,8 @@ export const MAX_ENCODED_CHARS = 16 * 1024;
 export const MAX_TEXT_BYTES = 256 * 1024;
 /** The hash key: `#scenario=<payload>`. */
 export const HASH_KEY = 'scenario';
+/** The app tab a share link opens (the authoring panel's id). */
+export const SHARE_TAB = 'author';
 
 export type DecodeResult = { ok: true; text: string } | { ok: false; error: string };
 export type EncodeResult = { ok: true; payload: string } | { ok: false; error: string };
@@ -203,8 +205,12 @@ export function payloadFromHash(hash: string): string | null {
   return null;
 }
 
-/** A full share URL for `payload`, based on `location` without its old hash. */
+/**
+ * A full share URL for `payload`, based on `base` without its old hash. The
+ * hash also names the authoring tab (`#tab=author&scenario=...`), so the app
+ * opens where the shared scenario is shown.
+ */
 export function shareUrl(base: string, payload: string): string {
   const noHash = base.split('#')[0];
-  return `${noHash}#${HASH_KEY}=${payload}`;
+  return `${noHash}#tab=${SHARE_TAB}&${HASH_KEY}=${payload}`;
 }

@@ -1,0 +1,137 @@
+/**
+ * Authoring in the real app: located errors while typing (schema and
+ * engine), share links (damaged, oversized, valid), and a Check whose
+ * expectation fails is reported as failed with the engine's message.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { encodeScenario } from '../../web/src/share/codec';
+
+const QUICKSTART = fileURLToPath(new URL('../../scenarios/quickstart.json', import.meta.url));
+
+/** A small valid scenario (quickstart with fewer requests, so runs are quick). */
+function smallScenario(patch: Record<string, unknown> = {}): string {
+  const doc = JSON.parse(readFileSync(QUICKSTART, 'utf8')) as Record<string, unknown> & {
+    workload: Record<string, unknown>;
+    run?: Record<string, unknown>;
+  };
+  doc.name = 'e2e small';
+  doc.workload = { ...doc.workload, requests: 2000 };
+  doc.run = { ...(doc.run ?? {}), trace: false };
+  return JSON.stringify({ ...doc, ...patch }, null, 2);
+}
+
+async function openAuthoring(page: Page, hash = '#tab=author'): Promise<void> {
+  await page.goto('/' + hash);
+  await expect(page.getByTestId('scenario-editor')).toBeVisible();
+}
+
+/** Replace the editor's whole text, as a paste would. */
+async function setEditorText(page: Page, text: string): Promise<void> {
+  const editor = page.getByTestId('scenario-editor');
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+async function engineReady(page: Page): Promise<void> {
+  await expect(page.getByTestId('check-button')).toBeEnabled({ timeout: 60_000 });
+}
+
+test('a schema error is shown at its line with its field path', async ({ page }) => {
+  await openAuthoring(page);
+  await engineReady(page);
+  const text = smallScenario().replace('"threads": 2', '"threads": "two"');
+  const line = text.split('\n').findIndex((l) => l.includes('"threads": "two"')) + 1;
+  await setEditorText(page, text);
+  const problem = page.getByTestId('problem').filter({ hasText: 'threads' });
+  await expect(problem).toHaveCount(1);
+  await expect(problem).toHaveAttribute('data-source', 'schema');
+  await expect(problem).toContainText(`${line}:14`);
+  await expect(problem).toContainText(/integer/);
+  // ... and in the editor itself, as a CodeMirror diagnostic.
+  await expect(page.locator('.cm-lintRange-error').first()).toBeVisible();
+});
+
+test('an engine-only error (threads over the browser limit) is located the same way', async ({ page }) => {
+  await openAuthoring(page);
+  await engineReady(page);
+  const text = smallScenario({ threads: 40 }); // the schema allows 64, the browser engine 16
+  const line = text.split('\n').findIndex((l) => l.includes('"threads": 40')) + 1;
+  await setEditorText(page, text);
+  const problem = page.getByTestId('problem').filter({ hasText: 'threads' });
+  await expect(problem).toHaveCount(1, { timeout: 15_000 });
+  await expect(problem).toHaveAttribute('data-source', 'engine');
+  await expect(problem).toContainText(`${line}:`);
+  await expect(page.getByTestId('problems')).toHaveAttribute('data-count', '1');
+});
+
+test('a syntax error is located and the text is not sent to the engine', async ({ page }) => {
+  await openAuthoring(page);
+  await setEditorText(page, '{\n  "name": "x",\n}');
+  const problem = page.getByTestId('problem');
+  await expect(problem).toHaveCount(1);
+  await expect(problem).toHaveAttribute('data-source', 'syntax');
+  await expect(problem).toContainText('3:1');
+});
+
+test('a damaged share link shows an error, not a blank page', async ({ page }) => {
+  const good = await encodeScenario(smallScenario());
+  if (!good.ok) throw new Error(good.error);
+  const p = good.payload;
+  const damaged = p.slice(0, 20) + (p[20] === 'A' ? 'B' : 'A') + p.slice(21);
+  await openAuthoring(page, `#tab=author&scenario=${damaged}`);
+  await expect(page.getByTestId('share-error')).toContainText('damaged');
+  await expect(page.getByTestId('scenario-editor')).toBeVisible();
+
+  await openAuthoring(page, `#tab=author&scenario=${p.slice(0, p.length - 8)}`);
+  await expect(page.getByTestId('share-error')).toContainText('damaged');
+
+  await openAuthoring(page, `#tab=author&scenario=${'A'.repeat(20_000)}`);
+  await expect(page.getByTestId('share-error')).toContainText('too large');
+});
+
+test('a valid share link opens the scenario and it runs', async ({ page }) => {
+  const text = smallScenario({ name: 'shared by e2e' });
+  const enc = await encodeScenario(text);
+  if (!enc.ok) throw new Error(enc.error);
+  await openAuthoring(page, `#tab=author&scenario=${enc.payload}`);
+  await expect(page.getByTestId('authoring-file')).toHaveText('shared.json');
+  await expect(page.getByTestId('scenario-editor')).toContainText('shared by e2e');
+  await expect(page.getByTestId('share-error')).toHaveCount(0);
+  await engineReady(page);
+  await page.getByTestId('run-this').click();
+  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'done', { timeout: 120_000 });
+  await page.getByTestId('tab-run').click();
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-correct', 'true');
+});
+
+test('the Share button makes a link that opens the same text', async ({ page }) => {
+  await openAuthoring(page);
+  const text = smallScenario({ name: 'round trip through the share button' });
+  await setEditorText(page, text);
+  await page.getByTestId('share-button').click();
+  const url = await page.getByTestId('share-url').inputValue();
+  expect(url).toContain('#tab=author&scenario=');
+  const other = await page.context().newPage();
+  await other.goto(url);
+  await expect(other.getByTestId('authoring-file')).toHaveText('shared.json');
+  await expect(other.getByTestId('scenario-editor')).toContainText('round trip through the share button');
+});
+
+test('Check reports a failing expectation as failed, with its message', async ({ page }) => {
+  await openAuthoring(page);
+  await engineReady(page);
+  const text = smallScenario({
+    schedulers: [{ id: 'sequential' }],
+    expect: { correct: true, counters: [{ scheduler: 'sequential', counter: 'steals', op: '>', value: 1000000 }] },
+  });
+  await setEditorText(page, text);
+  await page.getByTestId('check-button').click();
+  const result = page.getByTestId('check-result');
+  await expect(result).toHaveAttribute('data-verdict', 'fail', { timeout: 120_000 });
+  await expect(page.getByTestId('expectation').filter({ hasText: 'steals' })).toHaveAttribute('data-status', 'fail');
+  await expect(page.getByTestId('expectation').and(page.locator('[data-status="pass"]'))).not.toHaveCount(0);
+});

@@ -1,0 +1,205 @@
+//! Expectations judged in the browser (issue 12, the lab's Check button).
+//!
+//! The browser runs a scenario `repetitions` times through the ordinary run
+//! exports (so it gets progress and can cancel), collects the reports as
+//! JSON, and hands them back here to be judged. Judging is
+//! [`psmr_scenario::expect::evaluate`], the very function `psmr check`
+//! calls natively: one implementation of expectations, so a scenario file
+//! passes or fails the same way in both places, given the same reports.
+//!
+//! The only browser-specific input is each report's `cores`, which the web
+//! worker fills from `navigator.hardwareConcurrency`; speed ratios needing
+//! more cores than that are "skipped", never failed.
+
+// Natively only the tests call these; the wasm exports below are their users.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+
+use psmr_scenario::expect::{evaluate, repetitions, ExpectationResult};
+use psmr_scenario::{parse_scenario_with, Diagnostic, Limits, Report, Scenario};
+
+/// File name used in diagnostics when the browser gives none.
+const CHECK_FILE: &str = "scenario.json";
+
+/// Most reports one evaluation accepts (the engine's repetition bound).
+const MAX_REPORTS: usize = psmr_scenario::parse::MAX_REPETITIONS as usize;
+
+/// Why a check could not be judged.
+#[derive(Debug, PartialEq)]
+pub enum CheckError {
+    /// The scenario text is invalid (located diagnostics, as `validate`).
+    Invalid(Vec<Diagnostic>),
+    /// The reports are not what the runner produces.
+    Reports(String),
+}
+
+fn parse(text: &str, file: &str) -> Result<Scenario, CheckError> {
+    parse_scenario_with(text, file, &Limits::browser()).map_err(CheckError::Invalid)
+}
+
+/// How many times the browser must run the scenario before judging it.
+pub fn check_repetitions(text: &str, file: &str) -> Result<u32, CheckError> {
+    Ok(repetitions(&parse(text, file)?))
+}
+
+/// Judge `text`'s expectations on `reports_json`, a JSON array of reports
+/// (one per repetition, as the run exports return them).
+pub fn evaluate_reports(
+    text: &str,
+    file: &str,
+    reports_json: &str,
+) -> Result<Vec<ExpectationResult>, CheckError> {
+    let sc = parse(text, file)?;
+    let reports: Vec<Report> = serde_json::from_str(reports_json)
+        .map_err(|e| CheckError::Reports(format!("reports are not valid: {e}")))?;
+    if reports.is_empty() {
+        return Err(CheckError::Reports(
+            "no report to judge: run the scenario first".into(),
+        ));
+    }
+    if reports.len() > MAX_REPORTS {
+        return Err(CheckError::Reports(format!(
+            "{} reports, at most {MAX_REPORTS} are judged at once",
+            reports.len()
+        )));
+    }
+    Ok(evaluate(&sc, &reports))
+}
+
+#[cfg(target_arch = "wasm32")]
+mod exports {
+    use wasm_bindgen::prelude::*;
+
+    use super::{check_repetitions, evaluate_reports, CheckError, CHECK_FILE};
+
+    /// A check error for JS: invalid scenarios throw their diagnostics as a
+    /// JSON array (like `startRun`), other errors a plain message.
+    fn to_js(e: CheckError) -> JsValue {
+        match e {
+            CheckError::Invalid(d) => {
+                JsValue::from_str(&serde_json::to_string(&d).unwrap_or_else(|_| "[]".into()))
+            }
+            CheckError::Reports(m) => JsValue::from_str(&m),
+        }
+    }
+
+    /// Runs the browser must make before judging `text` (expect.repetitions,
+    /// else run.repetitions, else 1).
+    #[wasm_bindgen(js_name = checkRepetitions)]
+    pub fn check_repetitions_js(text: &str, file: Option<String>) -> Result<u32, JsValue> {
+        check_repetitions(text, file.as_deref().unwrap_or(CHECK_FILE)).map_err(to_js)
+    }
+
+    /// JSON array of `{name, passed, skipped_reason?, message}`, one per
+    /// expectation of `text`, judged on `reports_json` (JSON array of reports).
+    #[wasm_bindgen(js_name = evaluateExpectations)]
+    pub fn evaluate_expectations_js(
+        text: &str,
+        reports_json: &str,
+        file: Option<String>,
+    ) -> Result<String, JsValue> {
+        let results = evaluate_reports(text, file.as_deref().unwrap_or(CHECK_FILE), reports_json)
+            .map_err(to_js)?;
+        serde_json::to_string(&results).map_err(|e| JsValue::from_str(&e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use psmr_core::threads::ThreadHost;
+    use psmr_scenario::{parse_scenario, run_scenario, RunMonitor, RunOptions};
+
+    use super::*;
+
+    /// A small scenario with one expectation of each kind that can be
+    /// judged on one core, and a ratio that needs more cores than any
+    /// report below claims.
+    const SCENARIO: &str = r#"{
+  "name": "check test",
+  "description": "small",
+  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
+  "workload": { "seed": 3, "requests": 400, "writes": 0.1, "global": 0.05 },
+  "threads": 2,
+  "schedulers": [ { "id": "sequential" }, { "id": "early" } ],
+  "expect": {
+    "repetitions": 2,
+    "counters": [
+      { "scheduler": "sequential", "counter": "steals", "op": "==", "value": 0 },
+      { "scheduler": "early", "counter": "steals", "op": ">", "value": 1000000 }
+    ],
+    "ratios": [ { "of": "early", "over": "sequential", "at_least": 1.0, "min_cores": 64 } ]
+  }
+}"#;
+
+    fn reports(text: &str, n: u32) -> Vec<Report> {
+        let sc = parse_scenario(text, "t.json").expect("valid scenario");
+        let host = ThreadHost::with_capacity(3).expect("pool");
+        (0..n)
+            .map(|_| {
+                run_scenario(
+                    &sc,
+                    &RunOptions::default(),
+                    &Limits::browser(),
+                    &host,
+                    &RunMonitor::new(),
+                )
+                .expect("runs")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn repetitions_come_from_the_expect_block() {
+        assert_eq!(check_repetitions(SCENARIO, "t.json"), Ok(2));
+        let plain = SCENARIO.replace("\"repetitions\": 2,", "");
+        assert_eq!(check_repetitions(&plain, "t.json"), Ok(1));
+    }
+
+    #[test]
+    fn browser_judgement_equals_the_native_one_after_the_json_trip() {
+        let reps = reports(SCENARIO, 2);
+        let native = evaluate(&parse_scenario(SCENARIO, "t.json").unwrap(), &reps);
+        let json = serde_json::to_string(&reps).unwrap();
+        let browser = evaluate_reports(SCENARIO, "t.json", &json).unwrap();
+        assert_eq!(browser, native);
+        // The judgement is real: one counter holds, the impossible one
+        // fails, the ratio is skipped for lack of cores.
+        let by_name = |needle: &str| browser.iter().find(|r| r.name.contains(needle)).unwrap();
+        assert!(by_name("steals(sequential)").passed);
+        let impossible = by_name("steals(early)");
+        assert!(impossible.failed(), "{impossible:?}");
+        assert!(by_name("throughput").skipped_reason.is_some());
+        assert!(browser
+            .iter()
+            .filter(|r| r.name.starts_with("correct("))
+            .all(|r| r.passed));
+    }
+
+    #[test]
+    fn invalid_scenarios_and_reports_are_refused_with_reasons() {
+        match check_repetitions("{\n  \"threads\": \"two\"\n}", "bad.json") {
+            Err(CheckError::Invalid(d)) => assert!(d[0].line >= 1 && d[0].file == "bad.json"),
+            other => panic!("expected diagnostics, got {other:?}"),
+        }
+        // Over the browser's thread limit: valid natively, refused here.
+        let wide = SCENARIO.replace("\"threads\": 2", "\"threads\": 40");
+        assert!(matches!(
+            check_repetitions(&wide, "t.json"),
+            Err(CheckError::Invalid(_))
+        ));
+        assert!(matches!(
+            evaluate_reports(SCENARIO, "t.json", "[]"),
+            Err(CheckError::Reports(_))
+        ));
+        assert!(matches!(
+            evaluate_reports(SCENARIO, "t.json", "{\"not\": \"reports\"}"),
+            Err(CheckError::Reports(_))
+        ));
+        let one = serde_json::to_string(&reports(SCENARIO, 1)[0]).unwrap();
+        let at_bound = format!("[{}]", vec![one.as_str(); MAX_REPORTS].join(","));
+        assert!(evaluate_reports(SCENARIO, "t.json", &at_bound).is_ok());
+        let over = format!("[{}]", vec![one.as_str(); MAX_REPORTS + 1].join(","));
+        assert!(
+            matches!(evaluate_reports(SCENARIO, "t.json", &over), Err(CheckError::Reports(m)) if m.contains("at most"))
+        );
+    }
+}
