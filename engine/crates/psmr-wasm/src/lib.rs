@@ -12,6 +12,7 @@
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;
 pub mod session;
+mod check;
 
 pub use session::{Engine, Outcome, Poll, StartError, WebRunOptions};
 
