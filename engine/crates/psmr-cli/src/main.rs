@@ -78,6 +78,26 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         json: Option<PathBuf>,
     },
+    /// Sweep threads × write share for each scheduler (trace off).
+    Bench {
+        file: PathBuf,
+        /// Worker thread counts, comma-separated (default: powers of two up
+        /// to the scenario's threads).
+        #[arg(long, value_delimiter = ',')]
+        threads: Vec<usize>,
+        /// Write shares, comma-separated (default: the scenario's).
+        #[arg(long, value_delimiter = ',')]
+        writes: Vec<f64>,
+        /// Scheduler label or id (repeatable; default: all of the file).
+        #[arg(long = "scheduler", value_name = "ID")]
+        schedulers: Vec<String>,
+        /// Requests per stream (overrides the file).
+        #[arg(long)]
+        requests: Option<u32>,
+        /// Print the JSON report instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the JSON Schema of scenario files.
     Schema,
 }
@@ -112,6 +132,22 @@ fn main() -> ExitCode {
             junit,
             json,
         } => check::cmd_check(&files, requests, junit.as_deref(), json.as_deref()),
+        Command::Bench {
+            file,
+            threads,
+            writes,
+            schedulers,
+            requests,
+            json,
+        } => {
+            let opts = psmr_scenario::BenchOptions {
+                threads,
+                writes,
+                schedulers,
+                requests,
+            };
+            cmd_bench(&file, &opts, json)
+        }
         Command::Schema => {
             print!("{}", Scenario::json_schema());
             ExitCode::SUCCESS
@@ -199,6 +235,63 @@ fn cmd_run(file: &std::path::Path, opts: &RunOptions, json: bool) -> ExitCode {
             eprintln!("VIOLATION {}: {v}", r.label);
             violated = true;
         }
+    }
+    if violated {
+        ExitCode::from(EXIT_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn cmd_bench(file: &std::path::Path, opts: &psmr_scenario::BenchOptions, json: bool) -> ExitCode {
+    let sc = match load(file) {
+        Ok(sc) => sc,
+        Err(d) => {
+            print_diagnostics(&d);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let most = opts.threads.iter().copied().max().unwrap_or(sc.threads);
+    let host = match host_for(most) {
+        Ok(h) => h,
+        Err(code) => return code,
+    };
+    let cores = psmr_scenario::runner::available_cores();
+    let report = match psmr_scenario::bench(
+        &sc,
+        opts,
+        &Limits::native(),
+        &host,
+        cores,
+        &RunMonitor::new(),
+    ) {
+        Ok(r) => r,
+        Err(d) => {
+            print_diagnostics(&d);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    if json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("psmr: cannot encode the report: {e}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        }
+    } else {
+        print!("{}", table::bench(&report));
+    }
+    let mut violated = false;
+    for p in report.points.iter().filter(|p| !p.correct) {
+        eprintln!(
+            "VIOLATION {} (threads {}, writes {}): {}",
+            p.label,
+            p.threads,
+            p.writes,
+            p.violation.as_deref().unwrap_or("incorrect")
+        );
+        violated = true;
     }
     if violated {
         ExitCode::from(EXIT_FAILED)

@@ -1,6 +1,6 @@
 //! Plain-text tables of reports.
 
-use psmr_scenario::Report;
+use psmr_scenario::{BenchReport, Report};
 
 /// Left-align the first column, right-align the others.
 pub fn render(header: &[&str], rows: &[Vec<String>]) -> String {
@@ -73,4 +73,49 @@ pub fn runs(report: &Report) -> String {
             &rows,
         )
     )
+}
+
+/// The table of `psmr bench`; `*` marks oversubscribed points.
+pub fn bench(report: &BenchReport) -> String {
+    let rows: Vec<Vec<String>> = report
+        .points
+        .iter()
+        .map(|p| {
+            vec![
+                p.label.clone(),
+                format!("{}{}", p.threads, if p.oversubscribed { "*" } else { "" }),
+                format!("{}", p.writes),
+                format!("{:.0}", p.throughput_ops_s),
+                format!("{:.2}x", p.speedup_vs_sequential),
+                format!("{:.0}", p.scheduler_ns_per_request),
+                format!("{:.1}", p.latency_p99_us),
+                if p.correct {
+                    "ok".into()
+                } else {
+                    "VIOLATION".into()
+                },
+            ]
+        })
+        .collect();
+    let mut out = format!(
+        "{} ({} cores, median of {} run(s) per point, trace off)\n",
+        report.scenario, report.cores, report.repetitions
+    );
+    out.push_str(&render(
+        &[
+            "scheduler",
+            "threads",
+            "writes",
+            "ops/s",
+            "speedup",
+            "sched ns/req",
+            "p99 us",
+            "correct",
+        ],
+        &rows,
+    ));
+    if report.points.iter().any(|p| p.oversubscribed) {
+        out.push_str("* oversubscribed: threads + 1 exceed the cores; threads time-share\n");
+    }
+    out
 }

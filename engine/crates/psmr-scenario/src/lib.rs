@@ -9,8 +9,10 @@
 //! * [`locate`]: the JSON locator mapping field paths to line/column;
 //! * [`runner`]: [`run_scenario`] (one stream, every scheduler, each run
 //!   checked by the oracle), [`RunOptions`], [`RunMonitor`], [`Report`];
-//! * [`expect`]: expectations of a scenario (issue 12).
+//! * [`expect`]: expectations of a scenario (issue 12);
+//! * [`bench`]: the threads × write-rate sweep.
 
+pub mod bench;
 pub mod diag;
 pub mod expect;
 pub mod locate;
@@ -18,6 +20,7 @@ pub mod parse;
 pub mod runner;
 pub mod scenario;
 
+pub use bench::{bench, BenchOptions, BenchPoint, BenchReport};
 pub use diag::Diagnostic;
 pub use expect::{evaluate, ExpectationResult};
 pub use parse::{parse_scenario, parse_scenario_with, validate, Limits};

@@ -1,0 +1,263 @@
+//! Bench mode: sweep threads × write rate for each scheduler of a scenario,
+//! trace off, each point checked by the oracle and compared with
+//! sequential execution of the same stream.
+//!
+//! Pure over its inputs: the caller passes the thread host and the number of
+//! cores (natively `available_parallelism`, in the browser
+//! `navigator.hardwareConcurrency`), so the CLI and the wasm engine share it.
+
+use psmr_core::SchedulerId;
+use serde::{Deserialize, Serialize};
+
+use crate::expect::median;
+use crate::parse::Limits;
+use crate::runner::{run_scenario, select, Report, RunMonitor, RunOptions};
+use crate::scenario::Scenario;
+use crate::Diagnostic;
+use psmr_core::threads::ThreadHost;
+
+/// What to sweep. Empty lists take the scenario's value.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BenchOptions {
+    /// Worker thread counts.
+    #[serde(default)]
+    pub threads: Vec<usize>,
+    /// Write shares (0..=1).
+    #[serde(default)]
+    pub writes: Vec<f64>,
+    /// Scheduler labels or ids (empty: all of the scenario).
+    #[serde(default)]
+    pub schedulers: Vec<String>,
+    /// Requests per stream (default: the scenario's).
+    #[serde(default)]
+    pub requests: Option<u32>,
+}
+
+/// One measured point of the sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchPoint {
+    pub scheduler: String,
+    pub label: String,
+    pub threads: usize,
+    pub writes: f64,
+    /// Median over the scenario's `run.repetitions`.
+    pub throughput_ops_s: f64,
+    /// Over sequential execution of the same stream.
+    pub speedup_vs_sequential: f64,
+    /// Delivering thread's busy time per request.
+    pub scheduler_ns_per_request: f64,
+    pub latency_p99_us: f64,
+    /// Every repetition passed the oracle.
+    pub correct: bool,
+    pub violation: Option<String>,
+    /// `threads + 1` (workers and the delivering thread) exceed the cores:
+    /// threads time-share and the numbers say little about the scheduler.
+    pub oversubscribed: bool,
+}
+
+/// The sweep's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchReport {
+    pub scenario: String,
+    pub cores: usize,
+    pub repetitions: u32,
+    pub points: Vec<BenchPoint>,
+}
+
+/// Thread counts swept by default: powers of two up to the scenario's
+/// threads, and the scenario's threads.
+pub fn default_threads(sc: &Scenario) -> Vec<usize> {
+    let mut t: Vec<usize> = std::iter::successors(Some(1usize), |x| Some(x * 2))
+        .take_while(|x| *x < sc.threads)
+        .collect();
+    t.push(sc.threads);
+    t
+}
+
+/// Run the sweep. Invalid values (threads over the limit or the host, a
+/// write share out of range, a scenario with an explicit class mix asked to
+/// sweep writes) come back as diagnostics before anything runs.
+pub fn bench(
+    sc: &Scenario,
+    opts: &BenchOptions,
+    limits: &Limits,
+    host: &ThreadHost,
+    cores: usize,
+    monitor: &RunMonitor,
+) -> Result<BenchReport, Vec<Diagnostic>> {
+    let threads = if opts.threads.is_empty() {
+        default_threads(sc)
+    } else {
+        opts.threads.clone()
+    };
+    let writes = if opts.writes.is_empty() {
+        vec![sc.workload.writes]
+    } else {
+        opts.writes.clone()
+    };
+    preflight(sc, opts, &threads, &writes, limits, host)?;
+    let base = RunOptions {
+        requests: opts.requests,
+        trace: Some(false),
+        ..RunOptions::default()
+    };
+    let selected = select(
+        sc,
+        &RunOptions {
+            schedulers: opts.schedulers.clone(),
+            ..RunOptions::default()
+        },
+    )?;
+    let parallel: Vec<String> = selected
+        .iter()
+        .filter(|s| s.spec.id != SchedulerId::Sequential)
+        .map(|s| {
+            s.spec
+                .label
+                .clone()
+                .unwrap_or_else(|| s.spec.id.to_string())
+        })
+        .collect();
+    let reps = sc.run.repetitions().max(1);
+    let mut points = Vec::new();
+    for &w in &writes {
+        let mut swept = sc.clone();
+        swept.workload.writes = w;
+        // Sequential does not depend on the thread count: one baseline per
+        // write share.
+        let seq_opts = RunOptions {
+            schedulers: vec![SchedulerId::Sequential.to_string()],
+            threads: Some(1),
+            ..base.clone()
+        };
+        let seq = repeat(&swept, &seq_opts, limits, host, monitor, reps)?;
+        let Some(seq_point) = point(&seq, 0, 1, w, cores, None) else {
+            break; // cancelled
+        };
+        let seq_ops = seq_point.throughput_ops_s;
+        points.push(seq_point);
+        for &t in &threads {
+            if parallel.is_empty() || monitor.is_cancelled() {
+                break;
+            }
+            let o = RunOptions {
+                schedulers: parallel.clone(),
+                threads: Some(t),
+                ..base.clone()
+            };
+            let reports = repeat(&swept, &o, limits, host, monitor, reps)?;
+            for i in 0..parallel.len() {
+                if let Some(p) = point(&reports, i, t, w, cores, Some(seq_ops)) {
+                    points.push(p);
+                }
+            }
+        }
+    }
+    Ok(BenchReport {
+        scenario: sc.name.clone(),
+        cores,
+        repetitions: reps,
+        points,
+    })
+}
+
+fn preflight(
+    sc: &Scenario,
+    opts: &BenchOptions,
+    threads: &[usize],
+    writes: &[f64],
+    limits: &Limits,
+    host: &ThreadHost,
+) -> Result<(), Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    for &t in threads {
+        let max = limits.max_threads.min(host.max_workers());
+        if t == 0 || t > max {
+            errors.push(sc.diagnostic(
+                "threads",
+                format!(
+                    "--threads {t}: expected 1..={max} (limit of this engine and its thread pool)"
+                ),
+            ));
+        }
+    }
+    for &w in writes {
+        if !(0.0..=1.0).contains(&w) {
+            errors.push(sc.diagnostic(
+                "workload.writes",
+                format!("--writes {w}: expected a share between 0 and 1"),
+            ));
+        }
+    }
+    if !opts.writes.is_empty() && sc.workload.mix.is_some() {
+        errors.push(sc.diagnostic(
+            "workload.mix",
+            "this scenario gives an explicit class mix; its write share cannot be swept".into(),
+        ));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+fn repeat(
+    sc: &Scenario,
+    opts: &RunOptions,
+    limits: &Limits,
+    host: &ThreadHost,
+    monitor: &RunMonitor,
+    reps: u32,
+) -> Result<Vec<Report>, Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    for _ in 0..reps {
+        if monitor.is_cancelled() {
+            break;
+        }
+        out.push(run_scenario(sc, opts, limits, host, monitor)?);
+    }
+    Ok(out)
+}
+
+/// The point of run `i` over `reports` (its repetitions); `None` when a
+/// repetition lacks it or it was cancelled.
+fn point(
+    reports: &[Report],
+    i: usize,
+    threads: usize,
+    writes: f64,
+    cores: usize,
+    seq_ops: Option<f64>,
+) -> Option<BenchPoint> {
+    let runs: Vec<_> = reports
+        .iter()
+        .map(|r| r.runs.get(i))
+        .collect::<Option<_>>()?;
+    let first = *runs.first()?;
+    if runs.iter().any(|r| r.cancelled) {
+        return None;
+    }
+    let med = |f: &dyn Fn(&crate::runner::RunReport) -> f64| {
+        let mut v: Vec<f64> = runs.iter().map(|r| f(r)).collect();
+        median(&mut v).unwrap_or(0.0)
+    };
+    let throughput = med(&|r| r.throughput_ops_s);
+    let bad = runs.iter().find(|r| !r.correct);
+    Some(BenchPoint {
+        scheduler: first.scheduler.clone(),
+        label: first.label.clone(),
+        threads,
+        writes,
+        throughput_ops_s: throughput,
+        speedup_vs_sequential: match seq_ops {
+            Some(s) if s > 0.0 => throughput / s,
+            _ => 1.0,
+        },
+        scheduler_ns_per_request: med(&|r| r.metrics.scheduler_ns_per_request),
+        latency_p99_us: med(&|r| r.latency_us.p99),
+        correct: bad.is_none(),
+        violation: bad.and_then(|r| r.violation.clone()),
+        oversubscribed: threads + 1 > cores,
+    })
+}
