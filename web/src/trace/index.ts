@@ -38,6 +38,10 @@ export interface TraceIndex {
   queueFromSamples: boolean;
   /** ExecStart events per time slice (activity strip under the timeline). */
   activity: Float32Array;
+  /** `classThreads[cls * threads + t]` = 1 if a request of `cls` was put in t's queue. */
+  classThreads: Uint8Array;
+  /** `classMulti[cls]` = 1 if one request of `cls` was put in several queues (a sequential class). */
+  classMulti: Uint8Array;
 }
 
 export interface Checkpoints {
@@ -103,8 +107,20 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
     }
   }
   const reqClass = new Int32Array(requests).fill(-1);
+  const classThreads = new Uint8Array(classes * threads);
+  const classMulti = new Uint8Array(classes);
+  let lastReq = -1;
   for (let i = 0; i < n; i++) {
-    if (trace.kind(i) === KIND.Delivered) reqClass[trace.a(i)] = trace.b(i);
+    const k = trace.kind(i);
+    if (k === KIND.Delivered) reqClass[trace.a(i)] = trace.b(i);
+    else if (k === KIND.Enqueued) {
+      const req = trace.a(i);
+      const cls = reqClass[req];
+      if (cls < 0) continue;
+      classThreads[cls * threads + trace.b(i)] = 1;
+      if (req === lastReq) classMulti[cls] = 1;
+      lastReq = req;
+    }
   }
   return {
     events: n,
@@ -122,6 +138,8 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
     queueLen: new Float32Array(threads * BUCKETS),
     queueFromSamples: kindCounts[KIND.QueueLen] > 0,
     activity: new Float32Array(BUCKETS),
+    classThreads,
+    classMulti,
   };
 }
 

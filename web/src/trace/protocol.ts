@@ -21,6 +21,8 @@ export function transferablesOf(buffer: ArrayBuffer, a: Analysis): Transferable[
     i.arrivals,
     i.queueLen,
     i.activity,
+    i.classThreads,
+    i.classMulti,
     a.checkpoints.offsets,
     a.checkpoints.pool,
   ];

@@ -193,3 +193,27 @@ describe('trace index', () => {
     }
   });
 });
+
+describe('classes seen in the trace', () => {
+  it('records which threads each class used and which classes were multicast', () => {
+    const { buffer, mapping } = synthesize({
+      threads: 4,
+      requests: 400,
+      shards: 2,
+      writes: 0.3,
+      global: 0.1,
+      mode: 'early',
+      seed: 21,
+      execTicks: 2,
+    });
+    const { index } = analyze(decode(buffer));
+    for (let c = 0; c < index.classes; c++) {
+      const used = [0, 1, 2, 3].filter((t) => index.classThreads[c * 4 + t] === 1);
+      expect(used.every((t) => mapping[c].threads.includes(t))).toBe(true);
+      if (index.classMulti[c] === 1) expect(mapping[c].sequential).toBe(true);
+    }
+    const wg = 2 * 2 + 1;
+    expect(index.classMulti[wg]).toBe(1);
+    expect(index.classMulti[0]).toBe(0);
+  });
+});

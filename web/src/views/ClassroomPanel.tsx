@@ -1,0 +1,112 @@
+/**
+ * The Classroom tab: choose 1-4 traced runs of the last report (several =
+ * compare mode on one shared replay time) and replay them in the views.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { replayStore } from '../replay/store';
+import { runStore, useRun } from '../store';
+import { ClassroomView, DisplayToggles } from './ClassroomView';
+import type { RunLike } from './registry';
+import { forgetOlderThan, makeTrack, modelFor, runLabel } from './tracks';
+
+const MAX_TRACKS = 4;
+
+function defaultChoice(runs: RunLike[]): number[] {
+  const i = runs.findIndex((r) => r.scheduler !== 'sequential');
+  return runs.length === 0 ? [] : [i >= 0 ? i : 0];
+}
+
+export function ClassroomPanel() {
+  const report = useRun((s) => s.report);
+  const serial = useRun((s) => s.runSerial);
+  const phase = useRun((s) => s.phase);
+  const runs = useMemo(() => (report?.runs ?? []) as unknown as RunLike[], [report]);
+  // The choice belongs to one report: a new run starts from the default.
+  const [choice, setChoice] = useState<{ serial: number; runs: number[] } | null>(null);
+  const chosen = useMemo(
+    () => (choice && choice.serial === serial ? choice.runs : defaultChoice(runs)),
+    [choice, serial, runs],
+  );
+  const key = `${serial}:${chosen.join(',')}`;
+  const [status, setStatus] = useState<{ key: string; text: string } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    forgetOlderThan(serial);
+    if (!report || chosen.length === 0) {
+      replayStore.getState().setTracks([]);
+      return;
+    }
+    const fetch = (i: number) => runStore.getState().fetchTrace(i);
+    Promise.all(chosen.map((i) => modelFor(serial, i, fetch)))
+      .then((models) => {
+        if (!live) return;
+        const tracks = models.map((m, j) =>
+          makeTrack(`run-${chosen[j]}`, runLabel(runs[chosen[j]], runs, chosen[j]), runs[chosen[j]], m),
+        );
+        replayStore.getState().setTracks(tracks);
+        const empty = models.every((m) => m.length === 0);
+        setStatus({
+          key,
+          text: empty
+            ? 'These runs recorded no trace events (turn tracing on in the scenario: "run": {"trace": true}).'
+            : '',
+        });
+      })
+      .catch((e: unknown) => {
+        if (live) setStatus({ key, text: `Could not load the trace: ${e instanceof Error ? e.message : String(e)}` });
+      });
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+
+  if (phase === 'running')
+    return (
+      <p className="muted">A run is in progress; the replay opens when it finishes. (Charts show live throughput.)</p>
+    );
+  if (!report)
+    return (
+      <p className="muted" data-testid="classroom-empty">
+        Run a scenario with tracing on to replay it here.
+      </p>
+    );
+
+  const toggle = (i: number) => {
+    const c = chosen;
+    const next = c.includes(i)
+      ? c.filter((x) => x !== i)
+      : c.length >= MAX_TRACKS
+        ? c
+        : [...c, i].sort((a, b) => a - b);
+    setChoice({ serial, runs: next });
+  };
+  const statusText = status?.key === key ? status.text : 'Loading traces…';
+  const chosenRuns = chosen.map((i) => runs[i]);
+  return (
+    <div className="classroom-panel">
+      <div className="run-choice" data-testid="run-choice">
+        <span className="muted">Replay (pick up to {MAX_TRACKS} to compare):</span>
+        {runs.map((r, i) => (
+          <label key={i} className="run-pick">
+            <input
+              type="checkbox"
+              checked={chosen.includes(i)}
+              onChange={() => toggle(i)}
+              data-testid={`pick-${r.scheduler}`}
+            />{' '}
+            {runLabel(r, runs, i)}
+          </label>
+        ))}
+        <DisplayToggles />
+      </div>
+      {statusText && (
+        <p className="muted" data-testid="classroom-status">
+          {statusText}
+        </p>
+      )}
+      <ClassroomView allRuns={runs} runs={chosenRuns} />
+    </div>
+  );
+}

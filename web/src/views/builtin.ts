@@ -1,0 +1,23 @@
+/** The views every build has. A new family's view registers here. */
+import { ChartsView } from './charts/ChartsView';
+import { MappingView } from './mapping/MappingView';
+import { registerView } from './registry';
+import { SyncView } from './sync/SyncView';
+import { ThreadsView } from './threads/ThreadsView';
+
+registerView({ id: 'threads', title: 'Threads & queues', families: 'all', order: 10, component: ThreadsView });
+registerView({
+  id: 'sync',
+  title: 'Synchronization',
+  families: ['early', 'work-stealing'],
+  order: 20,
+  component: SyncView,
+});
+registerView({
+  id: 'mapping',
+  title: 'Mapping',
+  families: ['early', 'work-stealing'],
+  order: 30,
+  component: MappingView,
+});
+registerView({ id: 'charts', title: 'Charts', families: 'all', order: 40, component: ChartsView });

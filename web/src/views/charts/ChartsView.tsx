@@ -1,0 +1,135 @@
+/**
+ * Charts: throughput over time (live from the engine's progress polls while
+ * a run goes on, then each run's `metrics.throughput_series`), latency
+ * percentiles per run, per-thread executing / waiting / idle time, and the
+ * queue length of every lane over time with the replay position marked.
+ */
+import { useEffect, useRef } from 'react';
+import { useRun } from '../../store';
+import { fontPx, useDisplay, usePalette } from '../display';
+import type { ViewProps } from '../registry';
+import { groupedBars, lineChart, type Series } from './charts';
+
+function useSvg(draw: (svg: SVGSVGElement) => void, deps: unknown[]) {
+  const ref = useRef<SVGSVGElement>(null);
+  useEffect(() => {
+    if (ref.current) draw(ref.current);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  return ref;
+}
+
+export function ChartsView({ tracks, allRuns, states }: ViewProps) {
+  const pal = usePalette();
+  const large = useDisplay((s) => s.large);
+  const font = fontPx(large) - 1;
+  const live = useRun((s) => s.live);
+  const phase = useRun((s) => s.phase);
+  const w = large ? 640 : 520;
+  const h = large ? 300 : 240;
+
+  const tput: Series[] =
+    phase === 'running' || allRuns.length === 0
+      ? live.map((s, i) => ({
+          name: `${s.scheduler} (live)`,
+          color: pal.classColor(i),
+          points: s.points.map((p) => ({ x: p.t_ms, y: p.ops_s })),
+        }))
+      : allRuns.map((r, i) => ({
+          name: r.label ?? r.scheduler,
+          color: pal.classColor(i),
+          points: (r.metrics?.throughput_series ?? []).map((p) => ({ x: p.t_ms, y: p.ops_s })),
+        }));
+  const tputRef = useSvg(
+    (svg) => lineChart(svg, tput, { w, h, xLabel: 'time (ms)', yLabel: 'throughput (ops/s)', p: pal, font }),
+    [tput, pal, w, h, font],
+  );
+
+  const lat = allRuns.map((r) => {
+    const l = r.latency_us ?? r.metrics?.latency_us;
+    return { name: r.label ?? r.scheduler, values: [l?.p50 ?? 0, l?.p90 ?? 0, l?.p99 ?? 0] };
+  });
+  const latRef = useSvg(
+    (svg) =>
+      groupedBars(
+        svg,
+        lat,
+        [
+          { name: 'p50', color: pal.exec },
+          { name: 'p90', color: pal.wait },
+          { name: 'p99', color: pal.spin },
+        ],
+        { w, h, yLabel: 'latency (µs)', p: pal, font },
+      ),
+    [JSON.stringify(lat), pal, w, h, font],
+  );
+
+  const first = tracks[0];
+  const run0 =
+    allRuns.find((r) => r.scheduler === first?.scheduler && (r.label ?? r.scheduler) === first?.label) ?? allRuns[0];
+  const th = (run0?.metrics?.threads ?? []).map((t) => ({
+    name: `T${t.thread}`,
+    values: [t.exec_ms, t.wait_ms, t.idle_ms],
+  }));
+  const thRef = useSvg(
+    (svg) =>
+      groupedBars(
+        svg,
+        th,
+        [
+          { name: 'executing', color: pal.exec },
+          { name: 'waiting', color: pal.wait },
+          { name: 'idle', color: pal.idle },
+        ],
+        { w, h, yLabel: `time per thread (ms) · ${run0?.label ?? run0?.scheduler ?? ''}`, p: pal, font, stacked: true },
+      ),
+    [JSON.stringify(th), pal, w, h, font],
+  );
+
+  const idx = first?.model.index;
+  const tNs = states[0]?.tNs ?? 0;
+  const qSeries: Series[] = idx
+    ? Array.from({ length: idx.threads }, (_, t) => ({
+        name: `T${t}`,
+        color: pal.classColor(t),
+        points: Array.from({ length: idx.queueBuckets }, (_, k) => ({
+          x: ((k + 0.5) * idx.durationNs) / idx.queueBuckets / 1e6,
+          y: idx.queueLen[t * idx.queueBuckets + k],
+        })),
+      }))
+    : [];
+  const qRef = useSvg(
+    (svg) =>
+      lineChart(svg, qSeries, {
+        w,
+        h,
+        xLabel: 'time (ms)',
+        yLabel: `queue length${idx?.queueFromSamples ? ' (QueueLen samples)' : ' (replayed queues)'}`,
+        p: pal,
+        font,
+        cursorX: tNs / 1e6,
+      }),
+    [first, pal, w, h, font, Math.round(tNs / 1e4)],
+  );
+
+  return (
+    <div className="charts" data-testid="charts-view">
+      <figure>
+        <figcaption>Throughput over time</figcaption>
+        <svg ref={tputRef} />
+      </figure>
+      <figure>
+        <figcaption>Latency percentiles</figcaption>
+        <svg ref={latRef} />
+      </figure>
+      <figure>
+        <figcaption>Executing / waiting / idle per thread</figcaption>
+        {th.length > 0 ? <svg ref={thRef} /> : <p className="muted">No per-thread times in this report.</p>}
+      </figure>
+      <figure>
+        <figcaption>Queue lengths over time{first ? ` · ${first.label}` : ''}</figcaption>
+        <svg ref={qRef} />
+      </figure>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * Display settings for projectors (large type, high contrast) and the
+ * colors every view shares: one color per request class, and the colors of
+ * thread states. Views read these so a toggle restyles canvas and SVG alike.
+ */
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+
+export interface DisplayState {
+  large: boolean;
+  highContrast: boolean;
+  setLarge(v: boolean): void;
+  setHighContrast(v: boolean): void;
+}
+
+export const displayStore = createStore<DisplayState>()((set) => ({
+  large: false,
+  highContrast: false,
+  setLarge: (large) => set({ large }),
+  setHighContrast: (highContrast) => set({ highContrast }),
+}));
+
+export function useDisplay<T>(sel: (s: DisplayState) => T): T {
+  return useStore(displayStore, sel);
+}
+
+/** Tableau 10: distinct on white, colorblind-aware enough for 10 classes. */
+const CLASS_NORMAL = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#76b7b2',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
+/** Saturated colors for a black background. */
+const CLASS_CONTRAST = [
+  '#00b7ff',
+  '#ffb000',
+  '#00e676',
+  '#ff4d4d',
+  '#e040fb',
+  '#ffff00',
+  '#18ffff',
+  '#ff80ab',
+  '#ffffff',
+  '#b2ff59',
+];
+
+export interface Palette {
+  bg: string;
+  fg: string;
+  dim: string;
+  grid: string;
+  laneBg: string;
+  exec: string;
+  wait: string;
+  spin: string;
+  idle: string;
+  steal: string;
+  focus: string;
+  classColor(c: number): string;
+}
+
+export function palette(highContrast: boolean): Palette {
+  const classes = highContrast ? CLASS_CONTRAST : CLASS_NORMAL;
+  const classColor = (c: number) => (c < 0 ? (highContrast ? '#888' : '#999') : classes[c % classes.length]);
+  return highContrast
+    ? {
+        bg: '#000000',
+        fg: '#ffffff',
+        dim: '#bbbbbb',
+        grid: '#555555',
+        laneBg: '#111111',
+        exec: '#00e676',
+        wait: '#ffb000',
+        spin: '#ff4d4d',
+        idle: '#666666',
+        steal: '#e040fb',
+        focus: '#ffffff',
+        classColor,
+      }
+    : {
+        bg: '#ffffff',
+        fg: '#1d2433',
+        dim: '#667085',
+        grid: '#d0d5dd',
+        laneBg: '#f5f7fa',
+        exec: '#2e9e44',
+        wait: '#e8890c',
+        spin: '#d92d20',
+        idle: '#98a2b3',
+        steal: '#9e3fcf',
+        focus: '#101828',
+        classColor,
+      };
+}
+
+export function usePalette(): Palette {
+  const hc = useDisplay((s) => s.highContrast);
+  return palette(hc);
+}
+
+/** Base font size in px for canvas text. */
+export function fontPx(large: boolean): number {
+  return large ? 18 : 12;
+}

@@ -1,0 +1,120 @@
+/**
+ * Mapping: the class conflict graph and the classes-to-threads mapping
+ * (CtoT) of each loaded run, side by side (e.g. "optimizer" next to
+ * "naive"). The mapping is the report's `info.mapping` when present,
+ * otherwise what the trace shows (marked "read from the trace").
+ */
+import type { Track } from '../../replay/store';
+import { conflicts } from '../classes';
+import { usePalette } from '../display';
+import type { RunLike, ViewProps } from '../registry';
+
+function ConflictGraph({ track }: { track: Track }) {
+  const pal = usePalette();
+  const names = track.mapping.map((m) => m.class);
+  const n = names.length;
+  const size = 240;
+  const r = size / 2 - 30;
+  const pos = names.map((_, i) => {
+    const a = (2 * Math.PI * i) / Math.max(1, n) - Math.PI / 2;
+    return { x: size / 2 + r * Math.cos(a), y: size / 2 + r * Math.sin(a) };
+  });
+  const edges: [number, number][] = [];
+  const selfLoops: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (conflicts(names[i], names[i])) selfLoops.push(i);
+    for (let j = i + 1; j < n; j++) if (conflicts(names[i], names[j])) edges.push([i, j]);
+  }
+  return (
+    <svg
+      viewBox={`0 0 ${size} ${size}`}
+      width={size}
+      height={size}
+      role="img"
+      aria-label="class conflict graph"
+      data-testid="conflict-graph"
+    >
+      {edges.map(([i, j]) => (
+        <line
+          key={`${i}-${j}`}
+          x1={pos[i].x}
+          y1={pos[i].y}
+          x2={pos[j].x}
+          y2={pos[j].y}
+          stroke={pal.grid}
+          strokeWidth={1.5}
+        />
+      ))}
+      {selfLoops.map((i) => (
+        <circle key={`s${i}`} cx={pos[i].x} cy={pos[i].y - 16} r={9} fill="none" stroke={pal.grid} strokeWidth={1.5} />
+      ))}
+      {names.map((name, i) => (
+        <g key={name}>
+          <circle cx={pos[i].x} cy={pos[i].y} r={15} fill={pal.classColor(i)} />
+          <text x={pos[i].x} y={pos[i].y + 4} textAnchor="middle" fontSize={11} fontWeight="bold" fill="#000">
+            {name}
+          </text>
+        </g>
+      ))}
+    </svg>
+  );
+}
+
+function MappingTable({ track }: { track: Track }) {
+  const pal = usePalette();
+  const threads = track.model.index.threads;
+  return (
+    <table className="mapping-table" data-testid="mapping-table">
+      <thead>
+        <tr>
+          <th>class</th>
+          <th>mode</th>
+          {Array.from({ length: threads }, (_, t) => (
+            <th key={t}>T{t}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {track.mapping.map((m, c) => (
+          <tr key={m.class} data-class={m.class}>
+            <td>
+              <span className="chip" style={{ background: pal.classColor(c) }}>
+                {m.class}
+              </span>
+            </td>
+            <td>{m.threads.length <= 1 ? 'single' : m.sequential ? 'sequential' : 'concurrent'}</td>
+            {Array.from({ length: threads }, (_, t) => (
+              <td key={t} className={m.threads.includes(t) ? 'on' : 'off'}>
+                {m.threads.includes(t) ? (m.sequential ? 'S' : 'C') : ''}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function how(run: RunLike | undefined, track: Track): string {
+  if (run?.info?.mapping && run.info.mapping.length > 0) return run.info.mapping_how || 'from the run report';
+  return track.mapping.length > 0 ? 'read from the trace (queues each class used)' : 'no mapping in this run';
+}
+
+export function MappingView({ tracks, runs }: ViewProps) {
+  return (
+    <div className="track-grid" data-count={tracks.length} data-testid="mapping-view">
+      {tracks.map((t, i) => (
+        <div key={t.key} className="track-cell">
+          <h3 className="track-title">{t.label}</h3>
+          <p className="muted">
+            CtoT {how(runs[i], t)}. S = all threads of the class synchronize; C = one thread, round robin.
+          </p>
+          <div className="mapping-row">
+            <ConflictGraph track={t} />
+            <MappingTable track={t} />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}

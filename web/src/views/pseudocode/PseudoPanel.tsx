@@ -1,0 +1,132 @@
+/**
+ * The pseudo-code panel: the listings of the scheduler that produced the
+ * trace, with the line of the event at the replay position highlighted.
+ * Listings come from the files beside this one (`early.ts`,
+ * `work-stealing.ts`, ...), each exporting a `PseudoCode` (see `types.ts`);
+ * a new family's file is picked up without changing this panel.
+ */
+import { useEffect, useRef } from 'react';
+import { KIND_NAMES, REASON_NAMES, SCHEDULER, describe, type TraceEvent } from '../../trace/codec';
+import type { Track } from '../../replay/store';
+import { lineFor, type EventKindName, type PseudoCode, type PseudoEvent, type PseudoTarget } from './types';
+
+function isPseudoCode(x: unknown): x is PseudoCode {
+  const o = x as PseudoCode;
+  return !!o && Array.isArray(o.schedulers) && Array.isArray(o.listings) && Array.isArray(o.rules);
+}
+
+const modules = import.meta.glob<Record<string, unknown>>(['./*.ts', '!./types.ts', '!./*.test.ts'], { eager: true });
+
+/** Every PseudoCode exported by the files of this folder. */
+export const codes: PseudoCode[] = Object.values(modules).flatMap((m) => Object.values(m).filter(isPseudoCode));
+
+export function codeFor(scheduler: string, all: readonly PseudoCode[] = codes): PseudoCode | null {
+  return all.find((c) => c.schedulers.includes(scheduler)) ?? null;
+}
+
+/** The panel's view of a trace event. */
+export function pseudoEvent(e: TraceEvent, track: Track): PseudoEvent {
+  const kind = KIND_NAMES[e.kind] as EventKindName;
+  const out: PseudoEvent = { kind, thread: e.thread === SCHEDULER ? 'scheduler' : e.thread };
+  const reqClass = track.model.index.reqClass;
+  const clsOfReq = (r: number) => (r < reqClass.length ? reqClass[r] : -1);
+  const withReq = (req: number, cls = clsOfReq(req)) => {
+    out.req = req;
+    if (cls >= 0) {
+      out.class = cls;
+      const m = track.mapping[cls];
+      if (m) out.sequential = m.sequential;
+    }
+  };
+  switch (kind) {
+    case 'Delivered':
+      withReq(e.a, e.b);
+      break;
+    case 'Enqueued':
+    case 'Dequeued':
+    case 'ExecStart':
+    case 'ExecEnd':
+    case 'GraphInsert':
+    case 'GraphRemove':
+      withReq(e.a);
+      break;
+    case 'WaitStart':
+    case 'WaitEnd':
+      out.reason = REASON_NAMES[e.extra];
+      withReq(e.a);
+      break;
+    case 'SyncArrive':
+      withReq(e.b, e.a);
+      out.cycle = e.extra;
+      break;
+    case 'SyncRelease':
+      withReq(e.b, e.a);
+      out.cycle = e.extra;
+      out.executor = e.c;
+      break;
+    case 'Steal':
+      out.victim = e.a;
+      out.count = e.b;
+      out.req = e.c;
+      break;
+    case 'StealDone':
+      out.victim = e.a;
+      break;
+    case 'Flag':
+      out.ready = e.extra !== 0;
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+export function PseudoPanel({ track, position }: { track: Track | undefined; position: number }) {
+  const code = track ? codeFor(track.scheduler) : null;
+  const ev = track?.model.eventBefore(position) ?? null;
+  const target: PseudoTarget | null = code && ev && track ? lineFor(code, pseudoEvent(ev, track)) : null;
+  const hl = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    hl.current?.scrollIntoView({ block: 'nearest' });
+  }, [target?.listing, target?.line]);
+  if (!track) return null;
+  const names = track.classNames;
+  return (
+    <aside className="pseudo-panel" data-testid="pseudo-panel">
+      <h3>Pseudo-code · {track.scheduler}</h3>
+      <p className="pseudo-event" data-testid="current-event">
+        {ev ? describe(ev, (c) => names[c] ?? `C${c}`) : 'Before the first event.'}
+      </p>
+      {!code ? (
+        <p className="muted">No pseudo-code listing for {track.scheduler} yet.</p>
+      ) : (
+        <>
+          <p className="muted">{code.source}</p>
+          {code.listings.map((l) => (
+            <div key={l.id} className="pseudo-listing">
+              <h4>{l.title}</h4>
+              <ol>
+                {l.lines.map((line) => {
+                  const on = target?.listing === l.id && target.line === line.n;
+                  return (
+                    <li
+                      key={line.n}
+                      ref={on ? hl : undefined}
+                      className={on ? 'pseudo-line current' : 'pseudo-line'}
+                      data-current={on ? 'true' : undefined}
+                      style={{ paddingLeft: `${line.indent * 1.2}em` }}
+                    >
+                      <span className="ln">{line.n}</span> {line.text}
+                      {line.comment && <span className="pseudo-comment"> {line.comment}</span>}
+                    </li>
+                  );
+                })}
+              </ol>
+            </div>
+          ))}
+          {!target && ev && <p className="muted">This event has no line of its own.</p>}
+        </>
+      )}
+    </aside>
+  );
+}

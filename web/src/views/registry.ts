@@ -1,0 +1,80 @@
+/**
+ * The view framework. A view declares which scheduler families it applies
+ * to and gets the same inputs as every other view: the loaded tracks (one
+ * decoded trace each), their positions at the shared replay time, and the
+ * report's runs. Adding a family's view (dependency DAG, SCCs, partition
+ * maps, event colors) is one `registerView` call in `views/builtin.ts`.
+ */
+import type { ComponentType } from 'react';
+import type { Track } from '../replay/store';
+import type { ReplayState } from '../trace/state';
+
+export type Family = 'sequential' | 'early' | 'work-stealing' | 'late' | 'epaxos' | 'repartition' | 'event-coloring';
+
+export function familyOf(scheduler: string): Family {
+  if (scheduler === 'early' || scheduler === 'busy-wait') return 'early';
+  if (scheduler.startsWith('ws-')) return 'work-stealing';
+  if (scheduler === 'late') return 'late';
+  if (scheduler === 'epaxos' || scheduler === 'pepaxos') return 'epaxos';
+  if (scheduler.startsWith('repart-')) return 'repartition';
+  if (scheduler === 'libasync' || scheduler === 'mely') return 'event-coloring';
+  return 'sequential';
+}
+
+/** Loose shape of a report run, as far as the views read it. */
+export interface RunLike {
+  scheduler: string;
+  label?: string;
+  threads: number;
+  throughput_ops_s?: number;
+  latency_us?: { p50: number; p90?: number; p99: number; max?: number; mean?: number };
+  metrics?: {
+    throughput_series?: { t_ms: number; ops_s: number }[];
+    threads?: { thread: number; executed: number; exec_ms: number; wait_ms: number; idle_ms: number }[];
+    counters?: Record<string, number>;
+    latency_us?: { p50: number; p90?: number; p99: number; max?: number; mean?: number };
+    [k: string]: unknown;
+  };
+  info?: { mapping?: { class: string; sequential: boolean; threads: number[] }[]; mapping_how?: string };
+  [k: string]: unknown;
+}
+
+export interface ViewProps {
+  tracks: Track[];
+  /** Position of each track at the shared replay time. */
+  positions: number[];
+  /** State of each track at its position (owned by the track's model: read, do not keep). */
+  states: ReplayState[];
+  /** Report run of each track (same order), when known. */
+  runs: (RunLike | undefined)[];
+  /** All runs of the report (charts compare them all). */
+  allRuns: RunLike[];
+}
+
+export interface ViewDef {
+  id: string;
+  title: string;
+  /** Families this view applies to, or `'all'`. */
+  families: Family[] | 'all';
+  order: number;
+  component: ComponentType<ViewProps>;
+}
+
+const views: ViewDef[] = [];
+
+export function registerView(v: ViewDef): void {
+  const i = views.findIndex((x) => x.id === v.id);
+  if (i >= 0) views[i] = v;
+  else views.push(v);
+  views.sort((a, b) => a.order - b.order);
+}
+
+/** Views that apply to at least one of the given schedulers. */
+export function viewsFor(schedulers: readonly string[]): ViewDef[] {
+  const fams = new Set(schedulers.map(familyOf));
+  return views.filter((v) => v.families === 'all' || v.families.some((f) => fams.has(f)));
+}
+
+export function allViews(): readonly ViewDef[] {
+  return views;
+}

@@ -1,0 +1,73 @@
+/** Threads and queues: a canvas per track, redrawn on every replay move. */
+import { useEffect, useRef, useState } from 'react';
+import { fontPx, useDisplay, usePalette } from '../display';
+import type { ViewProps } from '../registry';
+import { drawLanes, heightFor, layoutFor } from './draw';
+
+function useWidth(ref: React.RefObject<HTMLElement | null>): number {
+  const [w, setW] = useState(800);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setW(Math.max(320, Math.floor(el.clientWidth))));
+    ro.observe(el);
+    setW(Math.max(320, Math.floor(el.clientWidth)));
+    return () => ro.disconnect();
+  }, [ref]);
+  return w;
+}
+
+export function LaneCanvas(props: ViewProps & { i: number }) {
+  const { tracks, states, positions, i } = props;
+  const track = tracks[i];
+  const state = states[i];
+  const box = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const width = useWidth(box);
+  const large = useDisplay((s) => s.large);
+  const pal = usePalette();
+  const layout = layoutFor(width, fontPx(large));
+  const height = heightFor(layout, state.lanes.length);
+  useEffect(() => {
+    const c = canvas.current;
+    if (!c) return;
+    const dpr = window.devicePixelRatio || 1;
+    c.width = Math.round(width * dpr);
+    c.height = Math.round(height * dpr);
+    const ctx = c.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawLanes(ctx, layout, pal, {
+      state,
+      event: track.model.eventBefore(positions[i]),
+      reqClass: track.model.index.reqClass,
+      classNames: track.classNames,
+    });
+  });
+  const queued = state.lanes.reduce((n, l) => n + l.queue.length, 0);
+  return (
+    <div ref={box} className="lane-canvas" data-testid="threads-view">
+      <canvas
+        ref={canvas}
+        style={{ width, height, display: 'block' }}
+        role="img"
+        aria-label={`${track.label}: ${state.lanes.length} threads, ${queued} queued requests`}
+        data-queued={queued}
+        data-executing={state.lanes.filter((l) => l.exec >= 0).length}
+      />
+    </div>
+  );
+}
+
+export function ThreadsView(props: ViewProps) {
+  return (
+    <div className="track-grid" data-count={props.tracks.length}>
+      {props.tracks.map((t, i) => (
+        <div key={t.key} className="track-cell">
+          {props.tracks.length > 1 && <h3 className="track-title">{t.label}</h3>}
+          <LaneCanvas {...props} i={i} />
+        </div>
+      ))}
+    </div>
+  );
+}

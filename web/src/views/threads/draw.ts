@@ -1,0 +1,218 @@
+/**
+ * Drawing the threads-and-queues view on a canvas: one lane per worker
+ * thread (status, the request it executes, its queue as class-colored
+ * chips, oldest first), the scheduler on top dispatching into the queues,
+ * and stolen requests in the stealer's lane. Pure function of a replay
+ * state, so it is measured (docs/benchmarks/frontend.md) without React.
+ */
+import { KIND, REASON, REASON_NAMES, SCHEDULER, type TraceEvent } from '../../trace/codec';
+import type { ReplayState } from '../../trace/state';
+import type { Palette } from '../display';
+
+export interface LaneLayout {
+  width: number;
+  laneH: number;
+  headerH: number;
+  labelW: number;
+  execW: number;
+  chipW: number;
+  chipGap: number;
+  font: number;
+}
+
+export function layoutFor(width: number, font: number): LaneLayout {
+  const laneH = Math.round(font * 2.4);
+  return {
+    width,
+    laneH,
+    headerH: Math.round(font * 3.2),
+    labelW: Math.round(font * 9),
+    execW: Math.round(font * 5),
+    chipW: Math.round(font * 2.6),
+    chipGap: Math.max(2, Math.round(font / 5)),
+    font,
+  };
+}
+
+export function heightFor(l: LaneLayout, lanes: number): number {
+  return l.headerH + lanes * l.laneH + 8;
+}
+
+/** The request the current event is about, to highlight it everywhere. */
+export function focusRequest(e: TraceEvent | null): number {
+  if (!e) return -1;
+  switch (e.kind) {
+    case KIND.SyncArrive:
+    case KIND.SyncRelease:
+      return e.b;
+    case KIND.Steal:
+      return e.c;
+    case KIND.Flag:
+    case KIND.StealDone:
+    case KIND.QueueLen:
+    case KIND.MapSwitch:
+    case KIND.Scc:
+      return -1;
+    default:
+      return e.a;
+  }
+}
+
+function status(s: ReplayState, t: number): { text: string; color: keyof Palette } {
+  const l = s.lanes[t];
+  if (l.exec >= 0) return { text: `exec r${l.exec}`, color: 'exec' };
+  if (l.waitReason >= 0) {
+    const r = l.waitReason;
+    const name = REASON_NAMES[r] ?? `wait ${r}`;
+    if (r === REASON.EmptyQueue) return { text: 'idle', color: 'idle' };
+    return { text: name, color: r === REASON.Cycle ? 'spin' : 'wait' };
+  }
+  return { text: 'running', color: 'dim' };
+}
+
+export interface DrawInput {
+  state: ReplayState;
+  event: TraceEvent | null;
+  reqClass: Int32Array;
+  classNames: readonly string[];
+}
+
+export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palette, d: DrawInput): void {
+  const { state: s, event, reqClass } = d;
+  const lanes = s.lanes.length;
+  const h = heightFor(l, lanes);
+  ctx.fillStyle = p.bg;
+  ctx.fillRect(0, 0, l.width, h);
+  ctx.textBaseline = 'middle';
+  const focus = focusRequest(event);
+  const clsOf = (r: number) => (r >= 0 && r < reqClass.length ? reqClass[r] : -1);
+
+  // Scheduler header.
+  const sc = s.scheduler;
+  ctx.font = `bold ${l.font}px system-ui, sans-serif`;
+  ctx.fillStyle = p.fg;
+  const schedY = l.headerH / 2;
+  ctx.fillText('Scheduler', 8, schedY);
+  ctx.font = `${l.font}px system-ui, sans-serif`;
+  ctx.fillStyle = p.dim;
+  let text = `delivered ${sc.delivered}`;
+  if (sc.lastReq >= 0) text += ` · last r${sc.lastReq} (${d.classNames[sc.lastClass] ?? `C${sc.lastClass}`})`;
+  if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
+  ctx.fillText(text, l.labelW, schedY);
+
+  const chipH = l.laneH - 8;
+  const drawChip = (x: number, y: number, w: number, req: number, outline: string | null) => {
+    ctx.fillStyle = p.classColor(clsOf(req));
+    ctx.beginPath();
+    ctx.roundRect(x, y, w, chipH, 4);
+    ctx.fill();
+    if (outline) {
+      ctx.lineWidth = 2.5;
+      ctx.strokeStyle = outline;
+      ctx.stroke();
+    }
+    if (w >= l.font * 2) {
+      ctx.fillStyle = '#000';
+      ctx.font = `${Math.round(l.font * 0.8)}px system-ui, sans-serif`;
+      ctx.fillText(String(req), x + 3, y + chipH / 2, w - 6);
+    }
+  };
+
+  for (let t = 0; t < lanes; t++) {
+    const lane = s.lanes[t];
+    const y0 = l.headerH + t * l.laneH;
+    ctx.fillStyle = t % 2 === 0 ? p.laneBg : p.bg;
+    ctx.fillRect(0, y0, l.width, l.laneH);
+    const st = status(s, t);
+    // Status bar and label.
+    ctx.fillStyle = p[st.color] as string;
+    ctx.fillRect(0, y0 + 2, 5, l.laneH - 4);
+    ctx.fillStyle = p.fg;
+    ctx.font = `bold ${l.font}px system-ui, sans-serif`;
+    ctx.fillText(`T${t}`, 10, y0 + l.laneH / 2);
+    ctx.font = `${Math.round(l.font * 0.85)}px system-ui, sans-serif`;
+    ctx.fillStyle = p[st.color] as string;
+    ctx.fillText(st.text, 10 + l.font * 2.2, y0 + l.laneH / 2, l.labelW - l.font * 2.4);
+    // The executing request: a wide chip with a frame.
+    const ex = l.labelW;
+    ctx.strokeStyle = p.grid;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(ex, y0 + 3, l.execW, l.laneH - 6);
+    if (lane.exec >= 0) drawChip(ex + 2, y0 + 4, l.execW - 4, lane.exec, lane.exec === focus ? p.focus : p.exec);
+    // Stolen requests wait right after the exec slot, outlined in the steal color.
+    let x = ex + l.execW + l.chipGap * 2;
+    const maxX = l.width - l.font * 3;
+    for (const r of lane.stolen) {
+      if (x + l.chipW > maxX) break;
+      drawChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : p.steal);
+      x += l.chipW + l.chipGap;
+    }
+    if (lane.stolen.length > 0) x += l.chipGap * 3;
+    // The queue, oldest first (next to be taken is on the left).
+    let shown = 0;
+    for (const r of lane.queue) {
+      if (x + l.chipW > maxX) break;
+      drawChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : null);
+      x += l.chipW + l.chipGap;
+      shown++;
+    }
+    const hidden = lane.queue.length - shown;
+    if (hidden > 0) {
+      ctx.fillStyle = p.dim;
+      ctx.font = `${Math.round(l.font * 0.85)}px system-ui, sans-serif`;
+      ctx.fillText(`+${hidden}`, maxX + 4, y0 + l.laneH / 2);
+    }
+  }
+
+  // Dispatch arrow: the scheduler putting the current request into a queue.
+  if (event && event.thread === SCHEDULER && event.kind === KIND.Enqueued && event.b < lanes) {
+    const y1 = l.headerH + event.b * l.laneH + l.laneH / 2;
+    const x1 = l.labelW + l.execW + 4;
+    arrow(ctx, l.labelW - 10, l.headerH - 6, x1, y1, p.focus, 2);
+  }
+  // Steal arrows: from victim lane to stealer lane, at the right edge.
+  for (let t = 0; t < lanes; t++) {
+    const v = s.lanes[t].stealVictim;
+    if (v < 0 || v >= lanes) continue;
+    const yv = l.headerH + v * l.laneH + l.laneH / 2;
+    const ys = l.headerH + t * l.laneH + l.laneH / 2;
+    const xr = l.labelW - 8;
+    ctx.strokeStyle = p.steal;
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    ctx.moveTo(xr, yv);
+    ctx.bezierCurveTo(xr - l.font * 3, yv, xr - l.font * 3, ys, xr, ys);
+    ctx.stroke();
+    arrowHead(ctx, xr - 6, ys, xr, ys, p.steal);
+  }
+}
+
+function arrow(
+  ctx: CanvasRenderingContext2D,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  color: string,
+  w: number,
+) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = w;
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1, y1);
+  ctx.stroke();
+  arrowHead(ctx, x0, y0, x1, y1, color);
+}
+
+function arrowHead(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number, color: string) {
+  const a = Math.atan2(y1 - y0, x1 - x0);
+  const s = 8;
+  ctx.fillStyle = color;
+  ctx.beginPath();
+  ctx.moveTo(x1, y1);
+  ctx.lineTo(x1 - s * Math.cos(a - 0.45), y1 - s * Math.sin(a - 0.45));
+  ctx.lineTo(x1 - s * Math.cos(a + 0.45), y1 - s * Math.sin(a + 0.45));
+  ctx.closePath();
+  ctx.fill();
+}

@@ -1,0 +1,47 @@
+/**
+ * Building replay tracks from a run report: fetch each chosen run's trace
+ * from the engine once (the engine hands a trace out by transfer), decode
+ * and index it in the trace worker, and attach the run's class names and
+ * mapping (the report's `info.mapping`, else read from the trace).
+ */
+import type { Track } from '../replay/store';
+import { loadTrace } from '../trace/load';
+import type { ReplayModel } from '../trace/model';
+import { inferMapping, shardedNames } from './classes';
+import type { RunLike } from './registry';
+
+const cache = new Map<string, Promise<ReplayModel>>();
+
+/** Forget models of older runs (keeps memory to the current report). */
+export function forgetOlderThan(serial: number): void {
+  for (const k of cache.keys()) if (Number(k.split(':')[0]) < serial) cache.delete(k);
+}
+
+export function modelFor(
+  serial: number,
+  runIndex: number,
+  fetch: (i: number) => Promise<ArrayBuffer>,
+): Promise<ReplayModel> {
+  const key = `${serial}:${runIndex}`;
+  let p = cache.get(key);
+  if (!p) {
+    p = fetch(runIndex).then(loadTrace);
+    p.catch(() => cache.delete(key));
+    cache.set(key, p);
+  }
+  return p;
+}
+
+export function runLabel(run: RunLike, all: readonly RunLike[], i: number): string {
+  const base = run.label && run.label !== run.scheduler ? `${run.scheduler} (${run.label})` : run.scheduler;
+  const same = all.filter((r) => (r.label ?? r.scheduler) === (run.label ?? run.scheduler)).length;
+  return same > 1 ? `${base} #${i}` : base;
+}
+
+export function makeTrack(key: string, label: string, run: RunLike, model: ReplayModel): Track {
+  const given = run.info?.mapping ?? [];
+  const classNames =
+    given.length >= model.index.classes ? given.map((m) => m.class) : shardedNames(model.index.classes);
+  const mapping = given.length > 0 ? given : inferMapping(model, classNames);
+  return { key, label, scheduler: run.scheduler, model, classNames, mapping };
+}
