@@ -392,6 +392,19 @@ impl Checker<'_> {
                         );
                     }
                 }
+                // Rules R.1-R.5, once the shape is right (resolving an
+                // explicit mapping is cheap: no search).
+                if self.out.iter().all(|d| !d.path.starts_with(at)) {
+                    if let Err(m) = psmr_mapping::resolve(
+                        &MappingSpec::Explicit {
+                            classes: map.clone(),
+                        },
+                        classes,
+                        threads,
+                    ) {
+                        self.err(at, m);
+                    }
+                }
             }
         }
     }

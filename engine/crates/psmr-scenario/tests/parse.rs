@@ -183,3 +183,22 @@ fn explicit_mapping_threads_must_exist() {
         .iter()
         .any(|d| d.message.contains("class `Wg` has no mapping")));
 }
+
+#[test]
+fn explicit_mapping_breaking_a_rule_is_reported_at_validation() {
+    let all = ["R1", "W1", "R2", "W2", "Rg", "Wg"]
+        .iter()
+        .map(|c| format!("\"{c}\": {{\"mode\": \"concurrent\", \"threads\": [0]}}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let text = VALID.replace(
+        "\"label\": \"e\"",
+        &format!(
+            "\"label\": \"e\", \"mapping\": {{\"kind\": \"explicit\", \"classes\": {{{all}}}}}"
+        ),
+    );
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].mapping");
+    assert!(d.message.contains("R."), "{d}");
+    assert_eq!(d.line, pos_of(&text, "\"mapping\"").0);
+}
