@@ -1,0 +1,47 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests against the built app served by `vite preview`
+ * (cross-origin isolated, see web/vite.config.ts), in Debian's Chromium:
+ * Playwright's own browser download is not available here.
+ *
+ * `npm test` builds the wasm engine and the app before this runs; to run
+ * only these tests: `npm run build -w web && npx playwright test -c e2e`.
+ */
+const PORT = 4173;
+const CHROMIUM = process.env.PSMR_CHROMIUM ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 120_000,
+  expect: { timeout: 60_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: `npm run preview -w web -- --port ${PORT} --strictPort`,
+    cwd: '..',
+    url: `http://127.0.0.1:${PORT}`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});
