@@ -15,6 +15,8 @@ use std::collections::BTreeMap;
 
 pub mod naive;
 pub mod optimizer;
+#[cfg(test)]
+mod optimizer_tests;
 pub mod rules;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -153,15 +155,27 @@ pub fn resolve(
                     "optimizer time limit must be a positive number of seconds, got {time_limit_s}"
                 ));
             }
-            // Step-1 placeholder: the exact optimizer is being written;
-            // until then say plainly that this is the naive mapping.
-            let ctot = naive::naive(classes, threads);
-            check(&ctot, classes, "naive fallback")?;
+            let sol = optimizer::optimize(classes, threads, *time_limit_s)?;
+            check(&sol.ctot, classes, "optimizer")?;
+            let ms = elapsed_ms();
+            let how = if sol.optimal {
+                format!("optimizer (optimal, {ms:.1} ms)")
+            } else {
+                let on = if sol.bound.o3 < sol.value.o3 {
+                    "O.3"
+                } else {
+                    "cost"
+                };
+                format!(
+                    "optimizer (time limit {time_limit_s} s reached, best found, gap {:.1}% on {on}, {ms:.1} ms)",
+                    sol.gap * 100.0
+                )
+            };
             Ok(ResolvedMapping {
-                ctot,
-                how: "naive fallback (optimizer not implemented yet)".into(),
-                gap: None,
-                solve_ms: elapsed_ms(),
+                ctot: sol.ctot,
+                how,
+                gap: Some(sol.gap),
+                solve_ms: ms,
             })
         }
     }

@@ -1,0 +1,342 @@
+//! Tests of the optimizer: exhaustive enumeration on small instances and
+//! the mappings of paper 003 section 6.5 / paper 000 Table 1.
+
+use crate::optimizer::{evaluate, optimize_with, Options, Reading, Value};
+use crate::testing::{random_tables, sharded_with_mix};
+use crate::{ClassMapping, CtoT, Mode};
+use psmr_core::ClassTable;
+
+const READINGS: [Reading; 3] = [Reading::AllClasses, Reading::PerMode, Reading::ScaledCounts];
+
+fn opts(reading: Reading) -> Options {
+    Options {
+        time_limit_s: 60.0,
+        reading,
+    }
+}
+
+/// Workloads 1-3 of paper 003 section 6.5 on 2 shards: 85 % reads, 15 %
+/// writes, 5 % of each global; local requests split between the shards
+/// evenly (1), 67/33 (2), or writes 67/33 and reads 33/67 (3).
+fn workload(n: u8) -> ClassTable {
+    match n {
+        1 => sharded_with_mix(2, 0.85, 0.05, &[0.5, 0.5], &[0.5, 0.5]),
+        2 => sharded_with_mix(2, 0.85, 0.05, &[0.67, 0.33], &[0.67, 0.33]),
+        3 => sharded_with_mix(2, 0.85, 0.05, &[0.33, 0.67], &[0.67, 0.33]),
+        _ => unreachable!(),
+    }
+}
+
+fn show(m: &CtoT, t: &ClassTable) -> String {
+    m.classes
+        .iter()
+        .zip(t.classes())
+        .map(|(cm, c)| {
+            let mode = if cm.mode == Mode::Concurrent {
+                "conc"
+            } else {
+                "seq"
+            };
+            format!("{}={mode}{:?}", c.name, cm.threads)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every valid mapping of `t` onto `threads` threads, enumerated without any
+/// symmetry breaking or bounding: modes and thread sets class by class, with
+/// the pairwise rules checked as soon as both classes are set. Returns the
+/// least objective value and how many valid mappings there are.
+fn exhaustive_best(t: &ClassTable, threads: usize, reading: Reading) -> (Value, u64) {
+    let n = t.len();
+    let mut cur = CtoT {
+        threads,
+        classes: vec![
+            ClassMapping {
+                mode: Mode::Sequential,
+                threads: vec![],
+            };
+            n
+        ],
+    };
+    let mut masks = vec![0u32; n];
+    let mut best = Value {
+        o3: u32::MAX,
+        cost: f64::INFINITY,
+    };
+    let mut count = 0;
+    enumerate(t, reading, 0, &mut cur, &mut masks, &mut best, &mut count);
+    (best, count)
+}
+
+fn enumerate(
+    t: &ClassTable,
+    reading: Reading,
+    c: usize,
+    cur: &mut CtoT,
+    masks: &mut [u32],
+    best: &mut Value,
+    count: &mut u64,
+) {
+    let n = t.len();
+    if c == n {
+        *count += 1;
+        let v = evaluate(cur, t, reading).value();
+        if v.cmp_lex(best) == std::cmp::Ordering::Less {
+            *best = v;
+        }
+        return;
+    }
+    let full = (1u32 << cur.threads) - 1;
+    for mode in [Mode::Sequential, Mode::Concurrent] {
+        if mode == Mode::Concurrent && t.conflicts(c as u16, c as u16) {
+            continue; // R.2
+        }
+        for mask in 1..=full {
+            // R.1 by construction (mask != 0); R.3-R.5 against earlier classes.
+            let ok = (0..c).all(|e| {
+                if !t.conflicts(c as u16, e as u16) {
+                    return true;
+                }
+                match (mode, cur.classes[e].mode) {
+                    (Mode::Concurrent, Mode::Concurrent) => false,
+                    (Mode::Concurrent, Mode::Sequential) => mask & !masks[e] == 0,
+                    (Mode::Sequential, Mode::Concurrent) => masks[e] & !mask == 0,
+                    (Mode::Sequential, Mode::Sequential) => mask & masks[e] != 0,
+                }
+            });
+            if !ok {
+                continue;
+            }
+            masks[c] = mask;
+            cur.classes[c] = ClassMapping {
+                mode,
+                threads: (0..cur.threads).filter(|th| mask & 1 << th != 0).collect(),
+            };
+            enumerate(t, reading, c + 1, cur, masks, best, count);
+        }
+    }
+}
+
+fn assert_same_value(a: &Value, b: &Value, what: &str) {
+    assert_eq!(a.o3, b.o3, "O.3 differs: {what}");
+    assert!(
+        (a.cost - b.cost).abs() < 1e-9,
+        "cost differs {a:?} vs {b:?}: {what}"
+    );
+}
+
+/// The optimizer's value equals the exhaustive optimum on random tables of
+/// up to 5 classes and 4 threads (random conflict relations, self conflicts
+/// and weights, some weights zero), for every reading.
+#[test]
+fn optimizer_matches_exhaustive_enumeration() {
+    let mut compared = 0;
+    for (k, (t, threads)) in random_tables(40, 5, 4).into_iter().enumerate() {
+        // Bound the brute force's size in debug builds: at most 15^5 thread sets.
+        let reading = READINGS[k % READINGS.len()];
+        let (brute, count) = exhaustive_best(&t, threads, reading);
+        let s = optimize_with(&t, threads, &opts(reading)).unwrap();
+        assert!(s.optimal);
+        assert_eq!(s.ctot.validate(&t), Ok(()));
+        let what = format!("{reading:?} {threads} threads, {count} mappings, {t:?}");
+        assert_same_value(&s.value, &brute, &what);
+        // The value the optimizer reports is the value of the mapping it returns.
+        assert_same_value(&evaluate(&s.ctot, &t, reading).value(), &s.value, &what);
+        compared += 1;
+    }
+    assert_eq!(compared, 40);
+}
+
+/// The sharded tables too: 1 shard (4 classes) up to 4 threads and 2 shards
+/// (6 classes) up to 3 threads, workloads 1-3.
+#[test]
+fn optimizer_matches_exhaustive_on_sharded_tables() {
+    for w in 1..=3 {
+        for reading in READINGS {
+            let one = sharded_with_mix(1, 0.85, 0.05, &[1.0], &[1.0]);
+            for threads in 1..=4 {
+                let (brute, _) = exhaustive_best(&one, threads, reading);
+                let s = optimize_with(&one, threads, &opts(reading)).unwrap();
+                assert_same_value(&s.value, &brute, &format!("1 shard {threads} {reading:?}"));
+            }
+            let two = workload(w);
+            for threads in 1..=3 {
+                let (brute, _) = exhaustive_best(&two, threads, reading);
+                let s = optimize_with(&two, threads, &opts(reading)).unwrap();
+                assert_same_value(&s.value, &brute, &format!("w{w} {threads} {reading:?}"));
+            }
+        }
+    }
+}
+
+/// Every optimizer result satisfies R.1-R.5, on larger random tables too.
+#[test]
+fn optimizer_results_pass_the_rules() {
+    for (t, threads) in random_tables(100, 7, 6) {
+        let s = optimize_with(&t, threads, &opts(Reading::AllClasses)).unwrap();
+        assert_eq!(s.ctot.validate(&t), Ok(()), "{t:?}");
+        assert_eq!(s.ctot.threads, threads);
+        if s.solve_ms > 200.0 {
+            println!(
+                "slow: {} classes {threads} threads {:.0} ms {} nodes",
+                t.len(),
+                s.solve_ms,
+                s.nodes
+            );
+        }
+    }
+}
+
+/// Paper 000 Table 1 (class order R1 W1 R2 W2 Rg Wg).
+fn table1() -> CtoT {
+    let m = |mode, threads: &[usize]| ClassMapping {
+        mode,
+        threads: threads.to_vec(),
+    };
+    use Mode::{Concurrent as C, Sequential as S};
+    CtoT {
+        threads: 4,
+        classes: vec![
+            m(C, &[0, 2]),
+            m(S, &[0, 2]),
+            m(C, &[1, 3]),
+            m(S, &[1, 3]),
+            m(S, &[0, 3]),
+            m(S, &[0, 1, 2, 3]),
+        ],
+    }
+}
+
+fn disjoint(a: &[usize], b: &[usize]) -> bool {
+    !a.iter().any(|t| b.contains(t))
+}
+
+/// The structure paper 003 section 6.5 reports for 2 shards (and 000
+/// Table 1 shows): local reads concurrent, each local write sequential on
+/// exactly its read class's threads, the two shards on disjoint threads,
+/// global writes on every thread, global reads sequential on one thread of
+/// each shard, no O.3 penalty. Returns the local read thread counts.
+fn assert_paper_structure(m: &CtoT, t: &ClassTable, o3: u32) -> (usize, usize) {
+    let (r1, w1, r2, w2, rg, wg) = (0, 1, 2, 3, 4, 5);
+    let all: Vec<usize> = (0..m.threads).collect();
+    let ctx = show(m, t);
+    assert_eq!(o3, 0, "{ctx}");
+    assert_eq!(m.mode(r1), Mode::Concurrent, "{ctx}");
+    assert_eq!(m.mode(r2), Mode::Concurrent, "{ctx}");
+    for c in [w1, w2, rg, wg] {
+        assert_eq!(m.mode(c), Mode::Sequential, "{ctx}");
+    }
+    assert_eq!(m.threads_of(w1), m.threads_of(r1), "{ctx}");
+    assert_eq!(m.threads_of(w2), m.threads_of(r2), "{ctx}");
+    assert!(disjoint(m.threads_of(w1), m.threads_of(w2)), "{ctx}");
+    assert_eq!(m.threads_of(wg), all.as_slice(), "{ctx}");
+    let g = m.threads_of(rg);
+    assert_eq!(g.len(), 2, "{ctx}");
+    assert_eq!(
+        g.iter().filter(|x| m.threads_of(w1).contains(x)).count(),
+        1,
+        "{ctx}"
+    );
+    assert_eq!(
+        g.iter().filter(|x| m.threads_of(w2).contains(x)).count(),
+        1,
+        "{ctx}"
+    );
+    (m.threads_of(r1).len(), m.threads_of(r2).len())
+}
+
+#[test]
+fn paper_workloads_on_4_threads_give_the_papers_mapping() {
+    // Read threads in proportion to the local read weights: 50/50, 67/33, 33/67.
+    for (w, expect) in [(1, (2, 2)), (2, (3, 1)), (3, (1, 3))] {
+        let t = workload(w);
+        let s = optimize_with(&t, 4, &Options::default()).unwrap();
+        assert!(s.optimal);
+        assert_eq!(s.ctot.validate(&t), Ok(()));
+        let got = assert_paper_structure(&s.ctot, &t, s.value.o3);
+        assert_eq!(got, expect, "workload {w}: {}", show(&s.ctot, &t));
+    }
+}
+
+/// On 8 threads the structure holds and the shard with more local reads
+/// gets at least as many threads. The exact split is not pinned: the O.1b
+/// reward and the O.1a cost of the local write class (whose threads follow
+/// the reads') tilt it away from the pure read share, e.g. 1/7 for
+/// workload 3, where shard 1 has few reads but most writes.
+#[test]
+fn paper_workloads_on_8_threads_keep_the_structure() {
+    for (w, share1) in [(1, 0.5), (2, 0.67), (3, 0.33)] {
+        let t = workload(w);
+        let s = optimize_with(&t, 8, &Options::default()).unwrap();
+        assert!(s.optimal);
+        let (x1, x2) = assert_paper_structure(&s.ctot, &t, s.value.o3);
+        assert_eq!(x1 + x2, 8);
+        let ok = if share1 > 0.5 {
+            x1 > x2
+        } else if share1 < 0.5 {
+            x1 < x2
+        } else {
+            x1 == x2
+        };
+        assert!(ok, "workload {w}: {}", show(&s.ctot, &t));
+    }
+}
+
+#[test]
+fn table_1_is_an_optimum_for_workload_1() {
+    let t = workload(1);
+    assert_eq!(table1().validate(&t), Ok(()));
+    let s = optimize_with(&t, 4, &Options::default()).unwrap();
+    let v = evaluate(&table1(), &t, Reading::AllClasses).value();
+    assert_same_value(&v, &s.value, "Table 1 vs optimizer");
+}
+
+/// The reading matters: with O.1 weights normalised within each mode and
+/// unscaled thread counts, making one local read class sequential scores
+/// better, so workloads 1 and 2 do not give the papers' mapping (see
+/// docs/mapping-optimizer.md). The scaled reading agrees with the default.
+#[test]
+fn per_mode_reading_departs_from_the_paper_on_workloads_1_and_2() {
+    for w in [1, 2] {
+        let t = workload(w);
+        let s = optimize_with(&t, 4, &opts(Reading::PerMode)).unwrap();
+        let seq_reads = [0, 2]
+            .iter()
+            .filter(|&&r| s.ctot.mode(r) == Mode::Sequential)
+            .count();
+        assert_eq!(seq_reads, 1, "workload {w}: {}", show(&s.ctot, &t));
+        let scaled = optimize_with(&t, 4, &opts(Reading::ScaledCounts)).unwrap();
+        assert_paper_structure(&scaled.ctot, &t, scaled.value.o3);
+    }
+}
+
+/// No weights at all: equal weights, and a valid optimal mapping.
+#[test]
+fn zero_weights_mean_equal_weights() {
+    let t = ClassTable::sharded(2);
+    let s = optimize_with(&t, 4, &Options::default()).unwrap();
+    assert!(s.optimal);
+    assert_paper_structure(&s.ctot, &t, s.value.o3);
+}
+
+/// A tiny time limit still returns a valid mapping, with a gap that is
+/// consistent with the bound.
+#[test]
+fn time_limit_returns_best_found_with_gap() {
+    let t = sharded_with_mix(8, 0.85, 0.05, &[0.125; 8], &[0.125; 8]);
+    let s = optimize_with(
+        &t,
+        32,
+        &Options {
+            time_limit_s: 0.05,
+            reading: Reading::AllClasses,
+        },
+    )
+    .unwrap();
+    assert_eq!(s.ctot.validate(&t), Ok(()));
+    assert!(s.bound.cmp_lex(&s.value) != std::cmp::Ordering::Greater);
+    if !s.optimal {
+        assert!(s.gap >= 0.0 && s.gap.is_finite(), "{s:?}");
+    }
+}
