@@ -8,8 +8,10 @@ import type { ReplayStore } from './store';
 
 export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
-  if (target.closest('input, textarea, select, [contenteditable="true"], .cm-editor')) return true;
-  return false;
+  // Sliders, checkboxes and buttons keep the shortcuts (the scrubber is a slider).
+  const t = target as HTMLInputElement;
+  if (t.tagName === 'INPUT' && ['range', 'checkbox', 'radio', 'button'].includes(t.type)) return false;
+  return !!target.closest('input, textarea, select, [contenteditable="true"], .cm-editor');
 }
 
 /** What a key does; `false` if it is not a replay key. */
@@ -49,6 +51,7 @@ export function useReplayKeys(store: ReplayStore): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTyping(e.target)) return;
+      // Space on a focused button would also click it: the shortcut wins.
       if (handleKey(store, e)) e.preventDefault();
     };
     window.addEventListener('keydown', onKey);

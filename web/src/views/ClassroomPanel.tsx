@@ -7,6 +7,7 @@ import { replayStore } from '../replay/store';
 import { runStore, useRun } from '../store';
 import { ClassroomView, DisplayToggles } from './ClassroomView';
 import type { RunLike } from './registry';
+import { SyntheticClassroom, syntheticModes } from './synthetic';
 import { forgetOlderThan, makeTrack, modelFor, runLabel } from './tracks';
 
 const MAX_TRACKS = 4;
@@ -17,6 +18,12 @@ function defaultChoice(runs: RunLike[]): number[] {
 }
 
 export function ClassroomPanel() {
+  const q = new URLSearchParams(window.location.search);
+  const modes = syntheticModes(q);
+  return modes ? <SyntheticClassroom modes={modes} q={q} /> : <RunClassroom />;
+}
+
+function RunClassroom() {
   const report = useRun((s) => s.report);
   const serial = useRun((s) => s.runSerial);
   const phase = useRun((s) => s.phase);
