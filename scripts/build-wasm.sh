@@ -6,7 +6,7 @@
 #
 # Needs the pinned nightly (engine/rust-toolchain.toml, with rust-src) and
 # wasm-bindgen-cli at the same version as the wasm-bindgen crate; run
-# scripts/setup.sh first on a fresh machine.
+# scripts/start.sh or scripts/test.sh once on a fresh machine (they install both).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -12,12 +12,41 @@ export interface ChartSeries {
  * report is in (computed from execution timestamps, exact), else the live
  * series from the polls (approximate, updated every poll).
  */
+/** Most points drawn per line; denser series are averaged into buckets. */
+export const MAX_CHART_POINTS = 80;
+
+type Point = { t_ms: number; ops_s: number };
+
+/**
+ * Average `points` (sorted by time) into at most `max` equal time buckets,
+ * each drawn at its middle. Sparse series are returned unchanged.
+ */
+export function resample(points: readonly Point[], max = MAX_CHART_POINTS): Point[] {
+  if (points.length <= max) return [...points];
+  const t0 = points[0].t_ms;
+  const span = points[points.length - 1].t_ms - t0;
+  if (span <= 0) return [points[points.length - 1]];
+  const width = span / max;
+  const sums = new Array<number>(max).fill(0);
+  const counts = new Array<number>(max).fill(0);
+  for (const p of points) {
+    const b = Math.min(max - 1, Math.floor((p.t_ms - t0) / width));
+    sums[b] += p.ops_s;
+    counts[b] += 1;
+  }
+  const out: Point[] = [];
+  for (let b = 0; b < max; b++) {
+    if (counts[b] > 0) out.push({ t_ms: t0 + (b + 0.5) * width, ops_s: sums[b] / counts[b] });
+  }
+  return out;
+}
+
 export function chartSeries(live: readonly LiveSeries[], report: Report | null): ChartSeries[] {
   if (report) {
     const fromReport = report.runs.map((r, i) => ({
       key: `run-${i}`,
       label: `${r.label} × ${r.threads}`,
-      points: r.metrics.throughput_series ?? [],
+      points: resample(r.metrics.throughput_series ?? []),
     }));
     if (fromReport.some((s) => s.points.length > 0)) return fromReport;
   }

@@ -6,7 +6,19 @@
  * The bridge does not know how the worker is made, so tests drive it with
  * a fake worker (see bridge.test.ts).
  */
-import type { Diagnostic, PollSnapshot, ReadyInfo, Reply, Request, ResultOf, RunOptions, RunOutcome } from './protocol';
+import type {
+  CheckPlan,
+  Diagnostic,
+  ExpectationResult,
+  PollSnapshot,
+  ReadyInfo,
+  Reply,
+  Report,
+  Request,
+  ResultOf,
+  RunOptions,
+  RunOutcome,
+} from './protocol';
 
 /** The part of `Worker` the bridge uses. */
 export interface WorkerLike {
@@ -68,6 +80,16 @@ export class EngineBridge {
   /** The packed trace of run `runIndex` of the last report (24 bytes per event). */
   trace(runIndex: number): Promise<ArrayBuffer> {
     return this.call<'trace'>({ type: 'trace', runIndex });
+  }
+
+  /** Runs a check of `text` needs (its expect block's repetitions), or its diagnostics. */
+  checkPlan(text: string, file?: string): Promise<CheckPlan> {
+    return this.call<'checkPlan'>({ type: 'checkPlan', text, file });
+  }
+
+  /** Judge `text`'s expectations on `reports` (one per repetition) with the engine's `evaluate`. */
+  evaluate(text: string, reports: Report[], file?: string): Promise<ExpectationResult[]> {
+    return this.call<'evaluate'>({ type: 'evaluate', text, reports, file });
   }
 
   /** Calls waiting for an answer. */

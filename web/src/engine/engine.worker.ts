@@ -14,6 +14,8 @@
 import init, {
   browserLimits,
   cancel,
+  checkRepetitions,
+  evaluateExpectations,
   features,
   initThreadPool,
   poll,
@@ -24,7 +26,17 @@ import init, {
   validate,
   version,
 } from '../engine-pkg/psmr_wasm.js';
-import type { Diagnostic, EngineLimits, PollSnapshot, ReadyInfo, Reply, Request, RunOutcome } from './protocol';
+import type {
+  CheckPlan,
+  Diagnostic,
+  EngineLimits,
+  ExpectationResult,
+  PollSnapshot,
+  ReadyInfo,
+  Reply,
+  Request,
+  RunOutcome,
+} from './protocol';
 import { POLL_INTERVAL_MS } from './protocol';
 
 /** Pool threads beyond `max_threads + 1` (the scheduler thread), as margin. */
@@ -149,6 +161,25 @@ async function handle(req: Request): Promise<void> {
       reply(req.id, buffer, [buffer as ArrayBuffer]);
       return;
     }
+    case 'checkPlan': {
+      // Expectations (psmr-wasm check.rs): an invalid scenario throws its diagnostics as JSON.
+      let plan: CheckPlan;
+      try {
+        plan = { ok: true, repetitions: checkRepetitions(req.text, req.file) };
+      } catch (e) {
+        const diagnostics = parseDiagnostics(e);
+        if (!diagnostics) throw e;
+        plan = { ok: false, diagnostics };
+      }
+      reply(req.id, plan);
+      return;
+    }
+    case 'evaluate':
+      reply(
+        req.id,
+        JSON.parse(evaluateExpectations(req.text, JSON.stringify(req.reports), req.file)) as ExpectationResult[],
+      );
+      return;
   }
 }
 

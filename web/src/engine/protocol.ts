@@ -158,12 +158,28 @@ export interface RunOptions {
   pace_ns?: number;
 }
 
+/** One expectation judged by the engine (`psmr_scenario::expect::ExpectationResult`). */
+export interface ExpectationResult {
+  /** What was expected, e.g. `correct(early)`. */
+  name: string;
+  passed: boolean;
+  /** Present when it was not judged (too few cores, scheduler did not run): not a failure. */
+  skipped_reason?: string | null;
+  /** The measured values, in words. */
+  message: string;
+}
+
+/** How many runs a check needs, or why the scenario cannot be checked. */
+export type CheckPlan = { ok: true; repetitions: number } | { ok: false; diagnostics: Diagnostic[] };
+
 export type Request =
   | { id: number; type: 'init' }
   | { id: number; type: 'validate'; text: string; file?: string }
   | { id: number; type: 'run'; text: string; options: RunOptions }
   | { id: number; type: 'cancel' }
-  | { id: number; type: 'trace'; runIndex: number };
+  | { id: number; type: 'trace'; runIndex: number }
+  | { id: number; type: 'checkPlan'; text: string; file?: string }
+  | { id: number; type: 'evaluate'; text: string; reports: Report[]; file?: string };
 
 /** The result type of each request kind. */
 export interface ResultOf {
@@ -172,6 +188,8 @@ export interface ResultOf {
   run: RunOutcome;
   cancel: null;
   trace: ArrayBuffer;
+  checkPlan: CheckPlan;
+  evaluate: ExpectationResult[];
 }
 
 /** A run either produced a report or was refused with diagnostics. */

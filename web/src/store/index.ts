@@ -10,7 +10,8 @@ import { startEngineWorker, type EngineBridge } from '../engine/bridge';
 import { createRunStore, type EngineApi, type RunState } from './runStore';
 
 let bridge: EngineBridge | null = null;
-function engineBridge(): EngineBridge {
+/** The one engine bridge, started on first use (the editor's validation and Check call it directly). */
+export function engineBridge(): EngineBridge {
   bridge ??= startEngineWorker();
   return bridge;
 }

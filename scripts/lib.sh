@@ -1,0 +1,85 @@
+# Shared helpers for scripts/*.sh (sourced, not run).
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WASM_BINDGEN_VERSION="0.2.130"
+STEP_LOG=()
+
+# step "name" "hint on failure" cmd args...: run one step, stop with a clear
+# message when it fails.
+step() {
+  local name="$1" hint="$2"
+  shift 2
+  local t0=$SECONDS
+  printf '\n\033[1m==> %s\033[0m\n' "$name"
+  if "$@"; then
+    local dt=$((SECONDS - t0))
+    STEP_LOG+=("$(printf '%4ds  %s' "$dt" "$name")")
+    printf '    ok: %s (%ds)\n' "$name" "$dt"
+  else
+    local rc=$?
+    printf '\n\033[1;31mFAILED: %s (exit %d)\033[0m\n' "$name" "$rc" >&2
+    [ -n "$hint" ] && printf '  hint: %s\n' "$hint" >&2
+    exit "$rc"
+  fi
+}
+
+step_summary() {
+  printf '\nstep times:\n'
+  printf '  %s\n' "${STEP_LOG[@]}"
+}
+
+need() {
+  command -v "$1" >/dev/null 2>&1 || {
+    echo "missing '$1': $2" >&2
+    return 1
+  }
+}
+
+# The pinned nightly with rust-src and the wasm32 target. rustup does not
+# install it on first use here (RUSTUP_AUTO_INSTALL=0), so ask explicitly.
+install_toolchain() {
+  need rustup "install rustup (https://rustup.rs) first" || return 1
+  (cd "$ROOT/engine" && rustup toolchain install) || return 1
+  (cd "$ROOT/engine" && rustc --version && cargo --version)
+}
+
+# wasm-bindgen-cli must match the wasm-bindgen crate exactly.
+install_wasm_bindgen() {
+  local have
+  have="$(wasm-bindgen --version 2>/dev/null || true)"
+  if [ "$have" = "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+    echo "$have already installed"
+    return 0
+  fi
+  echo "found '${have:-no wasm-bindgen}', installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (takes ~2-3 minutes)"
+  # No --locked: one of its locked dependency versions is not served here.
+  (cd "$ROOT/engine" && cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION") || return 1
+  wasm-bindgen --version
+}
+
+# npm ci when package-lock.json changed since the last install (a stamp in
+# node_modules), or when PSMR_NPM_CI=1.
+install_node_modules() {
+  need node "install Node.js 20 or newer" || return 1
+  need npm "install npm" || return 1
+  local sum stamp="$ROOT/node_modules/.psmr-lock.sha256"
+  sum="$(sha256sum "$ROOT/package-lock.json" | cut -d' ' -f1)"
+  if [ "${PSMR_NPM_CI:-0}" != "1" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
+    echo "node_modules match package-lock.json"
+    return 0
+  fi
+  (cd "$ROOT" && npm ci --no-audit --no-fund) || return 1
+  echo "$sum" >"$stamp"
+}
+
+# Debian's chromium for the e2e tests (Playwright cannot download its own).
+install_chromium() {
+  local bin="${PSMR_CHROMIUM:-/usr/bin/chromium}"
+  if [ -x "$bin" ]; then
+    echo "chromium present: $bin"
+    return 0
+  fi
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update && $sudo apt-get install -y chromium
+}

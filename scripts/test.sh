@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `npm test` (and CI): installs, then every check, failing fast.
+#
+#   engine: rustfmt, clippy -D warnings, cargo test (release)
+#   wasm:   build with the fault-injection feature (for the e2e tests)
+#   web:    tsc, eslint, prettier --check, vitest, vite build, Playwright
+#
+# CARGO_TARGET_DIR / PSMR_WASM_TARGET_DIR override the native / wasm target
+# dirs (defaults engine/target and engine/target/wasm).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+T0=$SECONDS
+
+step "rust toolchain (engine/rust-toolchain.toml)" "needs network access to the Rust dist server" install_toolchain
+step "wasm-bindgen-cli $WASM_BINDGEN_VERSION" "cargo install needs crates.io" install_wasm_bindgen
+step "node modules (npm ci)" "needs the npm registry" install_node_modules
+step "chromium (Debian)" "apt-get install -y chromium needs root and the Debian mirror" install_chromium
+
+cd "$ROOT/engine"
+step "cargo fmt --check" "run: (cd engine && cargo fmt --all)" cargo fmt --all --check
+step "cargo clippy -D warnings" "fix the lints above" cargo clippy --workspace --all-targets --release -- -D warnings
+step "cargo test" "a Rust test failed, see above" cargo test --workspace --release
+
+step "engine -> wasm with fault-injection" "see README.md, Troubleshooting" \
+  bash "$ROOT/scripts/build-wasm.sh" --features fault-injection
+
+cd "$ROOT/web"
+step "web typecheck (tsc -b)" "fix the type errors above" npx tsc -b
+step "web eslint" "fix the lint errors above" npx eslint .
+step "web prettier --check" "run: (cd web && npx prettier --write .)" npx prettier --check .
+step "web unit tests (vitest)" "a vitest test failed, see above" npx vitest run
+step "web build (vite build)" "the production build failed, see above" npx vite build
+
+cd "$ROOT"
+step "e2e (Playwright, Debian chromium)" "see e2e/test-results/ for traces and screenshots" \
+  npx playwright test -c e2e
+
+step_summary
+printf '\nall checks passed in %ds\n' $((SECONDS - T0))

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { PollSnapshot, ReadyInfo, Report, RunOptions, RunOutcome } from '../engine/protocol';
+import { createRunStore, type EngineApi } from './runStore';
+import type { ScenarioEntry } from './scenarios';
+
+const scenarios: ScenarioEntry[] = [
+  { file: 'quickstart.json', name: 'Q', description: 'd', text: '{"threads": 2}' },
+  { file: 'other.json', name: 'O', description: '', text: '{"threads": 4}' },
+];
+
+const info: ReadyInfo = {
+  poolThreads: 18,
+  hardwareConcurrency: 2,
+  crossOriginIsolated: true,
+  version: '0.1.0',
+  features: [],
+  limits: { max_threads: 16 },
+  initMs: 40,
+};
+
+function report(cancelled = false): Report {
+  return { scenario: 'Q', cores: 2, runs: [{ cancelled } as Report['runs'][number]] };
+}
+
+/** An engine whose run waits until the test settles it. */
+function fakeEngine() {
+  let settle: (o: RunOutcome | Error) => void = () => {};
+  let progress: ((p: PollSnapshot, t: number) => void) | undefined;
+  const calls: { text: string; options: RunOptions }[] = [];
+  let cancels = 0;
+  const engine: EngineApi = {
+    ready: () => Promise.resolve(info),
+    validate: () => Promise.resolve([]),
+    run: (text, options = {}, onProgress) => {
+      calls.push({ text, options });
+      progress = onProgress;
+      return new Promise((resolve, reject) => {
+        settle = (o) => (o instanceof Error ? reject(o) : resolve(o));
+      });
+    },
+    cancel: () => {
+      cancels++;
+      return Promise.resolve(null);
+    },
+    trace: () => Promise.resolve(new ArrayBuffer(24)),
+  };
+  return {
+    engine,
+    calls,
+    settle: (o: RunOutcome | Error) => settle(o),
+    progress: (p: PollSnapshot) => progress?.(p, 0),
+    cancels: () => cancels,
+  };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('run store', () => {
+  it('starts on the first scenario and switches scenario text with the picker', () => {
+    const s = createRunStore(fakeEngine().engine, scenarios);
+    expect(s.getState()).toMatchObject({ selected: 'quickstart.json', file: 'quickstart.json', phase: 'idle' });
+    s.getState().selectScenario('other.json');
+    expect(s.getState()).toMatchObject({ selected: 'other.json', text: '{"threads": 4}' });
+    s.getState().selectScenario('missing.json');
+    expect(s.getState().selected).toBe('other.json');
+  });
+
+  it('reports the engine ready, or why it failed', async () => {
+    const ok = createRunStore(fakeEngine().engine, scenarios);
+    await ok.getState().startEngine();
+    expect(ok.getState().engine).toEqual({ state: 'ready', info });
+    const broken = { ...fakeEngine().engine, ready: () => Promise.reject(new Error('no SharedArrayBuffer')) };
+    const bad = createRunStore(broken, scenarios);
+    await bad.getState().startEngine();
+    expect(bad.getState().engine).toEqual({ state: 'failed', error: 'no SharedArrayBuffer' });
+  });
+
+  it('runs the current text, collects live series, then holds the report', async () => {
+    const f = fakeEngine();
+    const s = createRunStore(f.engine, scenarios);
+    s.getState().setText('{"threads": 3}');
+    const done = s.getState().run({ trace: true });
+    expect(s.getState().phase).toBe('running');
+    expect(f.calls).toEqual([{ text: '{"threads": 3}', options: { file: 'quickstart.json', trace: true } }]);
+    // A second run while one is in progress is ignored.
+    await s.getState().run();
+    expect(f.calls).toHaveLength(1);
+    f.progress({
+      running: true,
+      done: false,
+      snapshot: {
+        run_index: 0,
+        runs_total: 1,
+        scheduler: 'early',
+        threads: 3,
+        requests: 100,
+        executed: 40,
+        delivered: 50,
+        elapsed_ms: 20,
+      },
+    });
+    expect(s.getState().progress?.executed).toBe(40);
+    expect(s.getState().live[0].points).toEqual([{ t_ms: 20, ops_s: 2000 }]);
+    f.settle({ ok: true, report: report() });
+    await done;
+    expect(s.getState()).toMatchObject({ phase: 'done', report: report(), diagnostics: [] });
+    // The live series stay for the chart until the next run.
+    expect(s.getState().live).toHaveLength(1);
+    expect(s.getState().runSerial).toBe(1);
+  });
+
+  it('shows diagnostics when the engine refuses the scenario', async () => {
+    const f = fakeEngine();
+    const s = createRunStore(f.engine, scenarios);
+    const done = s.getState().run();
+    const d = { file: 'quickstart.json', line: 1, col: 14, path: 'threads', message: 'at least 1' };
+    f.settle({ ok: false, diagnostics: [d] });
+    await done;
+    expect(s.getState()).toMatchObject({ phase: 'refused', diagnostics: [d], report: null });
+  });
+
+  it('marks a cancelled report, and only cancels a running scenario', async () => {
+    const f = fakeEngine();
+    const s = createRunStore(f.engine, scenarios);
+    await s.getState().cancel();
+    expect(f.cancels()).toBe(0);
+    const done = s.getState().run();
+    await s.getState().cancel();
+    expect(f.cancels()).toBe(1);
+    f.settle({ ok: true, report: report(true) });
+    await done;
+    expect(s.getState().phase).toBe('cancelled');
+  });
+
+  it('keeps the lab usable after an engine error', async () => {
+    const f = fakeEngine();
+    const s = createRunStore(f.engine, scenarios);
+    const first = s.getState().run();
+    f.settle(new Error('worker died'));
+    await first;
+    expect(s.getState()).toMatchObject({ phase: 'failed', error: 'worker died' });
+    const second = s.getState().run();
+    await tick();
+    expect(s.getState()).toMatchObject({ phase: 'running', error: null });
+    f.settle({ ok: true, report: report() });
+    await second;
+    expect(s.getState().phase).toBe('done');
+  });
+});
