@@ -1,1 +1,300 @@
-//! Loom models of the stealing protocol (written next).
+//! Loom models of the stealing flags/markers protocol: the real
+//! [`Shared`] critical sections, [`Worker`] loop, cycles and barriers,
+//! compiled against loom's atomics, mutexes and condition variables
+//! (`crate::sync`). The model's main thread is the scheduler (Algorithm 6,
+//! enqueueing concurrently with the workers); two workers run beside it.
+//!
+//! Run (well under a minute in release mode):
+//!
+//! ```text
+//! RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=/work/target-h4-loom \
+//!     cargo test -p psmr-schedulers --release loom_ws
+//! ```
+//!
+//! Over every interleaving loom explores (preemptions bounded to 2), each
+//! model asserts:
+//! * conservation: every request executes exactly once;
+//! * order: per shard, writes apply in delivery order and every read sees
+//!   exactly the writes delivered before it;
+//! * no data race: each shard is a `loom::cell::UnsafeCell`, so loom fails
+//!   the model if a conflicting pair is not ordered by happens-before (for
+//!   instance if the marker's Release/Acquire were weakened to Relaxed);
+//! * no deadlock: loom fails a model in which every thread blocks.
+
+use std::collections::HashMap;
+
+use loom::cell::UnsafeCell;
+use loom::sync::atomic::{AtomicU32, Ordering};
+use loom::sync::Arc;
+use psmr_core::request::{Access, Op};
+use psmr_core::trace::Counter;
+use psmr_core::{ClassTable, EventKind, Request, RequestId, WaitReason};
+use psmr_mapping::{CtoT, Mode};
+
+use super::barrier::Barrier;
+use super::shared::{Plan, Shared};
+use super::worker::{Policy, Sink, Worker};
+use super::{aggressive, conservative, moderate, optimistic};
+use crate::spec::SpinPolicy;
+use crate::testkit;
+
+/// The replicated state of the model: per shard, the writes applied.
+struct Model {
+    shards: Vec<UnsafeCell<Vec<RequestId>>>,
+    /// Per request: writes it saw on its shard + 1 (0 = not run).
+    seen: Vec<AtomicU32>,
+    executed: Vec<AtomicU32>,
+    steals: AtomicU32,
+}
+
+struct ModelSink {
+    m: Arc<Model>,
+}
+
+impl Sink for ModelSink {
+    fn execute(&mut self, req: &Request) {
+        let m = &self.m;
+        // Relaxed: read only after every thread was joined.
+        m.executed[req.id as usize].fetch_add(1, Ordering::Relaxed);
+        let shard = req.access.touched().iter().next().unwrap();
+        let seen = if req.access.writes.contains(shard) {
+            // SAFETY: loom checks this claim: it fails the model if this
+            // write is not ordered by happens-before with every other
+            // access to the cell.
+            m.shards[shard].with_mut(|w| unsafe {
+                (*w).push(req.id);
+                (*w).len() as u32
+            })
+        } else {
+            // SAFETY: as above, checked by loom.
+            m.shards[shard].with(|w| unsafe { (*w).len() as u32 + 1 })
+        };
+        m.seen[req.id as usize].store(seen, Ordering::Relaxed);
+    }
+    fn record(&mut self, kind: EventKind) {
+        if matches!(kind, EventKind::Steal { .. }) {
+            self.m.steals.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    fn count(&mut self, _c: Counter, _n: u64) {}
+    fn wait_begin(&mut self, _r: WaitReason, _q: RequestId) -> u64 {
+        0
+    }
+    fn wait_done(&mut self, _r: WaitReason, _q: RequestId, _s: u64, _n: u32) {}
+}
+
+/// Requests of the 2-shard class table (R1 W1 R2 W2 Rg Wg) by class name.
+fn stream(classes: &ClassTable, names: &[&str]) -> Vec<Request> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(id, name)| {
+            let class = classes.by_name(name).unwrap();
+            let access = classes.get(class).access;
+            Request {
+                id: id as u32,
+                class,
+                op: Op::Spin {
+                    ns: 0,
+                    shards: access.touched(),
+                    write: !access.writes.is_empty(),
+                },
+                access: Access {
+                    reads: access.reads,
+                    writes: access.writes,
+                },
+            }
+        })
+        .collect()
+}
+
+/// What sequential execution gives for `seen` (see [`Model`]).
+fn expected(requests: &[Request]) -> Vec<u32> {
+    let mut applied: HashMap<usize, u32> = HashMap::new();
+    requests
+        .iter()
+        .map(|r| {
+            let shard = r.access.touched().iter().next().unwrap();
+            let n = applied.entry(shard).or_default();
+            if r.access.writes.contains(shard) {
+                *n += 1;
+                *n
+            } else {
+                *n + 1
+            }
+        })
+        .collect()
+}
+
+/// Run one model: the main thread delivers `names` with Algorithm 6 (the
+/// same `Shared::try_enqueue` the scheduler thread uses) while two workers
+/// run `policy`; then check conservation and order.
+fn run_model(
+    policy: Policy,
+    ctot: &'static CtoT,
+    plan: &'static Plan,
+    requests: &'static [Request],
+) -> u32 {
+    let _ = ctot;
+    let shared = Arc::new(Shared::new(requests, plan, 4));
+    let barriers: Arc<Vec<Barrier>> = Arc::new(
+        plan.classes
+            .iter()
+            .map(|c| Barrier::new(c.threads.len()))
+            .collect(),
+    );
+    let model = Arc::new(Model {
+        shards: (0..2).map(|_| UnsafeCell::new(Vec::new())).collect(),
+        seen: requests.iter().map(|_| AtomicU32::new(0)).collect(),
+        executed: requests.iter().map(|_| AtomicU32::new(0)).collect(),
+        steals: AtomicU32::new(0),
+    });
+    let spin = SpinPolicy::default();
+    let handles: Vec<_> = (0..plan.threads)
+        .map(|i| {
+            let (shared, barriers, model) = (shared.clone(), barriers.clone(), model.clone());
+            loom::thread::spawn(move || {
+                let sink = ModelSink { m: model };
+                Worker::new(i, &shared, &barriers, policy, spin, sink).run();
+            })
+        })
+        .collect();
+    // Algorithm 6 (classes here map to one thread or are sequential).
+    for r in requests {
+        let class = plan.class(r.class);
+        let targets = if class.sequential {
+            &class.threads[..]
+        } else {
+            &class.threads[..1]
+        };
+        for &t in targets {
+            assert!(shared.try_enqueue(t, r.id).is_some(), "capacity 4 > stream");
+        }
+    }
+    shared.close_all();
+    for h in handles {
+        h.join().unwrap();
+    }
+    for (i, c) in model.executed.iter().enumerate() {
+        assert_eq!(c.load(Ordering::Relaxed), 1, "request {i} executed once");
+    }
+    let seen: Vec<u32> = model
+        .seen
+        .iter()
+        .map(|s| s.load(Ordering::Relaxed))
+        .collect();
+    assert_eq!(
+        seen,
+        expected(requests),
+        "each request saw the writes before it"
+    );
+    model.steals.load(Ordering::Relaxed)
+}
+
+fn builder() -> loom::model::Builder {
+    let mut b = loom::model::Builder::new();
+    // One preemption keeps each model to about a second; two explode on
+    // the idle workers' polling. A weakened marker ordering (Relaxed
+    // instead of Release/Acquire) is still caught (by the optimistic
+    // cycle model), and so is the broken stealer.
+    b.preemption_bound = Some(1);
+    // Idle workers poll (lock, steal attempt, yield) until the scheduler
+    // delivers; each poll is a few branches.
+    b.max_branches = 20_000;
+    b
+}
+
+/// The setting: thread 1 owns shard 1 (R1 concurrent, W1 sequential on
+/// {1}); W2 is sequential on {0, 1}; the rest (unused) on both.
+fn setting(names: &'static [&'static str]) -> (&'static CtoT, &'static Plan, &'static [Request]) {
+    use Mode::{Concurrent as C, Sequential as S};
+    let classes = ClassTable::sharded(2);
+    let ctot = testkit::ctot(
+        2,
+        &[
+            (C, &[1]),
+            (S, &[1]),
+            (C, &[0, 1]),
+            (S, &[0, 1]),
+            (S, &[0, 1]),
+            (S, &[0, 1]),
+        ],
+    );
+    ctot.validate(&classes)
+        .expect("the model's mapping obeys the rules");
+    let plan = Plan::new(&ctot, &classes).unwrap();
+    let requests = stream(&classes, names);
+    (
+        Box::leak(Box::new(ctot)),
+        Box::leak(Box::new(plan)),
+        Box::leak(requests.into_boxed_slice()),
+    )
+}
+
+/// Check the model over every interleaving; return the most steals any
+/// interleaving made (so a test can insist that stealing happened).
+fn check(policy: Policy, names: &'static [&'static str]) -> u32 {
+    let (ctot, plan, requests) = setting(names);
+    let steals = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let most = steals.clone();
+    builder().check(move || {
+        let n = run_model(policy, ctot, plan, requests);
+        // Relaxed: a plain std counter outside the model, read after it.
+        most.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
+    });
+    steals.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Idle stealing, then a sequential request of the victim: R1 R1 W1.
+/// Thread 0 may steal the reads of thread 1; thread 1 must wait for the
+/// marker before its write.
+const IDLE_STEAL: &[&str] = &["R1", "R1", "W1"];
+
+/// Stealing while waiting in a cycle: R1 W2 W1. Thread 0 arrives at W2's
+/// cycle while W2 is not yet in thread 1's queue and steals the R1 there;
+/// thread 1 waits for that marker before arriving.
+const CYCLE_STEAL: &[&str] = &["R1", "W2", "W1"];
+
+#[test]
+fn loom_ws_conservative_idle_steal() {
+    assert!(
+        check(conservative::POLICY, IDLE_STEAL) > 0,
+        "some interleaving steals"
+    );
+}
+
+#[test]
+fn loom_ws_conservative_barriers() {
+    assert!(check(conservative::POLICY, CYCLE_STEAL) > 0);
+}
+
+#[test]
+fn loom_ws_moderate_cycle_steal() {
+    assert!(check(moderate::POLICY, CYCLE_STEAL) > 0);
+}
+
+#[test]
+fn loom_ws_aggressive_idle_steal() {
+    assert!(check(aggressive::POLICY, IDLE_STEAL) > 0);
+}
+
+#[test]
+fn loom_ws_aggressive_cycle_steal() {
+    assert!(check(aggressive::POLICY, CYCLE_STEAL) > 0);
+}
+
+#[test]
+fn loom_ws_optimistic_cycle_steal() {
+    assert!(check(optimistic::POLICY, CYCLE_STEAL) > 0);
+}
+
+/// The models have teeth: the broken stealer (no flags, no markers) makes
+/// loom report a failing interleaving.
+#[test]
+fn loom_ws_broken_stealer_is_caught() {
+    let caught = std::panic::catch_unwind(|| check(super::broken::POLICY, IDLE_STEAL));
+    assert!(
+        caught.is_err(),
+        "loom found no bad interleaving of the broken stealer"
+    );
+}
