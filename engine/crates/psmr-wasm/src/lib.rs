@@ -11,8 +11,8 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;
-pub mod session;
 mod check;
+pub mod session;
 
 pub use session::{Engine, Outcome, Poll, StartError, WebRunOptions};
 
