@@ -22,5 +22,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
+    // codemirror-json-schema ships ESM with extension-less imports, which
+    // Node cannot load; let Vite transform it for the editor's tests.
+    server: { deps: { inline: ['codemirror-json-schema'] } },
   },
 });

@@ -48,8 +48,8 @@ export function CheckPanel({ text, engine, busy, onBusyChange }: CheckPanelProps
       {checking && progress && (
         <span className="check-progress" data-testid="check-progress">
           run {progress.repetition} of {progress.repetitions}
-          {progress.poll?.snapshot
-            ? ` · ${progress.poll.snapshot.scheduler} ${progress.poll.snapshot.executed}/${progress.poll.snapshot.requests}`
+          {progress.snapshot
+            ? ` · ${progress.snapshot.scheduler} ${progress.snapshot.executed}/${progress.snapshot.requests}`
             : ''}
         </span>
       )}
@@ -106,7 +106,9 @@ function CheckResult({ outcome }: { outcome: CheckOutcome }) {
                   <strong className="expectation-status">{LABEL[s]}</strong>{' '}
                   <span className="expectation-name">{r.name}</span>
                   {': '}
-                  <span className="expectation-message">{r.skipped_reason ?? r.message}</span>
+                  <span className="expectation-message">
+                    {s === 'skipped' ? `skipped: ${r.skipped_reason}${r.message ? ` (${r.message})` : ''}` : r.message}
+                  </span>
                 </li>
               );
             })}

@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { Report, RunOutcome } from '../engine/protocol';
-import { repetitionsOf, runCheck, statusOf, summarize, type CheckEngine, type ExpectationResult } from './check';
+import { runCheck, statusOf, summarize, type CheckEngine, type ExpectationResult } from './check';
 import { readScenarioFile, saveName, MAX_FILE_BYTES } from './files';
 
 function report(cancelled = false): Report {
-  return { scenario: 's', runs: [{ cancelled } as Report['runs'][number]] };
+  return { scenario: 's', cores: 2, runs: [{ cancelled } as Report['runs'][number]] };
 }
 
+/** A fake engine whose plan is the `repetitions` field of the text (the real one is the engine's). */
 function fakeEngine(outcomes: RunOutcome[], results: ExpectationResult[] = []) {
   const calls = { runs: 0, evaluated: [] as Report[][] };
   const engine: CheckEngine = {
+    async plan(text) {
+      const doc = JSON.parse(text) as { repetitions?: number; invalid?: boolean };
+      if (doc.invalid) return { ok: false, diagnostics: [{ file: 'f', line: 1, col: 2, path: 'x', message: 'bad' }] };
+      return { ok: true, repetitions: doc.repetitions ?? 1 };
+    },
     async run(_text, options, onProgress) {
       expect(options.trace).toBe(false);
-      onProgress?.({ running: true, done: false, snapshot: null });
+      onProgress?.(null);
       const o = outcomes[calls.runs++];
       if (!o) throw new Error('worker gone');
       return o;
@@ -25,18 +31,6 @@ function fakeEngine(outcomes: RunOutcome[], results: ExpectationResult[] = []) {
   return { engine, calls };
 }
 
-describe('repetitionsOf', () => {
-  it('prefers expect.repetitions, then run.repetitions, then 1, within bounds', () => {
-    expect(repetitionsOf('{"expect":{"repetitions":3},"run":{"repetitions":5}}')).toBe(3);
-    expect(repetitionsOf('{"run":{"repetitions":5}}')).toBe(5);
-    expect(repetitionsOf('{}')).toBe(1);
-    expect(repetitionsOf('not json')).toBe(1);
-    expect(repetitionsOf('{"expect":{"repetitions":1000}}')).toBe(100);
-    expect(repetitionsOf('{"expect":{"repetitions":0}}')).toBe(1);
-    expect(repetitionsOf('{"expect":{"repetitions":2.5}}')).toBe(1);
-  });
-});
-
 describe('runCheck', () => {
   const results: ExpectationResult[] = [
     { name: 'correct', passed: true, skipped_reason: null, message: 'all runs correct' },
@@ -45,9 +39,12 @@ describe('runCheck', () => {
   ];
 
   it('runs the asked repetitions and hands every report to the engine', async () => {
-    const { engine, calls } = fakeEngine([0, 1, 2].map(() => ({ ok: true, report: report() })), results);
+    const { engine, calls } = fakeEngine(
+      [0, 1, 2].map(() => ({ ok: true, report: report() })),
+      results,
+    );
     const progress: number[] = [];
-    const out = await runCheck(engine, '{"expect":{"repetitions":3}}', (p) => progress.push(p.repetition));
+    const out = await runCheck(engine, '{"repetitions":3}', (p) => progress.push(p.repetition));
     expect(out).toEqual({ kind: 'checked', results, repetitions: 3 });
     expect(calls.runs).toBe(3);
     expect(calls.evaluated).toHaveLength(1);
@@ -60,8 +57,15 @@ describe('runCheck', () => {
   it('stops at a refused scenario with its diagnostics, judging nothing', async () => {
     const diagnostics = [{ file: 'f', line: 2, col: 3, path: 'threads', message: 'too many' }];
     const { engine, calls } = fakeEngine([{ ok: false, diagnostics }]);
-    expect(await runCheck(engine, '{"expect":{"repetitions":2}}')).toEqual({ kind: 'refused', diagnostics });
+    expect(await runCheck(engine, '{"repetitions":2}')).toEqual({ kind: 'refused', diagnostics });
     expect(calls.evaluated).toHaveLength(0);
+  });
+
+  it('refuses a scenario the engine cannot plan, running nothing', async () => {
+    const { engine, calls } = fakeEngine([{ ok: true, report: report() }]);
+    const out = await runCheck(engine, '{"invalid":true}');
+    expect(out).toEqual({ kind: 'refused', diagnostics: [expect.objectContaining({ path: 'x' })] });
+    expect(calls.runs).toBe(0);
   });
 
   it('stops at a cancelled run', async () => {
@@ -69,7 +73,7 @@ describe('runCheck', () => {
       { ok: true, report: report() },
       { ok: true, report: report(true) },
     ]);
-    expect(await runCheck(engine, '{"expect":{"repetitions":4}}')).toEqual({
+    expect(await runCheck(engine, '{"repetitions":4}')).toEqual({
       kind: 'cancelled',
       repetition: 2,
       repetitions: 4,
@@ -86,7 +90,11 @@ describe('runCheck', () => {
 
 describe('files', () => {
   it('reads UTF-8 and refuses oversized or non-UTF-8 files', async () => {
-    expect(await readScenarioFile(new File(['{"a":"é"}'], 'a.json'))).toEqual({ ok: true, file: 'a.json', text: '{"a":"é"}' });
+    expect(await readScenarioFile(new File(['{"a":"é"}'], 'a.json'))).toEqual({
+      ok: true,
+      file: 'a.json',
+      text: '{"a":"é"}',
+    });
     const big = await readScenarioFile(new File([new Uint8Array(MAX_FILE_BYTES + 1)], 'big.json'));
     expect(big.ok).toBe(false);
     const bin = await readScenarioFile(new File([new Uint8Array([0xff, 0xfe, 0x00])], 'b.json'));

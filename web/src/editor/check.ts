@@ -1,20 +1,21 @@
 /**
- * The browser's `psmr check`: run the scenario as many times as its expect
- * block asks, then let the engine judge the reports against the
- * expectations. The judging is the engine's `evaluate` (the same Rust code
- * the CLI runs), reached through the worker; nothing here decides pass or
- * fail.
+ * The browser's `psmr check`: ask the engine how many runs the scenario's
+ * expect block wants, run it that many times, then let the engine judge the
+ * reports. Both the count and the judging are the engine's
+ * (`psmr_scenario::expect::{repetitions, evaluate}`, through the worker), the
+ * same Rust code the CLI runs; nothing here decides pass or fail.
  */
-import type { Diagnostic, PollSnapshot, Report, RunOptions, RunOutcome } from '../engine/protocol';
+import type {
+  CheckPlan,
+  Diagnostic,
+  ExpectationResult,
+  Report,
+  RunOptions,
+  RunOutcome,
+  RunSnapshot,
+} from '../engine/protocol';
 
-/** One expectation's verdict (engine `ExpectationResult`). */
-export interface ExpectationResult {
-  name: string;
-  passed: boolean;
-  /** Set when the expectation could not be judged here (e.g. too few cores for a speed ratio). */
-  skipped_reason: string | null;
-  message: string;
-}
+export type { ExpectationResult } from '../engine/protocol';
 
 export type ExpectationStatus = 'pass' | 'fail' | 'skipped';
 
@@ -23,9 +24,10 @@ export function statusOf(r: ExpectationResult): ExpectationStatus {
   return r.passed ? 'pass' : 'fail';
 }
 
-/** What the check needs from the engine (the worker bridge, or a fake in tests). */
+/** What the check needs from the engine (the worker bridge and run store, or a fake in tests). */
 export interface CheckEngine {
-  run(text: string, options: RunOptions, onProgress?: (poll: PollSnapshot) => void): Promise<RunOutcome>;
+  plan(text: string): Promise<CheckPlan>;
+  run(text: string, options: RunOptions, onProgress?: (snapshot: RunSnapshot | null) => void): Promise<RunOutcome>;
   evaluate(text: string, reports: Report[]): Promise<ExpectationResult[]>;
 }
 
@@ -35,31 +37,11 @@ export type CheckOutcome =
   | { kind: 'cancelled'; repetition: number; repetitions: number }
   | { kind: 'failed'; error: string };
 
-/** Progress of a check: which repetition, and the engine's poll of it. */
+/** Progress of a check: which repetition, and the engine's snapshot of it. */
 export interface CheckProgress {
   repetition: number;
   repetitions: number;
-  poll: PollSnapshot | null;
-}
-
-/** Upper bound on repetitions, as the engine enforces (`MAX_REPETITIONS`). */
-export const MAX_REPETITIONS = 100;
-
-/**
- * Repetitions the scenario asks for: `expect.repetitions`, else
- * `run.repetitions`, else 1, within 1..MAX_REPETITIONS. The engine
- * validates the same fields with located errors; this only counts.
- */
-export function repetitionsOf(text: string): number {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return 1;
-  }
-  const o = (doc ?? {}) as { expect?: { repetitions?: unknown }; run?: { repetitions?: unknown } };
-  const pick = [o.expect?.repetitions, o.run?.repetitions].find((v) => typeof v === 'number' && Number.isInteger(v));
-  return Math.min(MAX_REPETITIONS, Math.max(1, (pick as number | undefined) ?? 1));
+  snapshot: RunSnapshot | null;
 }
 
 /** The counts of a result list, for the summary line. */
@@ -71,20 +53,23 @@ export function summarize(results: ExpectationResult[]): Record<ExpectationStatu
 
 /**
  * Run the check. Traces are off (the check needs metrics and verdicts only).
- * Stops at the first refused or cancelled run; never throws.
+ * Stops at the first refused or cancelled run; never throws. The number of
+ * runs is bounded by the engine (at most 100 repetitions).
  */
 export async function runCheck(
   engine: CheckEngine,
   text: string,
   onProgress?: (p: CheckProgress) => void,
 ): Promise<CheckOutcome> {
-  const repetitions = repetitionsOf(text);
-  const reports: Report[] = [];
   try {
+    const plan = await engine.plan(text);
+    if (!plan.ok) return { kind: 'refused', diagnostics: plan.diagnostics };
+    const { repetitions } = plan;
+    const reports: Report[] = [];
     for (let k = 1; k <= repetitions; k++) {
-      onProgress?.({ repetition: k, repetitions, poll: null });
-      const outcome = await engine.run(text, { trace: false }, (poll) =>
-        onProgress?.({ repetition: k, repetitions, poll }),
+      onProgress?.({ repetition: k, repetitions, snapshot: null });
+      const outcome = await engine.run(text, { trace: false }, (snapshot) =>
+        onProgress?.({ repetition: k, repetitions, snapshot }),
       );
       if (!outcome.ok) return { kind: 'refused', diagnostics: outcome.diagnostics };
       if (outcome.report.runs.some((r) => r.cancelled)) return { kind: 'cancelled', repetition: k, repetitions };

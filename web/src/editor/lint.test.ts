@@ -165,8 +165,14 @@ describe('live validation', () => {
   it('works without an engine and validates again on request', async () => {
     let validate: ((t: string) => Promise<EngineDiagnostic[]>) | null = null;
     const reports: ValidationReport[] = [];
-    const view = new FakeView(EditorState.create({ doc: '{"threads": 3}', extensions: [json(), stateExtensions(SCHEMA)] }));
-    view.validator = new LiveValidator(view, { getValidate: () => validate, onReport: (r) => reports.push(r), delayMs: 1 });
+    const view = new FakeView(
+      EditorState.create({ doc: '{"threads": 3}', extensions: [json(), stateExtensions(SCHEMA)] }),
+    );
+    view.validator = new LiveValidator(view, {
+      getValidate: () => validate,
+      onReport: (r) => reports.push(r),
+      delayMs: 1,
+    });
     validators.push(view.validator);
     await new Promise((r) => setTimeout(r, 20));
     expect(reports.at(-1)?.engine.state).toBe('off');

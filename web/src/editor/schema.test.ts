@@ -19,11 +19,13 @@ describe('the committed scenario schema in the editor', () => {
 
   it('accepts every shipped scenario', () => {
     expect(shippedScenarios.length).toBeGreaterThan(0);
-    for (const s of shippedScenarios) expect({ file: s.file, problems: problems(s.text) }).toEqual({ file: s.file, problems: [] });
+    for (const s of shippedScenarios)
+      expect({ file: s.file, problems: problems(s.text) }).toEqual({ file: s.file, problems: [] });
   });
 
   it('locates a wrong type and an unknown field with their paths', () => {
-    const text = '{\n  "name": "x",\n  "threads": "two",\n  "colour": 1,\n  "app": { "kind": "linked-list", "shards": 2 },\n  "schedulers": [{ "id": "early" }]\n}';
+    const text =
+      '{\n  "name": "x",\n  "threads": "two",\n  "colour": 1,\n  "app": { "kind": "linked-list", "shards": 2 },\n  "schedulers": [{ "id": "early" }]\n}';
     const p = problems(text);
     expect(p.find((x) => x.path === 'threads')).toMatchObject({ line: 3, col: 14 });
     expect(p.some((x) => x.line === 4)).toBe(true);

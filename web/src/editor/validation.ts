@@ -6,14 +6,7 @@ import { setDiagnostics } from '@codemirror/lint';
 import { StateEffect } from '@codemirror/state';
 import { ViewPlugin, type EditorView, type ViewUpdate } from '@codemirror/view';
 import { JSONValidation } from 'codemirror-json-schema';
-import {
-  engineProblems,
-  schemaProblems,
-  syntaxProblems,
-  toDiagnostic,
-  type Problem,
-  type ValidateFn,
-} from './lint';
+import { engineProblems, schemaProblems, syntaxProblems, toDiagnostic, type Problem, type ValidateFn } from './lint';
 
 /** What the engine part of the validation is doing. */
 export type EngineStatus =

@@ -36,7 +36,7 @@ function noise(len: number, seed: number): string {
   let s = '';
   for (let i = 0; i < len; i++) {
     x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    s += String.fromCharCode(33 + (x >>> 24) % 90);
+    s += String.fromCharCode(33 + ((x >>> 24) % 90));
   }
   return s;
 }

@@ -172,7 +172,10 @@ export async function decodeScenario(payload: string): Promise<DecodeResult> {
   if (!bytes) return bad('it contains characters that are not base64url');
   if (bytes.length <= HEADER_BYTES) return bad('it is too short');
   if (bytes[0] !== SHARE_VERSION) {
-    return { ok: false, error: `This share link has format version ${bytes[0]}; this app reads version ${SHARE_VERSION}.` };
+    return {
+      ok: false,
+      error: `This share link has format version ${bytes[0]}; this app reads version ${SHARE_VERSION}.`,
+    };
   }
   const expectedCrc = new DataView(bytes.buffer, bytes.byteOffset).getUint32(1);
   let utf8: Uint8Array | null;

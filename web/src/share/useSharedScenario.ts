@@ -7,10 +7,7 @@ import { useEffect, useState } from 'react';
 import { decodeScenario, payloadFromHash } from './codec';
 
 export type SharedState =
-  | { status: 'none' }
-  | { status: 'loading' }
-  | { status: 'loaded' }
-  | { status: 'error'; error: string };
+  { status: 'none' } | { status: 'loading' } | { status: 'loaded' } | { status: 'error'; error: string };
 
 export function useSharedScenario(onLoad: (text: string) => void): [SharedState, () => void] {
   const [state, setState] = useState<SharedState>(() =>

@@ -1,0 +1,84 @@
+/**
+ * The "Author" tab, plugged into the app shell (see components/panels.ts):
+ * the authoring panel wired to the run store and the engine bridge.
+ *
+ * The text lives in the run store, so the editor, the sidebar's source and
+ * "Run" all see the same scenario. Check runs through the store too (one
+ * engine run at a time, its progress and Cancel in the sidebar, its last
+ * report in the Run tab), then asks the engine to judge the reports.
+ */
+import { useMemo } from 'react';
+import type { PanelDef } from '../components/panels';
+import type { RunOutcome, RunOptions, RunSnapshot } from '../engine/protocol';
+import { shippedScenarios } from '../gallery/scenarios';
+import { SHARE_TAB } from '../share/codec';
+import { engineBridge, runStore, useRun } from '../store';
+import { AuthoringPanel } from './AuthoringPanel';
+import type { CheckEngine } from './check';
+import type { ValidateFn } from './lint';
+
+/** One run of the current text through the run store, as a check needs it. */
+async function runThroughStore(
+  text: string,
+  options: RunOptions,
+  onProgress?: (s: RunSnapshot | null) => void,
+): Promise<RunOutcome> {
+  const store = runStore.getState();
+  if (store.phase === 'running') throw new Error('a run is already in progress; wait for it or cancel it');
+  if (store.text !== text) store.setText(text);
+  const unsubscribe = runStore.subscribe((s) => onProgress?.(s.progress));
+  try {
+    await store.run(options);
+  } finally {
+    unsubscribe();
+  }
+  const after = runStore.getState();
+  switch (after.phase) {
+    case 'refused':
+      return { ok: false, diagnostics: after.diagnostics };
+    case 'failed':
+      throw new Error(after.error ?? 'the engine failed');
+    default:
+      if (!after.report) throw new Error('the run ended without a report');
+      return { ok: true, report: after.report };
+  }
+}
+
+function AuthorTab() {
+  const text = useRun((s) => s.text);
+  const file = useRun((s) => s.file);
+  const setText = useRun((s) => s.setText);
+  const running = useRun((s) => s.phase === 'running');
+  const ready = useRun((s) => s.engine.state === 'ready');
+
+  const validate = useMemo<ValidateFn | null>(
+    () => (ready ? (t) => engineBridge().validate(t, file) : null),
+    [ready, file],
+  );
+  const checkEngine = useMemo<CheckEngine | null>(
+    () =>
+      ready
+        ? {
+            plan: (t) => engineBridge().checkPlan(t, file),
+            run: runThroughStore,
+            evaluate: (t, reports) => engineBridge().evaluate(t, reports, file),
+          }
+        : null,
+    [ready, file],
+  );
+
+  return (
+    <AuthoringPanel
+      text={text}
+      file={file}
+      onTextChange={setText}
+      gallery={shippedScenarios}
+      validate={validate}
+      onRun={() => void runStore.getState().run()}
+      running={running}
+      checkEngine={checkEngine}
+    />
+  );
+}
+
+export const panels: PanelDef[] = [{ id: SHARE_TAB, title: 'Author', order: 5, component: AuthorTab }];
