@@ -1,0 +1,83 @@
+//! A deliberately broken scheduler is caught: `psmr run` exits 1 and names
+//! the reversed pair on stderr; `psmr check` judges `"correct": false`.
+//! Needs the broken variants: `cargo test -p psmr-cli --features fault-injection`.
+#![cfg(feature = "fault-injection")]
+
+use std::process::Command;
+
+fn scenario(expect: &str) -> std::path::PathBuf {
+    // Heavy skew makes the broken stealer take requests from the loaded
+    // worker's queue past a waiting write of their shard.
+    let text = format!(
+        r#"{{
+  "name": "broken stealer", "description": "fault injection",
+  "app": {{ "kind": "spin", "shards": 2, "ns": 5000 }},
+  "workload": {{ "seed": 21, "requests": 600, "writes": 0.3, "global": 0.1,
+                "skew": {{ "kind": "skewed", "hot": 0, "share": 0.95 }} }},
+  "threads": 4,
+  "schedulers": [ {{ "id": "ws-aggressive", "fault": "ws-ignore-flags" }} ],
+  "run": {{ "trace": false }},
+  "expect": {expect}
+}}"#
+    );
+    let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("broken-{}.json", expect.len()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Run `args` until it exits 1 (the violation depends on thread timing),
+/// at most `ATTEMPTS` times; return that run's output.
+fn until_caught(args: &[&str]) -> std::process::Output {
+    const ATTEMPTS: usize = 10;
+    let mut last = None;
+    for _ in 0..ATTEMPTS {
+        let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
+            .args(args)
+            .output()
+            .unwrap();
+        if o.status.code() == Some(1) {
+            return o;
+        }
+        last = Some(o);
+    }
+    panic!("the broken stealer was never caught: {last:?}");
+}
+
+#[test]
+fn run_exits_one_and_names_the_pair() {
+    let f = scenario("{}");
+    let o = until_caught(&["run", f.to_str().unwrap(), "--json"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with("VIOLATION ws-aggressive: "), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run = &v["runs"][0];
+    assert_eq!(run["correct"], false);
+    assert!(run["violation"].as_str().unwrap().contains('#'), "{run}");
+    assert!(run["violation_detail"]["kind"].is_string(), "{run}");
+}
+
+#[test]
+fn check_fails_correctness_and_passes_an_expected_violation() {
+    let f = scenario("{}");
+    let o = until_caught(&["check", f.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("FAIL") && out.contains("correct(ws-aggressive)"),
+        "{out}"
+    );
+    let f = scenario(r#"{"correct": false}"#);
+    let mut passed = false;
+    for _ in 0..10 {
+        let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
+            .args(["check", f.to_str().unwrap()])
+            .output()
+            .unwrap();
+        if o.status.code() == Some(0) {
+            passed = String::from_utf8_lossy(&o.stdout).contains("PASS");
+            break;
+        }
+    }
+    assert!(passed, "an expected violation was never observed");
+}
