@@ -8,7 +8,7 @@ import { runStore, useRun } from '../store';
 import { ClassroomView, DisplayToggles } from './ClassroomView';
 import type { RunLike } from './registry';
 import { SyntheticClassroom, syntheticModes } from './synthetic';
-import { forgetOlderThan, makeTrack, modelFor, runLabel } from './tracks';
+import { forgetOlderThan, makeTrack, modelFor, runLabel, shardsOf } from './tracks';
 
 const MAX_TRACKS = 4;
 
@@ -49,7 +49,13 @@ function RunClassroom() {
       .then((models) => {
         if (!live) return;
         const tracks = models.map((m, j) =>
-          makeTrack(`run-${chosen[j]}`, runLabel(runs[chosen[j]], runs, chosen[j]), runs[chosen[j]], m),
+          makeTrack(
+            `run-${chosen[j]}`,
+            runLabel(runs[chosen[j]], runs, chosen[j]),
+            runs[chosen[j]],
+            m,
+            shardsOf(runStore.getState().text),
+          ),
         );
         replayStore.getState().setTracks(tracks);
         const empty = models.every((m) => m.length === 0);

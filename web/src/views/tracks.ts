@@ -38,10 +38,20 @@ export function runLabel(run: RunLike, all: readonly RunLike[], i: number): stri
   return same > 1 ? `${base} #${i}` : base;
 }
 
-export function makeTrack(key: string, label: string, run: RunLike, model: ReplayModel): Track {
+/** Shards of the scenario's app, read from its text (best effort), for class names. */
+export function shardsOf(scenarioText: string): number | undefined {
+  try {
+    const s = JSON.parse(scenarioText) as { app?: { shards?: unknown } };
+    return typeof s.app?.shards === 'number' ? s.app.shards : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function makeTrack(key: string, label: string, run: RunLike, model: ReplayModel, shards?: number): Track {
   const given = run.info?.mapping ?? [];
-  const classNames =
-    given.length >= model.index.classes ? given.map((m) => m.class) : shardedNames(model.index.classes);
+  const count = shards !== undefined ? Math.max(2 * shards + 2, model.index.classes) : model.index.classes;
+  const classNames = given.length >= model.index.classes ? given.map((m) => m.class) : shardedNames(count);
   const mapping = given.length > 0 ? given : inferMapping(model, classNames);
   return { key, label, scheduler: run.scheduler, model, classNames, mapping };
 }

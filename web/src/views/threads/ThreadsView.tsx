@@ -49,7 +49,7 @@ export function LaneCanvas(props: ViewProps & { i: number }) {
     <div ref={box} className="lane-canvas" data-testid="threads-view">
       <canvas
         ref={canvas}
-        style={{ width, height, display: 'block' }}
+        style={{ width: '100%', height, display: 'block' }}
         role="img"
         aria-label={`${track.label}: ${state.lanes.length} threads, ${queued} queued requests`}
         data-queued={queued}
