@@ -135,6 +135,19 @@ describe('live validation', () => {
     expect(shown.find((d) => d.source === 'engine')?.message).toBe('name: unknown class name `x`');
   });
 
+  it('does not repeat an engine problem the schema already shows at the same field', async () => {
+    const text = '{\n  "threads": "two"\n}';
+    const { settled } = editor(text, async () => [
+      { file: 'f', line: 2, col: 14, path: 'threads', message: 'invalid type: string "two", expected usize' },
+      { file: 'f', line: 1, col: 1, path: '', message: 'an engine-only problem' },
+    ]);
+    const r = await settled();
+    expect(r.problems.map((p) => [p.source, p.path])).toEqual([
+      ['schema', 'threads'],
+      ['engine', ''],
+    ]);
+  });
+
   it('drops an engine answer for text that changed meanwhile', async () => {
     let release: (d: EngineDiagnostic[]) => void = () => {};
     const texts: string[] = [];

@@ -153,3 +153,14 @@ export function toDiagnostic(p: Problem): Diagnostic {
     message: p.path ? `${p.path}: ${p.message}` : p.message,
   };
 }
+
+/**
+ * Schema and engine problems together. The engine also refuses what the
+ * schema already flags (a string where a number goes): an engine problem on
+ * the same line and field path as a schema problem says the same thing
+ * twice, so it is left out. Engine-only problems are all kept.
+ */
+export function mergeProblems(schema: Problem[], engine: Problem[]): Problem[] {
+  const flagged = new Set(schema.map((p) => `${p.line}\u0000${p.path}`));
+  return [...schema, ...engine.filter((p) => !flagged.has(`${p.line}\u0000${p.path}`))];
+}

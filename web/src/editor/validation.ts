@@ -6,7 +6,15 @@ import { setDiagnostics } from '@codemirror/lint';
 import { StateEffect } from '@codemirror/state';
 import { ViewPlugin, type EditorView, type ViewUpdate } from '@codemirror/view';
 import { JSONValidation } from 'codemirror-json-schema';
-import { engineProblems, schemaProblems, syntaxProblems, toDiagnostic, type Problem, type ValidateFn } from './lint';
+import {
+  engineProblems,
+  mergeProblems,
+  schemaProblems,
+  syntaxProblems,
+  toDiagnostic,
+  type Problem,
+  type ValidateFn,
+} from './lint';
 
 /** What the engine part of the validation is doing. */
 export type EngineStatus =
@@ -124,7 +132,7 @@ export class LiveValidator {
     try {
       const diags = await withTimeout(validate(doc.toString()), this.timeoutMs);
       if (view.state.doc !== doc) return; // edited meanwhile; the next run answers
-      this.publish(gen, [...local, ...engineProblems(doc, diags)], { state: 'ok' });
+      this.publish(gen, mergeProblems(local, engineProblems(doc, diags)), { state: 'ok' });
     } catch (e) {
       this.publish(gen, local, { state: 'failed', message: e instanceof Error ? e.message : String(e) });
     }
