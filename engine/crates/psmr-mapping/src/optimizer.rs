@@ -205,18 +205,42 @@ pub fn optimize_with(
         })
         .collect();
     roots.sort_by(|a, b| a.0.cmp_lex(&b.0));
-    for (k, (root_bound, model)) in roots.iter().enumerate() {
-        if search.timed_out {
-            // Every unexplored root stays open.
-            for (b, _) in &roots[k..] {
-                search.note_open(*b);
-            }
+    // Root bounds ignore O.3, so their least cost bounds every mapping's cost.
+    let cost_floor = roots.first().map_or(0.0, |r| r.0.cost);
+    // O.3 first: search with a cap on O.3 (a virtual incumbent of value
+    // (cap, +inf)) for caps 0, 1, 2, 4, ... below the naive mapping's O.3.
+    // A pass that finds a mapping is an ordinary branch and bound from then
+    // on and, when it completes, proves optimality; a pass that completes
+    // without one proves O.3 > cap.
+    let mut o3_floor = 0u32;
+    let mut cap = 0u32;
+    let pruned_by_cap: Option<Value>;
+    loop {
+        if cap >= search.best.o3 {
+            pruned_by_cap = None;
+            search.run_roots(&roots);
             break;
         }
-        if root_bound.no_better_than(&search.best) {
-            continue;
+        let real = (search.best, search.best_map.take());
+        search.best = Value {
+            o3: cap,
+            cost: f64::INFINITY,
+        };
+        search.run_roots(&roots);
+        if search.best.cost.is_finite() {
+            pruned_by_cap = None;
+            break;
         }
-        search.run(model);
+        (search.best, search.best_map) = real;
+        if search.timed_out {
+            pruned_by_cap = Some(Value {
+                o3: cap + 1,
+                cost: cost_floor,
+            });
+            break;
+        }
+        o3_floor = cap + 1;
+        cap = if cap == 0 { 1 } else { cap * 2 };
     }
     let solve_ms = (psmr_core::clock::now_ns().saturating_sub(start_ns)) as f64 / 1e6;
     let ctot = search.best_map.clone().expect("the naive incumbent exists");
@@ -224,7 +248,18 @@ pub fn optimize_with(
     let bound = if optimal {
         search.best
     } else {
-        min_value(search.open_bound, search.best)
+        let mut b = min_value(search.open_bound, search.best);
+        if let Some(p) = pruned_by_cap {
+            b = min_value(b, p);
+        }
+        // Lower bounds proven by earlier passes also hold.
+        max_value(
+            b,
+            Value {
+                o3: o3_floor,
+                cost: cost_floor,
+            },
+        )
     };
     let gap = relative_gap(&search.best, &bound);
     Ok(Solution {
@@ -236,6 +271,14 @@ pub fn optimize_with(
         nodes: search.nodes,
         solve_ms,
     })
+}
+
+fn max_value(a: Value, b: Value) -> Value {
+    if a.cmp_lex(&b) == Ordering::Less {
+        b
+    } else {
+        a
+    }
 }
 
 fn min_value(a: Value, b: Value) -> Value {
@@ -379,6 +422,10 @@ struct ModeModel<'a> {
     /// Order of placement: concurrent classes (heaviest first), then
     /// sequential classes that have a concurrent neighbour, then the rest.
     order: Vec<usize>,
+    /// Concurrent classes grouped greedily into cliques of the relation
+    /// "placing both on one thread puts two independent sequential classes
+    /// together" (so, with O.3 tight, they never share a thread).
+    cliques: Vec<Vec<usize>>,
 }
 
 impl<'a> ModeModel<'a> {
@@ -416,7 +463,7 @@ impl<'a> ModeModel<'a> {
                 alpha[c] = coef;
             }
         }
-        let forced = (0..n)
+        let forced: Vec<u64> = (0..n)
             .map(|c| {
                 if conc & 1 << c != 0 {
                     p.conflicts[c] & seq
@@ -445,6 +492,20 @@ impl<'a> ModeModel<'a> {
                 s,
             )
         });
+        let incompatible = |a: usize, b: usize| {
+            let (fa, fb) = (forced[a], forced[b]);
+            (0..n).any(|s| fa & 1 << s != 0 && indep[s] & fb & !(1 << s) != 0)
+        };
+        let mut cliques: Vec<Vec<usize>> = Vec::new();
+        for &c in &conc_order {
+            match cliques
+                .iter_mut()
+                .find(|k| k.iter().all(|&o| incompatible(c, o)))
+            {
+                Some(k) => k.push(c),
+                None => cliques.push(vec![c]),
+            }
+        }
         let order = conc_order.into_iter().chain(seq_order).collect();
         ModeModel {
             p,
@@ -456,6 +517,7 @@ impl<'a> ModeModel<'a> {
             forced,
             indep,
             order,
+            cliques,
         }
     }
 
@@ -535,18 +597,137 @@ impl<'a> ModeModel<'a> {
                 unassigned_conc_nbrs |= self.forced[c];
             }
         }
+        let summed: u64 = self.order[sum_from..].iter().fold(0, |m, &c| m | 1 << c);
+        // Concurrent classes bounded jointly (see `clique_bound`).
+        let mut joint = 0u64;
+        if tight {
+            for clique in &self.cliques {
+                let members: Vec<usize> = clique
+                    .iter()
+                    .copied()
+                    .filter(|&c| summed & 1 << c != 0)
+                    .collect();
+                if members.len() < 2 {
+                    continue;
+                }
+                if let Some(b) = self.clique_bound(node, &members, &sharers) {
+                    match b {
+                        Some(v) => cost += v,
+                        None => o3 += 1,
+                    }
+                    joint |= members.iter().fold(0, |m, &c| m | 1 << c);
+                }
+            }
+        }
         for &c in &self.order[sum_from..] {
             if self.is_conc(c) {
+                if joint & 1 << c != 0 {
+                    continue;
+                }
                 match self.conc_bound(node, c, &sharers, tight) {
                     Some(v) => cost += v,
                     None => o3 += 1,
                 }
             } else if node.covered & 1 << c == 0 && unassigned_conc_nbrs & 1 << c == 0 {
-                // R.1: a sequential class with no thread yet takes at least one.
-                cost += self.alpha[c];
+                // R.1: a sequential class with no thread yet takes at least
+                // one; with O.3 tight, one per partner that cannot share a
+                // thread with another (R.5).
+                let need = if tight {
+                    let partners = self.p.conflicts[c] & self.seq & !(1 << c);
+                    self.separate_partners(partners, &node.orbits).max(1)
+                } else {
+                    1
+                };
+                cost += self.alpha[c] * need as f64;
             }
         }
         Value { o3, cost }
+    }
+
+    /// How many of `partners` (sequential classes) need pairwise different
+    /// threads: a greedy set of partners that are independent of each other
+    /// (so, with O.3 tight, may not newly share a thread) and share no
+    /// orbit of `orbits` already. A sequential class that must meet all of
+    /// them (R.5) needs at least this many threads.
+    fn separate_partners(&self, partners: u64, orbits: &[Orbit]) -> usize {
+        let mut chosen: Vec<usize> = Vec::new();
+        let mut rest = partners;
+        while rest != 0 {
+            let p = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let apart = chosen.iter().all(|&q| {
+                let both = 1u64 << p | 1u64 << q;
+                self.indep[p] & 1 << q != 0 && orbits.iter().all(|o| o.col & both != both)
+            });
+            if apart {
+                chosen.push(p);
+            }
+        }
+        chosen.len()
+    }
+
+    /// Joint bound of unplaced concurrent classes that pairwise cannot share
+    /// a thread without adding O.3 (a clique of the static incompatibility
+    /// relation), used when O.3 is tight. `None` when some thread open to
+    /// them could host two of them (then they are bounded one by one);
+    /// `Some(None)` when they cannot all get a thread without adding O.3.
+    /// Otherwise the least `Σ g_c(x_c) + x_c · (least split charge of c)`
+    /// with `x_c` at most `c`'s free threads and `Σ x_c` at most the free
+    /// threads of any of them: separable convex, so the greedy on marginal
+    /// costs below is exact for this relaxation.
+    fn clique_bound(&self, node: &Node, members: &[usize], sharers: &[u32]) -> Option<Option<f64>> {
+        let mut union_len = 0;
+        let mut caps = vec![0usize; members.len()];
+        let mut minch = vec![f64::INFINITY; members.len()];
+        for o in &node.orbits {
+            let mut open = false;
+            for (k, &c) in members.iter().enumerate() {
+                if self.o3_add(c, o.col) == 0 {
+                    open = true;
+                    caps[k] += o.len;
+                    minch[k] = minch[k].min(self.split_charge(c, o.col, sharers));
+                }
+            }
+            if !open {
+                continue;
+            }
+            union_len += o.len;
+            for (k, &a) in members.iter().enumerate() {
+                for &b in &members[k + 1..] {
+                    let both = o.col | self.forced[a] | self.forced[b];
+                    if self.pairs(both) == self.pairs(o.col) {
+                        return None; // a and b could share this orbit
+                    }
+                }
+            }
+        }
+        if caps.contains(&0) || members.len() > union_len {
+            return Some(None);
+        }
+        let mut x = vec![1usize; members.len()];
+        let mut used = members.len();
+        while used < union_len {
+            let step = (0..members.len())
+                .filter(|&k| x[k] < caps[k])
+                .map(|k| {
+                    (
+                        k,
+                        self.g(members[k], x[k] + 1) - self.g(members[k], x[k]) + minch[k],
+                    )
+                })
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            match step {
+                Some((k, d)) if d < 0.0 => {
+                    x[k] += 1;
+                    used += 1;
+                }
+                _ => break,
+            }
+        }
+        let total = (0..members.len())
+            .map(|k| self.g(members[k], x[k]) + minch[k] * x[k] as f64)
+            .sum();
+        Some(Some(total))
     }
 
     /// For each sequential class, how many of the concurrent classes in
@@ -761,6 +942,23 @@ impl<'a> Search<'a> {
         self.timed_out
     }
 
+    /// Search every mode vector whose root bound may beat the incumbent,
+    /// best bound first; on timeout the unexplored roots stay open.
+    fn run_roots(&mut self, roots: &[(Value, ModeModel)]) {
+        for (k, (root_bound, model)) in roots.iter().enumerate() {
+            if self.timed_out {
+                for (b, _) in &roots[k..] {
+                    self.note_open(*b);
+                }
+                break;
+            }
+            if root_bound.no_better_than(&self.best) {
+                continue;
+            }
+            self.run(model);
+        }
+    }
+
     fn run(&mut self, m: &ModeModel) {
         let root = Node::root(self.problem.threads);
         self.place(m, &root, 0);
@@ -924,11 +1122,16 @@ impl<'a> Search<'a> {
             return; // R.5 or R.1 can no longer be met.
         }
         let node = ctx.node;
-        let need_one = if unmet != 0 || !has_thread {
-            ctx.m.alpha[ctx.s]
+        // Extra threads still needed: one per partner that cannot share a
+        // remaining thread with another when O.3 is tight, else one if any
+        // requirement (R.1, R.5) is open.
+        let tight = node.o3 + o3 >= self.best.o3;
+        let need = if tight && unmet != 0 {
+            ctx.m.separate_partners(unmet, &ctx.remaining(v)).max(1)
         } else {
-            0.0
+            usize::from(unmet != 0 || !has_thread)
         };
+        let need_one = ctx.m.alpha[ctx.s] * need as f64;
         let bound = Value {
             o3: node.o3 + o3 + ctx.rest.o3,
             cost: node.cost + cost + need_one + ctx.rest.cost,
@@ -981,6 +1184,16 @@ struct ConcCtx<'n, 'm> {
     take: Vec<usize>,
     /// Threads in `visit[v..]`.
     suffix_cap: Vec<usize>,
+}
+
+impl SeqCtx<'_, '_> {
+    /// The orbits still to decide, `visit[v..]`.
+    fn remaining(&self, v: usize) -> Vec<Orbit> {
+        self.visit[v..]
+            .iter()
+            .map(|&j| self.node.orbits[j].clone())
+            .collect()
+    }
 }
 
 struct SeqCtx<'n, 'm> {
