@@ -101,21 +101,12 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
   ctx.fillText(text, l.labelW, schedY);
 
   const chipH = l.laneH - 8;
-  const drawChip = (x: number, y: number, w: number, req: number, outline: string | null) => {
-    ctx.fillStyle = p.classColor(clsOf(req));
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, chipH, 4);
-    ctx.fill();
-    if (outline) {
-      ctx.lineWidth = 2.5;
-      ctx.strokeStyle = outline;
-      ctx.stroke();
-    }
-    if (w >= l.font * 2) {
-      ctx.fillStyle = '#000';
-      ctx.font = `${Math.round(l.font * 0.8)}px system-ui, sans-serif`;
-      ctx.fillText(String(req), x + 3, y + chipH / 2, w - 6);
-    }
+  // Chips are collected first and drawn in one path per class color (a
+  // canvas state change per chip costs more than the chip), then outlines,
+  // then labels, which are skipped when there are too many to read.
+  const chips: Chip[] = [];
+  const addChip = (x: number, y: number, w: number, req: number, outline: string | null) => {
+    chips.push({ x, y, w, req, cls: clsOf(req), outline });
   };
 
   for (let t = 0; t < lanes; t++) {
@@ -138,13 +129,13 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     ctx.strokeStyle = p.grid;
     ctx.lineWidth = 1;
     ctx.strokeRect(ex, y0 + 3, l.execW, l.laneH - 6);
-    if (lane.exec >= 0) drawChip(ex + 2, y0 + 4, l.execW - 4, lane.exec, lane.exec === focus ? p.focus : p.exec);
+    if (lane.exec >= 0) addChip(ex + 2, y0 + 4, l.execW - 4, lane.exec, lane.exec === focus ? p.focus : p.exec);
     // Stolen requests wait right after the exec slot, outlined in the steal color.
     let x = ex + l.execW + l.chipGap * 2;
     const maxX = l.width - l.font * 3;
     for (const r of lane.stolen) {
       if (x + l.chipW > maxX) break;
-      drawChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : p.steal);
+      addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : p.steal);
       x += l.chipW + l.chipGap;
     }
     if (lane.stolen.length > 0) x += l.chipGap * 3;
@@ -152,7 +143,7 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     let shown = 0;
     for (const r of lane.queue) {
       if (x + l.chipW > maxX) break;
-      drawChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : null);
+      addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : null);
       x += l.chipW + l.chipGap;
       shown++;
     }
@@ -163,6 +154,7 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
       ctx.fillText(`+${hidden}`, maxX + 4, y0 + l.laneH / 2);
     }
   }
+  drawChips(ctx, chips, chipH, l, p);
 
   // Dispatch arrow: the scheduler putting the current request into a queue.
   if (event && event.thread === SCHEDULER && event.kind === KIND.Enqueued && event.b < lanes) {
@@ -184,6 +176,45 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     ctx.bezierCurveTo(xr - l.font * 3, yv, xr - l.font * 3, ys, xr, ys);
     ctx.stroke();
     arrowHead(ctx, xr - 6, ys, xr, ys, p.steal);
+  }
+}
+
+interface Chip {
+  x: number;
+  y: number;
+  w: number;
+  req: number;
+  cls: number;
+  outline: string | null;
+}
+
+/** Above this many chips, request ids are not written on them. */
+export const MAX_LABELLED_CHIPS = 400;
+
+function drawChips(ctx: CanvasRenderingContext2D, chips: Chip[], chipH: number, l: LaneLayout, p: Palette): void {
+  const byClass = new Map<number, Chip[]>();
+  for (const c of chips) {
+    let g = byClass.get(c.cls);
+    if (!g) byClass.set(c.cls, (g = []));
+    g.push(c);
+  }
+  for (const [cls, g] of byClass) {
+    ctx.fillStyle = p.classColor(cls);
+    ctx.beginPath();
+    for (const c of g) ctx.rect(c.x, c.y, c.w, chipH);
+    ctx.fill();
+  }
+  ctx.lineWidth = 2.5;
+  for (const c of chips) {
+    if (!c.outline) continue;
+    ctx.strokeStyle = c.outline;
+    ctx.strokeRect(c.x, c.y, c.w, chipH);
+  }
+  if (chips.length > MAX_LABELLED_CHIPS) return;
+  ctx.fillStyle = '#000';
+  ctx.font = `${Math.round(l.font * 0.8)}px system-ui, sans-serif`;
+  for (const c of chips) {
+    if (c.w >= l.font * 2) ctx.fillText(String(c.req), c.x + 3, c.y + chipH / 2, c.w - 6);
   }
 }
 
