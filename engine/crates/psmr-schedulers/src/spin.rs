@@ -36,8 +36,9 @@ impl Backoff {
     /// Wait a little, escalating from spinning to yielding to parking.
     pub fn snooze(&mut self) {
         self.spins = self.spins.saturating_add(1);
-        if cfg!(loom) {
-            // Under loom every wait must yield, or the model never ends.
+        if cfg!(any(loom, shuttle)) {
+            // Under loom and shuttle every wait must yield, or the model
+            // never ends (both schedule threads cooperatively).
             sync::yield_now();
         } else if self.spins <= self.policy.spins {
             std::hint::spin_loop();

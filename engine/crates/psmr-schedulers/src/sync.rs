@@ -1,6 +1,7 @@
 //! Synchronization facade: the real protocol code compiles against std
-//! atomics normally and against loom's under `--cfg loom`, so the model
-//! checker explores the very code the executors run (tokio's habit).
+//! atomics normally, against loom's under `--cfg loom` and against
+//! shuttle's under `--cfg shuttle`, so the model checkers explore the very
+//! code the executors run (tokio's habit).
 
 #[cfg(loom)]
 pub use loom::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -9,21 +10,28 @@ pub use loom::sync::{Arc, Condvar, Mutex};
 #[cfg(loom)]
 pub use loom::thread::yield_now;
 
-#[cfg(not(loom))]
+#[cfg(all(shuttle, not(loom)))]
+pub use shuttle::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+#[cfg(all(shuttle, not(loom)))]
+pub use shuttle::sync::{Arc, Condvar, Mutex};
+#[cfg(all(shuttle, not(loom)))]
+pub use shuttle::thread::yield_now;
+
+#[cfg(not(any(loom, shuttle)))]
 pub use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-#[cfg(not(loom))]
+#[cfg(not(any(loom, shuttle)))]
 pub use std::sync::{Arc, Condvar, Mutex};
-#[cfg(not(loom))]
+#[cfg(not(any(loom, shuttle)))]
 pub use std::thread::yield_now;
 
-/// Sleep briefly (a no-op yield under loom, which has no time).
+/// Sleep briefly (a yield under loom and shuttle, which have no time).
 pub fn park_for_us(us: u32) {
-    #[cfg(loom)]
+    #[cfg(any(loom, shuttle))]
     {
         let _ = us;
-        loom::thread::yield_now();
+        yield_now();
     }
-    #[cfg(not(loom))]
+    #[cfg(not(any(loom, shuttle)))]
     {
         if us == 0 {
             std::thread::yield_now();

@@ -45,7 +45,9 @@ pub mod worker;
 
 #[cfg(all(test, loom))]
 mod loom_tests;
-#[cfg(all(test, not(loom)))]
+#[cfg(all(test, shuttle, not(loom)))]
+mod shuttle_tests;
+#[cfg(all(test, not(loom), not(shuttle)))]
 mod tests;
 
 use barrier::Barrier;

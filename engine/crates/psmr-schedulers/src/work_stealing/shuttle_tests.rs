@@ -1,0 +1,193 @@
+//! Shuttle: whole-executor schedules with more threads and requests than
+//! loom can afford. Four workers plus the scheduler thread run the real
+//! worker loop and enqueue path (`crate::sync` is shuttle's under
+//! `--cfg shuttle`) over a generated multi-shard stream and a random valid
+//! mapping; shuttle's random and PCT schedulers pick the interleavings.
+//!
+//! Run (about half a minute in release mode):
+//!
+//! ```text
+//! RUSTFLAGS="--cfg shuttle" CARGO_TARGET_DIR=/work/target-h4-shuttle \
+//!     cargo test -p psmr-schedulers --release shuttle_ws
+//! ```
+//!
+//! Each schedule asserts conservation (every request exactly once) and
+//! order (no conflicting pair overlaps or runs out of delivery order): the
+//! sink logs start and end of each execution with a yield in between, so a
+//! schedule can interleave another thread inside an execution.
+
+use std::sync::Mutex as StdMutex;
+
+use psmr_core::trace::Counter;
+use psmr_core::workload::{generate, SplitMix64, WorkloadSpec};
+use psmr_core::{ClassTable, EventKind, Request, RequestId, WaitReason};
+use psmr_mapping::CtoT;
+use shuttle::sync::Arc;
+
+use super::barrier::Barrier;
+use super::shared::{Plan, Shared};
+use super::worker::{Policy, Sink, Worker};
+use super::{aggressive, conservative, moderate, optimistic};
+use crate::spec::SpinPolicy;
+use crate::testkit;
+
+/// Start (`true`) or end of an execution, in the order they happened.
+/// A std mutex is fine: shuttle runs one thread at a time, so it never
+/// contends, and it is not a scheduling point the model needs.
+struct Log(StdMutex<Vec<(bool, RequestId)>>);
+
+struct LogSink {
+    log: Arc<Log>,
+}
+
+impl Sink for LogSink {
+    fn execute(&mut self, req: &Request) {
+        self.log.0.lock().unwrap().push((true, req.id));
+        shuttle::thread::yield_now();
+        self.log.0.lock().unwrap().push((false, req.id));
+    }
+    fn record(&mut self, _k: EventKind) {}
+    fn count(&mut self, _c: Counter, _n: u64) {}
+    fn wait_begin(&mut self, _r: WaitReason, _q: RequestId) -> u64 {
+        0
+    }
+    fn wait_done(&mut self, _r: WaitReason, _q: RequestId, _s: u64, _n: u32) {}
+}
+
+/// Check one finished schedule's log against the stream.
+fn check_log(classes: &ClassTable, requests: &[Request], log: &[(bool, RequestId)]) {
+    let n = requests.len();
+    let (mut start, mut end) = (vec![usize::MAX; n], vec![usize::MAX; n]);
+    for (i, (is_start, id)) in log.iter().enumerate() {
+        let slot = if *is_start { &mut start } else { &mut end };
+        assert_eq!(
+            slot[*id as usize],
+            usize::MAX,
+            "request {id} executed twice"
+        );
+        slot[*id as usize] = i;
+    }
+    assert!(
+        end.iter().all(|e| *e != usize::MAX),
+        "a request never executed"
+    );
+    for a in 0..n {
+        for b in a + 1..n {
+            if classes.conflicts(requests[a].class, requests[b].class)
+                && requests[a].access.conflicts_with(requests[b].access)
+            {
+                assert!(
+                    end[a] < start[b],
+                    "conflicting #{a} and #{b} overlapped or ran out of order"
+                );
+            }
+        }
+    }
+}
+
+struct Setting {
+    classes: ClassTable,
+    plan: Plan,
+    requests: Vec<Request>,
+}
+
+/// Three shards, four workers, a random valid mapping, a stream with
+/// writes and globals, skewed towards shard 1.
+fn setting(seed: u64, len: u32) -> &'static Setting {
+    let app = testkit::spin(3, 0);
+    let classes = app.classes();
+    let w = WorkloadSpec {
+        skew: psmr_core::workload::Skew::Skewed { hot: 0, share: 0.7 },
+        ..testkit::workload(seed, len, 0.25, 0.1)
+    };
+    let requests = generate(&app, &classes, &w);
+    let ctot: CtoT = testkit::random_mapping(3, 4, &mut SplitMix64::new(seed));
+    ctot.validate(&classes)
+        .expect("random_mapping obeys the rules");
+    let plan = Plan::new(&ctot, &classes).unwrap();
+    Box::leak(Box::new(Setting {
+        classes,
+        plan,
+        requests,
+    }))
+}
+
+/// One schedule: the main thread enqueues (Algorithm 6, queue bound 3 so
+/// the scheduler also blocks on full queues) while four workers run.
+fn run(policy: Policy, s: &'static Setting) {
+    let shared = Arc::new(Shared::new(&s.requests, &s.plan, 3));
+    let barriers: Arc<Vec<Barrier>> = Arc::new(
+        s.plan
+            .classes
+            .iter()
+            .map(|c| Barrier::new(c.threads.len()))
+            .collect(),
+    );
+    let log = Arc::new(Log(StdMutex::new(Vec::new())));
+    let spin = SpinPolicy::default();
+    let handles: Vec<_> = (0..s.plan.threads)
+        .map(|i| {
+            let (shared, barriers, log) = (shared.clone(), barriers.clone(), log.clone());
+            shuttle::thread::spawn(move || {
+                let sink = LogSink { log };
+                Worker::new(i, &shared, &barriers, policy, spin, sink).run();
+            })
+        })
+        .collect();
+    let mut next = vec![0usize; s.plan.classes.len()];
+    for r in &s.requests {
+        let class = s.plan.class(r.class);
+        let targets: Vec<usize> = if class.sequential {
+            class.threads.clone()
+        } else {
+            let k = &mut next[r.class as usize];
+            *k += 1;
+            vec![class.threads[(*k - 1) % class.threads.len()]]
+        };
+        for t in targets {
+            while shared.try_enqueue(t, r.id).is_none() {
+                shuttle::thread::yield_now();
+            }
+        }
+    }
+    shared.close_all();
+    for h in handles {
+        h.join().unwrap();
+    }
+    check_log(&s.classes, &s.requests, &log.0.lock().unwrap());
+}
+
+const VARIANTS: [(&str, Policy); 4] = [
+    ("conservative", conservative::POLICY),
+    ("moderate", moderate::POLICY),
+    ("aggressive", aggressive::POLICY),
+    ("optimistic", optimistic::POLICY),
+];
+
+#[test]
+fn shuttle_ws_random_schedules() {
+    for (seed, (_, policy)) in VARIANTS.iter().enumerate() {
+        let s = setting(seed as u64 + 1, 24);
+        let policy = *policy;
+        shuttle::check_random(move || run(policy, s), 300);
+    }
+}
+
+#[test]
+fn shuttle_ws_pct_schedules() {
+    for (seed, (_, policy)) in VARIANTS.iter().enumerate() {
+        let s = setting(seed as u64 + 11, 24);
+        let policy = *policy;
+        shuttle::check_pct(move || run(policy, s), 300, 3);
+    }
+}
+
+/// The schedules have teeth: the broken stealer is caught.
+#[test]
+fn shuttle_ws_broken_stealer_is_caught() {
+    let s = setting(3, 24);
+    let caught = std::panic::catch_unwind(|| {
+        shuttle::check_random(move || run(super::broken::POLICY, s), 300)
+    });
+    assert!(caught.is_err(), "no schedule exposed the broken stealer");
+}
