@@ -1,4 +1,4 @@
-import { defineConfig } from '@playwright/test';
+import { defineConfig } from "@playwright/test";
 
 /**
  * End-to-end tests against the built app served by `vite preview`
@@ -8,38 +8,38 @@ import { defineConfig } from '@playwright/test';
  * `npm test` builds the wasm engine and the app before this runs; to run
  * only these tests: `npm run build -w web && npx playwright test -c e2e`.
  */
-const PORT = 4173;
-const CHROMIUM = process.env.PSMR_CHROMIUM ?? '/usr/bin/chromium';
+const PORT = Number(process.env.PSMR_E2E_PORT ?? 4173);
+const CHROMIUM = process.env.PSMR_CHROMIUM ?? "/usr/bin/chromium";
 
 export default defineConfig({
-  testDir: './tests',
+  testDir: "./tests",
   timeout: 120_000,
   expect: { timeout: 60_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list']],
+  reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
-    trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
     launchOptions: {
       executablePath: CHROMIUM,
       args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
       ],
     },
   },
   webServer: {
     command: `npm run preview -w web -- --port ${PORT} --strictPort`,
-    cwd: '..',
+    cwd: "..",
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: false,
     timeout: 60_000,

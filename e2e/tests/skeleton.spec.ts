@@ -1,78 +1,153 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from "@playwright/test";
 
 /** Open the lab and wait until the engine's thread pool is up. */
 async function openLab(page: Page) {
   const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console error: ${m.text()}`);
   });
-  await page.goto('/');
-  const engine = page.getByTestId('engine-info');
-  await expect(engine, `engine did not start: ${problems.join('; ')}`).toHaveAttribute('data-state', 'ready');
+  await page.goto("/");
+  const engine = page.getByTestId("engine-info");
+  await expect(
+    engine,
+    `engine did not start: ${problems.join("; ")}`,
+  ).toHaveAttribute("data-state", "ready");
   return { engine, problems };
 }
 
-test('the default scenario runs on several threads and is judged correct', async ({ page }) => {
+test("the default scenario runs on several threads and is judged correct", async ({
+  page,
+}) => {
   const { engine, problems } = await openLab(page);
 
   // The page is cross-origin isolated, so the engine could share memory.
   expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
-  await expect(engine).toHaveAttribute('data-isolated', 'true');
+  await expect(engine).toHaveAttribute("data-isolated", "true");
   // The pool has more than one thread (it is sized for the largest run).
-  const poolThreads = Number(await engine.getAttribute('data-pool-threads'));
+  const poolThreads = Number(await engine.getAttribute("data-pool-threads"));
   expect(poolThreads).toBeGreaterThan(1);
 
   // The quickstart scenario is selected by default.
-  await expect(page.getByTestId('scenario-picker')).toHaveValue('quickstart.json');
-  await expect(page.getByTestId('scenario-description')).toContainText('linked list');
+  await expect(page.getByTestId("scenario-picker")).toHaveValue(
+    "quickstart.json",
+  );
+  await expect(page.getByTestId("scenario-description")).toContainText(
+    "linked list",
+  );
 
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'done');
+  await page.getByTestId("run").click();
+  await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
 
   // Every run of the scenario is in the table, each with a positive throughput.
-  const rows = page.getByTestId('result-row');
+  const rows = page.getByTestId("result-row");
   await expect(rows).not.toHaveCount(0);
-  const throughputs = await page.getByTestId('throughput').evaluateAll((cells) =>
-    cells.map((c) => Number(c.getAttribute('data-value'))),
-  );
+  const throughputs = await page
+    .getByTestId("throughput")
+    .evaluateAll((cells) =>
+      cells.map((c) => Number(c.getAttribute("data-value"))),
+    );
   expect(throughputs.length).toBeGreaterThan(1);
   for (const t of throughputs) expect(t).toBeGreaterThan(0);
 
   // The oracle's verdict is shown: correct.
-  const verdict = page.getByTestId('verdict');
-  await expect(verdict).toHaveAttribute('data-correct', 'true');
-  await expect(verdict).toContainText('correct');
+  const verdict = page.getByTestId("verdict");
+  await expect(verdict).toHaveAttribute("data-correct", "true");
+  await expect(verdict).toContainText("correct");
 
   // The chart drew the throughput series.
-  const chart = page.getByTestId('throughput-chart');
-  expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0);
-  expect(Number(await chart.getAttribute('data-max-ops'))).toBeGreaterThan(0);
+  const chart = page.getByTestId("throughput-chart");
+  expect(Number(await chart.getAttribute("data-points"))).toBeGreaterThan(0);
+  expect(Number(await chart.getAttribute("data-max-ops"))).toBeGreaterThan(0);
 
   expect(problems).toEqual([]);
 });
 
-test('a broken scenario shows a located error and the lab stays usable', async ({ page }) => {
+test("a broken scenario shows a located error and the lab stays usable", async ({
+  page,
+}) => {
   await openLab(page);
-  const source = page.getByTestId('scenario-text');
+  const source = page.getByTestId("scenario-text");
   const original = await source.inputValue();
   expect(original).toMatch(/"threads": \d+/);
 
   // Ask for zero worker threads: the engine refuses, pointing at the line.
   const broken = original.replace(/"threads": \d+/, '"threads": 0');
   await source.fill(broken);
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'refused');
-  const diagnostic = page.getByTestId('diagnostic').first();
-  const line = broken.split('\n').findIndex((l) => l.includes('"threads": 0')) + 1;
+  await page.getByTestId("run").click();
+  await expect(page.getByTestId("phase")).toHaveAttribute(
+    "data-phase",
+    "refused",
+  );
+  const diagnostic = page.getByTestId("diagnostic").first();
+  const line =
+    broken.split("\n").findIndex((l) => l.includes('"threads": 0')) + 1;
   await expect(diagnostic).toContainText(`quickstart.json:${line}:`);
-  await expect(diagnostic).toContainText('threads');
-  await expect(page.getByTestId('verdict')).toHaveCount(0);
+  await expect(diagnostic).toContainText("threads");
+  await expect(page.getByTestId("verdict")).toHaveCount(0);
 
   // Fixing the text makes it run again.
   await source.fill(original);
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'done');
-  await expect(page.getByTestId('diagnostic')).toHaveCount(0);
-  await expect(page.getByTestId('verdict')).toHaveAttribute('data-correct', 'true');
+  await page.getByTestId("run").click();
+  await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
+  await expect(page.getByTestId("diagnostic")).toHaveCount(0);
+  await expect(page.getByTestId("verdict")).toHaveAttribute(
+    "data-correct",
+    "true",
+  );
+});
+
+test("a deliberately broken stealer is caught: red verdict naming the pair", async ({
+  page,
+}) => {
+  const { engine } = await openLab(page);
+  // `npm test` builds the engine with the fault-injection feature; a plain
+  // build (npm start) does not know the `fault` field.
+  const features = (await engine.getAttribute("title")) ?? "";
+  test.skip(
+    !features.includes("fault-injection"),
+    "engine built without fault-injection",
+  );
+
+  // Slow requests, most of them on one hot shard, 30% writes: sequential
+  // requests wait in front of concurrent ones, which the broken stealer
+  // (ignores the ready/exec flags and markers) takes and runs too early.
+  // Several entries, because a schedule can be lucky; each is checked.
+  const broken = (i: number) => ({
+    id: "ws-aggressive",
+    label: `broken-${i}`,
+    fault: "ws-ignore-flags",
+  });
+  const scenario = {
+    name: "Broken stealer",
+    description: "Fault injection: the oracle must catch the broken stealer.",
+    app: { kind: "spin", shards: 2, ns: 5000 },
+    workload: {
+      seed: 21,
+      requests: 600,
+      writes: 0.3,
+      global: 0,
+      skew: { kind: "skewed", hot: 0, share: 0.95 },
+    },
+    threads: 4,
+    schedulers: [1, 2, 3, 4].map(broken),
+    run: { trace: false },
+  };
+  await page
+    .getByTestId("scenario-text")
+    .fill(JSON.stringify(scenario, null, 2));
+  await page.getByTestId("run").click();
+  await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
+
+  const verdict = page.getByTestId("verdict");
+  await expect(verdict).toHaveAttribute("data-correct", "false");
+  // The message names the two conflicting requests and their classes.
+  await expect(verdict).toContainText(
+    /conflicting requests reversed: #\d+ \(\w+\) started before #\d+ \(\w+\) finished/,
+  );
+  const rows = await page
+    .getByTestId("result-row")
+    .evaluateAll((rs) => rs.map((r) => r.getAttribute("data-correct")));
+  expect(rows).toHaveLength(4);
+  expect(rows).toContain("false");
 });

@@ -7,6 +7,8 @@
  * a fake worker (see bridge.test.ts).
  */
 import type {
+  BenchOptions,
+  BenchOutcome,
   CheckPlan,
   Diagnostic,
   ExpectationResult,
@@ -70,6 +72,18 @@ export class EngineBridge {
     onProgress?: (poll: PollSnapshot, tMs: number) => void,
   ): Promise<RunOutcome> {
     return this.call<'run'>({ type: 'run', text, options }, onProgress);
+  }
+
+  /**
+   * Run a bench sweep (threads x write share, traces off). Progress and
+   * cancellation work as for `run`; one job at a time in the engine.
+   */
+  bench(
+    text: string,
+    options: BenchOptions = {},
+    onProgress?: (poll: PollSnapshot, tMs: number) => void,
+  ): Promise<BenchOutcome> {
+    return this.call<'bench'>({ type: 'bench', text, options }, onProgress);
   }
 
   /** Ask the running scenario to stop; its run promise still resolves. */

@@ -20,6 +20,7 @@ import init, {
   initThreadPool,
   poll,
   poolThreads,
+  startBench,
   startRun,
   takeReport,
   takeTrace,
@@ -27,6 +28,7 @@ import init, {
   version,
 } from '../engine-pkg/psmr_wasm.js';
 import type {
+  BenchOutcome,
   CheckPlan,
   Diagnostic,
   EngineLimits,
@@ -83,14 +85,22 @@ async function start(): Promise<ReadyInfo> {
   };
 }
 
-/** Start a run and answer `id` with its outcome when the engine is done. */
-function run(id: number, text: string, optionsJson: string): void {
+/**
+ * Start a job (`startRun` or `startBench`) and answer `id` with its outcome
+ * (`{ok, report | bench | diagnostics}`) when the engine is done.
+ */
+function runJob(
+  id: number,
+  start: (text: string, optionsJson: string) => void,
+  text: string,
+  optionsJson: string,
+): void {
   if (runInProgress) {
     fail(id, 'a run is already in progress; cancel it first');
     return;
   }
   try {
-    startRun(text, optionsJson);
+    start(text, optionsJson);
   } catch (e) {
     // The engine refuses a scenario with a JSON list of diagnostics.
     const diagnostics = parseDiagnostics(e);
@@ -115,7 +125,7 @@ function run(id: number, text: string, optionsJson: string): void {
     clearInterval(timer);
     runInProgress = false;
     try {
-      reply(id, JSON.parse(takeReport()) as RunOutcome);
+      reply(id, JSON.parse(takeReport()) as RunOutcome | BenchOutcome);
     } catch (e) {
       fail(id, e);
     }
@@ -145,7 +155,20 @@ async function handle(req: Request): Promise<void> {
       reply(req.id, JSON.parse(validate(req.text, req.file)) as Diagnostic[]);
       return;
     case 'run':
-      run(req.id, req.text, JSON.stringify({ cores: scope.navigator.hardwareConcurrency, ...req.options }));
+      runJob(
+        req.id,
+        startRun,
+        req.text,
+        JSON.stringify({ cores: scope.navigator.hardwareConcurrency, ...req.options }),
+      );
+      return;
+    case 'bench':
+      runJob(
+        req.id,
+        startBench,
+        req.text,
+        JSON.stringify({ cores: scope.navigator.hardwareConcurrency, ...req.options }),
+      );
       return;
     case 'cancel':
       cancel();

@@ -172,10 +172,47 @@ export interface ExpectationResult {
 /** How many runs a check needs, or why the scenario cannot be checked. */
 export type CheckPlan = { ok: true; repetitions: number } | { ok: false; diagnostics: Diagnostic[] };
 
+/** Options for `bench` (a sweep of thread counts x write shares, traces off). */
+export interface BenchOptions {
+  file?: string;
+  cores?: number;
+  /** Thread counts (default: powers of two up to the scenario's threads). */
+  threads?: number[];
+  /** Write shares between 0 and 1 (default: the scenario's). */
+  writes?: number[];
+  schedulers?: string[];
+  requests?: number;
+}
+
+/** One point of a bench sweep (engine `BenchPoint`). */
+export interface BenchPoint {
+  scheduler: string;
+  label: string;
+  threads: number;
+  writes: number;
+  throughput_ops_s: number;
+  speedup_vs_sequential: number;
+  scheduler_ns_per_request: number;
+  correct: boolean;
+  violation: string | null;
+  /** More threads than cores: the speed figure is not meaningful. */
+  oversubscribed: boolean;
+}
+
+export interface BenchReport {
+  scenario: string;
+  cores: number;
+  repetitions: number;
+  points: BenchPoint[];
+}
+
+export type BenchOutcome = { ok: true; bench: BenchReport } | { ok: false; diagnostics: Diagnostic[] };
+
 export type Request =
   | { id: number; type: 'init' }
   | { id: number; type: 'validate'; text: string; file?: string }
   | { id: number; type: 'run'; text: string; options: RunOptions }
+  | { id: number; type: 'bench'; text: string; options: BenchOptions }
   | { id: number; type: 'cancel' }
   | { id: number; type: 'trace'; runIndex: number }
   | { id: number; type: 'checkPlan'; text: string; file?: string }
@@ -186,6 +223,7 @@ export interface ResultOf {
   init: ReadyInfo;
   validate: Diagnostic[];
   run: RunOutcome;
+  bench: BenchOutcome;
   cancel: null;
   trace: ArrayBuffer;
   checkPlan: CheckPlan;

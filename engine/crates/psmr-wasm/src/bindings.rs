@@ -69,12 +69,27 @@ pub fn start_run(text: &str, options_json: &str) -> Result<(), JsValue> {
     // loop stays free to poll.
     engine()
         .start_run(text, options_json, |job| rayon::spawn(job))
-        .map_err(|e| match e {
-            StartError::Invalid(d) => {
-                JsValue::from_str(&serde_json::to_string(&d).unwrap_or_else(|_| "[]".into()))
-            }
-            other => JsValue::from_str(&other.to_string()),
-        })
+        .map_err(start_error)
+}
+
+/// Diagnostics as a JSON list (the worker tells them apart from messages).
+fn start_error(e: StartError) -> JsValue {
+    match e {
+        StartError::Invalid(d) => {
+            JsValue::from_str(&serde_json::to_string(&d).unwrap_or_else(|_| "[]".into()))
+        }
+        other => JsValue::from_str(&other.to_string()),
+    }
+}
+
+/// Start a bench sweep (threads x write share, see
+/// `psmr_scenario::bench`) on the pool and return at once; errors as
+/// [`start_run`]. Its outcome is `{ok: true, bench}` from `takeReport`.
+#[wasm_bindgen(js_name = startBench)]
+pub fn start_bench(text: &str, options_json: &str) -> Result<(), JsValue> {
+    engine()
+        .start_bench(text, options_json, |job| rayon::spawn(job))
+        .map_err(start_error)
 }
 
 /// JSON `{running, done, snapshot}` of the current run.
@@ -83,8 +98,8 @@ pub fn poll() -> String {
     serde_json::to_string(&engine().poll()).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
 }
 
-/// JSON `{ok: true, report}` or `{ok: false, diagnostics}` of the finished
-/// run. Throws when no run has finished.
+/// JSON `{ok: true, report}`, `{ok: true, bench}` or `{ok: false,
+/// diagnostics}` of the finished run. Throws when no run has finished.
 #[wasm_bindgen(js_name = takeReport)]
 pub fn take_report() -> Result<String, JsValue> {
     let outcome = engine()

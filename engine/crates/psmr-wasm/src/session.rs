@@ -20,9 +20,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use psmr_core::codec;
 use psmr_core::threads::ThreadHost;
+use psmr_scenario::bench::{bench, BenchOptions, BenchReport};
 use psmr_scenario::{
     parse_scenario_with, run_scenario, Diagnostic, Limits, MonitorSnapshot, Report, RunMonitor,
-    RunOptions,
+    RunOptions, Scenario,
 };
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +40,19 @@ pub struct WebRunOptions {
     pub cores: Option<usize>,
     #[serde(flatten)]
     pub run: RunOptions,
+}
+
+/// Options of a bench sweep as the web app sends them.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebBenchOptions {
+    #[serde(default)]
+    pub file: Option<String>,
+    /// `navigator.hardwareConcurrency` (flags oversubscribed points).
+    #[serde(default)]
+    pub cores: Option<usize>,
+    #[serde(flatten)]
+    pub bench: BenchOptions,
 }
 
 /// What a poll returns (JSON for the worker).
@@ -69,6 +83,10 @@ pub enum Outcome {
     Report {
         ok: bool,
         report: Report,
+    },
+    Bench {
+        ok: bool,
+        bench: BenchReport,
     },
     Refused {
         ok: bool,
@@ -105,7 +123,7 @@ struct Active {
     /// Set (Release) after `outcome` is stored; read (Acquire) by `poll`, so
     /// a poll that sees `true` finds the outcome in the slot.
     finished: AtomicBool,
-    outcome: Mutex<Option<Result<Report, Vec<Diagnostic>>>>,
+    outcome: Mutex<Option<Result<Finished, Vec<Diagnostic>>>>,
 }
 
 /// The engine: its thread host, limits, the run in progress and the last
@@ -122,6 +140,27 @@ pub struct Engine {
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
+
+/// Options JSON (empty text = defaults).
+fn parse_options<T: Default + serde::de::DeserializeOwned>(json: &str) -> Result<T, StartError> {
+    if json.trim().is_empty() {
+        return Ok(T::default());
+    }
+    serde_json::from_str(json).map_err(|e| StartError::Options(e.to_string()))
+}
+
+/// What a job hands back when it finishes.
+#[derive(Debug)]
+enum Finished {
+    Run(Report),
+    Bench(BenchReport),
+}
+
+/// The work of one job, run on a pool thread.
+type Job = Box<
+    dyn FnOnce(Scenario, Limits, ThreadHost, &RunMonitor) -> Result<Finished, Vec<Diagnostic>>
+        + Send,
+>;
 
 /// Default file name in diagnostics when the caller gives none.
 pub const DEFAULT_FILE: &str = "scenario.json";
@@ -156,21 +195,73 @@ impl Engine {
         options_json: &str,
         spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
     ) -> Result<(), StartError> {
-        let opts: WebRunOptions = if options_json.trim().is_empty() {
-            WebRunOptions::default()
-        } else {
-            serde_json::from_str(options_json).map_err(|e| StartError::Options(e.to_string()))?
-        };
+        let opts: WebRunOptions = parse_options(options_json)?;
+        let file = opts.file.clone().unwrap_or_else(|| DEFAULT_FILE.into());
+        self.start(text, &file, spawn, |sc| {
+            let shape = (
+                opts.run.threads.unwrap_or(sc.threads),
+                opts.run.requests.unwrap_or(sc.workload.requests),
+            );
+            let job =
+                move |sc: Scenario, limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
+                    let mut report = run_scenario(&sc, &opts.run, &limits, &host, monitor)?;
+                    if let Some(cores) = opts.cores {
+                        report.cores = cores;
+                    }
+                    Ok(Finished::Run(report))
+                };
+            (shape, Box::new(job) as Job)
+        })
+    }
+
+    /// Validate and start a bench sweep (threads x write share, traces
+    /// off; see `psmr_scenario::bench`), like [`Engine::start_run`].
+    pub fn start_bench(
+        &self,
+        text: &str,
+        options_json: &str,
+        spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
+    ) -> Result<(), StartError> {
+        let opts: WebBenchOptions = parse_options(options_json)?;
+        let file = opts.file.clone().unwrap_or_else(|| DEFAULT_FILE.into());
+        self.start(text, &file, spawn, |sc| {
+            let shape = (
+                opts.bench
+                    .threads
+                    .iter()
+                    .copied()
+                    .max()
+                    .unwrap_or(sc.threads),
+                opts.bench.requests.unwrap_or(sc.workload.requests),
+            );
+            let job =
+                move |sc: Scenario, limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
+                    let cores = opts.cores.unwrap_or(1);
+                    let report = bench(&sc, &opts.bench, &limits, &host, cores, monitor)?;
+                    Ok(Finished::Bench(report))
+                };
+            (shape, Box::new(job) as Job)
+        })
+    }
+
+    /// Parse, claim the engine, and spawn the job `plan` makes.
+    fn start(
+        &self,
+        text: &str,
+        file: &str,
+        spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
+        plan: impl FnOnce(&Scenario) -> ((usize, u32), Job),
+    ) -> Result<(), StartError> {
         let mut current = lock(&self.current);
         if current.is_some() {
             return Err(StartError::Busy);
         }
-        let file = opts.file.as_deref().unwrap_or(DEFAULT_FILE);
         let sc = parse_scenario_with(text, file, &self.limits).map_err(StartError::Invalid)?;
+        let ((threads, requests), job) = plan(&sc);
         let active = Arc::new(Active {
             monitor: RunMonitor::new(),
-            threads: opts.run.threads.unwrap_or(sc.threads),
-            requests: opts.run.requests.unwrap_or(sc.workload.requests),
+            threads,
+            requests,
             finished: AtomicBool::new(false),
             outcome: Mutex::new(None),
         });
@@ -179,10 +270,7 @@ impl Engine {
         let host = self.host.clone();
         let limits = self.limits;
         spawn(Box::new(move || {
-            let mut result = run_scenario(&sc, &opts.run, &limits, &host, &active.monitor);
-            if let (Ok(report), Some(cores)) = (&mut result, opts.cores) {
-                report.cores = cores;
-            }
+            let result = job(sc, limits, host, &active.monitor);
             *lock(&active.outcome) = Some(result);
             // Release: publishes the outcome stored just above to the
             // poller's Acquire load.
@@ -234,7 +322,8 @@ impl Engine {
         *current = None;
         drop(current);
         Some(match outcome {
-            Ok(report) => {
+            Ok(Finished::Bench(bench)) => Outcome::Bench { ok: true, bench },
+            Ok(Finished::Run(report)) => {
                 // The report crosses to JS as JSON without its traces; the
                 // full one stays here until the next report replaces it.
                 *lock(&self.last) = Some(report.clone());
@@ -306,7 +395,7 @@ mod tests {
                 assert_eq!(report.runs.len(), 1);
                 assert!(report.runs[0].correct, "{:?}", report.runs[0].violation);
             }
-            Outcome::Refused { diagnostics, .. } => panic!("refused: {diagnostics:?}"),
+            other => panic!("expected a report: {other:?}"),
         }
         assert_eq!(
             e.poll(),
@@ -404,6 +493,48 @@ mod tests {
         assert!(run.cancelled);
         assert!(run.metrics.requests < 20000, "{}", run.metrics.requests);
         assert!(run.correct, "{:?}", run.violation);
+    }
+
+    #[test]
+    fn a_bench_sweeps_threads_against_the_sequential_baseline() {
+        let e = engine();
+        let text = SMALL.replace(
+            r#"[ { "id": "sequential" } ]"#,
+            r#"[ { "id": "sequential" }, { "id": "early" } ]"#,
+        );
+        e.start_bench(&text, r#"{"threads": [1, 2], "cores": 2}"#, spawn_thread)
+            .unwrap();
+        let p = wait_done(&e);
+        assert_eq!(p.snapshot.unwrap().threads, 2);
+        let Some(Outcome::Bench { ok: true, bench }) = e.take_report() else {
+            panic!("expected a bench report")
+        };
+        assert_eq!(bench.cores, 2);
+        // One sequential baseline, then early at 1 and 2 threads.
+        let got: Vec<_> = bench
+            .points
+            .iter()
+            .map(|p| (p.scheduler.as_str(), p.threads))
+            .collect();
+        assert_eq!(got, [("sequential", 1), ("early", 1), ("early", 2)]);
+        assert!(bench.points.iter().all(|p| p.correct));
+        // A bench leaves no traces behind for a run report.
+        assert_eq!(e.trace_bytes(0), None);
+    }
+
+    #[test]
+    fn a_bench_beyond_the_pool_is_refused_when_it_runs() {
+        let e = engine();
+        e.start_bench(SMALL, r#"{"threads": [8]}"#, spawn_thread)
+            .unwrap();
+        wait_done(&e);
+        let Some(Outcome::Refused { diagnostics, .. }) = e.take_report() else {
+            panic!("expected diagnostics")
+        };
+        assert!(
+            diagnostics[0].message.contains("--threads 8"),
+            "{diagnostics:?}"
+        );
     }
 
     #[test]
