@@ -208,19 +208,19 @@ pub fn optimize_with(
     // Root bounds ignore O.3, so their least cost bounds every mapping's cost.
     let cost_floor = roots.first().map_or(0.0, |r| r.0.cost);
     // O.3 first: search with a cap on O.3 (a virtual incumbent of value
-    // (cap, +inf)) for caps 0, 1, 2, 4, ... below the naive mapping's O.3.
+    // (cap, +inf)) for caps 0, 1, 2, 4, ... below the incumbent's O.3.
     // A pass that finds a mapping is an ordinary branch and bound from then
     // on and, when it completes, proves optimality; a pass that completes
-    // without one proves O.3 > cap.
+    // without one proves O.3 > cap. The cap passes prune nothing on cost
+    // until they find a mapping, so they get half of the time limit;
+    // after that an ordinary branch and bound from the best mapping known
+    // uses the rest.
+    let full_deadline_ns = deadline_ns;
+    search.deadline_ns = start_ns.saturating_add((opts.time_limit_s.max(0.0) * 0.5e9) as u64);
     let mut o3_floor = 0u32;
     let mut cap = 0u32;
-    let pruned_by_cap: Option<Value>;
-    loop {
-        if cap >= search.best.o3 {
-            pruned_by_cap = None;
-            search.run_roots(&roots);
-            break;
-        }
+    let mut finished = false;
+    while cap < search.best.o3 {
         let real = (search.best, search.best_map.take());
         search.best = Value {
             o3: cap,
@@ -228,19 +228,24 @@ pub fn optimize_with(
         };
         search.run_roots(&roots);
         if search.best.cost.is_finite() {
-            pruned_by_cap = None;
+            finished = !search.timed_out;
             break;
         }
         (search.best, search.best_map) = real;
         if search.timed_out {
-            pruned_by_cap = Some(Value {
-                o3: cap + 1,
-                cost: cost_floor,
-            });
             break;
         }
         o3_floor = cap + 1;
         cap = if cap == 0 { 1 } else { cap * 2 };
+    }
+    if !finished {
+        // Ordinary branch and bound with the real incumbent; it covers the
+        // whole space again, so the open nodes of an interrupted cap pass
+        // are dropped.
+        search.timed_out = false;
+        search.open_bound = Value::INFINITE;
+        search.deadline_ns = full_deadline_ns;
+        search.run_roots(&roots);
     }
     let solve_ms = (psmr_core::clock::now_ns().saturating_sub(start_ns)) as f64 / 1e6;
     let ctot = search.best_map.clone().expect("the naive incumbent exists");
@@ -248,10 +253,7 @@ pub fn optimize_with(
     let bound = if optimal {
         search.best
     } else {
-        let mut b = min_value(search.open_bound, search.best);
-        if let Some(p) = pruned_by_cap {
-            b = min_value(b, p);
-        }
+        let b = min_value(search.open_bound, search.best);
         // Lower bounds proven by earlier passes also hold.
         max_value(
             b,
