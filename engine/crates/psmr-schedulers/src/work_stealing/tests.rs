@@ -332,7 +332,7 @@ fn random_workload(rng: &mut SplitMix64, seed: u64) -> (usize, WorkloadSpec) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Random workloads, thread counts and mappings (naive, optimizer,
     /// random valid): every variant agrees with sequential execution.
@@ -352,4 +352,41 @@ proptest! {
             prop_assert!(r.verdict.correct, "{} {} threads {:?}: {:?}", id, threads, ctot, r.verdict);
         }
     }
+}
+
+/// With the `fault-injection` feature, a scenario selects the broken
+/// stealer through `SchedulerSpec::fault`; `build` refuses unknown faults.
+#[cfg(feature = "fault-injection")]
+#[test]
+fn a_spec_selects_the_broken_stealer_and_the_oracle_catches_it() {
+    let s = Stream::new(testkit::spin(2, 5_000), &skewed(21, 600, 0.3, 0.95));
+    let env = BuildEnv {
+        classes: &s.classes,
+        threads: 4,
+    };
+    let mut spec = SchedulerSpec::new(SchedulerId::WsOptimistic);
+    spec.mapping = Some(MappingSpec::Naive);
+    spec.fault = Some("no-such-fault".into());
+    assert!(matches!(
+        crate::build(&spec, &env),
+        Err(RunError::InvalidConfig(_))
+    ));
+    spec.fault = Some(broken::FAULT_NAME.into());
+    let sched = crate::build(&spec, &env).unwrap();
+    let caught = (0..8).any(|_| {
+        let r = testkit::run_with(
+            sched.as_ref(),
+            &s,
+            4,
+            TraceConfig::OFF,
+            &CancelToken::default(),
+            0,
+        )
+        .unwrap();
+        matches!(r.verdict.violation, Some(Violation::Order { .. }))
+    });
+    assert!(
+        caught,
+        "the oracle never caught the broken stealer selected by the spec"
+    );
 }
