@@ -448,3 +448,6 @@ impl Scheduler for Early {
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod tests;
+
+#[cfg(all(test, shuttle, not(loom)))]
+mod shuttle_tests;

@@ -1,0 +1,208 @@
+//! Shuttle schedules of the whole early-family executor: the delivering
+//! thread (Algorithm 1 via [`Dispatcher`], bounded queues of capacity 1-2
+//! so it blocks often) and four workers running the real [`worker_loop`]
+//! with barriers or busy-wait cycles, over a generated multi-shard stream
+//! and a random valid mapping. `crate::sync` is shuttle's under
+//! `--cfg shuttle`, so shuttle's random and PCT schedulers pick every
+//! interleaving of the queues, barriers and marks.
+//!
+//! Run:
+//!
+//! ```text
+//! RUSTFLAGS="--cfg shuttle" CARGO_TARGET_DIR=/work/target-h3-shuttle \
+//!     cargo test -p psmr-schedulers --release shuttle_early
+//! ```
+//!
+//! Each schedule asserts conservation (every request executed once), that
+//! conflicting requests executed in delivery order without overlapping, and
+//! (implicitly) freedom from deadlock: shuttle fails a schedule in which
+//! every thread is blocked.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use psmr_core::workload::{generate, SplitMix64};
+use psmr_core::{Request, ThreadRef};
+use psmr_mapping::CtoT;
+use shuttle::sync::Arc;
+
+use super::{worker_loop, BarrierSync, Dispatcher, Job, Plan, Probe, SeqSync};
+use crate::busy_wait::CycleSync;
+use crate::queue::BoundedFifo;
+use crate::spec::SpinPolicy;
+use crate::testkit;
+
+/// When each request started and ended, on one logical clock. Std atomics
+/// are fine for the slots (read after the join); the clock is shuttle's,
+/// so taking a timestamp is a scheduling point.
+struct Log {
+    clock: crate::sync::AtomicU64,
+    start: Vec<AtomicU64>,
+    end: Vec<AtomicU64>,
+    count: Vec<AtomicU32>,
+}
+
+struct LogProbe<'a> {
+    log: &'a Log,
+}
+
+impl Probe for LogProbe<'_> {
+    fn execute(&mut self, job: Job) {
+        let l = self.log;
+        let i = job.req as usize;
+        l.start[i].store(l.clock.fetch_add(1, Ordering::SeqCst), Ordering::Relaxed);
+        shuttle::thread::yield_now();
+        l.end[i].store(l.clock.fetch_add(1, Ordering::SeqCst), Ordering::Relaxed);
+        l.count[i].fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+struct Shared<S> {
+    plan: Plan,
+    sync: S,
+    queues: Vec<BoundedFifo<Job>>,
+    log: Log,
+}
+
+/// One generated setting: stream, mapping, queue capacity.
+#[derive(Clone)]
+struct Setting {
+    requests: Vec<Request>,
+    ctot: CtoT,
+    capacity: usize,
+}
+
+fn setting(seed: u64, n: u32) -> Setting {
+    let shards = 2;
+    let app = testkit::spin(shards, 0);
+    let w = testkit::workload(seed, n, 0.4, 0.15);
+    let requests = generate(&app, &app.classes(), &w);
+    let ctot = testkit::random_mapping(shards, 4, &mut SplitMix64::new(seed ^ 0x5eed));
+    Setting {
+        requests,
+        ctot,
+        capacity: 1 + (seed as usize % 2),
+    }
+}
+
+/// One schedule: deliver on this thread, run four workers, check the log.
+fn run<S: SeqSync + Send + 'static>(s: &Setting, make_sync: fn(&Plan) -> S) {
+    let plan = Plan::new(&s.ctot, s.ctot.classes.len()).unwrap();
+    let n = s.requests.len();
+    let shared = Arc::new(Shared {
+        sync: make_sync(&plan),
+        queues: (0..plan.threads())
+            .map(|_| BoundedFifo::new(s.capacity))
+            .collect(),
+        plan,
+        log: Log {
+            clock: crate::sync::AtomicU64::new(0),
+            start: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            end: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            count: (0..n).map(|_| AtomicU32::new(0)).collect(),
+        },
+    });
+    let workers: Vec<_> = (0..shared.plan.threads())
+        .map(|i| {
+            let sh = shared.clone();
+            shuttle::thread::spawn(move || {
+                let mut p = LogProbe { log: &sh.log };
+                worker_loop(i as ThreadRef, &sh.queues[i], &sh.plan, &sh.sync, &mut p);
+            })
+        })
+        .collect();
+    let mut d = Dispatcher::new(&shared.plan);
+    for r in &s.requests {
+        let job = Job {
+            req: r.id,
+            class: r.class,
+        };
+        for &t in d.targets(r.class) {
+            shared.queues[t as usize].push(job, |_| {});
+        }
+    }
+    for q in &shared.queues {
+        q.close();
+    }
+    for w in workers {
+        w.join().unwrap();
+    }
+    check(&s.requests, &shared.log);
+}
+
+fn check(requests: &[Request], log: &Log) {
+    let at = |v: &Vec<AtomicU64>, i: usize| v[i].load(Ordering::Relaxed);
+    for (i, c) in log.count.iter().enumerate() {
+        assert_eq!(c.load(Ordering::Relaxed), 1, "request {i} executed once");
+    }
+    for (i, a) in requests.iter().enumerate() {
+        for (j, b) in requests.iter().enumerate().skip(i + 1) {
+            if a.access.conflicts_with(b.access) {
+                assert!(
+                    at(&log.end, i) < at(&log.start, j),
+                    "conflicting #{j} started before #{i} ended"
+                );
+            }
+        }
+    }
+}
+
+fn barriers(plan: &Plan) -> BarrierSync {
+    BarrierSync::new(plan)
+}
+
+fn cycles(plan: &Plan) -> CycleSync {
+    CycleSync::new(plan, SpinPolicy::default())
+}
+
+#[test]
+fn shuttle_early_barriers_random_and_pct() {
+    for seed in 1..=3 {
+        let s = setting(seed, 16);
+        let s2 = s.clone();
+        shuttle::check_random(move || run(&s, barriers), 200);
+        shuttle::check_pct(move || run(&s2, barriers), 200, 3);
+    }
+}
+
+#[test]
+fn shuttle_early_cycles_random_and_pct() {
+    for seed in 4..=6 {
+        let s = setting(seed, 16);
+        let s2 = s.clone();
+        shuttle::check_random(move || run(&s, cycles), 200);
+        shuttle::check_pct(move || run(&s2, cycles), 200, 3);
+    }
+}
+
+/// A deliberately broken sequential step: the class's executor runs the
+/// request without waiting for the others, who do not wait either.
+struct NoSync {
+    executor: Vec<ThreadRef>,
+}
+
+impl SeqSync for NoSync {
+    type Local = ();
+    fn local(&self) {}
+    fn sequential<P: Probe>(&self, _l: &mut (), me: ThreadRef, job: Job, probe: &mut P) {
+        if me == self.executor[job.class as usize] {
+            probe.execute(job);
+        }
+    }
+}
+
+/// The schedules have teeth: dropping the synchronization is caught.
+#[test]
+fn shuttle_early_missing_synchronization_is_caught() {
+    let s = setting(2, 16);
+    let caught = std::panic::catch_unwind(move || {
+        shuttle::check_random(
+            move || {
+                run(&s, |p: &Plan| NoSync {
+                    executor: p.classes().iter().map(|c| c.executor()).collect(),
+                })
+            },
+            200,
+        )
+    });
+    assert!(caught.is_err(), "no schedule exposed the missing barrier");
+}
