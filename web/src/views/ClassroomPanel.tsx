@@ -3,6 +3,7 @@
  * compare mode on one shared replay time) and replay them in the views.
  */
 import { useEffect, useMemo, useState } from 'react';
+import './classroom.css';
 import { replayStore } from '../replay/store';
 import { runStore, useRun } from '../store';
 import { ClassroomView, DisplayToggles } from './ClassroomView';
