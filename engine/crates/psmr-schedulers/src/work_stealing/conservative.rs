@@ -33,7 +33,14 @@ pub fn sync_with_barriers<S: Sink>(w: &mut Worker<'_, '_, S>, req: &Request) {
         cycle: 0,
     });
     w.barrier(class, req.id);
-    let executor = w.shared.plan.class(class).threads[0];
+    let executor = *w
+        .shared
+        .plan
+        .class(class)
+        .threads
+        .iter()
+        .min()
+        .expect("R.1: a class has threads");
     if w.id == executor {
         w.sink.execute(req);
         w.sink.record(EventKind::SyncRelease {
