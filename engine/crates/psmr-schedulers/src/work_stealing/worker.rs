@@ -201,19 +201,14 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
         self.sink.count(Counter::Parks, b.parks as u64);
     }
 
-    /// The victims in search order: thread 0 upwards (conservative,
-    /// moderate) or starting after one's own id (aggressive, optimistic).
-    fn victims(&self) -> impl Iterator<Item = usize> {
-        let n = self.shared.threads();
-        let first = if self.policy.victims_from_next {
-            aggressive::first_victim(self.id, n)
+    /// Where the victim search starts: thread 0 (conservative, moderate) or
+    /// the thread after one's own id (aggressive, optimistic).
+    fn first_victim(&self) -> usize {
+        if self.policy.victims_from_next {
+            aggressive::first_victim(self.id, self.shared.threads())
         } else {
             0
-        };
-        let me = self.id;
-        (0..n)
-            .map(move |i| (first + i) % n)
-            .filter(move |v| *v != me)
+        }
     }
 
     /// One steal attempt over every victim (Algorithm 7 lines 27-36 /
@@ -222,8 +217,8 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
     /// returned; the caller then calls [`Worker::run_stolen`].
     pub fn try_steal(&mut self, sync: Option<ClassId>) -> Option<usize> {
         debug_assert!(self.stolen.is_empty());
-        let victims: Vec<usize> = self.victims().collect();
-        for v in victims {
+        let (n, first) = (self.shared.threads(), self.first_victim());
+        for v in (0..n).map(|j| (first + j) % n).filter(|v| *v != self.id) {
             if self.policy.broken {
                 #[cfg(any(test, feature = "fault-injection"))]
                 if super::broken::steal_ignoring_flags(self.shared, v, &mut self.stolen) {
