@@ -1,3 +1,6 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 
 /**
@@ -46,10 +49,19 @@ async function position(page: Page): Promise<number> {
   return Number(await page.getByTestId('position').getAttribute('data-position'));
 }
 
+/**
+ * Screenshot attached to the report; with PSMR_DOC_IMG=1 also copied into
+ * docs/img/ for the instructor guide (how its pictures are regenerated).
+ */
 async function shot(page: Page, info: TestInfo, name: string) {
   const path = info.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await info.attach(name, { path, contentType: 'image/png' });
+  if (process.env.PSMR_DOC_IMG === '1') {
+    const docs = fileURLToPath(new URL(`../../docs/img/${name}.png`, import.meta.url));
+    mkdirSync(dirname(docs), { recursive: true });
+    copyFileSync(path, docs);
+  }
 }
 
 test('early scheduling: a barrier shows who arrived and which thread executes', async ({ page }, info) => {
@@ -90,6 +102,18 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   await page.getByTestId('step-forward').click();
   expect(await position(page)).toBe(at);
   await expect(group).toHaveAttribute('data-executor', executor!);
+
+  // The mapping behind it: which threads each class uses.
+  await page.getByTestId('view-mapping').click();
+  await expect(page.getByTestId('mapping-table')).toBeVisible();
+  await shot(page, info, 'classroom-mapping');
+
+  // Projector mode: large type and high contrast.
+  await page.getByTestId('view-threads').click();
+  await page.getByTestId('large-type').check();
+  await page.getByTestId('high-contrast').check();
+  await expect(page.getByTestId('classroom')).toHaveClass(/large/);
+  await shot(page, info, 'classroom-projector');
   expect(problems).toEqual([]);
 });
 
@@ -116,22 +140,12 @@ test('busy-wait: a cycle releases with the last thread to arrive executing', asy
 
 test('work stealing on a skewed load: a steal is drawn from victim to stealer', async ({ page }, info) => {
   const problems = await openLab(page);
-  const variants = ['ws-moderate', 'ws-optimistic', 'ws-conservative', 'ws-aggressive'];
-  await runScenario(page, 'skewed-stealing.json', (text) => {
-    const s = JSON.parse(text);
-    // A short, paced run of local reads only (every request concurrent, so
-    // every queued request may be stolen), 90% of them on shard 1: the hot
-    // thread's ready queue fills while it works, and idle threads take it.
-    s.workload = { ...s.workload, requests: 2000, writes: 0, global: 0, skew: { kind: 'skewed', hot: 0, share: 0.9 } };
-    s.schedulers = variants.map((id) => ({ id }));
-    s.run = { ...s.run, trace: true, pace_ns: 20000 };
-    delete s.expect;
-    return JSON.stringify(s, null, 2);
-  });
+  // The shipped classroom scenario: 90% of the requests on shard 1, paced.
+  await runScenario(page, 'ws-classroom.json');
   // Stealing depends on timing: replay the first variant whose run stole.
   const next = page.getByTestId('next-steal');
   let found = '';
-  for (const v of variants) {
+  for (const v of ['ws-conservative', 'ws-aggressive']) {
     await replayOnly(page, v);
     await expect(page.getByTestId('classroom-status')).toHaveCount(0);
     if (await next.isEnabled()) {
@@ -148,12 +162,43 @@ test('work stealing on a skewed load: a steal is drawn from victim to stealer', 
   const stealer = await arrow.getAttribute('data-stealer');
   expect(victim).not.toBe(stealer);
   expect((await arrow.getAttribute('data-stolen'))!.length).toBeGreaterThan(0);
-  await expect(page.getByTestId('current-event')).toContainText('steals');
+  await expect(page.getByTestId('current-event')).toContainText(`T${stealer} steals`);
+  await expect(page.getByTestId('current-event')).toContainText(`from T${victim}`);
+  // The pseudo-code panel points at the steal line.
+  await expect(page.locator('[data-current=true]')).toContainText('stolen');
   await shot(page, info, 'classroom-steal');
   await page.getByTestId('view-threads').click();
   await shot(page, info, 'classroom-steal-lanes');
   await page.getByTestId('view-charts').click();
   await shot(page, info, 'classroom-charts');
+  expect(problems).toEqual([]);
+});
+
+test('mapping: naive and optimized mappings side by side', async ({ page }, info) => {
+  const problems = await openLab(page);
+  await runScenario(page, 'mapping-naive-vs-optimized.json', (text) => {
+    const s = JSON.parse(text);
+    s.workload.requests = 3000;
+    s.run = { ...s.run, trace: true };
+    delete s.expect;
+    return JSON.stringify(s, null, 2);
+  });
+  const boxes = page.getByTestId('run-choice').locator('input[type=checkbox]');
+  // Pick the two early runs (naive and optimized), nothing else.
+  for (let i = 0; i < (await boxes.count()); i++) {
+    const b = boxes.nth(i);
+    const early = (await b.getAttribute('data-testid')) === 'pick-early';
+    if ((await b.isChecked()) !== early) await b.click();
+  }
+  await page.getByTestId('view-mapping').click();
+  const tables = page.getByTestId('mapping-table');
+  await expect(tables).toHaveCount(2);
+  const titles = await page.locator('.track-title').allTextContents();
+  expect(titles.join(' ')).toMatch(/naive/);
+  expect(titles.join(' ')).toMatch(/optimi/);
+  // Both tables list classes with the threads they used.
+  for (const t of await tables.all()) await expect(t.locator('td.on').first()).toBeVisible();
+  await shot(page, info, 'classroom-mapping-compare');
   expect(problems).toEqual([]);
 });
 
