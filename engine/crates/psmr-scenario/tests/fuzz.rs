@@ -73,16 +73,21 @@ proptest! {
     }
 }
 
-/// The long fuzz run (several minutes): many more cases of both properties.
+/// The long fuzz run (a few minutes in release): `PSMR_FUZZ_CASES` cases
+/// (default 4,000,000) of mutated files, then half as many random inputs.
 #[test]
 #[ignore]
 fn fuzz_long() {
-    let config = ProptestConfig {
-        cases: 400_000,
+    let cases: u32 = std::env::var("PSMR_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4_000_000);
+    let config = |cases| ProptestConfig {
+        cases,
+        failure_persistence: None,
         ..ProptestConfig::default()
     };
-    let mut runner = proptest::test_runner::TestRunner::new(config);
-    runner
+    proptest::test_runner::TestRunner::new(config(cases))
         .run(
             &(0usize..4000, 0usize..40, json_fragment(), 0u8..3),
             |(at, len, insert, kind)| {
@@ -91,7 +96,7 @@ fn fuzz_long() {
             },
         )
         .unwrap();
-    runner
+    proptest::test_runner::TestRunner::new(config(cases / 2))
         .run(&proptest::collection::vec(any::<u8>(), 0..2000), |bytes| {
             check(&String::from_utf8_lossy(&bytes));
             Ok(())
