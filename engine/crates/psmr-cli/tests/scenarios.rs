@@ -37,3 +37,30 @@ fn every_committed_scenario_validates() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn the_default_scenario_runs_correctly_on_a_short_stream() {
+    let quickstart = scenario_files()
+        .into_iter()
+        .find(|f| f.ends_with("quickstart.json"))
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_psmr"))
+        .args(["run", "--requests", "2000", "--no-trace", "--json"])
+        .arg(&quickstart)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["scheduler"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["sequential", "early", "busy-wait", "ws-optimistic"]);
+}
