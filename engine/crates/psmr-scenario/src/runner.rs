@@ -125,6 +125,8 @@ impl RunMonitor {
     }
 
     fn begin(&self, total: usize) {
+        // Relaxed: read only by `snapshot` for display; a stale value for
+        // one poll is harmless.
         self.total.store(total, Ordering::Relaxed);
         self.start_ns
             .store(psmr_core::clock::now_ns().max(1), Ordering::Relaxed);
