@@ -17,6 +17,7 @@ import type { Problem, ValidateFn } from './lint';
 import { ProblemList } from './ProblemList';
 import { ScenarioEditor } from './ScenarioEditor';
 import { scenarioSchema } from './schema';
+import './authoring.css';
 import type { ValidationReport } from './validation';
 
 export interface AuthoringPanelProps {
@@ -76,7 +77,7 @@ export function AuthoringPanel(props: AuthoringPanelProps) {
         </div>
       )}
       {shared.status === 'loading' && <p className="share-link-loading">Opening the shared scenario…</p>}
-      <details className="gallery-box" open={gallery.length > 0 && gallery.length <= 8}>
+      <details className="gallery-box" open>
         <summary>Shipped scenarios ({gallery.length})</summary>
         <Gallery entries={gallery} current={file} onOpen={openGallery} />
       </details>
