@@ -8,6 +8,11 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
  * the replay, step through it and look at what the threads did.
  */
 
+// Playwright's action trace snapshots the page's DOM at every step, which
+// itself runs long tasks on the page; the long-task test must measure the
+// app alone, so this file records no action trace (failure screenshots stay).
+test.use({ trace: 'off' });
+
 async function openLab(page: Page) {
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -141,16 +146,21 @@ test('busy-wait: a cycle releases with the last thread to arrive executing', asy
 test('work stealing on a skewed load: a steal is drawn from victim to stealer', async ({ page }, info) => {
   const problems = await openLab(page);
   // The shipped classroom scenario: 90% of the requests on shard 1, paced.
-  await runScenario(page, 'ws-classroom.json');
-  // Stealing depends on timing: replay the first variant whose run stole.
+  // Whether an idle thread finds a victim with only concurrent requests
+  // queued depends on timing, so, as a teacher would, run it again (at most
+  // three times) until one of its two variants stole.
   const next = page.getByTestId('next-steal');
   let found = '';
-  for (const v of ['ws-conservative', 'ws-aggressive']) {
-    await replayOnly(page, v);
-    await expect(page.getByTestId('classroom-status')).toHaveCount(0);
-    if (await next.isEnabled()) {
-      found = v;
-      break;
+  for (let attempt = 0; attempt < 3 && !found; attempt++) {
+    if (attempt > 0) await page.getByTestId('tab-run').click();
+    await runScenario(page, 'ws-classroom.json');
+    for (const v of ['ws-conservative', 'ws-aggressive']) {
+      await replayOnly(page, v);
+      await expect(page.getByTestId('classroom-status')).toHaveCount(0);
+      if (await next.isEnabled()) {
+        found = v;
+        break;
+      }
     }
   }
   expect(found, 'no work-stealing run recorded a steal').not.toBe('');

@@ -86,13 +86,23 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
   const ev = track?.model.eventBefore(position) ?? null;
   const target: PseudoTarget | null = code && ev && track ? lineFor(code, pseudoEvent(ev, track)) : null;
   const hl = useRef<HTMLLIElement>(null);
+  const box = useRef<HTMLElement>(null);
   useEffect(() => {
-    hl.current?.scrollIntoView({ block: 'nearest' });
+    // Scroll the panel only (not the page), and only when the line is out
+    // of view: scrollIntoView would also scroll the page and lay it out
+    // again on every replay step.
+    const el = hl.current;
+    const b = box.current;
+    if (!el || !b) return;
+    const top = el.offsetTop;
+    if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) {
+      b.scrollTop = Math.max(0, top - b.clientHeight / 3);
+    }
   }, [target?.listing, target?.line]);
   if (!track) return null;
   const names = track.classNames;
   return (
-    <aside className="pseudo-panel" data-testid="pseudo-panel">
+    <aside className="pseudo-panel" data-testid="pseudo-panel" ref={box}>
       <h3>Pseudo-code · {track.scheduler}</h3>
       <p className="pseudo-event" data-testid="current-event">
         {ev ? describe(ev, (c) => names[c] ?? `C${c}`) : 'Before the first event.'}
