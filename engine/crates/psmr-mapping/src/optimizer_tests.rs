@@ -148,6 +148,22 @@ fn optimizer_matches_exhaustive_enumeration() {
     assert_eq!(compared, 40);
 }
 
+/// The same comparison on many more tables (slow in debug builds). Run with
+/// `cargo test --release -p psmr-mapping exhaustive_many -- --ignored`.
+#[test]
+#[ignore]
+fn optimizer_matches_exhaustive_enumeration_many() {
+    for (k, (t, threads)) in random_tables(1500, 5, 4).into_iter().enumerate() {
+        let reading = READINGS[k % READINGS.len()];
+        let (brute, count) = exhaustive_best(&t, threads, reading);
+        let s = optimize_with(&t, threads, &opts(reading)).unwrap();
+        assert!(s.optimal);
+        assert_eq!(s.ctot.validate(&t), Ok(()));
+        let what = format!("#{k} {reading:?} {threads} threads, {count} mappings, {t:?}");
+        assert_same_value(&s.value, &brute, &what);
+    }
+}
+
 /// The sharded tables too: 1 shard (4 classes) up to 4 threads and 2 shards
 /// (6 classes) up to 3 threads, workloads 1-3.
 #[test]
