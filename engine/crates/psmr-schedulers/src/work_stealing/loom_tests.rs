@@ -11,6 +11,8 @@
 //!     cargo test -p psmr-schedulers --release loom_ws
 //! ```
 //!
+//! `LOOM_MAX_PREEMPTIONS=2` explores deeper (minutes per model, not for CI).
+//!
 //! Over every interleaving loom explores (preemptions bounded to 2), each
 //! model asserts:
 //! * conservation: every request executes exactly once;
@@ -197,10 +199,14 @@ fn builder() -> loom::model::Builder {
     // the idle workers' polling. A weakened marker ordering (Relaxed
     // instead of Release/Acquire) is still caught (by the optimistic
     // cycle model), and so is the broken stealer.
-    b.preemption_bound = Some(1);
+    if std::env::var_os("LOOM_MAX_PREEMPTIONS").is_none() {
+        b.preemption_bound = Some(1);
+    }
     // Idle workers poll (lock, steal attempt, yield) until the scheduler
     // delivers; each poll is a few branches.
-    b.max_branches = 20_000;
+    if std::env::var_os("LOOM_MAX_BRANCHES").is_none() {
+        b.max_branches = 20_000;
+    }
     b
 }
 
