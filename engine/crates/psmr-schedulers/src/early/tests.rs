@@ -44,6 +44,13 @@ struct ReqTrace {
     arrivals: Vec<(u64, ThreadRef)>,
     releases: Vec<ThreadRef>,
     executed_by: Vec<ThreadRef>,
+    /// seq of the scheduler's `Enqueued` per target, of `Dequeued` per
+    /// thread, of the release, of each synchronization wait's end.
+    enqueued_seq: Vec<(ThreadRef, u64)>,
+    dequeued_seq: Vec<(ThreadRef, u64)>,
+    release_seq: Option<u64>,
+    sync_wait_end_seq: Vec<(ThreadRef, u64)>,
+    exec_end_seq: Option<u64>,
 }
 
 fn by_request(r: &RunResult) -> BTreeMap<RequestId, ReqTrace> {
@@ -51,14 +58,34 @@ fn by_request(r: &RunResult) -> BTreeMap<RequestId, ReqTrace> {
     let mut m: BTreeMap<RequestId, ReqTrace> = BTreeMap::new();
     for e in &r.trace {
         match e.kind {
-            EventKind::Enqueued { req, to } => m.entry(req).or_default().enqueued_to.push(to),
-            EventKind::Dequeued { req } => m.entry(req).or_default().dequeued_by.push(e.thread),
+            EventKind::Enqueued { req, to } => {
+                let t = m.entry(req).or_default();
+                t.enqueued_to.push(to);
+                t.enqueued_seq.push((to, e.seq));
+            }
+            EventKind::Dequeued { req } => {
+                let t = m.entry(req).or_default();
+                t.dequeued_by.push(e.thread);
+                t.dequeued_seq.push((e.thread, e.seq));
+            }
+            EventKind::ExecEnd { req } => m.entry(req).or_default().exec_end_seq = Some(e.seq),
+            EventKind::WaitEnd {
+                req,
+                reason: WaitReason::Barrier | WaitReason::Cycle,
+                ..
+            } => m
+                .entry(req)
+                .or_default()
+                .sync_wait_end_seq
+                .push((e.thread, e.seq)),
             EventKind::SyncArrive { req, .. } => {
                 m.entry(req).or_default().arrivals.push((e.seq, e.thread))
             }
             EventKind::SyncRelease { req, executor, .. } => {
                 assert_eq!(executor, e.thread, "the executor records the release");
-                m.entry(req).or_default().releases.push(executor)
+                let t = m.entry(req).or_default();
+                t.releases.push(executor);
+                t.release_seq = Some(e.seq);
             }
             EventKind::ExecStart { req } => m.entry(req).or_default().executed_by.push(e.thread),
             _ => {}
@@ -84,6 +111,32 @@ fn check_protocol_trace(r: &RunResult, stream: &Stream, plan: &Plan, min_executo
         let mut enq = t.enqueued_to.clone();
         enq.sort_unstable();
         assert_eq!(deq, enq, "request {}: dequeued where enqueued", req.id);
+        // The replay order (by seq) must be causal: enqueued before
+        // dequeued on each thread; executed before released; released
+        // before any waiter of the request stops waiting.
+        for &(to, enq_seq) in &t.enqueued_seq {
+            let (_, deq_seq) = t.dequeued_seq.iter().find(|d| d.0 == to).unwrap();
+            assert!(
+                enq_seq < *deq_seq,
+                "request {}: dequeued before enqueued",
+                req.id
+            );
+        }
+        if let Some(rel) = t.release_seq {
+            assert!(
+                t.exec_end_seq.unwrap() < rel,
+                "request {}: released before executed",
+                req.id
+            );
+            let executor = t.releases[0];
+            for &(_, w) in t.sync_wait_end_seq.iter().filter(|w| w.0 != executor) {
+                assert!(
+                    rel < w,
+                    "request {}: a waiter left before the release",
+                    req.id
+                );
+            }
+        }
         if cp.sequential {
             assert_eq!(
                 enq, cp.threads,
