@@ -6,7 +6,10 @@
 //!
 //! * [`rules`]: validation against rules R.1-R.5;
 //! * [`naive`]: the naive mapping of paper 003 section 6.5;
-//! * [`optimizer`]: the mapping optimizer (paper 003 section 5.1).
+//! * [`optimizer`]: the mapping optimizer (paper 003 section 5.1), an exact
+//!   branch and bound described in `docs/mapping-optimizer.md`;
+//! * [`resolve`]: what schedulers call to turn a scenario's [`MappingSpec`]
+//!   into a rule-abiding [`CtoT`].
 
 use psmr_core::ClassTable;
 use schemars::JsonSchema;

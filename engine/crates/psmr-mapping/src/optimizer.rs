@@ -28,9 +28,15 @@
 //! class (R.5) and has a thread (R.1). Bounds: the cost so far is exact and
 //! only grows; the remaining concurrent classes are bounded one by one (best
 //! thread count, with the seq cost they force split evenly among the
-//! classes that could force it, and, when O.3 is already at the incumbent's
-//! value, only on threads where they add no O.3); a sequential class that
-//! has no thread yet costs at least one thread.
+//! classes that could force it) or, when O.3 is already at the incumbent's
+//! value, on the threads where they add no O.3 only, jointly for classes
+//! that can never share such a thread (a convex allocation solved greedily);
+//! a sequential class without a thread costs at least one thread, or one
+//! per partner that cannot share a thread with another when O.3 is tight.
+//!
+//! **O.3 first.** Passes with a cap of 0, 1, 2, 4, ... on O.3 (a virtual
+//! incumbent) come before the ordinary branch and bound from the naive
+//! mapping; a completed empty pass proves a floor on O.3.
 //!
 //! **Time limit.** Past the limit the search stops and returns the
 //! incumbent with the proven lower bound (the least bound of the open
