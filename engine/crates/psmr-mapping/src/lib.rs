@@ -158,7 +158,21 @@ pub fn resolve(
                     "optimizer time limit must be a positive number of seconds, got {time_limit_s}"
                 ));
             }
-            let sol = optimizer::optimize(classes, threads, *time_limit_s)?;
+            let sol = match optimizer::optimize(classes, threads, *time_limit_s) {
+                Ok(sol) => sol,
+                Err(why) => {
+                    // Instances beyond the exact optimizer (see
+                    // `optimizer::MAX_MODE_VECTORS`, `MAX_CLASSES`): say so.
+                    let ctot = naive::naive(classes, threads);
+                    check(&ctot, classes, "naive fallback")?;
+                    return Ok(ResolvedMapping {
+                        ctot,
+                        how: format!("naive fallback ({why})"),
+                        gap: None,
+                        solve_ms: elapsed_ms(),
+                    });
+                }
+            };
             check(&sol.ctot, classes, "optimizer")?;
             let ms = elapsed_ms();
             let how = if sol.optimal {
@@ -315,6 +329,23 @@ mod tests {
             e.contains("R.4") && e.contains("W1") && e.contains("R1"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn oversized_tables_fall_back_to_naive_and_say_so() {
+        // 12 shards: 13 classes may be concurrent, 8192 mode vectors.
+        let t = ClassTable::sharded(12);
+        let r = resolve(&MappingSpec::default(), &t, 24).unwrap();
+        assert!(
+            r.how.starts_with("naive fallback (too many classes"),
+            "{}",
+            r.how
+        );
+        assert_eq!(r.ctot, naive::naive(&t, 24));
+        // 8 shards (512 mode vectors) are searched.
+        let t = ClassTable::sharded(8);
+        let r = resolve(&MappingSpec::default(), &t, 16).unwrap();
+        assert!(r.how.starts_with("optimizer"), "{}", r.how);
     }
 
     #[test]

@@ -165,6 +165,11 @@ pub fn optimize(
 /// Largest supported number of classes or threads (bit masks of `u64`).
 pub const MAX_CLASSES: usize = 64;
 pub const MAX_THREADS: usize = 64;
+/// Largest number of mode vectors (sets of concurrent classes allowed by
+/// R.2 and R.3) the optimizer searches; 8 shards have 512, 11 shards 4096.
+/// Beyond it [`optimize_with`] refuses (each vector is a search root, kept
+/// in memory and sorted).
+pub const MAX_MODE_VECTORS: usize = 1 << 12;
 
 /// Find a mapping of `classes` onto `threads` workers that satisfies R.1-R.5
 /// and is optimal for the model above, or the best one found within the
@@ -187,6 +192,13 @@ pub fn optimize_with(
     }
     let start_ns = psmr_core::clock::now_ns();
     let problem = Problem::new(classes, threads, opts.reading);
+    let modes = problem.count_mode_vectors(MAX_MODE_VECTORS + 1);
+    if modes > MAX_MODE_VECTORS {
+        return Err(format!(
+            "too many classes for the exact optimizer: more than {MAX_MODE_VECTORS} ways to choose \
+             the concurrent classes"
+        ));
+    }
     let deadline_ns = start_ns.saturating_add((opts.time_limit_s.max(0.0) * 1e9) as u64);
     let mut search = Search {
         problem: &problem,
@@ -397,6 +409,27 @@ impl Problem {
         let mut out = Vec::new();
         self.modes_from(0, 0, &mut out);
         out
+    }
+
+    /// Number of mode vectors, counting stops at `cap`.
+    fn count_mode_vectors(&self, cap: usize) -> usize {
+        let mut count = 0;
+        self.count_from(0, 0, cap, &mut count);
+        count
+    }
+
+    fn count_from(&self, c: usize, conc: u64, cap: usize, count: &mut usize) {
+        if *count >= cap {
+            return;
+        }
+        if c == self.n {
+            *count += 1;
+            return;
+        }
+        self.count_from(c + 1, conc, cap, count);
+        if !self.self_conflicting(c) && self.conflicts[c] & conc == 0 {
+            self.count_from(c + 1, conc | 1 << c, cap, count);
+        }
     }
 
     fn modes_from(&self, c: usize, conc: u64, out: &mut Vec<u64>) {
