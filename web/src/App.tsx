@@ -5,6 +5,7 @@ import { RunControls } from './components/RunControls';
 import { RunPanel } from './components/RunPanel';
 import { ScenarioPicker, ScenarioSource } from './components/ScenarioPicker';
 import { runStore } from './store';
+import { sweepPanel } from './sweep';
 
 const RUN_PANEL: PanelDef = { id: 'run', title: 'Run', order: 0, component: RunPanel };
 
@@ -14,7 +15,7 @@ function tabFromHash(panels: PanelDef[]): string {
 }
 
 export function App() {
-  const panels = useMemo(() => [RUN_PANEL, ...collectPanels()], []);
+  const panels = useMemo(() => [RUN_PANEL, ...collectPanels(), sweepPanel], []);
   const [tab, setTab] = useState(() => tabFromHash(panels));
 
   useEffect(() => {

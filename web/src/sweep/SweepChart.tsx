@@ -1,0 +1,223 @@
+import { useEffect, useRef, type RefObject } from 'react';
+import * as d3 from 'd3';
+import type { BenchPoint } from '../engine/protocol';
+import type { SweepSeries } from './model';
+
+export const CHART_WIDTH = 760;
+export const CHART_HEIGHT = 340;
+/** The legend sits inside the SVG (right column) so an exported file carries it. */
+const LEGEND_WIDTH = 200;
+const M = { top: 40, right: 16 + LEGEND_WIDTH, bottom: 40, left: 70 };
+
+export interface SweepChartProps {
+  series: SweepSeries[];
+  /** Sequential on the same stream, drawn as a dashed level. */
+  baseline?: BenchPoint;
+  /** Cores the points were judged against (`navigator.hardwareConcurrency`). */
+  cores: number;
+  title: string;
+  subtitle: string;
+  svgRef: RefObject<SVGSVGElement | null>;
+}
+
+/** A stable colour per executor, whatever else is picked. */
+export const executorColor = d3.scaleOrdinal<string, string>(d3.schemeTableau10);
+
+/**
+ * Throughput against worker threads, one line per executor, as in the
+ * papers' scalability figures. Thread counts are evenly spaced categories
+ * (1, 2, 4, 8 like the papers). A hollow marker is a point where the
+ * workers and the delivering thread outnumber the cores (they time-share,
+ * so the point says little about the scheduler); a red ring is a point the
+ * oracle rejected.
+ */
+export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }: SweepChartProps) {
+  const xAxis = useRef<SVGGElement>(null);
+  const yAxis = useRef<SVGGElement>(null);
+  const all = series.flatMap((s) => s.points);
+  const threads = [...new Set(all.map((p) => p.threads))].sort((a, b) => a - b);
+  const x = d3
+    .scalePoint<number>()
+    .domain(threads)
+    .range([M.left, CHART_WIDTH - M.right])
+    .padding(0.5);
+  const yMax = Math.max(d3.max(all, (p) => p.throughput_ops_s) ?? 0, baseline?.throughput_ops_s ?? 0, 1);
+  const y = d3
+    .scaleLinear()
+    .domain([0, yMax * 1.05])
+    .nice()
+    .range([CHART_HEIGHT - M.bottom, M.top]);
+  const line = d3
+    .line<BenchPoint>()
+    .x((p) => x(p.threads) ?? 0)
+    .y((p) => y(p.throughput_ops_s));
+  const anyOver = all.some((p) => p.oversubscribed);
+  const anyWrong = all.some((p) => !p.correct);
+
+  useEffect(() => {
+    if (xAxis.current) d3.select(xAxis.current).call(d3.axisBottom(x).tickSizeOuter(0));
+    if (yAxis.current) d3.select(yAxis.current).call(d3.axisLeft(y).ticks(6, '~s'));
+  });
+
+  const legendX = CHART_WIDTH - LEGEND_WIDTH + 4;
+  let row = 0;
+  const nextRow = () => M.top + 6 + 18 * row++;
+  return (
+    <figure className="chart sweep-chart" data-testid="sweep-chart" data-points={all.length}>
+      <svg
+        ref={svgRef}
+        viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
+        role="img"
+        aria-label={`${title}: throughput against worker threads`}
+        fontFamily="system-ui, sans-serif"
+      >
+        <text x={M.left} y={16} fontSize={14} fontWeight={600} fill="#1d2330">
+          {title}
+        </text>
+        <text x={M.left} y={31} fontSize={11} fill="#5b6475">
+          {subtitle}
+        </text>
+        <g ref={xAxis} transform={`translate(0,${CHART_HEIGHT - M.bottom})`} />
+        <g ref={yAxis} transform={`translate(${M.left},0)`} />
+        <text
+          x={(M.left + CHART_WIDTH - M.right) / 2}
+          y={CHART_HEIGHT - 6}
+          textAnchor="middle"
+          fontSize={11}
+          fill="#5b6475"
+        >
+          worker threads
+        </text>
+        <text
+          transform={`translate(16 ${(M.top + CHART_HEIGHT - M.bottom) / 2}) rotate(-90)`}
+          textAnchor="middle"
+          fontSize={11}
+          fill="#5b6475"
+        >
+          throughput (requests/s)
+        </text>
+        {baseline && (
+          <line
+            data-testid="sweep-baseline"
+            x1={M.left}
+            x2={CHART_WIDTH - M.right}
+            y1={y(baseline.throughput_ops_s)}
+            y2={y(baseline.throughput_ops_s)}
+            stroke="#5b6475"
+            strokeDasharray="5 4"
+            strokeWidth={1.2}
+          />
+        )}
+        {series.map((s) => (
+          <g key={s.label} data-executor={s.label}>
+            {s.points.length > 1 && (
+              <path d={line(s.points) ?? ''} fill="none" stroke={executorColor(s.label)} strokeWidth={2} />
+            )}
+            {s.points.map((p) => (
+              <g key={p.threads}>
+                <circle
+                  data-testid="sweep-point"
+                  data-executor={s.label}
+                  data-threads={p.threads}
+                  data-writes={p.writes}
+                  data-throughput={p.throughput_ops_s}
+                  data-oversubscribed={String(p.oversubscribed)}
+                  data-correct={String(p.correct)}
+                  cx={x(p.threads)}
+                  cy={y(p.throughput_ops_s)}
+                  r={4.5}
+                  fill={p.oversubscribed ? '#ffffff' : executorColor(s.label)}
+                  stroke={executorColor(s.label)}
+                  strokeWidth={2}
+                >
+                  <title>
+                    {`${s.label} × ${p.threads}: ${Math.round(p.throughput_ops_s).toLocaleString()} req/s, ` +
+                      `${p.speedup_vs_sequential.toFixed(2)}× sequential` +
+                      (p.oversubscribed ? ' (oversubscribed)' : '') +
+                      (p.correct ? '' : ` — WRONG: ${p.violation ?? 'oracle rejected'}`)}
+                  </title>
+                </circle>
+                {!p.correct && (
+                  <circle
+                    cx={x(p.threads)}
+                    cy={y(p.throughput_ops_s)}
+                    r={8}
+                    fill="none"
+                    stroke="#c0392b"
+                    strokeWidth={2}
+                  />
+                )}
+              </g>
+            ))}
+          </g>
+        ))}
+        {all.length === 0 && (
+          <text x={(M.left + CHART_WIDTH - M.right) / 2} y={CHART_HEIGHT / 2} textAnchor="middle" fill="#5b6475">
+            run a sweep to see throughput against threads
+          </text>
+        )}
+        <g className="sweep-legend" fontSize={11} fill="#1d2330">
+          {series.map((s) => {
+            const ly = nextRow();
+            return (
+              <g key={s.label}>
+                <line x1={legendX} x2={legendX + 22} y1={ly} y2={ly} stroke={executorColor(s.label)} strokeWidth={2} />
+                <circle cx={legendX + 11} cy={ly} r={4} fill={executorColor(s.label)} />
+                <text x={legendX + 30} y={ly + 4}>
+                  {s.label}
+                </text>
+              </g>
+            );
+          })}
+          {baseline &&
+            (() => {
+              const ly = nextRow();
+              return (
+                <g>
+                  <line
+                    x1={legendX}
+                    x2={legendX + 22}
+                    y1={ly}
+                    y2={ly}
+                    stroke="#5b6475"
+                    strokeDasharray="5 4"
+                    strokeWidth={1.2}
+                  />
+                  <text x={legendX + 30} y={ly + 4}>
+                    sequential (same stream)
+                  </text>
+                </g>
+              );
+            })()}
+          {anyOver &&
+            (() => {
+              const ly = nextRow() + 6;
+              return (
+                <g data-testid="sweep-legend-oversubscribed">
+                  <circle cx={legendX + 11} cy={ly} r={4} fill="#ffffff" stroke="#5b6475" strokeWidth={2} />
+                  <text x={legendX + 30} y={ly + 4}>
+                    hollow: threads + 1 &gt; {cores} cores
+                  </text>
+                  <text x={legendX + 30} y={ly + 18} fill="#5b6475">
+                    (oversubscribed, time-shared)
+                  </text>
+                </g>
+              );
+            })()}
+          {anyWrong &&
+            (() => {
+              const ly = nextRow() + 24;
+              return (
+                <g>
+                  <circle cx={legendX + 11} cy={ly} r={7} fill="none" stroke="#c0392b" strokeWidth={2} />
+                  <text x={legendX + 30} y={ly + 4} fill="#c0392b">
+                    rejected by the oracle
+                  </text>
+                </g>
+              );
+            })()}
+        </g>
+      </svg>
+    </figure>
+  );
+}

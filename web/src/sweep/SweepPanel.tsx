@@ -1,0 +1,253 @@
+import { useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import type { BenchOptions } from '../engine/protocol';
+import { ExportButtons, fileSlug } from '../export';
+import { engineBridge, useRun } from '../store';
+import {
+  baselineOf,
+  defaultThreads,
+  parseShares,
+  scenarioShape,
+  seriesOf,
+  sharesOf,
+  sweepCsv,
+  threadChoices,
+} from './model';
+import { createSweepStore, type SweepState } from './store';
+import { SweepChart } from './SweepChart';
+import { SweepTable } from './SweepTable';
+import './sweep.css';
+
+/** The one sweep store, on the app's engine bridge (started on first use). */
+export const sweepStore = createSweepStore({
+  bench: (text, options, onProgress) => engineBridge().bench(text, options, onProgress),
+  cancel: () => engineBridge().cancel(),
+});
+
+export function useSweep<T>(selector: (s: SweepState) => T): T {
+  return useStore(sweepStore, selector);
+}
+
+const PHASE_TEXT = {
+  idle: 'pick executors and threads, then run',
+  running: 'sweeping…',
+  done: 'done',
+  cancelled: 'cancelled (the points measured so far are shown)',
+  refused: 'the engine refused the sweep: see the problems below',
+  failed: 'engine error',
+} as const;
+
+const pct = (w: number) => `${+(w * 100).toFixed(2)}%`;
+
+/**
+ * Sweep: throughput against threads for the current scenario's executors,
+ * on the machine at hand, with the numbers and exports.
+ */
+export function SweepPanel() {
+  const text = useRun((s) => s.text);
+  const file = useRun((s) => s.file);
+  const engine = useRun((s) => s.engine);
+  const runBusy = useRun((s) => s.phase === 'running');
+  const st = useSweep((s) => s);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [shownShare, setShownShare] = useState<number | null>(null);
+
+  const shape = useMemo(() => scenarioShape(text), [text]);
+  const info = engine.state === 'ready' ? engine.info : null;
+  const maxThreads = info ? info.limits.max_threads : 8;
+  const cores = info?.hardwareConcurrency ?? (typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 0);
+
+  if ('error' in shape) {
+    return (
+      <div className="sweep-panel" data-testid="sweep-panel">
+        <p className="bad">{shape.error}: fix the scenario source to sweep it.</p>
+      </div>
+    );
+  }
+
+  const picked =
+    st.executors && st.executors.file === file
+      ? shape.executors.filter((e) => st.executors?.labels.includes(e.label)).map((e) => e.label)
+      : shape.executors.map((e) => e.label);
+  const threads = (st.threads ?? defaultThreads(maxThreads)).filter((t) => t <= maxThreads);
+  const shares = parseShares(st.sharesText);
+  const requests = st.requestsText.trim() === '' ? undefined : Number(st.requestsText);
+  const requestsBad = requests !== undefined && (!Number.isInteger(requests) || requests < 1);
+  const sharesCount = 'shares' in shares ? Math.max(1, shares.shares.length) : 1;
+  const runsPerRep = sharesCount * (1 + threads.length * picked.length);
+  const running = st.phase === 'running';
+  const canRun =
+    !!info && !running && !runBusy && picked.length > 0 && threads.length > 0 && 'shares' in shares && !requestsBad;
+
+  const toggle = (list: readonly string[], item: string) =>
+    list.includes(item) ? list.filter((l) => l !== item) : [...list, item];
+  const run = () => {
+    if (!('shares' in shares)) return;
+    const options: BenchOptions = { file, threads, schedulers: picked };
+    if (shares.shares.length > 0) options.writes = shares.shares;
+    if (requests !== undefined) options.requests = requests;
+    setShownShare(null);
+    void st.start(text, options);
+  };
+
+  const report = st.report;
+  const reportShares = report ? sharesOf(report) : [];
+  const share = shownShare !== null && reportShares.includes(shownShare) ? shownShare : reportShares[0];
+  const series = report && share !== undefined ? seriesOf(report, share) : [];
+  const baseline = report && share !== undefined ? baselineOf(report, share) : undefined;
+  const basename = `sweep-${fileSlug(file.replace(/\.json$/, ''))}`;
+  const reportCores = report?.cores ?? cores;
+
+  return (
+    <div className="sweep-panel" data-testid="sweep-panel">
+      <p className="sweep-machine" data-testid="sweep-machine" data-cores={cores}>
+        This machine: <strong>navigator.hardwareConcurrency = {cores}</strong> logical cores
+        {info && (
+          <>
+            {' '}
+            · engine pool {info.poolThreads} threads · runs up to {maxThreads} worker threads
+          </>
+        )}
+        . A point with more worker threads + 1 (the delivering thread) than cores is <em>oversubscribed</em>: its
+        threads time-share the cores, so it measures the machine more than the scheduler. Blocking hand-offs between
+        threads cost about 5× more in the browser's WebAssembly than natively, so barrier-heavy executors look worse
+        here than in the CLI's <code>psmr bench</code>.
+      </p>
+
+      <fieldset className="sweep-choice" disabled={running}>
+        <legend>Executors of {shape.name}</legend>
+        {shape.executors.length === 0 && <span className="muted">this scenario has no parallel executor</span>}
+        {shape.executors.map((e) => (
+          <label key={e.label} className="chip">
+            <input
+              type="checkbox"
+              data-testid={`sweep-executor-${e.label}`}
+              checked={picked.includes(e.label)}
+              onChange={() => st.pickExecutors({ file, labels: toggle(picked, e.label) })}
+            />
+            {e.label}
+            {e.label !== e.id && <span className="muted"> ({e.id})</span>}
+          </label>
+        ))}
+        <span className="muted"> · sequential always runs once per write share, as the baseline</span>
+      </fieldset>
+
+      <fieldset className="sweep-choice" disabled={running}>
+        <legend>Worker threads</legend>
+        {threadChoices(maxThreads).map((t) => (
+          <label key={t} className={t + 1 > cores ? 'chip over' : 'chip'} title={t + 1 > cores ? 'oversubscribed' : ''}>
+            <input
+              type="checkbox"
+              data-testid={`sweep-thread-${t}`}
+              checked={threads.includes(t)}
+              onChange={() => st.pickThreads(threads.includes(t) ? threads.filter((x) => x !== t) : [...threads, t])}
+            />
+            {t}
+          </label>
+        ))}
+      </fieldset>
+
+      <fieldset className="sweep-choice" disabled={running}>
+        <legend>Workload</legend>
+        <label>
+          write shares{' '}
+          <input
+            data-testid="sweep-writes"
+            value={st.sharesText}
+            disabled={shape.writes === null}
+            placeholder={shape.writes === null ? 'explicit class mix' : `${shape.writes} (scenario's)`}
+            onChange={(e) => st.setSharesText(e.target.value)}
+            size={16}
+          />
+        </label>{' '}
+        <label>
+          requests per run{' '}
+          <input
+            data-testid="sweep-requests"
+            inputMode="numeric"
+            value={st.requestsText}
+            placeholder={shape.requests === null ? "scenario's" : `${shape.requests} (scenario's)`}
+            onChange={(e) => st.setRequestsText(e.target.value)}
+            size={10}
+          />
+        </label>
+        {'error' in shares && <span className="bad"> {shares.error}</span>}
+        {requestsBad && <span className="bad"> requests: a whole number of at least 1</span>}
+        {shape.writes === null && <span className="muted"> (this scenario fixes its class mix)</span>}
+      </fieldset>
+
+      <div className="controls sweep-controls">
+        <button type="button" data-testid="sweep-run" disabled={!canRun} onClick={run}>
+          Run sweep
+        </button>
+        <button type="button" data-testid="sweep-cancel" disabled={!running} onClick={() => void st.cancel()}>
+          Cancel
+        </button>
+        <span className="phase" data-testid="sweep-phase" data-phase={st.phase}>
+          {PHASE_TEXT[st.phase]}
+          {running && st.progress && (
+            <>
+              {' '}
+              {st.progress.scheduler} × {st.progress.threads}: {st.progress.executed.toLocaleString()}/
+              {st.progress.requests.toLocaleString()} executed · {(st.elapsedMs / 1000).toFixed(1)} s
+            </>
+          )}
+          {!running && runBusy && ' (a scenario run is in progress)'}
+        </span>
+        <span className="muted">
+          {runsPerRep} runs per repetition{requests !== undefined ? ` of ${requests.toLocaleString()} requests` : ''}
+        </span>
+      </div>
+
+      {st.error && (
+        <p className="bad" role="alert">
+          {st.error}
+        </p>
+      )}
+      {st.diagnostics.length > 0 && (
+        <ul className="problems">
+          {st.diagnostics.map((d, i) => (
+            <li key={i} className="bad" data-testid="sweep-diagnostic">
+              {d.file}:{d.line}:{d.col}: {d.path}: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {report && (
+        <>
+          <div className="sweep-toolbar">
+            {reportShares.length > 1 && (
+              <label>
+                chart at write share{' '}
+                <select data-testid="sweep-share" value={share} onChange={(e) => setShownShare(Number(e.target.value))}>
+                  {reportShares.map((w) => (
+                    <option key={w} value={w}>
+                      {pct(w)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <ExportButtons
+              svg={svgRef}
+              csv={() => sweepCsv(report)}
+              basename={basename}
+              title={`${report.scenario}: throughput against threads`}
+              testIdPrefix="sweep-export"
+            />
+          </div>
+          <SweepChart
+            series={series}
+            baseline={baseline}
+            cores={reportCores}
+            svgRef={svgRef}
+            title={report.scenario}
+            subtitle={`writes ${pct(share ?? 0)} · median of ${report.repetitions} · ${reportCores} cores (navigator.hardwareConcurrency) · P-SMR Lab`}
+          />
+          <SweepTable report={report} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchPoint, BenchReport } from '../engine/protocol';
+import { parseCsv } from '../export/csv';
+import {
+  baselineOf,
+  defaultThreads,
+  parseShares,
+  scenarioShape,
+  seriesOf,
+  sharesOf,
+  sweepCsv,
+  threadChoices,
+} from './model';
+
+function point(label: string, threads: number, writes: number, ops: number, over = false): BenchPoint {
+  const scheduler = label.startsWith('ws-') || label === 'early' || label === 'sequential' ? label : 'busy-wait';
+  return {
+    scheduler,
+    label,
+    threads,
+    writes,
+    throughput_ops_s: ops,
+    speedup_vs_sequential: ops / 1000,
+    scheduler_ns_per_request: 50,
+    correct: true,
+    violation: null,
+    oversubscribed: over,
+  };
+}
+
+describe('scenarioShape', () => {
+  it('lists the parallel executors by label, without sequential or duplicates', () => {
+    const shape = scenarioShape(
+      JSON.stringify({
+        name: 'demo',
+        threads: 4,
+        workload: { requests: 5000, writes: 0.1 },
+        schedulers: [
+          { id: 'sequential' },
+          { id: 'early' },
+          { id: 'busy-wait', label: 'bw-16', queue_capacity: 16 },
+          { id: 'early' },
+        ],
+      }),
+    );
+    expect(shape).toEqual({
+      name: 'demo',
+      threads: 4,
+      writes: 0.1,
+      requests: 5000,
+      executors: [
+        { label: 'early', id: 'early' },
+        { label: 'bw-16', id: 'busy-wait' },
+      ],
+    });
+  });
+
+  it('has no write share to sweep when the scenario fixes a class mix', () => {
+    const shape = scenarioShape(JSON.stringify({ workload: { mix: { R1: 1 } }, schedulers: [] }));
+    expect('error' in shape ? null : shape.writes).toBeNull();
+  });
+
+  it('reports text that is not JSON instead of throwing', () => {
+    const shape = scenarioShape('{ "name": ');
+    expect('error' in shape && shape.error).toMatch(/not valid JSON/);
+    expect('error' in scenarioShape('3')).toBe(true);
+  });
+});
+
+describe('thread choices', () => {
+  it('offers 1..max and defaults to the papers 1, 2, 4, 8 capped by max', () => {
+    expect(threadChoices(4)).toEqual([1, 2, 3, 4]);
+    expect(defaultThreads(16)).toEqual([1, 2, 4, 8]);
+    expect(defaultThreads(6)).toEqual([1, 2, 4]);
+    expect(defaultThreads(0)).toEqual([1]);
+  });
+});
+
+describe('parseShares', () => {
+  it('reads fractions and percentages, sorted and without duplicates', () => {
+    expect(parseShares('0.5, 10%  0 ;0.1')).toEqual({ shares: [0, 0.1, 0.5] });
+    expect(parseShares('  ')).toEqual({ shares: [] });
+  });
+  it('rejects what is not a share, naming it', () => {
+    expect(parseShares('0.2, 1.5')).toEqual({ error: expect.stringContaining('"1.5"') });
+    expect(parseShares('abc')).toEqual({ error: expect.stringContaining('"abc"') });
+    expect(parseShares('-1%')).toHaveProperty('error');
+  });
+});
+
+describe('series of a report', () => {
+  const report: BenchReport = {
+    scenario: 'demo',
+    cores: 2,
+    repetitions: 1,
+    points: [
+      point('sequential', 1, 0.1, 1000),
+      point('early', 1, 0.1, 900),
+      point('bw', 1, 0.1, 950),
+      point('early', 4, 0.1, 500, true),
+      point('bw', 4, 0.1, 800, true),
+      point('early', 2, 0.1, 1200, true),
+      point('bw', 2, 0.1, 1500, true),
+      point('sequential', 1, 0.5, 1100),
+      point('early', 1, 0.5, 700),
+    ],
+  };
+
+  it('gives one series per executor, sorted by threads, at the chosen write share', () => {
+    const s = seriesOf(report, 0.1);
+    expect(s.map((x) => x.label)).toEqual(['early', 'bw']);
+    expect(s[0].points.map((p) => p.threads)).toEqual([1, 2, 4]);
+    expect(s[1].points.map((p) => p.throughput_ops_s)).toEqual([950, 1500, 800]);
+    expect(seriesOf(report, 0.5).map((x) => [x.label, x.points.length])).toEqual([['early', 1]]);
+    expect(seriesOf(report, 0.9)).toEqual([]);
+  });
+
+  it('finds the write shares and the sequential baseline of each', () => {
+    expect(sharesOf(report)).toEqual([0.1, 0.5]);
+    expect(baselineOf(report, 0.5)?.throughput_ops_s).toBe(1100);
+    expect(baselineOf(report, 0.3)).toBeUndefined();
+  });
+
+  it('writes every point as a CSV row, baseline first, then executors by threads', () => {
+    const rows = parseCsv(sweepCsv(report));
+    const header = rows[0];
+    expect(header.slice(0, 6)).toEqual(['scenario', 'executor', 'scheduler', 'threads', 'writes', 'throughput_ops_s']);
+    expect(header).toContain('oversubscribed');
+    const col = (name: string) => header.indexOf(name);
+    const body = rows.slice(1);
+    expect(body).toHaveLength(report.points.length);
+    expect(body.map((r) => `${r[col('executor')]}@${r[col('threads')]}/${r[col('writes')]}`)).toEqual([
+      'sequential@1/0.1',
+      'early@1/0.1',
+      'early@2/0.1',
+      'early@4/0.1',
+      'bw@1/0.1',
+      'bw@2/0.1',
+      'bw@4/0.1',
+      'sequential@1/0.5',
+      'early@1/0.5',
+    ]);
+    const early4 = body[3];
+    expect(early4[col('oversubscribed')]).toBe('true');
+    expect(early4[col('speedup_vs_sequential')]).toBe('0.5');
+    expect(early4[col('cores')]).toBe('2');
+    expect(early4[col('violation')]).toBe('');
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * The Sweep panel's pure logic: what a scenario offers to sweep, the
+ * default choices, how points become one line per executor, and the CSV.
+ * No React and no engine here, so all of it is unit-tested.
+ */
+import type { BenchPoint, BenchReport } from '../engine/protocol';
+import { toCsv, type CsvColumn } from '../export/csv';
+
+/** An executor of the scenario, as the bench names it. */
+export interface Executor {
+  /** What the bench's `schedulers` option and its points call it (the label, else the id). */
+  label: string;
+  /** Scheduler id, e.g. `busy-wait`. */
+  id: string;
+}
+
+/** What the panel needs to know about the current scenario. */
+export interface ScenarioShape {
+  name: string;
+  /** Parallel executors (sequential is the baseline every sweep runs anyway). */
+  executors: Executor[];
+  /** The scenario's worker threads. */
+  threads: number;
+  /** The scenario's write share, or null when it gives an explicit class mix. */
+  writes: number | null;
+  requests: number | null;
+}
+
+const SEQUENTIAL = 'sequential';
+
+/** Read the scenario text leniently; the engine gives the located errors when it runs. */
+export function scenarioShape(text: string): ScenarioShape | { error: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { error: `the scenario is not valid JSON (${e instanceof Error ? e.message : String(e)})` };
+  }
+  if (typeof v !== 'object' || v === null) return { error: 'the scenario is not a JSON object' };
+  const sc = v as Record<string, unknown>;
+  const list = Array.isArray(sc.schedulers) ? (sc.schedulers as unknown[]) : [];
+  const executors: Executor[] = [];
+  for (const item of list) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { id, label } = item as { id?: unknown; label?: unknown };
+    if (typeof id !== 'string' || id === SEQUENTIAL) continue;
+    const name = typeof label === 'string' && label !== '' ? label : id;
+    if (!executors.some((e) => e.label === name)) executors.push({ label: name, id });
+  }
+  const workload = (typeof sc.workload === 'object' && sc.workload) || {};
+  const { writes, mix, requests } = workload as { writes?: unknown; mix?: unknown; requests?: unknown };
+  return {
+    name: typeof sc.name === 'string' ? sc.name : 'scenario',
+    executors,
+    threads: typeof sc.threads === 'number' ? sc.threads : 1,
+    writes: mix !== undefined && mix !== null ? null : typeof writes === 'number' ? writes : 0,
+    requests: typeof requests === 'number' ? requests : null,
+  };
+}
+
+/** Thread counts offered: 1..max. */
+export function threadChoices(max: number): number[] {
+  return Array.from({ length: Math.max(1, Math.floor(max)) }, (_, i) => i + 1);
+}
+
+/** The papers' 1, 2, 4, 8, capped by what the engine allows. */
+export function defaultThreads(max: number): number[] {
+  const t = [1, 2, 4, 8].filter((n) => n <= max);
+  return t.length > 0 ? t : [1];
+}
+
+/**
+ * Write shares typed by the user: numbers between 0 and 1 separated by
+ * commas or spaces, percentages allowed (`10%`). Empty means the
+ * scenario's own share. Sorted, without duplicates.
+ */
+export function parseShares(text: string): { shares: number[] } | { error: string } {
+  const parts = text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const shares: number[] = [];
+  for (const p of parts) {
+    const pct = p.endsWith('%');
+    const n = Number(pct ? p.slice(0, -1) : p);
+    const share = pct ? n / 100 : n;
+    if (!Number.isFinite(share) || share < 0 || share > 1) {
+      return { error: `write share "${p}": expected a number between 0 and 1 (or 0% to 100%)` };
+    }
+    if (!shares.includes(share)) shares.push(share);
+  }
+  return { shares: shares.sort((a, b) => a - b) };
+}
+
+/** One line of the chart: an executor at one write share. */
+export interface SweepSeries {
+  label: string;
+  scheduler: string;
+  writes: number;
+  /** Sorted by threads. */
+  points: BenchPoint[];
+}
+
+/** The write shares of a report, in order. */
+export function sharesOf(report: BenchReport): number[] {
+  return [...new Set(report.points.map((p) => p.writes))].sort((a, b) => a - b);
+}
+
+/** One series per parallel executor at write share `writes`, in the order the report first names them. */
+export function seriesOf(report: BenchReport, writes: number): SweepSeries[] {
+  const byLabel = new Map<string, SweepSeries>();
+  for (const p of report.points) {
+    if (p.writes !== writes || p.scheduler === SEQUENTIAL) continue;
+    let s = byLabel.get(p.label);
+    if (!s) {
+      s = { label: p.label, scheduler: p.scheduler, writes, points: [] };
+      byLabel.set(p.label, s);
+    }
+    s.points.push(p);
+  }
+  for (const s of byLabel.values()) s.points.sort((a, b) => a.threads - b.threads);
+  return [...byLabel.values()];
+}
+
+/** The sequential baseline measured at write share `writes`. */
+export function baselineOf(report: BenchReport, writes: number): BenchPoint | undefined {
+  return report.points.find((p) => p.writes === writes && p.scheduler === SEQUENTIAL);
+}
+
+/** A bench point with the fields the engine sends beyond the shared protocol type. */
+type Row = BenchPoint & { latency_p99_us?: number };
+
+/** The CSV's columns, one row per point (the sequential baseline included). */
+export function sweepColumns(report: BenchReport): CsvColumn<Row>[] {
+  return [
+    { header: 'scenario', value: () => report.scenario },
+    { header: 'executor', value: (p) => p.label },
+    { header: 'scheduler', value: (p) => p.scheduler },
+    { header: 'threads', value: (p) => p.threads },
+    { header: 'writes', value: (p) => p.writes },
+    { header: 'throughput_ops_s', value: (p) => round(p.throughput_ops_s, 1) },
+    { header: 'speedup_vs_sequential', value: (p) => round(p.speedup_vs_sequential, 4) },
+    { header: 'scheduler_ns_per_request', value: (p) => round(p.scheduler_ns_per_request, 1) },
+    { header: 'latency_p99_us', value: (p) => (p.latency_p99_us === undefined ? null : round(p.latency_p99_us, 1)) },
+    { header: 'correct', value: (p) => p.correct },
+    { header: 'oversubscribed', value: (p) => p.oversubscribed },
+    { header: 'cores', value: () => report.cores },
+    { header: 'repetitions', value: () => report.repetitions },
+    { header: 'violation', value: (p) => p.violation },
+  ];
+}
+
+/** Every point of the sweep as CSV, ordered by write share, executor (sequential first), threads. */
+export function sweepCsv(report: BenchReport): string {
+  const order = new Map<string, number>();
+  for (const p of report.points) if (!order.has(p.label)) order.set(p.label, order.size);
+  const rank = (p: BenchPoint) => (p.scheduler === SEQUENTIAL ? -1 : (order.get(p.label) ?? 0));
+  const rows = [...report.points].sort(
+    (a, b) => a.writes - b.writes || rank(a) - rank(b) || a.threads - b.threads,
+  ) as Row[];
+  return toCsv(rows, sweepColumns(report));
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

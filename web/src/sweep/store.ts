@@ -1,0 +1,101 @@
+/**
+ * The Sweep panel's state: the user's choices (kept while switching tabs)
+ * and the last sweep with its progress. Only `start` and `cancel` talk to
+ * the engine, through the bridge's `bench` (one job at a time in the
+ * engine: a sweep and a scenario run cannot overlap).
+ *
+ * Phases: idle -> running -> done | cancelled | refused | failed -> running ...
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { EngineBridge } from '../engine/bridge';
+import type { BenchOptions, BenchReport, Diagnostic, RunSnapshot } from '../engine/protocol';
+
+export type BenchApi = Pick<EngineBridge, 'bench' | 'cancel'>;
+
+export type SweepPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'refused' | 'failed';
+
+/** The executors picked for one scenario file (a new file starts from all of its executors). */
+export interface ExecutorPick {
+  file: string;
+  labels: string[];
+}
+
+export interface SweepState {
+  executors: ExecutorPick | null;
+  /** Thread counts picked; null until the user changes the default. */
+  threads: number[] | null;
+  /** Write shares as typed (empty: the scenario's). */
+  sharesText: string;
+  /** Requests per stream as typed (empty: the scenario's). */
+  requestsText: string;
+
+  phase: SweepPhase;
+  report: BenchReport | null;
+  diagnostics: Diagnostic[];
+  error: string | null;
+  progress: RunSnapshot | null;
+  /** Time since the sweep started, from the last progress message. */
+  elapsedMs: number;
+  cancelRequested: boolean;
+
+  pickExecutors(pick: ExecutorPick): void;
+  pickThreads(threads: number[]): void;
+  setSharesText(text: string): void;
+  setRequestsText(text: string): void;
+  start(text: string, options: BenchOptions): Promise<void>;
+  cancel(): Promise<void>;
+}
+
+export type SweepStore = StoreApi<SweepState>;
+
+export function createSweepStore(engine: BenchApi): SweepStore {
+  return createStore<SweepState>()((set, get) => ({
+    executors: null,
+    threads: null,
+    sharesText: '',
+    requestsText: '',
+    phase: 'idle',
+    report: null,
+    diagnostics: [],
+    error: null,
+    progress: null,
+    elapsedMs: 0,
+    cancelRequested: false,
+
+    pickExecutors: (executors) => set({ executors }),
+    pickThreads: (threads) => set({ threads: [...new Set(threads)].sort((a, b) => a - b) }),
+    setSharesText: (sharesText) => set({ sharesText }),
+    setRequestsText: (requestsText) => set({ requestsText }),
+
+    async start(text, options) {
+      if (get().phase === 'running') return;
+      set({
+        phase: 'running',
+        report: null,
+        diagnostics: [],
+        error: null,
+        progress: null,
+        elapsedMs: 0,
+        cancelRequested: false,
+      });
+      try {
+        const outcome = await engine.bench(text, options, (poll, tMs) =>
+          set((s) => ({ progress: poll.snapshot ?? s.progress, elapsedMs: tMs })),
+        );
+        if (outcome.ok) {
+          set({ phase: get().cancelRequested ? 'cancelled' : 'done', report: outcome.bench, progress: null });
+        } else {
+          set({ phase: 'refused', diagnostics: outcome.diagnostics, progress: null });
+        }
+      } catch (e) {
+        set({ phase: 'failed', error: e instanceof Error ? e.message : String(e), progress: null });
+      }
+    },
+
+    async cancel() {
+      if (get().phase !== 'running') return;
+      set({ cancelRequested: true });
+      await engine.cancel();
+    },
+  }));
+}
