@@ -406,7 +406,19 @@ enum MappingKind {
     Resolved,
 }
 
-fn arb_case() -> impl Strategy<Value = (usize, usize, f64, f64, u64, MappingKind, usize)> {
+/// The application of a property case: synthetic spin, linked list or
+/// key-value store (different operations, same classes).
+fn app_of(kind: u8, shards: usize) -> psmr_core::app::AppSpec {
+    match kind {
+        0 => testkit::spin(shards, 300),
+        1 => testkit::list(shards),
+        _ => psmr_core::app::AppSpec::KvStore { shards, keys: 512 },
+    }
+}
+
+type Case = (usize, usize, f64, f64, u64, MappingKind, usize, u8);
+
+fn arb_case() -> impl Strategy<Value = Case> {
     (
         1usize..=4,
         1usize..=6,
@@ -419,6 +431,7 @@ fn arb_case() -> impl Strategy<Value = (usize, usize, f64, f64, u64, MappingKind
             Just(MappingKind::Resolved),
         ],
         prop_oneof![Just(1usize), Just(4), Just(1024)],
+        0u8..3,
     )
 }
 
@@ -429,9 +442,9 @@ proptest! {
     /// oracle (responses, final state, order of conflicting requests).
     #[test]
     fn family_agrees_with_the_oracle(
-        (shards, threads, writes, global, seed, kind, capacity) in arb_case()
+        (shards, threads, writes, global, seed, kind, capacity, app) in arb_case()
     ) {
-        let stream = Stream::new(testkit::spin(shards, 300), &testkit::workload(seed, 300, writes, global));
+        let stream = Stream::new(app_of(app, shards), &testkit::workload(seed, 300, writes, global));
         let m = match kind {
             MappingKind::Naive => naive(&stream.classes, threads),
             MappingKind::Random(s) => testkit::random_mapping(shards, threads, &mut SplitMix64::new(s)),
