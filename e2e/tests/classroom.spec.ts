@@ -27,17 +27,28 @@ async function openLab(page: Page) {
   return problems;
 }
 
+/** Run a shipped scenario (optionally edited) and open the Classroom tab on its report. */
 async function runScenario(page: Page, file: string, edit?: (text: string) => string) {
+  await page.getByTestId('tab-run').click();
   await page.getByTestId('scenario-picker').selectOption(file);
   if (edit) {
     const source = page.getByTestId('scenario-text');
     await source.fill(edit(await source.inputValue()));
   }
+  const serial = runCount++;
   await page.getByTestId('run').click();
   await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'done');
   await page.getByTestId('tab-classroom').click();
+  // The replay belongs to this run, not to an earlier one.
+  await expect(page.getByTestId('run-choice')).toHaveAttribute('data-run-serial', String(serial + 1));
   await expect(page.getByTestId('timeline')).toBeVisible();
 }
+
+/** Runs started on the current page (the run store numbers them from 1). */
+let runCount = 0;
+test.beforeEach(() => {
+  runCount = 0;
+});
 
 /** Replay only the run of `scheduler` (uncheck the others). */
 async function replayOnly(page: Page, scheduler: string) {
@@ -152,7 +163,6 @@ test('work stealing on a skewed load: a steal is drawn from victim to stealer', 
   const next = page.getByTestId('next-steal');
   let found = '';
   for (let attempt = 0; attempt < 3 && !found; attempt++) {
-    if (attempt > 0) await page.getByTestId('tab-run').click();
     await runScenario(page, 'ws-classroom.json');
     for (const v of ['ws-conservative', 'ws-aggressive']) {
       await replayOnly(page, v);
@@ -226,6 +236,8 @@ test('a 1M-event synthetic trace scrubs without a long task', async ({ page }, i
   });
   await page.goto('/?synthetic=ws&threads=16&events=1000000&skew=0.6#tab=classroom');
   await expect(page.getByTestId('synthetic-status')).toContainText('1,000,000 events', { timeout: 180_000 });
+  // Let the engine finish starting its thread pool: its start-up is not the replay's work.
+  await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'ready');
   const n = Number(await page.getByTestId('position').getAttribute('data-events'));
   expect(n).toBe(1_000_000);
   const t0 = await page.evaluate(() => performance.now());

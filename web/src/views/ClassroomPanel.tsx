@@ -100,7 +100,7 @@ function RunClassroom() {
   const chosenRuns = chosen.map((i) => runs[i]);
   return (
     <div className="classroom-panel">
-      <div className="run-choice" data-testid="run-choice">
+      <div className="run-choice" data-testid="run-choice" data-run-serial={serial}>
         <span className="muted">Replay (pick up to {MAX_TRACKS} to compare):</span>
         {runs.map((r, i) => (
           <label key={i} className="run-pick">

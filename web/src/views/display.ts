@@ -66,7 +66,16 @@ export interface Palette {
   classColor(c: number): string;
 }
 
+/** The two palettes, built once: views compare them by identity in effect dependencies. */
+const PALETTES = new Map<boolean, Palette>();
+
 export function palette(highContrast: boolean): Palette {
+  let p = PALETTES.get(highContrast);
+  if (!p) PALETTES.set(highContrast, (p = makePalette(highContrast)));
+  return p;
+}
+
+function makePalette(highContrast: boolean): Palette {
   const classes = highContrast ? CLASS_CONTRAST : CLASS_NORMAL;
   const classColor = (c: number) => (c < 0 ? (highContrast ? '#888' : '#999') : classes[c % classes.length]);
   return highContrast

@@ -32,8 +32,11 @@ export function LaneCanvas(props: ViewProps & { i: number }) {
     const c = canvas.current;
     if (!c) return;
     const dpr = window.devicePixelRatio || 1;
-    c.width = Math.round(width * dpr);
-    c.height = Math.round(height * dpr);
+    // Resizing a canvas reallocates it: only when the size really changed.
+    const w = Math.round(width * dpr);
+    const h = Math.round(height * dpr);
+    if (c.width !== w) c.width = w;
+    if (c.height !== h) c.height = h;
     const ctx = c.getContext('2d');
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
