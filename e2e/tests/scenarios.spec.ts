@@ -70,6 +70,8 @@ for (const s of scenarios) {
       if (status === 'fail') failures.push(text);
       if (status === 'skipped') skipped.push(text);
     }
+    // Every scenario expects at least correctness per scheduler: an empty list means nothing was judged.
+    expect(await lines.count(), `${s.file}: no expectation was judged`).toBeGreaterThan(0);
     if (skipped.length) info.annotations.push({ type: 'skipped expectations', description: skipped.join('\n') });
     expect(failures, `${s.file}: failed expectations`).toEqual([]);
     expect(verdict).toBe('pass');

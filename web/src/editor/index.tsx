@@ -71,7 +71,12 @@ function AuthorTab() {
     <AuthoringPanel
       text={text}
       file={file}
-      onTextChange={setText}
+      onTextChange={(t, f) => {
+        // A shipped file opened unchanged is selected as such, so the sidebar's picker follows.
+        const store = runStore.getState();
+        if (f && store.scenarios.some((e) => e.file === f && e.text === t)) store.selectScenario(f);
+        else setText(t, f);
+      }}
       gallery={shippedScenarios}
       validate={validate}
       onRun={() => void runStore.getState().run()}
