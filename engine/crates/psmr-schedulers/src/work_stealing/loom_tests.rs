@@ -170,7 +170,10 @@ fn run_model(
             &class.threads[..1]
         };
         for &t in targets {
-            assert!(shared.try_enqueue(t, r.id).is_some(), "capacity 4 > stream");
+            assert!(
+                shared.try_enqueue(t, r.id, |_| {}).is_some(),
+                "capacity 4 > stream"
+            );
         }
     }
     shared.close_all();

@@ -340,8 +340,24 @@ fn enqueue(
     sample: bool,
 ) -> u64 {
     let mut blocked: Option<(u64, Backoff)> = None;
+    let mut blocked_ns = 0;
     let len = loop {
-        match shared.try_enqueue(t, req) {
+        let mut traced = |_len: usize| {
+            if let Some((start, b)) = blocked.take() {
+                // The wait ends inside the critical section too, so that
+                // WaitEnd, Enqueued and the worker's Dequeued keep that order.
+                blocked_ns = rec.now().saturating_sub(start);
+                rec.wait_done(WaitReason::FullQueue, req, start, b.spins);
+                rec.count(Counter::Spins, b.spins as u64);
+                rec.count(Counter::Yields, b.yields as u64);
+                rec.count(Counter::Parks, b.parks as u64);
+            }
+            rec.record(EventKind::Enqueued {
+                req,
+                to: t as ThreadRef,
+            });
+        };
+        match shared.try_enqueue(t, req, &mut traced) {
             Some(len) => break len,
             None => {
                 let (_, b) = blocked.get_or_insert_with(|| {
@@ -354,20 +370,8 @@ fn enqueue(
             }
         }
     };
-    let mut waited = 0;
-    if let Some((start, b)) = blocked {
-        waited = rec.now().saturating_sub(start);
-        rec.wait_done(WaitReason::FullQueue, req, start, b.spins);
-        rec.count(Counter::Spins, b.spins as u64);
-        rec.count(Counter::Yields, b.yields as u64);
-        rec.count(Counter::Parks, b.parks as u64);
-    }
-    rec.record(EventKind::Enqueued {
-        req,
-        to: t as ThreadRef,
-    });
     if sample {
         out.sample_queue(rec, t as ThreadRef, len);
     }
-    waited
+    blocked_ns
 }

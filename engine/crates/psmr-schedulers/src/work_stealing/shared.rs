@@ -240,7 +240,16 @@ impl<'r> Shared<'r> {
     /// and raise the ready flag if it is sequential. Returns the new queue
     /// length, or `None` (changing nothing) when the queue is at its
     /// bound (I1).
-    pub fn try_enqueue(&self, t: usize, req: RequestId) -> Option<usize> {
+    ///
+    /// `traced` runs inside the critical section with the new length, so an
+    /// `Enqueued` event it records takes its trace seq before the worker
+    /// can take the request (and record `Dequeued`).
+    pub fn try_enqueue(
+        &self,
+        t: usize,
+        req: RequestId,
+        traced: impl FnOnce(usize),
+    ) -> Option<usize> {
         let class = self.requests[req as usize].class;
         let w = &self.workers[t];
         let mut st = w.lock();
@@ -253,6 +262,7 @@ impl<'r> Shared<'r> {
             st.seq_pending += 1;
         }
         w.publish(&st);
+        traced(st.queue.len());
         Some(st.queue.len())
     }
 
@@ -319,12 +329,16 @@ impl<'r> Shared<'r> {
 
     /// Algorithm 7 lines 29-36: under `v`'s lock, if the state is valid,
     /// take its whole ready queue into `into` and raise `v.markers[s]`.
+    /// `traced` runs inside the critical section with the stolen requests,
+    /// so the `Steal` event it records is ordered before anything the
+    /// victim records after its next take (e.g. its marker wait).
     pub fn steal_locked(
         &self,
         s: usize,
         v: usize,
         sync: Option<ClassId>,
         into: &mut Vec<RequestId>,
+        traced: impl FnOnce(&[RequestId]),
     ) -> StealOutcome {
         let w = &self.workers[v];
         let mut st = w.lock();
@@ -339,6 +353,7 @@ impl<'r> Shared<'r> {
         // the lock's release/acquire orders this store before its wait.
         w.markers[s].store(true, Ordering::Relaxed);
         w.publish(&st);
+        traced(into);
         StealOutcome::Stolen
     }
 

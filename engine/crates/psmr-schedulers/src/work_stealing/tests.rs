@@ -228,6 +228,23 @@ fn waits_are_paired_and_flags_alternate() {
     for id in VARIANTS {
         let r = testkit::run(&ws(id, &testkit::table1(), &s, 64), &s, 4);
         assert_correct(&r);
+        // Enqueued is recorded inside the enqueue's critical section, so it
+        // precedes the Dequeued of the same request at the same thread.
+        let mut enqueued = std::collections::HashSet::new();
+        for e in &r.trace {
+            match e.kind {
+                EventKind::Enqueued { req, to } => {
+                    enqueued.insert((req, to));
+                }
+                EventKind::Dequeued { req } => {
+                    assert!(
+                        enqueued.contains(&(req, e.thread)),
+                        "{id}: #{req} dequeued before enqueued"
+                    );
+                }
+                _ => {}
+            }
+        }
         let mut waiting: std::collections::HashMap<u16, WaitReason> = Default::default();
         let mut flags: std::collections::HashMap<u16, bool> = Default::default();
         for TraceEvent { thread, kind, .. } in &r.trace {

@@ -222,6 +222,12 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
             if self.policy.broken {
                 #[cfg(any(test, feature = "fault-injection"))]
                 if super::broken::steal_ignoring_flags(self.shared, v, &mut self.stolen) {
+                    let first = self.stolen[0];
+                    self.sink.record(EventKind::Steal {
+                        victim: v as u16,
+                        count: self.stolen.len() as u32,
+                        first,
+                    });
                     return Some(v);
                 }
                 continue;
@@ -229,7 +235,18 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
             if self.policy.optimistic && !optimistic::prevalidate(self.shared, v, sync) {
                 continue;
             }
-            if self.shared.steal_locked(self.id, v, sync, &mut self.stolen) == StealOutcome::Stolen
+            let sink = &mut self.sink;
+            let traced = |stolen: &[RequestId]| {
+                sink.record(EventKind::Steal {
+                    victim: v as u16,
+                    count: stolen.len() as u32,
+                    first: stolen[0],
+                })
+            };
+            if self
+                .shared
+                .steal_locked(self.id, v, sync, &mut self.stolen, traced)
+                == StealOutcome::Stolen
             {
                 return Some(v);
             }
@@ -238,15 +255,11 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
         None
     }
 
-    /// Algorithm 7 lines 37-41: execute everything stolen from `victim`,
+    /// Algorithm 7 lines 37-41: execute everything stolen from `victim`
+    /// (the `Steal` event was recorded in the steal's critical section),
     /// unconditionally, then clear the marker.
     pub fn run_stolen(&mut self, victim: usize) {
         let stolen = std::mem::take(&mut self.stolen);
-        self.sink.record(EventKind::Steal {
-            victim: victim as u16,
-            count: stolen.len() as u32,
-            first: stolen[0],
-        });
         self.sink.count(Counter::Steals, 1);
         self.sink
             .count(Counter::StolenRequests, stolen.len() as u64);
@@ -259,12 +272,14 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
         self.shared
             .stolen_executed
             .fetch_add(stolen.len() as u64, crate::sync::Ordering::Relaxed);
-        if !self.policy.broken {
-            self.shared.clear_marker(self.id, victim);
-        }
+        // Record before clearing, so `StealDone` precedes (in trace seq)
+        // the end of the victim's marker wait that the clear allows.
         self.sink.record(EventKind::StealDone {
             victim: victim as u16,
         });
+        if !self.policy.broken {
+            self.shared.clear_marker(self.id, victim);
+        }
         self.stolen = stolen;
         self.stolen.clear();
     }
