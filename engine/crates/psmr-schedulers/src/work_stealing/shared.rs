@@ -55,7 +55,7 @@ impl ClassSet {
 #[derive(Clone, Debug)]
 pub struct ClassPlan {
     pub sequential: bool,
-    /// Threads of the class, sorted (CtoT order).
+    /// Threads of the class, sorted, no duplicates.
     pub threads: Vec<usize>,
     /// Classes that conflict with this one (Algorithm 8's NoConflict).
     pub conflicts: ClassSet,
@@ -87,7 +87,11 @@ impl Plan {
         let mut classes = Vec::with_capacity(table.len());
         for c in 0..table.len() {
             let id = c as ClassId;
-            let threads = ctot.threads_of(id).to_vec();
+            // Sorted and without duplicates: the class size counts arrivals
+            // at its cycles and barriers, so a duplicate would hang them.
+            let mut threads = ctot.threads_of(id).to_vec();
+            threads.sort_unstable();
+            threads.dedup();
             if threads.is_empty() || threads.iter().any(|t| *t >= ctot.threads) {
                 return Err(format!(
                     "class {} maps to threads {threads:?}, outside 0..{}",
