@@ -3,10 +3,10 @@ import * as d3 from 'd3';
 import type { BenchPoint } from '../engine/protocol';
 import type { SweepSeries } from './model';
 
-export const CHART_WIDTH = 760;
+export const CHART_WIDTH = 780;
 export const CHART_HEIGHT = 340;
 /** The legend sits inside the SVG (right column) so an exported file carries it. */
-const LEGEND_WIDTH = 200;
+const LEGEND_WIDTH = 220;
 const M = { top: 40, right: 16 + LEGEND_WIDTH, bottom: 40, left: 70 };
 
 export interface SweepChartProps {

@@ -243,7 +243,7 @@ export function SweepPanel() {
             cores={reportCores}
             svgRef={svgRef}
             title={report.scenario}
-            subtitle={`writes ${pct(share ?? 0)} · median of ${report.repetitions} · ${reportCores} cores (navigator.hardwareConcurrency) · P-SMR Lab`}
+            subtitle={`writes ${pct(share ?? 0)} · median of ${report.repetitions} repetition${report.repetitions === 1 ? '' : 's'} · ${reportCores} cores (navigator.hardwareConcurrency) · P-SMR Lab`}
           />
           <SweepTable report={report} />
         </>
