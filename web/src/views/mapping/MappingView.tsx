@@ -82,7 +82,7 @@ function MappingTable({ track }: { track: Track }) {
                 {m.class}
               </span>
             </td>
-            <td>{m.threads.length <= 1 ? 'single' : m.sequential ? 'sequential' : 'concurrent'}</td>
+            <td>{m.threads.length <= 1 ? 'one' : m.sequential ? 'seq' : 'conc'}</td>
             {Array.from({ length: threads }, (_, t) => (
               <td key={t} className={m.threads.includes(t) ? 'on' : 'off'}>
                 {m.threads.includes(t) ? (m.sequential ? 'S' : 'C') : ''}
@@ -107,7 +107,8 @@ export function MappingView({ tracks, runs }: ViewProps) {
         <div key={t.key} className="track-cell">
           <h3 className="track-title">{t.label}</h3>
           <p className="muted">
-            CtoT {how(runs[i], t)}. S = all threads of the class synchronize; C = one thread, round robin.
+            CtoT {how(runs[i], t)}. seq (S): every thread of the class gets the request and they synchronize; conc (C):
+            one of them gets it, round robin; one: a single thread.
           </p>
           <div className="mapping-row">
             <ConflictGraph track={t} />
