@@ -13,7 +13,7 @@ export interface ChartSeries {
  * series from the polls (approximate, updated every poll).
  */
 /** Most points drawn per line; denser series are averaged into buckets. */
-export const MAX_CHART_POINTS = 80;
+export const MAX_CHART_POINTS = 50;
 
 type Point = { t_ms: number; ops_s: number };
 
