@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import './classroom.css';
 import { replayStore } from '../replay/store';
 import { runStore, useRun } from '../store';
+import { ChartsView } from './charts/ChartsView';
 import { ClassroomView, DisplayToggles } from './ClassroomView';
 import type { RunLike } from './registry';
 import { SyntheticClassroom, syntheticModes } from './synthetic';
@@ -78,7 +79,12 @@ function RunClassroom() {
 
   if (phase === 'running')
     return (
-      <p className="muted">A run is in progress; the replay opens when it finishes. (Charts show live throughput.)</p>
+      <div className="classroom">
+        <p className="muted" data-testid="classroom-running">
+          A run is in progress: live throughput below; the replay opens when it finishes.
+        </p>
+        <ChartsView tracks={[]} positions={[]} states={[]} runs={[]} allRuns={[]} />
+      </div>
     );
   if (!report)
     return (
