@@ -135,3 +135,40 @@ test('Check reports a failing expectation as failed, with its message', async ({
   await expect(page.getByTestId('expectation').filter({ hasText: 'steals' })).toHaveAttribute('data-status', 'fail');
   await expect(page.getByTestId('expectation').and(page.locator('[data-status="pass"]'))).not.toHaveCount(0);
 });
+
+test('the schema drives completion and hover documentation', async ({ page }) => {
+  await openAuthoring(page);
+  await setEditorText(page, '{\n  \n}');
+  // Cursor on the empty line inside the object; a quote opens a property name.
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  await page.keyboard.type('"');
+  await page.keyboard.press('Control+Space');
+  const completions = page.locator('.cm-tooltip-autocomplete');
+  await expect(completions).toBeVisible();
+  await expect(completions).toContainText('threads');
+  await expect(completions).toContainText('schedulers');
+  await page.keyboard.press('Escape');
+
+  await setEditorText(page, smallScenario());
+  await page.keyboard.press('ControlOrMeta+Home');
+  // Rest the pointer on the key `threads` (a text range: the editor's lines have no per-token elements).
+  const at = await page.evaluate(() => {
+    const content = document.querySelector('.cm-content');
+    if (!content) return null;
+    const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = n.textContent?.indexOf('"threads"') ?? -1;
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i + 1);
+      r.setEnd(n, i + 8);
+      const b = r.getBoundingClientRect();
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    }
+    return null;
+  });
+  expect(at).not.toBeNull();
+  await page.mouse.move(at!.x, at!.y);
+  await expect(page.locator('.cm-tooltip-hover')).toContainText('Worker threads');
+});
