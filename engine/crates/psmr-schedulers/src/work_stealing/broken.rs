@@ -39,5 +39,6 @@ pub fn steal_ignoring_flags(shared: &Shared<'_>, v: usize, into: &mut Vec<Reques
     st.queue = kept;
     st.classes = classes;
     w.publish(&st);
+    st.wake_producer(&w.space);
     into.len() > before
 }

@@ -34,7 +34,7 @@ use psmr_core::{ClassTable, EventKind, Request, RequestId, WaitReason};
 use psmr_mapping::{CtoT, Mode};
 
 use super::barrier::Barrier;
-use super::shared::{Plan, Shared};
+use super::shared::{EnqueueStep, Plan, Shared};
 use super::worker::{Policy, Sink, Worker};
 use super::{aggressive, conservative, moderate, optimistic};
 use crate::spec::SpinPolicy;
@@ -129,7 +129,7 @@ fn expected(requests: &[Request]) -> Vec<u32> {
 }
 
 /// Run one model: the main thread delivers `names` with Algorithm 6 (the
-/// same `Shared::try_enqueue` the scheduler thread uses) while two workers
+/// same `Shared::enqueue` the scheduler thread uses) while two workers
 /// run `policy`; then check conservation and order.
 fn run_model(
     policy: Policy,
@@ -171,7 +171,7 @@ fn run_model(
         };
         for &t in targets {
             assert!(
-                shared.try_enqueue(t, r.id, |_| {}).is_some(),
+                shared.enqueue(t, r.id, |step| assert_ne!(step, EnqueueStep::Blocked)) > 0,
                 "capacity 4 > stream"
             );
         }

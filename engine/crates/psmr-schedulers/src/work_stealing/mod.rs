@@ -19,7 +19,8 @@
 //! The protocol and why it is safe: `docs/protocols/stealing-flags-markers.md`.
 //!
 //! Bounds: each ready queue holds at most `queue_capacity` requests (the
-//! scheduler backs off while it is full); a worker's exec queue and a
+//! scheduler blocks while it is full, until the worker takes it or a
+//! stealer empties it); a worker's exec queue and a
 //! stealer's stolen batch each hold at most one ready queue's worth.
 
 use psmr_core::exec::{RunContext, RunOutput};
@@ -30,7 +31,6 @@ use psmr_core::{ThreadRef, WaitReason};
 use psmr_mapping::CtoT;
 
 use crate::spec::{SchedulerSpec, SpinPolicy, DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
-use crate::spin::Backoff;
 use crate::BuildEnv;
 
 pub mod aggressive;
@@ -51,7 +51,7 @@ mod shuttle_tests;
 mod tests;
 
 use barrier::Barrier;
-use shared::{Plan, Shared};
+use shared::{EnqueueStep, Plan, Shared};
 use worker::{Policy, Sink, Worker};
 
 /// Name of the stealing-throughput metric in `RunOutput::extra`
@@ -278,7 +278,7 @@ impl Scheduler for WorkStealing {
                     };
                     Worker::new(i, &shared, &barriers, self.policy, self.spin, sink).run();
                 },
-                || deliver(ctx, &shared, self.spin),
+                || deliver(ctx, &shared),
             )
             .map_err(RunError::Threads)?;
         let elapsed_s = (ctx.trace.now().saturating_sub(start_ns)).max(1) as f64 / 1e9;
@@ -296,7 +296,7 @@ const SAMPLE_EVERY: u32 = 16;
 /// Algorithm 6, the scheduler thread: deliver each request into the ready
 /// queues of its threads (all of them for a sequential class, the next in
 /// round-robin for a concurrent one), then close the queues.
-fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>, spin: SpinPolicy) -> RunOutput {
+fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>) -> RunOutput {
     let mut rec = ctx.recorder(SCHEDULER);
     let mut out = RunOutput::default();
     let mut next = vec![0usize; shared.plan.classes.len()];
@@ -310,13 +310,13 @@ fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>, spin: SpinPolicy) -> RunOu
         let sample = out.delivered % SAMPLE_EVERY == 0;
         if class.sequential {
             for &t in &class.threads {
-                blocked_ns += enqueue(&mut rec, &mut out, shared, spin, t, req.id, sample);
+                blocked_ns += enqueue(&mut rec, &mut out, shared, t, req.id, sample);
             }
         } else {
             let k = &mut next[req.class as usize];
             let t = class.threads[*k % class.threads.len()];
             *k = k.wrapping_add(1);
-            blocked_ns += enqueue(&mut rec, &mut out, shared, spin, t, req.id, sample);
+            blocked_ns += enqueue(&mut rec, &mut out, shared, t, req.id, sample);
         }
         out.delivered += 1;
     }
@@ -328,48 +328,33 @@ fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>, spin: SpinPolicy) -> RunOu
     out
 }
 
-/// Put `req` into `t`'s ready queue, backing off while it is full.
+/// Put `req` into `t`'s ready queue, blocking while it is full.
 /// Returns the time spent blocked on the full queue.
 fn enqueue(
     rec: &mut Recorder<'_>,
     out: &mut RunOutput,
     shared: &Shared<'_>,
-    spin: SpinPolicy,
     t: usize,
     req: RequestId,
     sample: bool,
 ) -> u64 {
-    let mut blocked: Option<(u64, Backoff)> = None;
+    let mut since = None;
     let mut blocked_ns = 0;
-    let len = loop {
-        let mut traced = |_len: usize| {
-            if let Some((start, b)) = blocked.take() {
-                // The wait ends inside the critical section too, so that
-                // WaitEnd, Enqueued and the worker's Dequeued keep that order.
+    let len = shared.enqueue(t, req, |step| match step {
+        EnqueueStep::Blocked => since = Some(rec.wait_begin(WaitReason::FullQueue, req)),
+        EnqueueStep::Done { wakeups, .. } => {
+            // Inside the critical section: WaitEnd, Enqueued and the
+            // worker's Dequeued keep that order in the trace.
+            if let (Some(start), Some(n)) = (since, wakeups) {
                 blocked_ns = rec.now().saturating_sub(start);
-                rec.wait_done(WaitReason::FullQueue, req, start, b.spins);
-                rec.count(Counter::Spins, b.spins as u64);
-                rec.count(Counter::Yields, b.yields as u64);
-                rec.count(Counter::Parks, b.parks as u64);
+                rec.wait_done(WaitReason::FullQueue, req, start, n);
             }
             rec.record(EventKind::Enqueued {
                 req,
                 to: t as ThreadRef,
             });
-        };
-        match shared.try_enqueue(t, req, &mut traced) {
-            Some(len) => break len,
-            None => {
-                let (_, b) = blocked.get_or_insert_with(|| {
-                    (
-                        rec.wait_begin(WaitReason::FullQueue, req),
-                        Backoff::new(spin),
-                    )
-                });
-                b.snooze();
-            }
         }
-    };
+    });
     if sample {
         out.sample_queue(rec, t as ThreadRef, len);
     }

@@ -9,7 +9,7 @@
 //!
 //! ## Invariants (see `docs/protocols/stealing-flags-markers.md`)
 //! * I1 — a worker's ready queue holds at most `capacity` requests; the
-//!   scheduler blocks (backs off) while it is full.
+//!   scheduler blocks while it is full, until the queue is emptied.
 //! * I2 — `seq_pending > 0` (the paper's ready flag) iff a sequential
 //!   request is in the ready queue; `exec_flag` iff the batch the worker
 //!   moved to its exec queue last holds a sequential request. Both change
@@ -28,7 +28,7 @@ use psmr_mapping::{CtoT, Mode};
 
 use std::ops::DerefMut;
 
-use crate::sync::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Mutex, Ordering};
+use crate::sync::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
 
 /// Words of a [`ClassSet`]: up to 192 classes (a 64-shard table has 130).
 pub const CLASS_WORDS: usize = 3;
@@ -134,12 +134,28 @@ pub struct ReadyState {
     pub classes: ClassSet,
     /// The scheduler delivers no more requests.
     pub closed: bool,
+    /// The scheduler sleeps on `space`, waiting for this queue to empty.
+    pub producer_waiting: bool,
+}
+
+impl ReadyState {
+    /// Wake the scheduler if it waits for room; call right after emptying
+    /// the queue, with the lock held.
+    pub fn wake_producer(&mut self, space: &Condvar) {
+        if self.producer_waiting {
+            self.producer_waiting = false;
+            space.notify_one();
+        }
+    }
 }
 
 /// One worker's shared state.
 #[derive(Debug)]
 pub struct WorkerSlot {
     pub ready: Mutex<ReadyState>,
+    /// Signalled when the ready queue empties while the scheduler waits
+    /// for room (the only blocking wait of the protocol; see `enqueue`).
+    pub space: Condvar,
     /// Lock-free copies of the guarded fields, read only by the optimistic
     /// pre-validation (Algorithm 8 line 39). They are hints: a stale value
     /// only makes a pre-validation pass or fail wrongly, and the locked
@@ -156,6 +172,7 @@ impl WorkerSlot {
     fn new(threads: usize) -> Self {
         WorkerSlot {
             ready: Mutex::new(ReadyState::default()),
+            space: Condvar::new(),
             hint_len: AtomicUsize::new(0),
             hint_ready_flag: AtomicBool::new(false),
             hint_exec_flag: AtomicBool::new(false),
@@ -181,6 +198,16 @@ impl WorkerSlot {
             h.store(w, Ordering::Relaxed);
         }
     }
+}
+
+/// What [`Shared::enqueue`] reports to its caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnqueueStep {
+    /// The queue is full: the scheduler is about to block.
+    Blocked,
+    /// The request is in; the queue holds `len`; `wakeups` is `Some` (the
+    /// times the scheduler woke) if it blocked.
+    Done { len: usize, wakeups: Option<u32> },
 }
 
 /// One batch moved from the ready queue to the exec queue.
@@ -241,33 +268,43 @@ impl<'r> Shared<'r> {
     }
 
     /// Algorithm 6 for one target thread: append `req` to `t`'s ready queue
-    /// and raise the ready flag if it is sequential. Returns the new queue
-    /// length, or `None` (changing nothing) when the queue is at its
-    /// bound (I1).
+    /// and raise the ready flag if it is sequential; returns the new queue
+    /// length.
     ///
-    /// `traced` runs inside the critical section with the new length, so an
-    /// `Enqueued` event it records takes its trace seq before the worker
-    /// can take the request (and record `Dequeued`).
-    pub fn try_enqueue(
-        &self,
-        t: usize,
-        req: RequestId,
-        traced: impl FnOnce(usize),
-    ) -> Option<usize> {
+    /// At the bound (I1) the scheduler blocks on `t`'s `space` condition
+    /// variable: it reports [`EnqueueStep::Blocked`] once (to start its
+    /// trace wait), marks itself waiting and sleeps; whoever empties the
+    /// queue (the worker's take, a steal) notifies it. No wake-up is lost:
+    /// the check, the mark and the sleep happen under the lock the emptier
+    /// holds while it empties and notifies, and `Condvar::wait` releases it
+    /// atomically.
+    ///
+    /// [`EnqueueStep::Done`] is reported inside the critical section, so the
+    /// `Enqueued` event recorded then takes its trace seq before the worker
+    /// can take the request and record `Dequeued`.
+    pub fn enqueue(&self, t: usize, req: RequestId, mut step: impl FnMut(EnqueueStep)) -> usize {
         let class = self.requests[req as usize].class;
         let w = &self.workers[t];
-        let mut st = w.lock();
-        if st.queue.len() >= self.capacity {
-            return None;
+        let mut st = w.ready.lock().unwrap_or_else(|p| p.into_inner());
+        let mut wakeups = None;
+        while st.queue.len() >= self.capacity {
+            if wakeups.is_none() {
+                step(EnqueueStep::Blocked);
+            }
+            st.producer_waiting = true;
+            st = w.space.wait(st).unwrap_or_else(|p| p.into_inner());
+            *wakeups.get_or_insert(0u32) += 1;
         }
+        st.producer_waiting = false;
         st.queue.push_back(req);
         st.classes.insert(class);
         if self.plan.class(class).sequential {
             st.seq_pending += 1;
         }
         w.publish(&st);
-        traced(st.queue.len());
-        Some(st.queue.len())
+        let len = st.queue.len();
+        step(EnqueueStep::Done { len, wakeups });
+        len
     }
 
     /// The scheduler is done: wake every worker out of its idle loop.
@@ -289,6 +326,7 @@ impl<'r> Shared<'r> {
         st.seq_pending = 0;
         st.classes = ClassSet::default();
         w.publish(&st);
+        st.wake_producer(&w.space);
         if !exec.is_empty() {
             Transfer::Batch { seq: st.exec_flag }
         } else if st.closed {
@@ -357,6 +395,7 @@ impl<'r> Shared<'r> {
         // the lock's release/acquire orders this store before its wait.
         w.markers[s].store(true, Ordering::Relaxed);
         w.publish(&st);
+        st.wake_producer(&w.space);
         traced(into);
         StealOutcome::Stolen
     }

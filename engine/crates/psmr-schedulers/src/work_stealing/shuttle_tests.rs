@@ -145,9 +145,7 @@ fn run(policy: Policy, s: &'static Setting) {
             vec![class.threads[(*k - 1) % class.threads.len()]]
         };
         for t in targets {
-            while shared.try_enqueue(t, r.id, |_| {}).is_none() {
-                shuttle::thread::yield_now();
-            }
+            shared.enqueue(t, r.id, |_| {});
         }
     }
     shared.close_all();
