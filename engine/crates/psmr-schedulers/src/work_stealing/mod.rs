@@ -1,12 +1,12 @@
 //! Work stealing for early scheduling (paper 000 section 4.2, Algorithms
 //! 5-8), in four variants that share one protocol core:
 //!
-//! | variant      | steals when           | sequential request          | victims from | lock     |
-//! |--------------|-----------------------|-----------------------------|--------------|----------|
-//! | conservative | idle                  | barrier, min executes, barrier | thread 0  | always   |
-//! | moderate     | idle, waiting in cycle| cycle (last executes), barrier | thread 0  | always   |
-//! | aggressive   | idle, waiting in cycle| cycle (last executes)       | own id + 1   | always   |
-//! | optimistic   | idle, waiting in cycle| cycle (last executes)       | own id + 1   | after lock-free pre-check |
+//! | variant      | steals when             | sequential request              | victims from | victim lock               |
+//! |--------------|-------------------------|---------------------------------|--------------|---------------------------|
+//! | conservative | idle                    | barrier, min executes, barrier  | thread 0     | always                    |
+//! | moderate     | idle, waiting in cycle  | cycle (last executes), barrier  | thread 0     | always                    |
+//! | aggressive   | idle, waiting in cycle  | cycle (last executes)           | own id + 1   | always                    |
+//! | optimistic   | idle, waiting in cycle  | cycle (last executes)           | own id + 1   | after a lock-free check   |
 //!
 //! * [`shared`]: the shared state (ready queues, flags, markers, cycles)
 //!   and its critical sections; compiles against [`crate::sync`] for loom.
@@ -20,8 +20,8 @@
 //!
 //! Bounds: each ready queue holds at most `queue_capacity` requests (the
 //! scheduler blocks while it is full, until the worker takes it or a
-//! stealer empties it); a worker's exec queue and a
-//! stealer's stolen batch each hold at most one ready queue's worth.
+//! stealer empties it); a worker's exec queue and a stealer's stolen batch
+//! each hold at most one ready queue's worth.
 
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::scheduler::{ClassAssignment, SchedulerInfo};
