@@ -18,6 +18,8 @@ export function CheckPanel({ text, engine, busy, onBusyChange }: CheckPanelProps
   const [checking, setChecking] = useState(false);
   const [progress, setProgress] = useState<CheckProgress | null>(null);
   const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
+  /** The text the shown outcome judged. */
+  const [checkedText, setCheckedText] = useState<string | null>(null);
 
   const check = async () => {
     if (!engine) return;
@@ -25,6 +27,7 @@ export function CheckPanel({ text, engine, busy, onBusyChange }: CheckPanelProps
     onBusyChange?.(true);
     setOutcome(null);
     setProgress(null);
+    setCheckedText(text);
     try {
       setOutcome(await runCheck(engine, text, setProgress));
     } finally {
@@ -51,6 +54,11 @@ export function CheckPanel({ text, engine, busy, onBusyChange }: CheckPanelProps
           {progress.snapshot
             ? ` · ${progress.snapshot.scheduler} ${progress.snapshot.executed}/${progress.snapshot.requests}`
             : ''}
+        </span>
+      )}
+      {outcome && checkedText !== text && (
+        <span className="check-stale" data-testid="check-stale">
+          (the text changed since this check)
         </span>
       )}
       {outcome && <CheckResult outcome={outcome} />}

@@ -95,6 +95,7 @@ export function ScenarioEditor({ text, onTextChange, schema, validate, onReport,
           EditorView.updateListener.of((u) => {
             if (u.docChanged) onTextRef.current(u.state.doc.toString());
           }),
+          EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': 'Scenario text', 'data-testid': 'scenario-editor' }),
         ],
       }),
