@@ -159,3 +159,31 @@ test('sweep two executors over 1, 2, 4 threads and export the numbers', async ({
 
   expect(problems).toEqual([]);
 });
+
+/**
+ * A real browser sweep for docs/benchmarks (not part of the test run):
+ *
+ *   PSMR_SWEEP_SCENARIO=early-busy-wait-conflicts.json PSMR_SWEEP_THREADS=1,2,4,8 \
+ *   PSMR_SWEEP_OUT=/tmp/sweep.csv npx playwright test -c e2e sweep
+ *
+ * Optional: PSMR_SWEEP_WRITES (e.g. `0.01,0.3`), PSMR_SWEEP_REQUESTS. The
+ * CSV is the Sweep tab's own export; the chart is saved next to it as PNG.
+ */
+test('browser sweep for the benchmark docs (PSMR_SWEEP_SCENARIO)', async ({ page }) => {
+  const scenario = process.env.PSMR_SWEEP_SCENARIO;
+  test.skip(!scenario, 'set PSMR_SWEEP_SCENARIO to run a sweep for the docs');
+  test.setTimeout(900_000);
+  const out = process.env.PSMR_SWEEP_OUT ?? '/tmp/psmr-browser-sweep.csv';
+  await openSweep(page);
+  await page.getByTestId('scenario-picker').selectOption(scenario as string);
+  const threads = (process.env.PSMR_SWEEP_THREADS ?? '1,2,4,8').split(',');
+  await pickOnly(page, 'sweep-thread-', threads);
+  if (process.env.PSMR_SWEEP_WRITES) await page.getByTestId('sweep-writes').fill(process.env.PSMR_SWEEP_WRITES);
+  if (process.env.PSMR_SWEEP_REQUESTS) await page.getByTestId('sweep-requests').fill(process.env.PSMR_SWEEP_REQUESTS);
+  await page.getByTestId('sweep-run').click();
+  await expect(page.getByTestId('sweep-phase')).toHaveAttribute('data-phase', 'done', { timeout: 850_000 });
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-export-csv').click()]);
+  await csv.saveAs(out);
+  const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-export-png').click()]);
+  await png.saveAs(out.replace(/\.csv$/, '') + '.png');
+});

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Reproduce docs/benchmarks/early.md: native `psmr bench` sweeps of the
+# shipped early-scheduling, busy-wait and work-stealing scenarios.
+#
+#   scripts/bench-early.sh [OUT_DIR]
+#
+# Prints the machine (cores, CPU model, load average) before and after, one
+# table per sweep, and keeps each sweep's JSON report in OUT_DIR (default:
+# a fresh folder under ${TMPDIR:-/tmp}). Points where worker threads + 1
+# (the delivering thread) exceed the cores are marked `*`: their threads
+# time-share the cores, so they say little about the scheduler.
+#
+# Environment:
+#   PSMR_BENCH_THREADS  thread counts to sweep (default 1,2,4,8)
+#   PSMR_BENCH_REPS     repetitions per point, median reported (default 1)
+#   PSMR_BENCH_ONLY     run only sweeps whose name contains this text
+#   PSMR_BENCH_TIMEOUT  seconds allowed per sweep before it is stopped (default 180)
+#   CARGO_TARGET_DIR    where the release build of psmr goes (default engine/target)
+#
+# Run it on a quiet machine: other processes' load distorts the numbers
+# (the load average is printed next to them for that reason).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+THREADS="${PSMR_BENCH_THREADS:-1,2,4,8}"
+REPS="${PSMR_BENCH_REPS:-1}"
+ONLY="${PSMR_BENCH_ONLY:-}"
+TIMEOUT_S="${PSMR_BENCH_TIMEOUT:-180}"
+OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-early-$(date -u +%Y%m%dT%H%M%SZ)}"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
+PSMR="$TARGET/release/psmr"
+
+# name | scenario file | thread counts | write shares ("-": the scenario's) | requests
+# Request counts are the scenarios' own, except where a sweep would take
+# minutes on a small machine (noted in docs/benchmarks/early.md).
+SWEEPS=(
+  "read-light|early-rw-read-light.json|$THREADS|-|20000"
+  "read-moderate|early-rw-read-moderate.json|$THREADS|-|4000"
+  "mixed-light|early-rw-mixed-light.json|$THREADS|-|20000"
+  "conflicts|early-busy-wait-conflicts.json|$THREADS|0.01,0.3|10000"
+  "shards-4-balanced|early-shards-4-balanced.json|$THREADS|-|20000"
+  "shards-4-skewed|early-shards-4-skewed.json|$THREADS|-|20000"
+  "ws-skewed-shards|ws-skewed-shards.json|$THREADS|-|20000"
+  "skewed-stealing|skewed-stealing.json|$THREADS|-|5000"
+  "ws-stealing-throughput|ws-stealing-throughput.json|$THREADS|-|20000"
+)
+
+machine() {
+  printf 'date (UTC):   %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
+  printf 'cores (nproc): %s\n' "$(nproc)"
+  printf 'CPU model:    %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
+  printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# Print one sweep's JSON report as a table (node is already needed by the web app).
+table() {
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const b = r.bench ?? r;
+    console.log(`${b.scenario} (${b.cores} cores, median of ${b.repetitions})`);
+    const pad = (s, n) => String(s).padStart(n);
+    console.log(["scheduler".padEnd(16), pad("threads", 8), pad("writes", 7), pad("ops/s", 9),
+      pad("speedup", 8), pad("sched ns/req", 13), pad("correct", 8)].join(" "));
+    for (const p of b.points) {
+      console.log([p.label.padEnd(16), pad(p.threads + (p.oversubscribed ? "*" : ""), 8), pad(p.writes, 7),
+        pad(Math.round(p.throughput_ops_s), 9), pad(p.speedup_vs_sequential.toFixed(2) + "x", 8),
+        pad(Math.round(p.scheduler_ns_per_request), 13), pad(p.correct ? "ok" : "WRONG", 8)].join(" "));
+    }
+  ' "$1"
+}
+
+# The scenario with run.repetitions set to REPS, written to OUT.
+with_reps() {
+  node -e '
+    const fs = require("fs");
+    const sc = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    sc.run = { ...(sc.run ?? {}), repetitions: Number(process.argv[3]), trace: false };
+    fs.writeFileSync(process.argv[2], JSON.stringify(sc, null, 2));
+  ' "$1" "$2" "$REPS"
+}
+
+need node "install Node.js 20+" || exit 2
+mkdir -p "$OUT"
+echo "== machine"
+machine | tee "$OUT/machine-before.txt"
+
+echo
+echo "== build: cargo build --release -p psmr-cli (target $TARGET)"
+(cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
+
+failed=0
+T0=$SECONDS
+for entry in "${SWEEPS[@]}"; do
+  IFS='|' read -r name file threads writes requests <<<"$entry"
+  [ -n "$ONLY" ] && [[ "$name" != *"$ONLY"* ]] && continue
+  scenario="$OUT/$file"
+  with_reps "$ROOT/scenarios/$file" "$scenario"
+  args=(bench "$scenario" --threads "$threads" --requests "$requests" --json)
+  [ "$writes" != "-" ] && args+=(--writes "$writes")
+  echo
+  echo "== $name: psmr ${args[*]/#$OUT\//scenarios/}  (load $(cut -d' ' -f1 /proc/loadavg))"
+  t0=$SECONDS
+  rc=0
+  timeout "$TIMEOUT_S" "$PSMR" "${args[@]}" >"$OUT/$name.json" || rc=$?
+  if [ "$rc" -eq 124 ]; then
+    echo "   stopped after ${TIMEOUT_S}s (PSMR_BENCH_TIMEOUT): no numbers for this sweep"
+    failed=1
+    continue
+  fi
+  table "$OUT/$name.json"
+  echo "   ($((SECONDS - t0)) s, exit $rc)"
+  [ "$rc" -ne 0 ] && failed=1
+done
+
+echo
+echo "== machine after $((SECONDS - T0)) s of sweeps"
+machine | tee "$OUT/machine-after.txt"
+echo "JSON reports: $OUT"
+exit "$failed"
