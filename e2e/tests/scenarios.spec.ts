@@ -51,7 +51,11 @@ for (const s of scenarios) {
     test.skip(slow && !ALL, 'tagged "slow"; set PSMR_E2E_ALL=1 to include it');
     test.setTimeout(CHECK_TIMEOUT_MS + 90_000);
     await openAuthoring(page);
-    await page.getByTestId(`gallery-${s.file}`).click();
+    const entry = page.getByTestId(`gallery-${s.file}`);
+    await expect(entry, `${s.file} is not in the app's gallery: rebuild the web app`).toBeVisible({
+      timeout: 10_000,
+    });
+    await entry.click();
     await expect(page.getByTestId('authoring-file')).toHaveText(s.file);
     await page.getByTestId('check-button').click();
 
