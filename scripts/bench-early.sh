@@ -30,19 +30,22 @@ OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-early-$(date -u +%Y%m%dT%H%M%SZ)}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
 PSMR="$TARGET/release/psmr"
 
-# name | scenario file | thread counts | write shares ("-": the scenario's) | requests
+# name | scenario file | thread counts | write shares ("-": the scenario's) | requests | repetitions ("-": REPS)
 # Request counts are the scenarios' own, except where a sweep would take
-# minutes on a small machine (noted in docs/benchmarks/early.md).
+# minutes on a small machine (noted in docs/benchmarks/early.md). The
+# 8-shard sweep runs once per point: before each run the class-to-thread
+# mapping optimizer spends seconds on 18 classes (outside the measured
+# window, but it adds up).
 SWEEPS=(
-  "read-light|early-rw-read-light.json|$THREADS|-|20000"
-  "read-moderate|early-rw-read-moderate.json|$THREADS|-|4000"
-  "mixed-light|early-rw-mixed-light.json|$THREADS|-|20000"
-  "conflicts|early-busy-wait-conflicts.json|$THREADS|0.01,0.3|10000"
-  "shards-4-balanced|early-shards-4-balanced.json|$THREADS|-|20000"
-  "shards-4-skewed|early-shards-4-skewed.json|$THREADS|-|20000"
-  "ws-skewed-shards|ws-skewed-shards.json|$THREADS|-|20000"
-  "skewed-stealing|skewed-stealing.json|$THREADS|-|5000"
-  "ws-stealing-throughput|ws-stealing-throughput.json|$THREADS|-|20000"
+  "read-light|early-rw-read-light.json|$THREADS|-|20000|-"
+  "read-moderate|early-rw-read-moderate.json|$THREADS|-|4000|-"
+  "mixed-light|early-rw-mixed-light.json|$THREADS|-|20000|-"
+  "conflicts|early-busy-wait-conflicts.json|$THREADS|0.01,0.3|10000|-"
+  "shards-4-balanced|early-shards-4-balanced.json|$THREADS|-|20000|-"
+  "shards-4-skewed|early-shards-4-skewed.json|$THREADS|-|20000|-"
+  "ws-skewed-shards|ws-skewed-shards.json|$THREADS|-|20000|-"
+  "skewed-stealing|skewed-stealing.json|$THREADS|-|5000|-"
+  "ws-stealing-throughput|ws-stealing-throughput.json|${PSMR_BENCH_THREADS:-2,4,8}|-|20000|1"
 )
 
 machine() {
@@ -69,14 +72,14 @@ table() {
   ' "$1"
 }
 
-# The scenario with run.repetitions set to REPS, written to OUT.
+# The scenario ($1) with run.repetitions set to $3, written to $2.
 with_reps() {
   node -e '
     const fs = require("fs");
     const sc = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
     sc.run = { ...(sc.run ?? {}), repetitions: Number(process.argv[3]), trace: false };
     fs.writeFileSync(process.argv[2], JSON.stringify(sc, null, 2));
-  ' "$1" "$2" "$REPS"
+  ' "$1" "$2" "$3"
 }
 
 need node "install Node.js 20+" || exit 2
@@ -91,10 +94,11 @@ echo "== build: cargo build --release -p psmr-cli (target $TARGET)"
 failed=0
 T0=$SECONDS
 for entry in "${SWEEPS[@]}"; do
-  IFS='|' read -r name file threads writes requests <<<"$entry"
+  IFS='|' read -r name file threads writes requests reps <<<"$entry"
   [ -n "$ONLY" ] && [[ "$name" != *"$ONLY"* ]] && continue
   scenario="$OUT/$file"
-  with_reps "$ROOT/scenarios/$file" "$scenario"
+  [ "$reps" = "-" ] && reps="$REPS"
+  with_reps "$ROOT/scenarios/$file" "$scenario" "$reps"
   args=(bench "$scenario" --threads "$threads" --requests "$requests" --json)
   [ "$writes" != "-" ] && args+=(--writes "$writes")
   echo
