@@ -30,7 +30,9 @@ OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-early-$(date -u +%Y%m%dT%H%M%SZ)}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
 PSMR="$TARGET/release/psmr"
 
-# name | scenario file | thread counts | write shares ("-": the scenario's) | requests | repetitions ("-": REPS)
+# name | scenario file | thread counts | write shares ("-": the scenario's) | requests | repetitions ("-": REPS) | change
+# change "no-skew" drops the scenario's skew: the same sweep on balanced
+# shards, to see what the skew costs each executor.
 # Request counts are the scenarios' own, except where a sweep would take
 # minutes on a small machine (noted in docs/benchmarks/early.md). The
 # 8-shard sweep runs once per point: before each run the class-to-thread
@@ -44,6 +46,7 @@ SWEEPS=(
   "shards-4-balanced|early-shards-4-balanced.json|$THREADS|-|20000|-"
   "shards-4-skewed|early-shards-4-skewed.json|$THREADS|-|20000|-"
   "ws-skewed-shards|ws-skewed-shards.json|$THREADS|-|20000|-"
+  "ws-balanced-shards|ws-skewed-shards.json|$THREADS|-|20000|-|no-skew"
   "skewed-stealing|skewed-stealing.json|$THREADS|-|5000|-"
   "ws-stealing-throughput|ws-stealing-throughput.json|${PSMR_BENCH_THREADS:-2,4,8}|-|20000|1"
 )
@@ -72,14 +75,18 @@ table() {
   ' "$1"
 }
 
-# The scenario ($1) with run.repetitions set to $3, written to $2.
+# The scenario ($1) with run.repetitions set to $3 and change $4 applied, written to $2.
 with_reps() {
   node -e '
     const fs = require("fs");
     const sc = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
     sc.run = { ...(sc.run ?? {}), repetitions: Number(process.argv[3]), trace: false };
+    if (process.argv[4] === "no-skew") {
+      delete sc.workload.skew;
+      sc.name += " (skew removed)";
+    }
     fs.writeFileSync(process.argv[2], JSON.stringify(sc, null, 2));
-  ' "$1" "$2" "$3"
+  ' "$1" "$2" "$3" "${4:-}"
 }
 
 need node "install Node.js 20+" || exit 2
@@ -94,15 +101,15 @@ echo "== build: cargo build --release -p psmr-cli (target $TARGET)"
 failed=0
 T0=$SECONDS
 for entry in "${SWEEPS[@]}"; do
-  IFS='|' read -r name file threads writes requests reps <<<"$entry"
+  IFS='|' read -r name file threads writes requests reps change <<<"$entry"
   [ -n "$ONLY" ] && [[ "$name" != *"$ONLY"* ]] && continue
-  scenario="$OUT/$file"
+  scenario="$OUT/$name.scenario.json"
   [ "$reps" = "-" ] && reps="$REPS"
-  with_reps "$ROOT/scenarios/$file" "$scenario" "$reps"
+  with_reps "$ROOT/scenarios/$file" "$scenario" "$reps" "$change"
   args=(bench "$scenario" --threads "$threads" --requests "$requests" --json)
   [ "$writes" != "-" ] && args+=(--writes "$writes")
   echo
-  echo "== $name: psmr ${args[*]/#$OUT\//scenarios/}  (load $(cut -d' ' -f1 /proc/loadavg))"
+  echo "== $name: psmr bench scenarios/$file ${args[*]:2} ${change:+($change)} (repetitions $reps, load $(cut -d' ' -f1 /proc/loadavg))"
   t0=$SECONDS
   rc=0
   timeout "$TIMEOUT_S" "$PSMR" "${args[@]}" >"$OUT/$name.json" || rc=$?
