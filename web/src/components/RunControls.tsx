@@ -17,17 +17,21 @@ export function RunControls() {
   const run = useRun((s) => s.run);
   const cancel = useRun((s) => s.cancel);
   const running = phase === 'running';
+  const cancelling = useRun((s) => s.cancelRequested) && running;
   return (
     <section className="controls">
       <button type="button" data-testid="run" disabled={!engineReady || running} onClick={() => void run()}>
         Run
       </button>
-      <button type="button" data-testid="cancel" disabled={!running} onClick={() => void cancel()}>
-        Cancel
+      <button type="button" data-testid="cancel" disabled={!running || cancelling} onClick={() => void cancel()}>
+        {cancelling ? 'Cancelling…' : 'Cancel'}
       </button>
       <span className="phase" data-testid="phase" data-phase={phase}>
         {PHASE_TEXT[phase]}
-        {running && progress && (
+        {running && (!progress || progress.runs_total === 0) && (
+          <> generating the request stream and the sequential reference</>
+        )}
+        {running && progress && progress.runs_total > 0 && (
           <>
             {' '}
             run {progress.run_index + 1}/{progress.runs_total}: {progress.scheduler} × {progress.threads} ·{' '}

@@ -6,6 +6,13 @@ export function VerdictBadge() {
   const report = useRun((s) => s.report);
   const phase = useRun((s) => s.phase);
   if (!report) return null;
+  if (report.runs.length === 0) {
+    return (
+      <div className="verdict verdict-none" data-testid="verdict" data-correct="none" role="status">
+        cancelled before any run finished: nothing to judge
+      </div>
+    );
+  }
   const v = overallVerdict(report);
   const note = phase === 'cancelled' ? ' (cancelled: checked the delivered prefix)' : '';
   if (v.correct) {

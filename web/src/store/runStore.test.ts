@@ -132,6 +132,23 @@ describe('run store', () => {
     expect(s.getState().phase).toBe('cancelled');
   });
 
+  it('calls a run cancelled before its first scheduler started cancelled', async () => {
+    const f = fakeEngine();
+    const s = createRunStore(f.engine, scenarios);
+    const done = s.getState().run();
+    await s.getState().cancel();
+    expect(s.getState().cancelRequested).toBe(true);
+    f.settle({ ok: true, report: { scenario: 'Q', cores: 2, runs: [] } });
+    await done;
+    expect(s.getState().phase).toBe('cancelled');
+    // The next run starts clean.
+    const next = s.getState().run();
+    expect(s.getState().cancelRequested).toBe(false);
+    f.settle({ ok: true, report: report() });
+    await next;
+    expect(s.getState().phase).toBe('done');
+  });
+
   it('keeps the lab usable after an engine error', async () => {
     const f = fakeEngine();
     const s = createRunStore(f.engine, scenarios);

@@ -38,6 +38,8 @@ export interface RunState {
   live: LiveSeries[];
   /** Increments with every run started (views can reset on change). */
   runSerial: number;
+  /** Cancel was pressed during the current run. */
+  cancelRequested: boolean;
 
   startEngine(): Promise<void>;
   selectScenario(file: string): void;
@@ -70,6 +72,7 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
     progress: null,
     live: [],
     runSerial: 0,
+    cancelRequested: false,
 
     async startEngine() {
       try {
@@ -106,6 +109,7 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
         progress: null,
         live: [],
         runSerial: get().runSerial + 1,
+        cancelRequested: false,
       });
       const onProgress = (poll: PollSnapshot) => {
         set((s) => ({ progress: poll.snapshot ?? s.progress, live: addPoll(s.live, poll) }));
@@ -113,7 +117,9 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
       try {
         const outcome = await engine.run(get().text, { file: get().file, ...options }, onProgress);
         if (outcome.ok) {
-          const cancelled = outcome.report.runs.some((r) => r.cancelled);
+          // Cancelled: a run stopped early, or the cancel came before the
+          // first run (then the report has fewer runs, none cancelled).
+          const cancelled = get().cancelRequested || outcome.report.runs.some((r) => r.cancelled);
           set({ phase: cancelled ? 'cancelled' : 'done', report: outcome.report });
         } else {
           set({ phase: 'refused', diagnostics: outcome.diagnostics });
@@ -125,6 +131,7 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
 
     async cancel() {
       if (get().phase !== 'running') return;
+      set({ cancelRequested: true });
       await engine.cancel();
     },
 

@@ -42,6 +42,15 @@ describe('addPoll', () => {
     expect(s[0].points).toHaveLength(1);
   });
 
+  it('ignores polls made while the scenario is still being prepared', () => {
+    const preparing: PollSnapshot = {
+      running: true,
+      done: false,
+      snapshot: { ...poll(0, 0, 0).snapshot!, runs_total: 0, scheduler: '' },
+    };
+    expect(addPoll([], preparing)).toEqual([]);
+  });
+
   it('ignores polls without a snapshot or without time passing', () => {
     const s = addPoll([], poll(0, 10, 10));
     expect(addPoll(s, { running: true, done: false, snapshot: null })).toBe(s);

@@ -39,7 +39,9 @@ export const MAX_LIVE_POINTS = 2000;
  */
 export function addPoll(series: readonly LiveSeries[], poll: PollSnapshot): LiveSeries[] {
   const s = poll.snapshot;
-  if (!s) return series as LiveSeries[];
+  // No run yet (the engine is still generating the stream and computing
+  // the sequential reference): nothing to plot.
+  if (!s || s.runs_total === 0 || s.scheduler === '') return series as LiveSeries[];
   const i = series.findIndex((x) => x.runIndex === s.run_index);
   if (i < 0) {
     // First sight of a run: its baseline is 0 executed at the previous
