@@ -156,11 +156,14 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
   }
   drawChips(ctx, chips, chipH, l, p);
 
-  // Dispatch arrow: the scheduler putting the current request into a queue.
-  if (event && event.thread === SCHEDULER && event.kind === KIND.Enqueued && event.b < lanes) {
-    const y1 = l.headerH + event.b * l.laneH + l.laneH / 2;
-    const x1 = l.labelW + l.execW + 4;
-    arrow(ctx, l.labelW - 10, l.headerH - 6, x1, y1, p.focus, 2);
+  // Dispatch arrows: while the scheduler handles a request, an arrow goes
+  // to every queue holding it, so a sequential class's request is seen
+  // landing in the queue of each thread of its class (Algorithm 1).
+  if (event && event.thread === SCHEDULER && (event.kind === KIND.Enqueued || event.kind === KIND.Delivered)) {
+    for (const c of chips) {
+      if (c.req !== focus || c.x <= l.labelW + l.execW) continue;
+      arrow(ctx, l.labelW - 10, l.headerH - 6, c.x + c.w / 2, c.y, p.focus, 2);
+    }
   }
   // Steal arrows: from victim lane to stealer lane, at the right edge.
   for (let t = 0; t < lanes; t++) {
