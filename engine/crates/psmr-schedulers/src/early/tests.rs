@@ -149,8 +149,23 @@ fn check_protocol_trace(r: &RunResult, stream: &Stream, plan: &Plan, min_executo
             if min_executor {
                 assert_eq!(executor, cp.executor(), "request {}", req.id);
             } else {
-                let last = t.arrivals.iter().max().unwrap().1;
-                assert_eq!(executor, last, "request {}: last arrival executes", req.id);
+                // The executor is the last to increment the cycle's mark;
+                // its `SyncArrive` is recorded just before that increment,
+                // so another thread's event may land later in the trace
+                // (it was preempted between recording and incrementing).
+                // The trace can only promise that the executor arrived and
+                // that every arrival precedes the release.
+                assert!(
+                    t.arrivals.iter().any(|a| a.1 == executor),
+                    "request {}: the executor arrived",
+                    req.id
+                );
+                let rel = t.release_seq.unwrap();
+                assert!(
+                    t.arrivals.iter().all(|a| a.0 < rel),
+                    "request {}: every arrival precedes the release",
+                    req.id
+                );
             }
         } else {
             assert_eq!(
