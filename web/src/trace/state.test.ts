@@ -217,3 +217,23 @@ describe('classes seen in the trace', () => {
     expect(index.classMulti[0]).toBe(0);
   });
 });
+
+describe('sequential SMR', () => {
+  it('shows the scheduler thread executing requests itself', () => {
+    const ev = (kind: number, a: number): TraceEvent => ({ t_ns: 0, thread: SCHEDULER, kind, extra: 0, a, b: 0, c: 0 });
+    const m = modelOf(
+      encode([
+        ev(KIND.Delivered, 0),
+        ev(KIND.ExecStart, 0),
+        ev(KIND.ExecEnd, 0),
+        ev(KIND.Delivered, 1),
+        ev(KIND.ExecStart, 1),
+      ]),
+    );
+    expect(m.index.threads).toBe(0);
+    expect(m.stateAt(2).scheduler.exec).toBe(0);
+    expect(m.stateAt(3).scheduler).toMatchObject({ exec: -1, executed: 1 });
+    expect(m.stateAt(5).scheduler).toMatchObject({ exec: 1, executed: 1 });
+    expect(m.stateAt(5).executedTotal).toBe(1);
+  });
+});

@@ -68,6 +68,10 @@ export interface SchedulerState {
   waitReason: number;
   /** Current partition-map epoch (MapSwitch), or -1. */
   epoch: number;
+  /** Request the scheduler thread itself executes (sequential SMR), or -1. */
+  exec: number;
+  /** Requests the scheduler thread executed itself. */
+  executed: number;
 }
 
 export interface ReplayState {
@@ -113,6 +117,8 @@ export function emptyState(threads: number): ReplayState {
       lastEnqTo: -1,
       waitReason: -1,
       epoch: -1,
+      exec: -1,
+      executed: 0,
     },
     syncs: [],
     graphSize: 0,
@@ -191,6 +197,7 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       if (lane) removeOne(lane.queue, a);
       break;
     case KIND.ExecStart:
+      if (thread === SCHEDULER) s.scheduler.exec = a;
       if (lane) {
         lane.exec = a;
         // A request taken by a steal leaves the stealer's pending list
@@ -202,6 +209,9 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       if (lane) {
         lane.exec = -1;
         lane.executed++;
+      } else if (thread === SCHEDULER) {
+        s.scheduler.exec = -1;
+        s.scheduler.executed++;
       }
       s.executedTotal++;
       break;
@@ -295,7 +305,17 @@ function pushList(out: number[], xs: readonly number[]): void {
 export function serialize(s: ReplayState): Float64Array {
   const out: number[] = [s.position, s.tNs, s.lanes.length, s.graphSize, s.executedTotal];
   const sc = s.scheduler;
-  out.push(sc.delivered, sc.lastReq, sc.lastClass, sc.lastEnqReq, sc.lastEnqTo, sc.waitReason, sc.epoch);
+  out.push(
+    sc.delivered,
+    sc.lastReq,
+    sc.lastClass,
+    sc.lastEnqReq,
+    sc.lastEnqTo,
+    sc.waitReason,
+    sc.epoch,
+    sc.exec,
+    sc.executed,
+  );
   for (const l of s.lanes) {
     out.push(l.exec, l.waitReason, l.waitReq, l.waitSinceNs, l.spins, l.executed, l.ready, l.stealVictim, l.sampledLen);
     pushList(out, l.queue);
@@ -332,6 +352,8 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
     lastEnqTo: next(),
     waitReason: next(),
     epoch: next(),
+    exec: next(),
+    executed: next(),
   };
   const lanes: LaneState[] = [];
   for (let i = 0; i < nLanes; i++) {

@@ -98,6 +98,10 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
   let text = `delivered ${sc.delivered}`;
   if (sc.lastReq >= 0) text += ` · last r${sc.lastReq} (${d.classNames[sc.lastClass] ?? `C${sc.lastClass}`})`;
   if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
+  if (sc.executed > 0 || sc.exec >= 0) {
+    text += ` · executes requests itself (sequential): ${sc.executed} done`;
+    if (sc.exec >= 0) text += `, now r${sc.exec}`;
+  }
   ctx.fillText(text, l.labelW, schedY);
 
   const chipH = l.laneH - 8;
