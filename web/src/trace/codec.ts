@@ -211,7 +211,7 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
     case KIND.SyncArrive:
       return `${who} arrives at ${className(e.a)}'s sync for r${e.b} (cycle ${e.extra})`;
     case KIND.SyncRelease:
-      return `${className(e.a)}'s sync for r${e.b} released; T${e.c} executes (cycle ${e.extra})`;
+      return `${className(e.a)}'s sync for r${e.b} released; T${e.c} executed it (cycle ${e.extra})`;
     case KIND.Steal:
       return `${who} steals ${e.b} request(s) from T${e.a}, first r${e.c}`;
     case KIND.StealDone:

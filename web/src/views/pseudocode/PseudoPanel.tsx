@@ -81,6 +81,28 @@ export function pseudoEvent(e: TraceEvent, track: Track): PseudoEvent {
   return out;
 }
 
+/** How many events before the current one the panel lists. */
+const RECENT = 5;
+
+/** The few events just before the current one, newest first, so a step has context. */
+function RecentEvents({ track, position }: { track: Track; position: number }) {
+  const names = track.classNames;
+  const items: { i: number; text: string }[] = [];
+  for (let i = position - 2; i >= Math.max(0, position - 1 - RECENT); i--) {
+    items.push({ i, text: describe(track.model.trace.event(i), (c) => names[c] ?? `C${c}`) });
+  }
+  if (items.length === 0) return null;
+  return (
+    <ol className="recent-events" aria-label="previous events">
+      {items.map((x) => (
+        <li key={x.i}>
+          <span className="ln">{x.i + 1}</span> {x.text}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export function PseudoPanel({ track, position }: { track: Track | undefined; position: number }) {
   const code = track ? codeFor(track.scheduler) : null;
   const ev = track?.model.eventBefore(position) ?? null;
@@ -107,6 +129,7 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
       <p className="pseudo-event" data-testid="current-event">
         {ev ? describe(ev, (c) => names[c] ?? `C${c}`) : 'Before the first event.'}
       </p>
+      <RecentEvents track={track} position={position} />
       {!code ? (
         <p className="muted">No pseudo-code listing for {track.scheduler} yet.</p>
       ) : (

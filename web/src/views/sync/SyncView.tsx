@@ -16,8 +16,8 @@ import { familyOf, type ViewProps } from '../registry';
 function threadRole(s: ReplayState, g: SyncGroup, t: number): { role: string; cls: string } {
   const lane = s.lanes[t];
   const arrived = g.arrived.includes(t);
-  if (g.executor === t && lane?.exec === g.req) return { role: 'executes', cls: 'executes' };
-  if (g.executor === t && g.releasedAt >= 0) return { role: 'executor', cls: 'executes' };
+  if (lane?.exec === g.req) return { role: 'executes', cls: 'executes' };
+  if (g.executor === t && g.releasedAt >= 0) return { role: 'executed it', cls: 'executes' };
   if (lane && lane.waitReq === g.req && lane.waitReason === REASON.Cycle) return { role: 'spins', cls: 'spins' };
   if (lane && lane.waitReq === g.req && lane.waitReason >= 0) return { role: 'waits', cls: 'waits' };
   if (arrived) return { role: g.releasedAt >= 0 ? 'released' : 'arrived', cls: 'arrived' };
@@ -31,6 +31,9 @@ function GroupCard({ track, s, g, pal }: { track: Track; s: ReplayState; g: Sync
   const busyWait = track.scheduler === 'busy-wait';
   const kind = busyWait ? `cycle ${g.cycle}` : 'barrier';
   const released = g.releasedAt >= 0;
+  // The engine records the release once the executor ran the request; in
+  // between, the executor is the member executing it.
+  const runner = members.find((t) => s.lanes[t]?.exec === g.req);
   return (
     <div
       className={`sync-group ${released ? 'released' : 'open'}`}
@@ -39,6 +42,9 @@ function GroupCard({ track, s, g, pal }: { track: Track; s: ReplayState; g: Sync
       data-req={g.req}
       data-kind={busyWait ? 'cycle' : 'barrier'}
       data-executor={released ? g.executor : ''}
+      data-arrived={g.arrived.join(',')}
+      data-members={members.join(',')}
+      data-just-released={g.releasedAt >= 0 && g.releasedAt === s.position - 1 ? 'true' : undefined}
       style={{ borderColor: pal.classColor(g.cls) }}
     >
       <div className="sync-head">
@@ -48,7 +54,11 @@ function GroupCard({ track, s, g, pal }: { track: Track; s: ReplayState; g: Sync
         <b>r{g.req}</b> · {kind} ·{' '}
         {released ? (
           <span data-testid="sync-executor">
-            released, <b>T{g.executor}</b> executes
+            released: <b>T{g.executor}</b> executed it
+          </span>
+        ) : runner !== undefined ? (
+          <span>
+            all arrived, <b>T{runner}</b> executes
           </span>
         ) : (
           <span>
