@@ -174,6 +174,68 @@ mod tests {
             .all(|r| r.passed));
     }
 
+    /// Scenarios with more shards are left to the e2e check: building their
+    /// schedulers runs the mapping optimizer to its time budget (seconds per
+    /// scheduler), too slow for a unit test.
+    const MAX_TEST_SHARDS: u64 = 4;
+
+    /// Every shipped scenario (up to MAX_TEST_SHARDS shards): the CLI's `check_scenario` (native limits,
+    /// the reports it ran) and the browser path (browser limits, the same
+    /// reports after a JSON trip) ask for the same number of runs and give
+    /// the same verdicts. Requests are cut and pacing is off to keep the test short.
+    #[test]
+    fn shipped_scenarios_judge_the_same_as_psmr_check() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../scenarios");
+        let host = ThreadHost::with_capacity(Limits::browser().max_threads + 1).expect("pool");
+        let opts = RunOptions {
+            requests: Some(120),
+            pace_ns: Some(0),
+            trace: Some(false),
+            ..RunOptions::default()
+        };
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).expect("scenarios folder") {
+            let path = entry.unwrap().path();
+            let file = path.file_name().unwrap().to_string_lossy().to_string();
+            if !file.ends_with(".json") || file == "scenario.schema.json" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let sc = parse_scenario(&text, &file).unwrap_or_else(|d| panic!("{file}: {d:?}"));
+            let shards = serde_json::from_str::<serde_json::Value>(&text).unwrap()["app"]["shards"]
+                .as_u64()
+                .unwrap_or(1);
+            if shards > MAX_TEST_SHARDS {
+                continue; // checked in the browser by e2e/tests/scenarios.spec.ts
+            }
+            let check = |o: &RunOptions| {
+                psmr_scenario::check_scenario(&sc, o, &Limits::native(), &host, &RunMonitor::new())
+            };
+            // Wide scenarios run on 2 workers where their mapping allows it:
+            // oversubscribed spinning on a small shared machine is slow.
+            let narrow = RunOptions {
+                threads: Some(sc.threads.min(2)),
+                ..opts.clone()
+            };
+            let cli = check(&narrow)
+                .or_else(|_| check(&opts))
+                .unwrap_or_else(|d| panic!("{file}: {d:?}"));
+            let runs = check_repetitions(&text, &file).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+            assert_eq!(runs as usize, cli.reports.len(), "{file}: repetitions");
+            let json = serde_json::to_string(&cli.reports).unwrap();
+            let browser =
+                evaluate_reports(&text, &file, &json).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+            assert_eq!(browser, cli.results, "{file}: verdicts");
+            assert!(!browser.is_empty(), "{file}: nothing judged");
+            checked += 1;
+        }
+        assert!(
+            checked >= 5,
+            "only {checked} scenarios checked in {}",
+            dir.display()
+        );
+    }
+
     #[test]
     fn invalid_scenarios_and_reports_are_refused_with_reasons() {
         match check_repetitions("{\n  \"threads\": \"two\"\n}", "bad.json") {
