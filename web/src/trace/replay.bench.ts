@@ -28,9 +28,13 @@ describe('1M-event trace', () => {
   bench('decode (validate every event)', () => {
     decode(buffer);
   });
-  bench('index + checkpoints (the trace worker, once per trace)', () => {
-    analyze(trace);
-  }, { iterations: 3 });
+  bench(
+    'index + checkpoints (the trace worker, once per trace)',
+    () => {
+      analyze(trace);
+    },
+    { iterations: 3 },
+  );
   bench('seek to a random position (checkpoint + at most one stride)', () => {
     model.stateAt(Math.floor(r() * model.length));
   });

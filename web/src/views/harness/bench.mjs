@@ -22,9 +22,13 @@ await page.addInitScript(() => {
 async function scenario(name, query, pick) {
   const t0 = Date.now();
   await page.goto(`${base}/?${query}#tab=classroom`);
-  await page.waitForFunction(() => document.querySelector('[data-testid=synthetic-status]')?.textContent?.includes('ready'), null, {
-    timeout: 300_000,
-  });
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=synthetic-status]')?.textContent?.includes('ready'),
+    null,
+    {
+      timeout: 300_000,
+    },
+  );
   const loadMs = Date.now() - t0;
   // Find the position with the most queued chips among a few probes.
   const n = Number(await page.getByTestId('position').getAttribute('data-events'));
@@ -53,7 +57,10 @@ async function scenario(name, query, pick) {
       requestAnimationFrame(f);
     });
     document.querySelector('[data-testid=play]').click();
-    const d = ts.slice(1).map((t, i) => t - ts[i]).sort((a, b) => a - b);
+    const d = ts
+      .slice(1)
+      .map((t, i) => t - ts[i])
+      .sort((a, b) => a - b);
     return {
       frames: ts.length,
       fps: (ts.length - 1) / ((ts[ts.length - 1] - ts[0]) / 1000),
@@ -65,10 +72,21 @@ async function scenario(name, query, pick) {
   }, seconds * 1000);
   const chipsEnd = Number(await page.locator('canvas[data-queued]').first().getAttribute('data-queued'));
   console.log(
-    JSON.stringify({ name, loadMs, events: n, chipsAtStart: best.chips, chipsAtEnd: chipsEnd, ...frames, fps: +frames.fps.toFixed(1) }),
+    JSON.stringify({
+      name,
+      loadMs,
+      events: n,
+      chipsAtStart: best.chips,
+      chipsAtEnd: chipsEnd,
+      ...frames,
+      fps: +frames.fps.toFixed(1),
+    }),
   );
 }
 
-await scenario('16 lanes, ~1000 chips', 'synthetic=early&threads=16&shards=4&writes=0.3&global=0.02&exec=12&bound=70&requests=20000');
+await scenario(
+  '16 lanes, ~1000 chips',
+  'synthetic=early&threads=16&shards=4&writes=0.3&global=0.02&exec=12&bound=70&requests=20000',
+);
 await scenario('1M events, 16 lanes', 'synthetic=ws&threads=16&events=1000000&skew=0.6&bound=64');
 await browser.close();
