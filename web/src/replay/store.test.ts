@@ -66,6 +66,22 @@ describe('replay store', () => {
     if (pb > 0) expect(b.model.timeAt(pb)).toBeLessThanOrEqual(t);
   });
 
+  it('keeps the moment when a run joins the comparison', () => {
+    const store = createReplayStore();
+    const a = track('a', 'early', 5);
+    store.getState().setTracks([a]);
+    store.getState().seek(40);
+    const t = store.getState().timeNs;
+    const b = track('b', 'busy-wait', 5);
+    store.getState().setTracks([a, b]);
+    expect(store.getState().position).toBe(40);
+    expect(store.getState().timeNs).toBe(t);
+    expect(store.getState().positions()[1]).toBe(b.model.positionAtTime(t));
+    // A different primary trace starts from the beginning.
+    store.getState().setTracks([b]);
+    expect(store.getState().position).toBe(0);
+  });
+
   it('maps keys to replay actions', () => {
     const store = createReplayStore();
     store.getState().setTracks([track('a', 'early', 4)]);

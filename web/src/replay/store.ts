@@ -104,6 +104,15 @@ export function createReplayStore(raf?: (cb: (tMs: number) => void) => unknown) 
 
       setTracks(tracks) {
         const d = Math.max(0, ...tracks.map((t) => t.model.index.durationNs));
+        const before = get().tracks[0];
+        const first = tracks[0];
+        if (before && first && before.model === first.model) {
+          // Same primary trace (a run was added to or removed from the
+          // comparison): stay at the same moment, keep the speed.
+          const timeNs = clamp(get().timeNs, 0, d);
+          set({ tracks, timeNs, position: get().position, playing: false });
+          return;
+        }
         set({ tracks, position: 0, timeNs: 0, playing: false, slowdown: defaultSlowdown(d) });
       },
 
