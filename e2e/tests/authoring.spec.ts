@@ -68,6 +68,19 @@ test('an engine-only error (threads over the browser limit) is located the same 
   await expect(page.getByTestId('problems')).toHaveAttribute('data-count', '1');
 });
 
+test('an unknown class name in the workload mix is located by the engine', async ({ page }) => {
+  await openAuthoring(page);
+  await engineReady(page);
+  const text = smallScenario({ workload: { seed: 1, requests: 2000, mix: { R1: 0.5, Q7: 0.5 } } });
+  const line = text.split('\n').findIndex((l) => l.includes('"Q7"')) + 1;
+  await setEditorText(page, text);
+  const problem = page.getByTestId('problem').filter({ hasText: 'Q7' });
+  await expect(problem).toHaveCount(1, { timeout: 15_000 });
+  await expect(problem).toHaveAttribute('data-source', 'engine');
+  await expect(problem).toContainText(`${line}:`);
+  await expect(problem).toContainText('workload.mix.Q7');
+});
+
 test('a syntax error is located and the text is not sent to the engine', async ({ page }) => {
   await openAuthoring(page);
   await setEditorText(page, '{\n  "name": "x",\n}');
