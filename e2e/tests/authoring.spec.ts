@@ -81,6 +81,28 @@ test('an unknown class name in the workload mix is located by the engine', async
   await expect(problem).toContainText('workload.mix.Q7');
 });
 
+test('a class mapping that breaks rule R.4 is located by the engine', async ({ page }) => {
+  await openAuthoring(page);
+  await engineReady(page);
+  // R1 (concurrent, threads 0 and 1) conflicts with W1 (sequential, thread 0 only): R.4 wants R1's
+  // threads inside W1's. Every other rule holds.
+  const classes = {
+    R1: { mode: 'concurrent', threads: [0, 1] },
+    W1: { mode: 'sequential', threads: [0] },
+    R2: { mode: 'concurrent', threads: [1] },
+    W2: { mode: 'sequential', threads: [0, 1] },
+    Rg: { mode: 'concurrent', threads: [0] },
+    Wg: { mode: 'sequential', threads: [0, 1] },
+  };
+  const text = smallScenario({ threads: 2, schedulers: [{ id: 'early', mapping: { kind: 'explicit', classes } }] });
+  await setEditorText(page, text);
+  const problem = page.getByTestId('problem').filter({ hasText: 'R.4' });
+  await expect(problem).toHaveCount(1, { timeout: 15_000 });
+  await expect(problem).toHaveAttribute('data-source', 'engine');
+  await expect(problem).toContainText('schedulers[0].mapping');
+  await expect(page.getByTestId('problems')).toHaveAttribute('data-count', '1');
+});
+
 test('a syntax error is located and the text is not sent to the engine', async ({ page }) => {
   await openAuthoring(page);
   await setEditorText(page, '{\n  "name": "x",\n}');
