@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode, EVENT_BYTES, KIND, KIND_COUNT, SCHEDULER, TraceFormatError, type TraceEvent } from './codec';
+import {
+  decode,
+  describe as describeEvent,
+  encode,
+  EVENT_BYTES,
+  KIND,
+  KIND_COUNT,
+  NO_REQUEST,
+  SCHEDULER,
+  TraceFormatError,
+  type TraceEvent,
+} from './codec';
 import { rng } from './synth';
 
 /** One event of every kind, with fields at their widths' edges. */
@@ -65,5 +76,25 @@ describe('packed trace codec', () => {
 
   it('decodes an empty trace', () => {
     expect(decode(new ArrayBuffer(0)).length).toBe(0);
+  });
+});
+
+describe('event descriptions', () => {
+  it('name the request, or none for an idle wait', () => {
+    const name = (c: number) => ['R1', 'W1'][c] ?? `C${c}`;
+    const text = (e: TraceEvent) => describeEvent(e, name);
+    const ev = (kind: number, a: number, b = 0, c = 0, extra = 0, thread = 1) => ({
+      t_ns: 0,
+      thread,
+      kind,
+      extra,
+      a,
+      b,
+      c,
+    });
+    expect(text(ev(KIND.WaitStart, NO_REQUEST, 0, 0, 0))).toBe('T1 waits (empty-queue)');
+    expect(text(ev(KIND.WaitEnd, 7, 40, 0, 3))).toBe('T1 stops waiting (cycle) on r7 after 40 spins');
+    expect(text(ev(KIND.SyncRelease, 1, 9, 2, 1))).toBe("W1's sync for r9 released; T2 executed it (cycle 1)");
+    expect(text(ev(KIND.Enqueued, 3, 0, 0, 0, SCHEDULER))).toBe("scheduler put r3 in T0's queue");
   });
 });

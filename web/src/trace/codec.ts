@@ -188,6 +188,14 @@ export function encode(events: readonly TraceEvent[]): ArrayBuffer {
   return buf;
 }
 
+/** The engine's "no request" (u32::MAX), e.g. in an idle wait. */
+export const NO_REQUEST = 0xffff_ffff;
+
+/** ` on r<id>`, or nothing for NO_REQUEST. */
+function onReq(req: number): string {
+  return req === NO_REQUEST ? '' : ` on r${req}`;
+}
+
 /** A short human description of an event, for tooltips and the log. */
 export function describe(e: TraceEvent, className: (c: number) => string): string {
   const who = e.thread === SCHEDULER ? 'scheduler' : `T${e.thread}`;
@@ -203,10 +211,11 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
     case KIND.ExecEnd:
       return `${who} finished r${e.a}`;
     case KIND.WaitStart:
-      return `${who} waits (${REASON_NAMES[e.extra] ?? e.extra}) on r${e.a}`;
+      return `${who} waits (${REASON_NAMES[e.extra] ?? e.extra})${onReq(e.a)}`;
     case KIND.WaitEnd:
       return (
-        `${who} stops waiting (${REASON_NAMES[e.extra] ?? e.extra}) on r${e.a}` + (e.b > 0 ? ` after ${e.b} spins` : '')
+        `${who} stops waiting (${REASON_NAMES[e.extra] ?? e.extra})${onReq(e.a)}` +
+        (e.b > 0 ? ` after ${e.b} spins` : '')
       );
     case KIND.SyncArrive:
       return `${who} arrives at ${className(e.a)}'s sync for r${e.b} (cycle ${e.extra})`;

@@ -8,6 +8,7 @@
 import { useEffect, useRef } from 'react';
 import { KIND_NAMES, REASON_NAMES, SCHEDULER, describe, type TraceEvent } from '../../trace/codec';
 import type { Track } from '../../replay/store';
+import { useDisplay } from '../display';
 import { lineFor, type EventKindName, type PseudoCode, type PseudoEvent, type PseudoTarget } from './types';
 
 function isPseudoCode(x: unknown): x is PseudoCode {
@@ -108,7 +109,9 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
   const ev = track?.model.eventBefore(position) ?? null;
   const target: PseudoTarget | null = code && ev && track ? lineFor(code, pseudoEvent(ev, track)) : null;
   const hl = useRef<HTMLLIElement>(null);
-  const box = useRef<HTMLElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  // Large type moves the lines: scroll again when it changes.
+  const large = useDisplay((s) => s.large);
   useEffect(() => {
     // Scroll the panel only (not the page), and only when the line is out
     // of view: scrollIntoView would also scroll the page and lay it out
@@ -120,20 +123,21 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
     if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) {
       b.scrollTop = Math.max(0, top - b.clientHeight / 3);
     }
-  }, [target?.listing, target?.line]);
+  }, [target?.listing, target?.line, large]);
   if (!track) return null;
   const names = track.classNames;
   return (
-    <aside className="pseudo-panel" data-testid="pseudo-panel" ref={box}>
+    <aside className="pseudo-panel" data-testid="pseudo-panel">
       <h3>Pseudo-code · {track.scheduler}</h3>
       <p className="pseudo-event" data-testid="current-event">
         {ev ? describe(ev, (c) => names[c] ?? `C${c}`) : 'Before the first event.'}
       </p>
       <RecentEvents track={track} position={position} />
+      {!target && ev && code && <p className="muted">This event has no line of its own.</p>}
       {!code ? (
         <p className="muted">No pseudo-code listing for {track.scheduler} yet.</p>
       ) : (
-        <>
+        <div className="pseudo-listings" ref={box}>
           <p className="muted">{code.source}</p>
           {code.listings.map((l) => (
             <div key={l.id} className="pseudo-listing">
@@ -157,8 +161,7 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
               </ol>
             </div>
           ))}
-          {!target && ev && <p className="muted">This event has no line of its own.</p>}
-        </>
+        </div>
       )}
     </aside>
   );

@@ -7,7 +7,7 @@
  * victims, and every steal in progress as an arrow from victim to stealer
  * carrying the stolen requests.
  */
-import { REASON, REASON_NAMES } from '../../trace/codec';
+import { NO_REQUEST, REASON, REASON_NAMES } from '../../trace/codec';
 import type { ReplayState, SyncGroup } from '../../trace/state';
 import type { Track } from '../../replay/store';
 import { usePalette, type Palette } from '../display';
@@ -85,7 +85,8 @@ function laneText(s: ReplayState, t: number): string {
   if (l.exec >= 0) return `executing r${l.exec}`;
   if (l.waitReason >= 0) {
     const why = REASON_NAMES[l.waitReason] ?? String(l.waitReason);
-    return l.waitReason === REASON.EmptyQueue ? 'idle (empty queue)' : `waiting: ${why} (r${l.waitReq})`;
+    if (l.waitReason === REASON.EmptyQueue) return 'idle (empty queue)';
+    return l.waitReq === NO_REQUEST ? `waiting: ${why}` : `waiting: ${why} (r${l.waitReq})`;
   }
   return l.queue.length > 0 ? 'taking from queue' : 'running';
 }
