@@ -54,6 +54,8 @@ const scope = self as unknown as WorkerScope;
 
 let ready: Promise<ReadyInfo> | null = null;
 let runInProgress = false;
+/** Why the engine cannot be used any more (a thread panicked), or null. */
+let broken: string | null = null;
 
 function reply(id: number, result: unknown, transfer: Transferable[] = []): void {
   scope.postMessage({ id, type: 'reply', ok: true, result }, transfer);
@@ -120,6 +122,13 @@ function runJob(
       fail(id, e);
       return;
     }
+    if (snapshot.panic) {
+      // The panicking pool thread trapped; its run will never finish.
+      clearInterval(timer);
+      broken = `${snapshot.panic} (the engine stopped; reload the page)`;
+      fail(id, broken);
+      return;
+    }
     scope.postMessage({ id, type: 'progress', poll: snapshot, t_ms: performance.now() - t0 });
     if (!snapshot.done) return;
     clearInterval(timer);
@@ -149,6 +158,7 @@ async function handle(req: Request): Promise<void> {
     return;
   }
   if (!ready) throw new Error('engine not started: send init first');
+  if (broken) throw new Error(broken);
   await ready;
   switch (req.type) {
     case 'validate':

@@ -37,6 +37,8 @@ export interface PollSnapshot {
   running: boolean;
   done: boolean;
   snapshot: RunSnapshot | null;
+  /** Set once an engine thread panicked: the run will never finish. */
+  panic?: string;
 }
 
 /** Live figures of the run in progress (engine `MonitorSnapshot` + run shape). */

@@ -1,7 +1,7 @@
 //! The wasm-bindgen exports (wasm32 only). Each is a thin call into the
 //! one global [`Engine`]; see [`crate::session`] for the protocol.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use psmr_core::threads::ThreadHost;
 use psmr_scenario::Limits;
@@ -17,12 +17,23 @@ extern "C" {
     fn console_error(message: &str);
 }
 
-/// Route Rust panics to the console before the instance traps, so a bug
-/// shows its message instead of only "unreachable".
+/// The first panic's message. With `panic=abort` a panicking pool thread
+/// traps and its run never finishes, so `poll` reports this instead of
+/// leaving the page waiting forever.
+static PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// Route Rust panics to the console and to [`PANIC`] before the thread
+/// traps, so a bug shows its message instead of only "unreachable".
 #[wasm_bindgen(start)]
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        console_error(&format!("psmr engine panic: {info}"))
+        let message = format!("psmr engine panic: {info}");
+        console_error(&message);
+        // try_lock: never block inside a panic (the panicking thread might
+        // be the one holding the lock); the first message is kept.
+        if let Ok(mut slot) = PANIC.try_lock() {
+            slot.get_or_insert(message);
+        }
     }));
 }
 
@@ -92,10 +103,16 @@ pub fn start_bench(text: &str, options_json: &str) -> Result<(), JsValue> {
         .map_err(start_error)
 }
 
-/// JSON `{running, done, snapshot}` of the current run.
+/// JSON `{running, done, snapshot}` of the current run, plus `panic` (a
+/// message) once a pool thread has panicked: the engine is then unusable.
 #[wasm_bindgen]
 pub fn poll() -> String {
-    serde_json::to_string(&engine().poll()).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    let panic = PANIC.try_lock().ok().and_then(|p| p.clone());
+    let mut v = serde_json::to_value(engine().poll()).unwrap_or_default();
+    if let (Some(message), Some(obj)) = (panic, v.as_object_mut()) {
+        obj.insert("panic".into(), message.into());
+    }
+    v.to_string()
 }
 
 /// JSON `{ok: true, report}`, `{ok: true, bench}` or `{ok: false,
