@@ -2,7 +2,10 @@
 # Build the engine to multithreaded WebAssembly and generate its JS bindings
 # into web/src/engine-pkg/ (gitignored).
 #
-#   scripts/build-wasm.sh [--features fault-injection] [--dev]
+#   scripts/build-wasm.sh [--features fault-injection] [--dev] [--clippy]
+#
+# --clippy lints psmr-wasm for wasm32 (the wasm-only bindings) with
+# -D warnings instead of building.
 #
 # Needs the pinned nightly (engine/rust-toolchain.toml, with rust-src) and
 # wasm-bindgen-cli at the same version as the wasm-bindgen crate; run
@@ -13,10 +16,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$ROOT/web/src/engine-pkg"
 FEATURES=""
 PROFILE="release"
+CLIPPY=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --features) FEATURES="$2"; shift 2 ;;
     --dev) PROFILE="dev"; shift ;;
+    --clippy) CLIPPY=1; shift ;;
     *) echo "build-wasm: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -37,6 +42,13 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="\
 -C link-arg=--export=__tls_size \
 -C link-arg=--export=__tls_align \
 -C link-arg=--export=__tls_base"
+
+if [ "$CLIPPY" = "1" ]; then
+  clippy_args=(clippy -p psmr-wasm --no-deps --target wasm32-unknown-unknown -Z build-std=panic_abort,std --release)
+  if [ -n "$FEATURES" ]; then clippy_args+=(--features "$FEATURES"); fi
+  echo "build-wasm: cargo ${clippy_args[*]} -- -D warnings"
+  cd "$ROOT/engine" && exec cargo "${clippy_args[@]}" -- -D warnings
+fi
 
 cargo_args=(build -p psmr-wasm --target wasm32-unknown-unknown -Z build-std=panic_abort,std)
 if [ "$PROFILE" = "release" ]; then cargo_args+=(--release); fi

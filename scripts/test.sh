@@ -25,6 +25,8 @@ step "cargo fmt --check" "run: (cd engine && cargo fmt --all)" cargo fmt --all -
 step "cargo clippy -D warnings" "fix the lints above" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test" "a Rust test failed, see above" cargo test --workspace
 
+step "cargo clippy for wasm32 (psmr-wasm bindings)" "fix the lints above" \
+  bash "$ROOT/scripts/build-wasm.sh" --features fault-injection --clippy
 step "engine -> wasm with fault-injection" "see README.md, Troubleshooting" \
   bash "$ROOT/scripts/build-wasm.sh" --features fault-injection
 

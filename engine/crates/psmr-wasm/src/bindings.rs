@@ -79,7 +79,7 @@ pub fn start_run(text: &str, options_json: &str) -> Result<(), JsValue> {
     // rayon::spawn: the run goes to a pool thread, so this worker's event
     // loop stays free to poll.
     engine()
-        .start_run(text, options_json, |job| rayon::spawn(job))
+        .start_run(text, options_json, rayon::spawn)
         .map_err(start_error)
 }
 
@@ -99,7 +99,7 @@ fn start_error(e: StartError) -> JsValue {
 #[wasm_bindgen(js_name = startBench)]
 pub fn start_bench(text: &str, options_json: &str) -> Result<(), JsValue> {
     engine()
-        .start_bench(text, options_json, |job| rayon::spawn(job))
+        .start_bench(text, options_json, rayon::spawn)
         .map_err(start_error)
 }
 
