@@ -62,6 +62,12 @@ install_wasm_bindgen() {
 install_node_modules() {
   need node "install Node.js 20 or newer" || return 1
   need npm "install npm" || return 1
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  if [ "$major" -lt 20 ]; then
+    echo "Node $(node --version) is too old: the web app and its tools need Node 20 or newer" >&2
+    return 1
+  fi
   local sum stamp="$ROOT/node_modules/.psmr-lock.sha256"
   sum="$(sha256sum "$ROOT/package-lock.json" | cut -d' ' -f1)"
   if [ "${PSMR_NPM_CI:-0}" != "1" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
