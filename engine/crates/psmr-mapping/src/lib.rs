@@ -16,6 +16,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod cache;
 pub mod naive;
 pub mod optimizer;
 #[cfg(test)]
@@ -158,44 +159,59 @@ pub fn resolve(
                     "optimizer time limit must be a positive number of seconds, got {time_limit_s}"
                 ));
             }
-            let sol = match optimizer::optimize(classes, threads, *time_limit_s) {
-                Ok(sol) => sol,
-                Err(why) => {
-                    // Instances beyond the exact optimizer (see
-                    // `optimizer::MAX_MODE_VECTORS`, `MAX_CLASSES`): say so.
-                    let ctot = naive::naive(classes, threads);
-                    check(&ctot, classes, "naive fallback")?;
-                    return Ok(ResolvedMapping {
-                        ctot,
-                        how: format!("naive fallback ({why})"),
-                        gap: None,
-                        solve_ms: elapsed_ms(),
-                    });
-                }
-            };
-            check(&sol.ctot, classes, "optimizer")?;
-            let ms = elapsed_ms();
-            let how = if sol.optimal {
-                format!("optimizer (optimal, {ms:.1} ms)")
-            } else {
-                let on = if sol.bound.o3 < sol.value.o3 {
-                    "O.3"
-                } else {
-                    "cost"
-                };
-                format!(
-                    "optimizer (time limit {time_limit_s} s reached, best found, gap {:.1}% on {on}, {ms:.1} ms)",
-                    sol.gap * 100.0
-                )
-            };
-            Ok(ResolvedMapping {
-                ctot: sol.ctot,
-                how,
-                gap: Some(sol.gap),
-                solve_ms: ms,
-            })
+            if let Some(hit) = cache::lookup(classes, threads, *time_limit_s) {
+                return Ok(hit);
+            }
+            let resolved = optimized(classes, threads, *time_limit_s, elapsed_ms)?;
+            cache::store(classes, threads, *time_limit_s, &resolved);
+            Ok(resolved)
         }
     }
+}
+
+/// Run the optimizer (or fall back to naive beyond its reach).
+fn optimized(
+    classes: &ClassTable,
+    threads: usize,
+    time_limit_s: f64,
+    elapsed_ms: impl Fn() -> f64,
+) -> Result<ResolvedMapping, String> {
+    let sol = match optimizer::optimize(classes, threads, time_limit_s) {
+        Ok(sol) => sol,
+        Err(why) => {
+            // Instances beyond the exact optimizer (see
+            // `optimizer::MAX_MODE_VECTORS`, `MAX_CLASSES`): say so.
+            let ctot = naive::naive(classes, threads);
+            check(&ctot, classes, "naive fallback")?;
+            return Ok(ResolvedMapping {
+                ctot,
+                how: format!("naive fallback ({why})"),
+                gap: None,
+                solve_ms: elapsed_ms(),
+            });
+        }
+    };
+    check(&sol.ctot, classes, "optimizer")?;
+    let ms = elapsed_ms();
+    let how = if sol.optimal {
+        format!("optimizer (optimal, {ms:.1} ms)")
+    } else {
+        let on = if sol.bound.o3 < sol.value.o3 {
+            "O.3"
+        } else {
+            "cost"
+        };
+        format!(
+            "optimizer (time limit {time_limit_s} s reached, best found, gap {:.1}% on {on}, {ms:.1} ms)",
+            sol.gap * 100.0
+        )
+    };
+    Ok(ResolvedMapping {
+        ctot: sol.ctot,
+        how,
+        gap: Some(sol.gap),
+        solve_ms: ms,
+    })
 }
 
 fn check(ctot: &CtoT, classes: &ClassTable, what: &str) -> Result<(), String> {

@@ -5,6 +5,7 @@
 //! so every scheduler of a scenario sees the identical stream and is judged
 //! against the same reference.
 
+use psmr_core::scheduler::SchedulerInfo;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -182,6 +183,10 @@ pub struct RunReport {
     /// The trace hit its event bound and was cut.
     #[serde(default)]
     pub trace_truncated: bool,
+    /// The scheduler's configuration: its classes-to-threads mapping (early
+    /// family) and how it was obtained.
+    #[serde(default)]
+    pub info: SchedulerInfo,
     /// The recorded events, sorted by seq (packed for the web app with
     /// `psmr_core::codec`).
     #[serde(skip)]
@@ -205,6 +210,7 @@ impl RunReport {
             metrics: r.metrics,
             speedup_vs_sequential: None,
             trace_truncated: r.trace_truncated,
+            info: r.info,
             trace: r.trace,
         }
     }
