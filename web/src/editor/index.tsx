@@ -7,15 +7,19 @@
  * engine run at a time, its progress and Cancel in the sidebar, its last
  * report in the Run tab), then asks the engine to judge the reports.
  */
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { PanelDef } from '../components/panels';
 import type { RunOutcome, RunOptions, RunSnapshot } from '../engine/protocol';
 import { shippedScenarios } from '../gallery/scenarios';
 import { SHARE_TAB } from '../share/codec';
 import { engineBridge, runStore, useRun } from '../store';
-import { AuthoringPanel } from './AuthoringPanel';
 import type { CheckEngine } from './check';
 import type { ValidateFn } from './lint';
+
+// CodeMirror and the schema tooling (with its highlighter) are a separate
+// chunk, fetched when the Author tab first opens: they would triple the
+// app's first load otherwise.
+const AuthoringPanel = lazy(() => import('./AuthoringPanel').then((m) => ({ default: m.AuthoringPanel })));
 
 /** One run of the current text through the run store, as a check needs it. */
 async function runThroughStore(
@@ -68,21 +72,23 @@ function AuthorTab() {
   );
 
   return (
-    <AuthoringPanel
-      text={text}
-      file={file}
-      onTextChange={(t, f) => {
-        // A shipped file opened unchanged is selected as such, so the sidebar's picker follows.
-        const store = runStore.getState();
-        if (f && store.scenarios.some((e) => e.file === f && e.text === t)) store.selectScenario(f);
-        else setText(t, f);
-      }}
-      gallery={shippedScenarios}
-      validate={validate}
-      onRun={() => void runStore.getState().run()}
-      running={running}
-      checkEngine={checkEngine}
-    />
+    <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+      <AuthoringPanel
+        text={text}
+        file={file}
+        onTextChange={(t, f) => {
+          // A shipped file opened unchanged is selected as such, so the sidebar's picker follows.
+          const store = runStore.getState();
+          if (f && store.scenarios.some((e) => e.file === f && e.text === t)) store.selectScenario(f);
+          else setText(t, f);
+        }}
+        gallery={shippedScenarios}
+        validate={validate}
+        onRun={() => void runStore.getState().run()}
+        running={running}
+        checkEngine={checkEngine}
+      />
+    </Suspense>
   );
 }
 
