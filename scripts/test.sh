@@ -3,7 +3,8 @@
 #
 #   engine: rustfmt, clippy -D warnings, cargo test (dev profile at
 #           opt-level 1 without debug info: compiles in a fraction of the
-#           release time and still runs the proptests quickly)
+#           release time and still runs the proptests quickly); the
+#           fault-injection test of the CLI; loom and shuttle model checks
 #   wasm:   build with the fault-injection feature (for the e2e tests)
 #   web:    tsc, eslint, prettier --check, vitest, vite build, Playwright
 #
@@ -24,6 +25,17 @@ export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-0}"
 step "cargo fmt --check" "run: (cd engine && cargo fmt --all)" cargo fmt --all --check
 step "cargo clippy -D warnings" "fix the lints above" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test" "a Rust test failed, see above" cargo test --workspace
+step "cargo test, fault-injection build (the oracle catches a broken stealer)" "a Rust test failed, see above" \
+  cargo test -p psmr-cli --features fault-injection --test violation
+# Model checks of the synchronization protocols (docs/protocols/): the real
+# protocol code compiled against loom's / shuttle's primitives, in their own
+# target dirs so the normal build stays cached.
+step "loom models (barrier, busy-wait cycles, stealing flags and markers)" "a model check failed, see above" \
+  env RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/engine/target}/loom" \
+  cargo test -p psmr-schedulers loom
+step "shuttle schedules (whole early-family and stealing executors)" "a shuttle check failed, see above" \
+  env RUSTFLAGS="--cfg shuttle" CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/engine/target}/shuttle" \
+  cargo test -p psmr-schedulers shuttle
 
 step "cargo clippy for wasm32 (psmr-wasm bindings)" "fix the lints above" \
   bash "$ROOT/scripts/build-wasm.sh" --features fault-injection --clippy
