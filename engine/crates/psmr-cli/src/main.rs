@@ -213,21 +213,31 @@ fn run_once(file: &std::path::Path, opts: &RunOptions) -> Result<(Scenario, Repo
     Ok((sc, report))
 }
 
+/// Print `report` as pretty JSON, or as the table `table` draws.
+fn print_report<R: serde::Serialize>(
+    report: &R,
+    json: bool,
+    table: fn(&R) -> String,
+) -> Result<(), ExitCode> {
+    if !json {
+        print!("{}", table(report));
+        return Ok(());
+    }
+    let s = serde_json::to_string_pretty(report).map_err(|e| {
+        eprintln!("psmr: cannot encode the report: {e}");
+        ExitCode::from(EXIT_BAD_INPUT)
+    })?;
+    println!("{s}");
+    Ok(())
+}
+
 fn cmd_run(file: &std::path::Path, opts: &RunOptions, json: bool) -> ExitCode {
     let (_, report) = match run_once(file, opts) {
         Ok(r) => r,
         Err(code) => return code,
     };
-    if json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(s) => println!("{s}"),
-            Err(e) => {
-                eprintln!("psmr: cannot encode the report: {e}");
-                return ExitCode::from(EXIT_BAD_INPUT);
-            }
-        }
-    } else {
-        print!("{}", table::runs(&report));
+    if let Err(code) = print_report(&report, json, table::runs) {
+        return code;
     }
     let mut violated = false;
     for r in &report.runs {
@@ -271,16 +281,8 @@ fn cmd_bench(file: &std::path::Path, opts: &psmr_scenario::BenchOptions, json: b
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    if json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(s) => println!("{s}"),
-            Err(e) => {
-                eprintln!("psmr: cannot encode the report: {e}");
-                return ExitCode::from(EXIT_BAD_INPUT);
-            }
-        }
-    } else {
-        print!("{}", table::bench(&report));
+    if let Err(code) = print_report(&report, json, table::bench) {
+        return code;
     }
     let mut violated = false;
     for p in report.points.iter().filter(|p| !p.correct) {
