@@ -46,6 +46,7 @@ fn run(label: &str, throughput: f64, steals: u64, correct: bool) -> RunReport {
         metrics,
         speedup_vs_sequential: None,
         trace_truncated: false,
+        info: Default::default(),
         trace: Vec::new(),
     }
 }
