@@ -30,7 +30,9 @@ export function ResultTable() {
             <tr key={i} data-testid="result-row" data-scheduler={r.scheduler} data-correct={String(r.correct)}>
               <td>{i + 1}</td>
               <td>{r.label === r.scheduler ? r.scheduler : `${r.label} (${r.scheduler})`}</td>
-              <td className="num">{r.threads}</td>
+              <td className="num" data-testid="threads">
+                {r.threads}
+              </td>
               <td className="num">{fmt(r.metrics.requests)}</td>
               <td className="num">{fmt(r.metrics.duration_ms, 1)}</td>
               <td className="num" data-testid="throughput" data-value={r.throughput_ops_s}>

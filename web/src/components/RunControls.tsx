@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { useRun } from '../store';
+import { NO_OVERRIDES, schedulerNames, toRunOptions, type Overrides } from './overrides';
 
 const PHASE_TEXT = {
   idle: 'ready to run',
@@ -9,6 +11,68 @@ const PHASE_TEXT = {
   failed: 'engine error',
 } as const;
 
+/** Optional overrides of the scenario for the next run. */
+function OverridePicker({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: Overrides;
+  onChange: (o: Overrides) => void;
+  disabled: boolean;
+}) {
+  const text = useRun((s) => s.text);
+  const names = schedulerNames(text);
+  const number = (raw: string): number | null =>
+    raw.trim() === '' || !Number.isFinite(Number(raw)) ? null : Number(raw);
+  return (
+    <fieldset className="overrides" disabled={disabled} data-testid="overrides">
+      <legend>This run</legend>
+      <div className="override-schedulers">
+        {names.map((n) => (
+          <label key={n}>
+            <input
+              type="checkbox"
+              data-testid={`run-scheduler-${n}`}
+              checked={!value.skipped.includes(n)}
+              onChange={(e) =>
+                onChange({
+                  ...value,
+                  skipped: e.target.checked ? value.skipped.filter((x) => x !== n) : [...value.skipped, n],
+                })
+              }
+            />
+            {n}
+          </label>
+        ))}
+      </div>
+      <label>
+        threads{' '}
+        <input
+          type="number"
+          min={1}
+          data-testid="run-threads"
+          placeholder="scenario"
+          value={value.threads ?? ''}
+          onChange={(e) => onChange({ ...value, threads: number(e.target.value) })}
+        />
+      </label>
+      <label>
+        pace µs/request{' '}
+        <input
+          type="number"
+          min={0}
+          step="any"
+          data-testid="run-pace"
+          placeholder="scenario"
+          value={value.paceUs ?? ''}
+          onChange={(e) => onChange({ ...value, paceUs: number(e.target.value) })}
+        />
+      </label>
+    </fieldset>
+  );
+}
+
 /** Run / Cancel, and the state of the run. */
 export function RunControls() {
   const phase = useRun((s) => s.phase);
@@ -16,16 +80,24 @@ export function RunControls() {
   const progress = useRun((s) => s.progress);
   const run = useRun((s) => s.run);
   const cancel = useRun((s) => s.cancel);
+  const text = useRun((s) => s.text);
+  const [overrides, setOverrides] = useState<Overrides>(NO_OVERRIDES);
   const running = phase === 'running';
   const cancelling = useRun((s) => s.cancelRequested) && running;
   return (
     <section className="controls">
-      <button type="button" data-testid="run" disabled={!engineReady || running} onClick={() => void run()}>
+      <button
+        type="button"
+        data-testid="run"
+        disabled={!engineReady || running}
+        onClick={() => void run(toRunOptions(overrides, text))}
+      >
         Run
       </button>
       <button type="button" data-testid="cancel" disabled={!running || cancelling} onClick={() => void cancel()}>
         {cancelling ? 'Cancelling…' : 'Cancel'}
       </button>
+      <OverridePicker value={overrides} onChange={setOverrides} disabled={running} />
       <span className="phase" data-testid="phase" data-phase={phase}>
         {PHASE_TEXT[phase]}
         {running && (!progress || progress.runs_total === 0) && (

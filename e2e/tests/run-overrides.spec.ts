@@ -1,0 +1,61 @@
+import { expect, test } from "@playwright/test";
+
+test("a run can leave schedulers out and change the thread count without editing the file", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(page.getByTestId("engine-info")).toHaveAttribute(
+    "data-state",
+    "ready",
+  );
+  await expect(page.getByTestId("scenario-picker")).toHaveValue(
+    "quickstart.json",
+  );
+
+  // Untick busy-wait, ask for 3 worker threads.
+  await page.getByTestId("run-scheduler-busy-wait").uncheck();
+  await page.getByTestId("run-threads").fill("3");
+  await page.getByTestId("run").click();
+  await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
+
+  const rows = page.getByTestId("result-row");
+  const schedulers = await rows.evaluateAll((rs) =>
+    rs.map((r) => r.getAttribute("data-scheduler")),
+  );
+  expect(schedulers).not.toContain("busy-wait");
+  expect(schedulers).toContain("early");
+  const rowThreads = await rows.evaluateAll((rs) =>
+    rs.map((r) => [
+      r.getAttribute("data-scheduler"),
+      r.querySelector("[data-testid=threads]")?.textContent?.trim(),
+    ]),
+  );
+  for (const [scheduler, threads] of rowThreads) {
+    if (scheduler !== "sequential") expect(threads).toBe("3");
+  }
+  await expect(page.getByTestId("verdict")).toHaveAttribute(
+    "data-correct",
+    "true",
+  );
+});
+
+test("a thread count over the browser's limit is refused with a clear message", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(page.getByTestId("engine-info")).toHaveAttribute(
+    "data-state",
+    "ready",
+  );
+  await page.getByTestId("run-threads").fill("99");
+  await page.getByTestId("run").click();
+  await expect(page.getByTestId("phase")).toHaveAttribute(
+    "data-phase",
+    "refused",
+  );
+  await expect(page.getByTestId("diagnostics")).toContainText("16");
+  // The lab stays usable: clear the override and run again.
+  await page.getByTestId("run-threads").fill("");
+  await page.getByTestId("run").click();
+  await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
+});

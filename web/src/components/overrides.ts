@@ -1,0 +1,50 @@
+/**
+ * Run overrides chosen in the sidebar: which of the scenario's schedulers
+ * to run, how many worker threads, and a pace (extra busy time per request)
+ * to slow a run down to watching speed. The scenario text is not changed;
+ * the engine applies the overrides to this run only and validates them
+ * like the file's own values (a thread count over the browser's limit is a
+ * located error).
+ */
+import type { RunOptions } from '../engine/protocol';
+
+export interface Overrides {
+  /** Labels (or ids) unticked by the user; empty = run them all. */
+  skipped: string[];
+  /** Worker threads, or null for the scenario's. */
+  threads: number | null;
+  /** Extra busy time per request in microseconds, or null for the scenario's. */
+  paceUs: number | null;
+}
+
+export const NO_OVERRIDES: Overrides = { skipped: [], threads: null, paceUs: null };
+
+/** The schedulers a scenario text lists (label, else id), or [] when it does not parse. */
+export function schedulerNames(text: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null) return [];
+    const list = (parsed as { schedulers?: unknown }).schedulers;
+    if (!Array.isArray(list)) return [];
+    return list.flatMap((s: unknown) => {
+      if (typeof s !== 'object' || s === null) return [];
+      const { label, id } = s as { label?: unknown; id?: unknown };
+      if (typeof label === 'string') return [label];
+      return typeof id === 'string' ? [id] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** Engine run options for these overrides over the scenario `text`. */
+export function toRunOptions(o: Overrides, text: string): RunOptions {
+  const options: RunOptions = {};
+  const names = schedulerNames(text);
+  if (o.skipped.length > 0 && names.length > 0) {
+    options.schedulers = names.filter((n) => !o.skipped.includes(n));
+  }
+  if (o.threads !== null) options.threads = o.threads;
+  if (o.paceUs !== null) options.pace_ns = Math.round(o.paceUs * 1000);
+  return options;
+}
