@@ -8,7 +8,26 @@ import { useEffect, useRef } from 'react';
 import { useRun } from '../../store';
 import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
+import { ExportButtons, toCsv } from '../../export';
 import { groupedBars, lineChart, type Series } from './charts';
+
+/** Long-format CSV of line series: one row per point. */
+function seriesCsv(series: Series[], x: string, y: string): string {
+  const rows = series.flatMap((s) => s.points.map((p) => ({ series: s.name, x: p.x, y: p.y })));
+  return toCsv(rows, [
+    { header: 'series', value: (r) => r.series },
+    { header: x, value: (r) => r.x },
+    { header: y, value: (r) => r.y },
+  ]);
+}
+
+/** CSV of grouped bars: one row per group, one column per bar. */
+function barsCsv(groups: { name: string; values: number[] }[], first: string, bars: string[]): string {
+  return toCsv(groups, [
+    { header: first, value: (g) => g.name },
+    ...bars.map((b, i) => ({ header: b, value: (g: { values: number[] }) => g.values[i] })),
+  ]);
+}
 
 function useSvg(draw: (svg: SVGSVGElement) => void, deps: unknown[]) {
   const ref = useRef<SVGSVGElement>(null);
@@ -115,19 +134,56 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
   return (
     <div className="charts" data-testid="charts-view">
       <figure>
-        <figcaption>Throughput over time</figcaption>
+        <figcaption>
+          Throughput over time{' '}
+          <ExportButtons
+            svg={tputRef}
+            csv={() => seriesCsv(tput, 't_ms', 'ops_s')}
+            basename="throughput"
+            title="Throughput over time"
+            testIdPrefix="export-throughput"
+          />
+        </figcaption>
         <svg ref={tputRef} />
       </figure>
       <figure>
-        <figcaption>Latency percentiles</figcaption>
+        <figcaption>
+          Latency percentiles{' '}
+          <ExportButtons
+            svg={latRef}
+            csv={() => barsCsv(lat, 'run', ['p50_us', 'p90_us', 'p99_us'])}
+            basename="latency"
+            title="Latency percentiles"
+            testIdPrefix="export-latency"
+          />
+        </figcaption>
         <svg ref={latRef} />
       </figure>
       <figure>
-        <figcaption>Executing / waiting / idle per thread</figcaption>
+        <figcaption>
+          Executing / waiting / idle per thread{' '}
+          <ExportButtons
+            svg={thRef}
+            csv={() => barsCsv(th, 'thread', ['exec_ms', 'wait_ms', 'idle_ms'])}
+            basename="thread-times"
+            title="Executing / waiting / idle per thread"
+            testIdPrefix="export-threads"
+            disabled={th.length === 0}
+          />
+        </figcaption>
         {th.length > 0 ? <svg ref={thRef} /> : <p className="muted">No per-thread times in this report.</p>}
       </figure>
       <figure>
-        <figcaption>Queue lengths over time{first ? ` · ${first.label}` : ''}</figcaption>
+        <figcaption>
+          Queue lengths over time{first ? ` · ${first.label}` : ''}{' '}
+          <ExportButtons
+            svg={qRef}
+            csv={() => seriesCsv(qSeries, 't_ms', 'queue_len')}
+            basename="queue-lengths"
+            title="Queue lengths over time"
+            testIdPrefix="export-queues"
+          />
+        </figcaption>
         <svg ref={qRef} />
       </figure>
     </div>
