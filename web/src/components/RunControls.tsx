@@ -80,6 +80,8 @@ export function RunControls() {
   const progress = useRun((s) => s.progress);
   const run = useRun((s) => s.run);
   const cancel = useRun((s) => s.cancel);
+  const paused = useRun((s) => s.paused);
+  const setPaused = useRun((s) => s.setPaused);
   const text = useRun((s) => s.text);
   const [overrides, setOverrides] = useState<Overrides>(NO_OVERRIDES);
   const running = phase === 'running';
@@ -94,12 +96,22 @@ export function RunControls() {
       >
         Run
       </button>
+      <button
+        type="button"
+        data-testid="pause"
+        data-paused={String(paused)}
+        disabled={!running || cancelling}
+        onClick={() => void setPaused(!paused)}
+        title="Hold the next requests back; the threads finish what is queued (Resume goes on)"
+      >
+        {paused ? 'Resume' : 'Pause'}
+      </button>
       <button type="button" data-testid="cancel" disabled={!running || cancelling} onClick={() => void cancel()}>
         {cancelling ? 'Cancelling…' : 'Cancel'}
       </button>
       <OverridePicker value={overrides} onChange={setOverrides} disabled={running} />
       <span className="phase" data-testid="phase" data-phase={phase}>
-        {PHASE_TEXT[phase]}
+        {running && paused ? 'paused' : PHASE_TEXT[phase]}
         {running && (!progress || progress.runs_total === 0) && (
           <> generating the request stream and the sequential reference</>
         )}

@@ -91,6 +91,14 @@ export class EngineBridge {
     return this.call<'cancel'>({ type: 'cancel' });
   }
 
+  /**
+   * Hold the running scenario's delivery back (`true`) or let it go on:
+   * workers finish what is queued and then wait, as with no requests arriving.
+   */
+  setPaused(paused: boolean): Promise<null> {
+    return this.call<'pause'>({ type: 'pause', paused });
+  }
+
   /** The packed trace of run `runIndex` of the last report (24 bytes per event). */
   trace(runIndex: number): Promise<ArrayBuffer> {
     return this.call<'trace'>({ type: 'trace', runIndex });

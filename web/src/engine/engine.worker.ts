@@ -14,6 +14,7 @@
 import init, {
   browserLimits,
   cancel,
+  setPaused,
   checkRepetitions,
   evaluateExpectations,
   features,
@@ -182,6 +183,10 @@ async function handle(req: Request): Promise<void> {
       return;
     case 'cancel':
       cancel();
+      reply(req.id, null);
+      return;
+    case 'pause':
+      setPaused(req.paused);
       reply(req.id, null);
       return;
     case 'trace': {

@@ -58,6 +58,8 @@ export interface RunSnapshot {
   delivered: number;
   /** Time since the scenario (not the current run) started. */
   elapsed_ms: number;
+  /** Delivery is held back (Pause). */
+  paused?: boolean;
 }
 
 export type Violation =
@@ -216,6 +218,7 @@ export type Request =
   | { id: number; type: 'run'; text: string; options: RunOptions }
   | { id: number; type: 'bench'; text: string; options: BenchOptions }
   | { id: number; type: 'cancel' }
+  | { id: number; type: 'pause'; paused: boolean }
   | { id: number; type: 'trace'; runIndex: number }
   | { id: number; type: 'checkPlan'; text: string; file?: string }
   | { id: number; type: 'evaluate'; text: string; reports: Report[]; file?: string };
@@ -227,6 +230,7 @@ export interface ResultOf {
   run: RunOutcome;
   bench: BenchOutcome;
   cancel: null;
+  pause: null;
   trace: ArrayBuffer;
   checkPlan: CheckPlan;
   evaluate: ExpectationResult[];

@@ -22,6 +22,7 @@ const lazyEngine: EngineApi = {
   validate: (text, file) => engineBridge().validate(text, file),
   run: (text, options, onProgress) => engineBridge().run(text, options, onProgress),
   cancel: () => engineBridge().cancel(),
+  setPaused: (paused) => engineBridge().setPaused(paused),
   trace: (runIndex) => engineBridge().trace(runIndex),
 };
 

@@ -28,6 +28,7 @@ function fakeEngine() {
   let progress: ((p: PollSnapshot, t: number) => void) | undefined;
   const calls: { text: string; options: RunOptions }[] = [];
   let cancels = 0;
+  const pauses: boolean[] = [];
   const engine: EngineApi = {
     ready: () => Promise.resolve(info),
     validate: () => Promise.resolve([]),
@@ -42,6 +43,10 @@ function fakeEngine() {
       cancels++;
       return Promise.resolve(null);
     },
+    setPaused: (p) => {
+      pauses.push(p);
+      return Promise.resolve(null);
+    },
     trace: () => Promise.resolve(new ArrayBuffer(24)),
   };
   return {
@@ -50,6 +55,7 @@ function fakeEngine() {
     settle: (o: RunOutcome | Error) => settle(o),
     progress: (p: PollSnapshot) => progress?.(p, 0),
     cancels: () => cancels,
+    pauses,
   };
 }
 
@@ -130,6 +136,25 @@ describe('run store', () => {
     f.settle({ ok: true, report: report(true) });
     await done;
     expect(s.getState().phase).toBe('cancelled');
+  });
+
+  it('pauses and resumes only a running scenario; a new run starts unpaused', async () => {
+    const f = fakeEngine();
+    const s = createRunStore(f.engine, scenarios);
+    await s.getState().setPaused(true);
+    expect(f.pauses).toEqual([]);
+    const done = s.getState().run();
+    await s.getState().setPaused(true);
+    expect(s.getState().paused).toBe(true);
+    await s.getState().setPaused(false);
+    expect(f.pauses).toEqual([true, false]);
+    await s.getState().setPaused(true);
+    f.settle({ ok: true, report: report() });
+    await done;
+    const again = s.getState().run();
+    expect(s.getState().paused).toBe(false);
+    f.settle({ ok: true, report: report() });
+    await again;
   });
 
   it('calls a run cancelled before its first scheduler started cancelled', async () => {

@@ -15,7 +15,7 @@ import { addPoll, type LiveSeries } from './series';
 import { listScenarios, type ScenarioEntry } from './scenarios';
 
 /** What the store needs from the engine (the bridge, or a fake in tests). */
-export type EngineApi = Pick<EngineBridge, 'ready' | 'validate' | 'run' | 'cancel' | 'trace'>;
+export type EngineApi = Pick<EngineBridge, 'ready' | 'validate' | 'run' | 'cancel' | 'setPaused' | 'trace'>;
 
 export type EngineStatus =
   { state: 'starting' } | { state: 'ready'; info: ReadyInfo } | { state: 'failed'; error: string };
@@ -40,6 +40,8 @@ export interface RunState {
   runSerial: number;
   /** Cancel was pressed during the current run. */
   cancelRequested: boolean;
+  /** Delivery is held back (Pause pressed during the current run). */
+  paused: boolean;
 
   startEngine(): Promise<void>;
   selectScenario(file: string): void;
@@ -47,6 +49,8 @@ export interface RunState {
   validate(): Promise<Diagnostic[]>;
   run(options?: RunOptions): Promise<void>;
   cancel(): Promise<void>;
+  /** Pause or resume the current run (no-op when none is going on). */
+  setPaused(paused: boolean): Promise<void>;
   /** The packed trace (24-byte events) of run `runIndex` of the last report. */
   fetchTrace(runIndex: number): Promise<ArrayBuffer>;
 }
@@ -73,6 +77,7 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
     live: [],
     runSerial: 0,
     cancelRequested: false,
+    paused: false,
 
     async startEngine() {
       try {
@@ -110,6 +115,7 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
         live: [],
         runSerial: get().runSerial + 1,
         cancelRequested: false,
+        paused: false,
       });
       const onProgress = (poll: PollSnapshot) => {
         set((s) => ({ progress: poll.snapshot ?? s.progress, live: addPoll(s.live, poll) }));
@@ -131,8 +137,14 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
 
     async cancel() {
       if (get().phase !== 'running') return;
-      set({ cancelRequested: true });
+      set({ cancelRequested: true, paused: false });
       await engine.cancel();
+    },
+
+    async setPaused(paused) {
+      if (get().phase !== 'running') return;
+      set({ paused });
+      await engine.setPaused(paused);
     },
 
     fetchTrace(runIndex) {

@@ -165,8 +165,9 @@ impl<'a> RunContext<'a> {
 
     /// Mark `req` as delivered now. Returns `false` when the run was
     /// cancelled: the scheduler must then stop delivering.
+    /// While the run is paused this blocks (see [`CancelToken`]).
     pub fn deliver(&self, rec: &mut Recorder<'_>, req: &Request) -> bool {
-        if self.cancel.is_cancelled() {
+        if !self.cancel.wait_while_paused() {
             return false;
         }
         let now = rec.now();

@@ -56,6 +56,9 @@ pub struct MonitorSnapshot {
     pub delivered: u64,
     /// Time since the scenario run started.
     pub elapsed_ms: f64,
+    /// Delivery is held back (see [`RunMonitor::pause`]).
+    #[serde(default)]
+    pub paused: bool,
 }
 
 struct Current {
@@ -94,6 +97,17 @@ impl RunMonitor {
     pub fn is_cancelled(&self) -> bool {
         self.cancel.is_cancelled()
     }
+    /// Hold delivery back until [`RunMonitor::resume`] (see
+    /// `psmr_core::cancel::CancelToken`).
+    pub fn pause(&self) {
+        self.cancel.pause();
+    }
+    pub fn resume(&self) {
+        self.cancel.resume();
+    }
+    pub fn is_paused(&self) -> bool {
+        self.cancel.is_paused()
+    }
     /// Clear a cancellation, to reuse the monitor for another run.
     pub fn reset(&self) {
         self.cancel.reset();
@@ -114,6 +128,7 @@ impl RunMonitor {
         let mut s = MonitorSnapshot {
             runs_total: self.total.load(Ordering::Relaxed),
             elapsed_ms,
+            paused: self.cancel.is_paused(),
             ..MonitorSnapshot::default()
         };
         if let Some(c) = guard.as_ref() {

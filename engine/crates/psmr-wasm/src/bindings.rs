@@ -139,3 +139,9 @@ pub fn take_trace(run_index: usize) -> Result<Vec<u8>, JsValue> {
 pub fn cancel() {
     engine().cancel();
 }
+
+/// Hold the current run's delivery back (`true`) or let it go on (`false`).
+#[wasm_bindgen(js_name = setPaused)]
+pub fn set_paused(paused: bool) {
+    engine().set_paused(paused);
+}
