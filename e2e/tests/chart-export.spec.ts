@@ -1,14 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
+import { openLab } from "./lab";
 
 test("the classroom charts export their numbers as CSV and the chart as SVG", async ({
   page,
 }) => {
-  await page.goto("/");
-  await expect(page.getByTestId("engine-info")).toHaveAttribute(
-    "data-state",
-    "ready",
-  );
+  await openLab(page);
   await page.getByTestId("run").click();
   await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
   await page.getByTestId("tab-classroom").click();

@@ -151,18 +151,22 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   expect(problems).toEqual([]);
 });
 
-test('busy-wait: a cycle releases with the last thread to arrive executing', async ({ page }, info) => {
+test('busy-wait: a cycle releases once its threads arrived, one of them executing', async ({ page }, info) => {
   const problems = await openLab(page);
   await runScenario(page, 'classroom-spin.json');
   await replayOnly(page, 'busy-wait');
   await page.getByTestId('view-sync').click();
   const group = await releaseOfSeveral(page);
   await expect(group).toHaveAttribute('data-kind', 'cycle');
-  // In a busy-wait cycle the executor is the last thread to arrive (Algorithm 4).
+  // In a busy-wait cycle the executor is the last thread to increment the
+  // mark (Algorithm 4). A thread records its arrival just before that
+  // increment, so the trace's arrival order can differ from the increment
+  // order when a thread is preempted in between: the trace promises only
+  // that the executor is one of the threads that arrived.
   const executor = await group.getAttribute('data-executor');
   const arrived = (await group.getAttribute('data-arrived'))!.split(',');
   expect(arrived.length).toBeGreaterThanOrEqual(2);
-  expect(arrived[arrived.length - 1]).toBe(executor);
+  expect(arrived).toContain(executor);
   await shot(page, info, 'classroom-sync-cycle');
   expect(problems).toEqual([]);
 });

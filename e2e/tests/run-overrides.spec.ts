@@ -1,13 +1,10 @@
 import { expect, test } from "@playwright/test";
+import { openLab } from "./lab";
 
 test("a run can leave schedulers out and change the thread count without editing the file", async ({
   page,
 }) => {
-  await page.goto("/");
-  await expect(page.getByTestId("engine-info")).toHaveAttribute(
-    "data-state",
-    "ready",
-  );
+  await openLab(page);
   await expect(page.getByTestId("scenario-picker")).toHaveValue(
     "quickstart.json",
   );
@@ -42,11 +39,7 @@ test("a run can leave schedulers out and change the thread count without editing
 test("a thread count over the browser's limit is refused with a clear message", async ({
   page,
 }) => {
-  await page.goto("/");
-  await expect(page.getByTestId("engine-info")).toHaveAttribute(
-    "data-state",
-    "ready",
-  );
+  await openLab(page);
   await page.getByTestId("run-threads").fill("99");
   await page.getByTestId("run").click();
   await expect(page.getByTestId("phase")).toHaveAttribute(
@@ -63,11 +56,7 @@ test("a thread count over the browser's limit is refused with a clear message", 
 test("Pause holds a live run still and Resume lets it finish correctly", async ({
   page,
 }) => {
-  await page.goto("/");
-  await expect(page.getByTestId("engine-info")).toHaveAttribute(
-    "data-state",
-    "ready",
-  );
+  await openLab(page);
   await page.getByTestId("scenario-picker").selectOption("classroom-spin.json");
   // Slow it to 3 ms a request so there is time to pause it by hand.
   await page.getByTestId("run-pace").fill("3000");

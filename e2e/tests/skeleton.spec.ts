@@ -1,20 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { openLab } from "./lab";
 
-/** Open the lab and wait until the engine's thread pool is up. */
-async function openLab(page: Page) {
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console error: ${m.text()}`);
-  });
-  await page.goto("/");
-  const engine = page.getByTestId("engine-info");
-  await expect(
-    engine,
-    `engine did not start: ${problems.join("; ")}`,
-  ).toHaveAttribute("data-state", "ready");
-  return { engine, problems };
-}
 
 test("the default scenario runs on several threads and is judged correct", async ({
   page,

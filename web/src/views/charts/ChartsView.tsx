@@ -4,7 +4,7 @@
  * percentiles per run, per-thread executing / waiting / idle time, and the
  * queue length of every lane over time with the replay position marked.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { useRun } from '../../store';
 import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
@@ -133,59 +133,65 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
 
   return (
     <div className="charts" data-testid="charts-view">
-      <figure>
-        <figcaption>
-          Throughput over time{' '}
-          <ExportButtons
-            svg={tputRef}
-            csv={() => seriesCsv(tput, 't_ms', 'ops_s')}
-            basename="throughput"
-            title="Throughput over time"
-            testIdPrefix="export-throughput"
-          />
-        </figcaption>
-        <svg ref={tputRef} />
-      </figure>
-      <figure>
-        <figcaption>
-          Latency percentiles{' '}
-          <ExportButtons
-            svg={latRef}
-            csv={() => barsCsv(lat, 'run', ['p50_us', 'p90_us', 'p99_us'])}
-            basename="latency"
-            title="Latency percentiles"
-            testIdPrefix="export-latency"
-          />
-        </figcaption>
-        <svg ref={latRef} />
-      </figure>
-      <figure>
-        <figcaption>
-          Executing / waiting / idle per thread{' '}
-          <ExportButtons
-            svg={thRef}
-            csv={() => barsCsv(th, 'thread', ['exec_ms', 'wait_ms', 'idle_ms'])}
-            basename="thread-times"
-            title="Executing / waiting / idle per thread"
-            testIdPrefix="export-threads"
-            disabled={th.length === 0}
-          />
-        </figcaption>
-        {th.length > 0 ? <svg ref={thRef} /> : <p className="muted">No per-thread times in this report.</p>}
-      </figure>
-      <figure>
-        <figcaption>
-          Queue lengths over time{first ? ` · ${first.label}` : ''}{' '}
-          <ExportButtons
-            svg={qRef}
-            csv={() => seriesCsv(qSeries, 't_ms', 'queue_len')}
-            basename="queue-lengths"
-            title="Queue lengths over time"
-            testIdPrefix="export-queues"
-          />
-        </figcaption>
-        <svg ref={qRef} />
-      </figure>
+      <ChartFigure
+        title="Throughput over time"
+        svg={tputRef}
+        csv={() => seriesCsv(tput, 't_ms', 'ops_s')}
+        name="throughput"
+      />
+      <ChartFigure
+        title="Latency percentiles"
+        svg={latRef}
+        csv={() => barsCsv(lat, 'run', ['p50_us', 'p90_us', 'p99_us'])}
+        name="latency"
+      />
+      <ChartFigure
+        title="Executing / waiting / idle per thread"
+        svg={thRef}
+        csv={() => barsCsv(th, 'thread', ['exec_ms', 'wait_ms', 'idle_ms'])}
+        name="threads"
+        empty={th.length === 0 ? 'No per-thread times in this report.' : undefined}
+      />
+      <ChartFigure
+        title="Queue lengths over time"
+        caption={first ? ` · ${first.label}` : ''}
+        svg={qRef}
+        csv={() => seriesCsv(qSeries, 't_ms', 'queue_len')}
+        name="queues"
+      />
     </div>
+  );
+}
+
+/**
+ * One chart with its caption and export buttons (SVG, PNG, CSV). `name`
+ * makes the file names and the test ids (`export-<name>-svg` ...); `empty`
+ * replaces the chart with a message when there is nothing to draw.
+ */
+function ChartFigure(props: {
+  title: string;
+  caption?: string;
+  svg: RefObject<SVGSVGElement | null>;
+  csv: () => string;
+  name: string;
+  empty?: string;
+}) {
+  const { title, caption = '', svg, csv, name, empty } = props;
+  return (
+    <figure>
+      <figcaption>
+        {title}
+        {caption}{' '}
+        <ExportButtons
+          svg={svg}
+          csv={csv}
+          basename={name}
+          title={title}
+          testIdPrefix={`export-${name}`}
+          disabled={empty !== undefined}
+        />
+      </figcaption>
+      {empty === undefined ? <svg ref={svg} /> : <p className="muted">{empty}</p>}
+    </figure>
   );
 }

@@ -1,0 +1,21 @@
+import { expect, type Page } from "@playwright/test";
+
+/**
+ * Open the lab and wait until the engine's thread pool is up. Returns the
+ * engine badge and the page errors / console errors seen so far (a test
+ * may assert that none occurred).
+ */
+export async function openLab(page: Page) {
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console error: ${m.text()}`);
+  });
+  await page.goto("/");
+  const engine = page.getByTestId("engine-info");
+  await expect(
+    engine,
+    `engine did not start: ${problems.join("; ")}`,
+  ).toHaveAttribute("data-state", "ready");
+  return { engine, problems };
+}
