@@ -27,6 +27,7 @@ pub mod metrics;
 pub mod oracle;
 pub mod request;
 pub mod run;
+pub mod scc;
 pub mod scheduler;
 pub mod threads;
 pub mod trace;
