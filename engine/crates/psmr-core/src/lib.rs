@@ -22,6 +22,7 @@ pub mod cancel;
 pub mod class;
 pub mod clock;
 pub mod codec;
+pub mod commit_sim;
 pub mod exec;
 pub mod metrics;
 pub mod oracle;
