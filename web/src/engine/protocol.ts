@@ -18,6 +18,8 @@ export interface Diagnostic {
 /** Browser run limits reported by the engine (`Limits::browser()`). */
 export interface EngineLimits {
   max_threads: number;
+  /** Most auxiliary threads of one run (the pool holds them too). */
+  max_roles: number;
   [key: string]: unknown;
 }
 

@@ -409,6 +409,19 @@ impl CommitStream {
     pub fn deps(&self, i: usize) -> &[u32] {
         &self.deps[self.dep_start[i] as usize..self.dep_start[i + 1] as usize]
     }
+    /// The stream as the engine's side table: requests are the commands in
+    /// commit order (instance by instance), so instance `i` holds requests
+    /// `first[i]..first[i+1]`; request `r` is input command
+    /// `self.parts().commands[r]`.
+    pub fn table(&self) -> crate::stream::CommitTable {
+        crate::stream::CommitTable {
+            first: self.command_start.clone(),
+            dep_start: self.dep_start.clone(),
+            deps: self.deps.clone(),
+            seq: self.seq.clone(),
+        }
+    }
+
     /// The flat arrays, for handing the stream on without copying.
     pub fn parts(&self) -> StreamParts<'_> {
         StreamParts {
@@ -1136,43 +1149,20 @@ pub fn scc_histogram(stream: &CommitStream) -> Result<SccHistogram, TarjanError>
     })
 }
 
-/// The execution order of Algorithm 2 (paper 004, lines 26-30) over a
-/// complete stream, as instance positions: visit instances in commit order;
-/// for each not yet executed, find the SCCs of its graph of not-yet-executed
-/// dependencies, and execute them in reverse topological order, each SCC
-/// by increasing seq (equal seqs by commit position).
-///
-/// An online executor that waits for uncommitted dependencies and visits
-/// roots in commit order executes exactly this order: when it finally runs
-/// root `i`, the part of the graph it sees is the same.
-pub fn algorithm2_order(stream: &CommitStream) -> Result<Vec<u32>, TarjanError> {
-    let n = stream.len();
-    let mut executed = vec![false; n];
-    let mut order = Vec::with_capacity(n);
-    let mut tarjan = Tarjan::new();
-    let mut scc = Vec::new();
-    for root in 0..n {
-        if executed[root] {
-            continue;
-        }
-        let list = tarjan.run_from(stream, root as u32, |v| {
-            if executed[v as usize] {
-                Admit::Skip
-            } else {
-                Admit::Visit
-            }
-        })?;
-        for comp in list.iter() {
-            scc.clear();
-            scc.extend_from_slice(comp);
-            scc.sort_unstable_by_key(|&v| (stream.seq(v as usize), v));
-            for &v in &scc {
-                executed[v as usize] = true;
-            }
-            order.extend_from_slice(&scc);
+/// The canonical execution order of a complete stream, as instance
+/// positions: the engine's one definition
+/// ([`crate::stream::commits_canonical`]), run on this stream's table.
+pub fn execution_order(stream: &CommitStream) -> Vec<u32> {
+    let table = stream.table();
+    let (requests, _) = crate::stream::commits_canonical(&table);
+    let mut order: Vec<u32> = Vec::with_capacity(stream.len());
+    for r in requests {
+        let i = table.instance_of(r);
+        if order.last() != Some(&i) {
+            order.push(i);
         }
     }
-    Ok(order)
+    order
 }
 
 /// JSON shape of a commit stream: instances in commit order. Written by
@@ -1635,7 +1625,7 @@ mod tests {
                     }
                 }
             }
-            let order = algorithm2_order(s).unwrap();
+            let order = execution_order(s);
             let mut sorted = order.clone();
             sorted.sort_unstable();
             prop_assert!(sorted.iter().copied().eq(0..s.len() as u32));
@@ -1714,18 +1704,18 @@ mod tests {
             (h.sccs, h.instances, h.largest, h.in_cycles()),
             (6, 11, 3, 9)
         );
-        // C by seq (6 before 5), F (10 before 9), E, D, B (3, 4, 2), A (1, 0).
-        assert_eq!(
-            algorithm2_order(&s).unwrap(),
-            vec![6, 5, 10, 9, 8, 7, 3, 4, 2, 1, 0]
-        );
+        // Instances commit in order 0..=10. C runs once 6 commits (by seq:
+        // 6 before 5); E (7, no dependencies) as soon as it commits; F once
+        // 10 commits (10 before 9), then D (8) which waited for it, then B
+        // (3, 4, 2) and A (1, 0), which waited for D.
+        assert_eq!(execution_order(&s), vec![6, 5, 7, 10, 9, 8, 3, 4, 2, 1, 0]);
     }
 
     #[test]
     fn algorithm2_respects_deps_across_sccs_and_executes_each_once() {
         let fp = kv_workload(11, 1500, 4, 60);
         let s = simulate(&fp, &busy_spec(12, 3)).unwrap().stream;
-        let order = algorithm2_order(&s).unwrap();
+        let order = execution_order(&s);
         let mut at = vec![usize::MAX; s.len()];
         for (k, &v) in order.iter().enumerate() {
             assert_eq!(at[v as usize], usize::MAX, "{v} executed twice");

@@ -6,14 +6,14 @@ use psmr_scenario::{parse_scenario, run_scenario, Limits, RunMonitor, RunOptions
 
 const TEXT: &str = r#"{
   "name": "run test",
-  "description": "two sequential entries and one not implemented",
+  "description": "two sequential entries and early",
   "app": { "kind": "kv-store", "shards": 2, "keys": 500 },
   "workload": { "requests": 3000, "writes": 0.2, "global": 0.1, "scans": 0.1 },
   "threads": 2,
   "schedulers": [
     { "id": "sequential" },
     { "id": "sequential", "label": "again" },
-    { "id": "mely" }
+    { "id": "early" }
   ]
 }"#;
 
@@ -97,18 +97,28 @@ fn overrides_change_the_stream() {
 
 #[test]
 fn not_implemented_scheduler_is_a_diagnostic_at_its_entry() {
+    // In the file: refused when it is validated, at the entry's id.
+    let text = TEXT.replace("{ \"id\": \"early\" }", "{ \"id\": \"mely\" }");
+    let e = parse_scenario(&text, "run.json").unwrap_err();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!((e[0].path.as_str(), e[0].line), ("schedulers[2].id", 10));
+    assert!(
+        e[0].message.contains("`mely` is not implemented"),
+        "{}",
+        e[0]
+    );
+    // Named only by a run option: refused before anything runs.
     let sc = parse_scenario(TEXT, "run.json").unwrap();
     let e = run_scenario(
         &sc,
-        &RunOptions::default(),
+        &opts(&["sequential", "mely"]),
         &Limits::native(),
         &host(),
         &RunMonitor::new(),
     )
     .unwrap_err();
     assert_eq!(e.len(), 1, "{e:?}");
-    assert_eq!(e[0].path, "schedulers[2].id");
-    assert_eq!(e[0].line, 10);
+    assert_eq!(e[0].path, "schedulers");
     assert!(
         e[0].message.contains("`mely` is not implemented"),
         "{}",

@@ -38,6 +38,7 @@ pub fn limits_json(l: &psmr_scenario::Limits) -> String {
         "max_threads": l.max_threads,
         "max_requests": l.max_requests,
         "max_trace_events": l.max_trace_events,
+        "max_roles": l.max_roles,
     })
     .to_string()
 }
