@@ -31,6 +31,7 @@ pub mod scheduler;
 pub mod threads;
 pub mod trace;
 pub mod workload;
+pub mod ycsb;
 
 pub use class::{ClassDef, ClassId, ClassTable};
 pub use exec::{RunContext, RunOutput};
