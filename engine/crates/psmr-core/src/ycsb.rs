@@ -100,7 +100,11 @@ pub fn key_of(keynum: u64, order: InsertOrder) -> u64 {
 /// YCSB's full key string: `user`, zeros up to `zero_padding` digits, then
 /// the decimal [`key_of`] (`CoreWorkload.java:383-394`).
 pub fn key_name(keynum: u64, order: InsertOrder, zero_padding: usize) -> String {
-    format!("user{:0>width$}", key_of(keynum, order), width = zero_padding)
+    format!(
+        "user{:0>width$}",
+        key_of(keynum, order),
+        width = zero_padding
+    )
 }
 
 /// `x` to the power `y` for `x >= 0`, from `exp(y ln x)` with both functions
@@ -118,8 +122,8 @@ pub fn det_pow(x: f64, y: f64) -> f64 {
     det_exp(y * det_ln(x))
 }
 
-const LN2_HI: f64 = 6.931_471_803_691_238_2e-1; // ln 2 rounded to 33 bits
-const LN2_LO: f64 = 1.908_214_929_270_587_7e-10; // ln 2 - LN2_HI
+const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000); // ln 2 to 33 bits (fdlibm's ln2_hi)
+const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76); // ln 2 - LN2_HI
 
 /// Natural logarithm of a positive finite `x`: `x = m 2^e` with `m` in
 /// `[sqrt(1/2), sqrt(2))`, `ln m = 2 atanh(s)` with `s = (m - 1) / (m + 1)`,
@@ -216,7 +220,12 @@ impl Zipfian {
     /// Items `0..items` with the constant 0.99, zeta computed from scratch
     /// (`ZipfianGenerator.java:90-121`). `items >= 1`.
     pub fn new(items: u64) -> Self {
-        Self::with_zetan(0, items - 1, ZIPFIAN_CONSTANT, zeta(0, items, ZIPFIAN_CONSTANT, 0.0))
+        Self::with_zetan(
+            0,
+            items - 1,
+            ZIPFIAN_CONSTANT,
+            zeta(0, items, ZIPFIAN_CONSTANT, 0.0),
+        )
     }
 
     /// Items `min..=max` with a precomputed `zetan`
@@ -483,25 +492,40 @@ impl YcsbConfig {
     fn check(&self) -> Result<(), YcsbError> {
         let bad = |field, expected: String| Err(YcsbError { field, expected });
         if !(2..=MAX_RECORDS).contains(&self.record_count) {
-            return bad("record_count", format!("2..={MAX_RECORDS}, found {}", self.record_count));
+            return bad(
+                "record_count",
+                format!("2..={MAX_RECORDS}, found {}", self.record_count),
+            );
         }
         if self.operation_count == 0 || self.operation_count > u32::MAX as u64 {
-            return bad("operation_count", format!("1..={}, found {}", u32::MAX, self.operation_count));
+            return bad(
+                "operation_count",
+                format!("1..={}, found {}", u32::MAX, self.operation_count),
+            );
         }
         if !(1..=MAX_VALUE_SIZE_BYTES).contains(&self.value_size_bytes) {
             return bad(
                 "value_size_bytes",
-                format!("1..={MAX_VALUE_SIZE_BYTES}, found {}", self.value_size_bytes),
+                format!(
+                    "1..={MAX_VALUE_SIZE_BYTES}, found {}",
+                    self.value_size_bytes
+                ),
             );
         }
         if self.min_scan_len == 0 || self.min_scan_len > self.max_scan_len {
             return bad(
                 "min_scan_len",
-                format!("1..=max_scan_len ({}), found {}", self.max_scan_len, self.min_scan_len),
+                format!(
+                    "1..=max_scan_len ({}), found {}",
+                    self.max_scan_len, self.min_scan_len
+                ),
             );
         }
         if self.max_scan_len > MAX_SCAN_LEN {
-            return bad("max_scan_len", format!("at most {MAX_SCAN_LEN}, found {}", self.max_scan_len));
+            return bad(
+                "max_scan_len",
+                format!("at most {MAX_SCAN_LEN}, found {}", self.max_scan_len),
+            );
         }
         Ok(())
     }
@@ -586,7 +610,9 @@ impl YcsbGenerator {
         };
         let mut loaded_keys = Vec::new();
         if cfg.insert_order == InsertOrder::Hashed {
-            loaded_keys = (0..records).map(|k| key_of(k, InsertOrder::Hashed)).collect();
+            loaded_keys = (0..records)
+                .map(|k| key_of(k, InsertOrder::Hashed))
+                .collect();
             loaded_keys.sort_unstable();
             loaded_keys.dedup();
         }
@@ -727,7 +753,10 @@ mod tests {
     fn key_order_hashed_and_ordered() {
         assert_eq!(key_of(7, InsertOrder::Ordered), 7);
         assert_eq!(key_of(0, InsertOrder::Hashed), 6_284_781_860_667_377_211);
-        assert_eq!(key_name(1, InsertOrder::Hashed, 1), "user8517097267634966620");
+        assert_eq!(
+            key_name(1, InsertOrder::Hashed, 1),
+            "user8517097267634966620"
+        );
         assert_eq!(key_name(42, InsertOrder::Ordered, 5), "user00042");
         assert_eq!(key_name(42, InsertOrder::Ordered, 1), "user42");
         // Hashed: consecutive key numbers are not consecutive keys.
@@ -744,11 +773,23 @@ mod tests {
             let x = rng.unit() * 1e6 + 1e-9;
             let y = rng.unit() * 4.0 - 2.0;
             let (ours, std) = (det_pow(x, y), x.powf(y));
-            assert!(((ours - std) / std).abs() < 1e-13, "{x}^{y}: {ours} vs {std}");
+            assert!(
+                ((ours - std) / std).abs() < 1e-13,
+                "{x}^{y}: {ours} vs {std}"
+            );
         }
-        for (x, y) in [(0.5, 0.99), (2.0 / 1e10, 0.01), (0.3, 100.0), (1e-300, 0.5), (7.0, -0.99)] {
+        for (x, y) in [
+            (0.5, 0.99),
+            (2.0 / 1e10, 0.01),
+            (0.3, 100.0),
+            (1e-300, 0.5),
+            (7.0, -0.99),
+        ] {
             let (ours, std) = (det_pow(x, y), x.powf(y));
-            assert!(((ours - std) / std).abs() < 1e-12, "{x}^{y}: {ours} vs {std}");
+            assert!(
+                ((ours - std) / std).abs() < 1e-12,
+                "{x}^{y}: {ours} vs {std}"
+            );
         }
         assert_eq!(det_pow(0.0, 3.0), 0.0);
         assert_eq!(det_pow(1e-10, 100.0), 0.0); // underflow
@@ -775,8 +816,16 @@ mod tests {
             counts[z.next(&mut rng) as usize] += 1;
         }
         let share = |i: usize| counts[i] as f64 / draws as f64;
-        assert!((share(0) - 0.129_383_6).abs() < 0.003, "item 0: {}", share(0));
-        assert!((share(1) - 0.065_141_8).abs() < 0.003, "item 1: {}", share(1));
+        assert!(
+            (share(0) - 0.129_383_6).abs() < 0.003,
+            "item 0: {}",
+            share(0)
+        );
+        assert!(
+            (share(1) - 0.065_141_8).abs() < 0.003,
+            "item 1: {}",
+            share(1)
+        );
         assert!(share(2) > share(10) && share(10) > share(500));
     }
 
@@ -811,15 +860,22 @@ mod tests {
         let mut counter = Counter::new(1000);
         let mut latest = SkewedLatest::new(&counter);
         let mut rng = SplitMix64::new(2);
-        let draws: Vec<u64> = (0..10_000).map(|_| latest.next(&counter, &mut rng)).collect();
+        let draws: Vec<u64> = (0..10_000)
+            .map(|_| latest.next(&counter, &mut rng))
+            .collect();
         assert!(draws.iter().all(|&k| (1..=999).contains(&k)));
         let recent = draws.iter().filter(|&&k| k >= 990).count();
-        assert!(recent > 3000, "only {recent} of 10,000 draws in the last 10 keys");
+        assert!(
+            recent > 3000,
+            "only {recent} of 10,000 draws in the last 10 keys"
+        );
         // After inserts, the new keys become the most popular.
         for _ in 0..100 {
             counter.next_value();
         }
-        let hits = (0..10_000).filter(|_| latest.next(&counter, &mut rng) >= 1090).count();
+        let hits = (0..10_000)
+            .filter(|_| latest.next(&counter, &mut rng) >= 1090)
+            .count();
         assert!(hits > 3000, "{hits}");
     }
 
@@ -846,13 +902,25 @@ mod tests {
     fn workload_mixes() {
         let near = |got: usize, share: f64| (got as f64 / 20_000.0 - share).abs() < 0.01;
         let a = kinds(Workload::A, 20_000);
-        assert!(near(a[0], 0.5) && near(a[1], 0.5) && a[2] == 0 && a[3] == 0, "{a:?}");
+        assert!(
+            near(a[0], 0.5) && near(a[1], 0.5) && a[2] == 0 && a[3] == 0,
+            "{a:?}"
+        );
         let d = kinds(Workload::D, 20_000);
-        assert!(near(d[0], 0.95) && near(d[2], 0.05) && d[1] == 0 && d[3] == 0, "{d:?}");
+        assert!(
+            near(d[0], 0.95) && near(d[2], 0.05) && d[1] == 0 && d[3] == 0,
+            "{d:?}"
+        );
         let e = kinds(Workload::EYcsb, 20_000);
-        assert!(near(e[3], 0.95) && near(e[2], 0.05) && e[0] + e[1] == 0, "{e:?}");
+        assert!(
+            near(e[3], 0.95) && near(e[2], 0.05) && e[0] + e[1] == 0,
+            "{e:?}"
+        );
         let p = kinds(Workload::EPaper001, 20_000);
-        assert!(near(p[3], 0.95) && near(p[1], 0.05) && p[0] + p[2] == 0, "{p:?}");
+        assert!(
+            near(p[3], 0.95) && near(p[1], 0.05) && p[0] + p[2] == 0,
+            "{p:?}"
+        );
     }
 
     #[test]
@@ -875,13 +943,19 @@ mod tests {
                             seen[1] |= len == hi;
                             assert!(existing.contains(&start_key));
                             let keys = g.scan_keys(start_key, len);
-                            let expect: Vec<u64> = existing.range(start_key..).take(len as usize).copied().collect();
+                            let expect: Vec<u64> = existing
+                                .range(start_key..)
+                                .take(len as usize)
+                                .copied()
+                                .collect();
                             assert_eq!(keys, expect);
                         }
                         YcsbOp::Insert { key } => {
                             existing.insert(key);
                         }
-                        YcsbOp::Update { key } | YcsbOp::Read { key } => assert!(existing.contains(&key)),
+                        YcsbOp::Update { key } | YcsbOp::Read { key } => {
+                            assert!(existing.contains(&key))
+                        }
                     }
                 }
                 assert_eq!(seen, [true, true], "{w:?} {order:?}: both bounds drawn");
@@ -903,14 +977,18 @@ mod tests {
             })
             .collect();
         assert!(!inserted.is_empty());
-        assert_eq!(inserted, (1000..1000 + inserted.len() as u64).collect::<Vec<_>>());
+        assert_eq!(
+            inserted,
+            (1000..1000 + inserted.len() as u64).collect::<Vec<_>>()
+        );
         assert_eq!(g.record_count(), 1000 + inserted.len() as u64);
     }
 
     #[test]
     fn same_seed_same_stream() {
         let stream = |seed| {
-            let mut g = YcsbGenerator::new(YcsbConfig::new(Workload::EYcsb), SplitMix64::new(seed)).unwrap();
+            let mut g = YcsbGenerator::new(YcsbConfig::new(Workload::EYcsb), SplitMix64::new(seed))
+                .unwrap();
             (0..2000).map(|_| g.next_op()).collect::<Vec<_>>()
         };
         assert_eq!(stream(3), stream(3));
@@ -919,12 +997,48 @@ mod tests {
 
     #[test]
     fn bad_configs_are_named() {
-        let err = |cfg: YcsbConfig| YcsbGenerator::new(cfg, SplitMix64::new(0)).err().unwrap().field;
+        let err = |cfg: YcsbConfig| {
+            YcsbGenerator::new(cfg, SplitMix64::new(0))
+                .err()
+                .unwrap()
+                .field
+        };
         let base = YcsbConfig::new(Workload::A);
-        assert_eq!(err(YcsbConfig { record_count: 1, ..base.clone() }), "record_count");
-        assert_eq!(err(YcsbConfig { operation_count: 0, ..base.clone() }), "operation_count");
-        assert_eq!(err(YcsbConfig { value_size_bytes: 0, ..base.clone() }), "value_size_bytes");
-        assert_eq!(err(YcsbConfig { min_scan_len: 9, max_scan_len: 8, ..base.clone() }), "min_scan_len");
-        assert_eq!(err(YcsbConfig { max_scan_len: 5000, ..base }), "max_scan_len");
+        assert_eq!(
+            err(YcsbConfig {
+                record_count: 1,
+                ..base.clone()
+            }),
+            "record_count"
+        );
+        assert_eq!(
+            err(YcsbConfig {
+                operation_count: 0,
+                ..base.clone()
+            }),
+            "operation_count"
+        );
+        assert_eq!(
+            err(YcsbConfig {
+                value_size_bytes: 0,
+                ..base.clone()
+            }),
+            "value_size_bytes"
+        );
+        assert_eq!(
+            err(YcsbConfig {
+                min_scan_len: 9,
+                max_scan_len: 8,
+                ..base.clone()
+            }),
+            "min_scan_len"
+        );
+        assert_eq!(
+            err(YcsbConfig {
+                max_scan_len: 5000,
+                ..base
+            }),
+            "max_scan_len"
+        );
     }
 }

@@ -25,7 +25,9 @@ use psmr_core::workload::SplitMix64;
 use psmr_core::ycsb::{InsertOrder, Workload, YcsbConfig, YcsbGenerator, YcsbOp};
 use psmr_partition::fixture::planted_partition;
 use psmr_partition::metis_io::{read_graph, read_partition, write_graph};
-use psmr_partition::{edge_cut, imbalance_permille, part_weights, partition, Graph, PartitionConfig};
+use psmr_partition::{
+    edge_cut, imbalance_permille, part_weights, partition, Graph, PartitionConfig,
+};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,7 +35,9 @@ fn main() -> ExitCode {
         Some("gen") if args.len() == 2 => generate(Path::new(&args[1])),
         Some("run") if (3..=4).contains(&args.len()) => run(&args[1], &args[2], args.get(3)),
         Some("eval") if args.len() == 4 => eval(&args[1], &args[2], &args[3]),
-        _ => Err("usage: bench_partition gen DIR | run GRAPH K [SEED] | eval GRAPH PARTFILE K".into()),
+        _ => Err(
+            "usage: bench_partition gen DIR | run GRAPH K [SEED] | eval GRAPH PARTFILE K".into(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -50,14 +54,17 @@ fn load(path: &str) -> Result<Graph, String> {
 }
 
 fn parse_k(k: &str) -> Result<u32, String> {
-    k.parse().map_err(|_| format!("K: a part count, found `{k}`"))
+    k.parse()
+        .map_err(|_| format!("K: a part count, found `{k}`"))
 }
 
 fn run(path: &str, k: &str, seed: Option<&String>) -> Result<(), String> {
     let g = load(path)?;
     let mut cfg = PartitionConfig::with_parts(parse_k(k)?);
     if let Some(s) = seed {
-        cfg.seed = s.parse().map_err(|_| format!("SEED: an integer, found `{s}`"))?;
+        cfg.seed = s
+            .parse()
+            .map_err(|_| format!("SEED: an integer, found `{s}`"))?;
     }
     let t0 = Instant::now();
     let p = partition(&g, &cfg).map_err(|e| e.to_string())?;
@@ -70,8 +77,13 @@ fn eval(path: &str, part_path: &str, k: &str) -> Result<(), String> {
     let g = load(path)?;
     let k = parse_k(k)?;
     let text = fs::read_to_string(part_path).map_err(|e| format!("{part_path}: {e}"))?;
-    let part = read_partition(&text, g.vertex_count(), k).map_err(|e| format!("{part_path}:{e}"))?;
-    println!("{} {}", edge_cut(&g, &part), imbalance_permille(&part_weights(&g, &part, k)));
+    let part =
+        read_partition(&text, g.vertex_count(), k).map_err(|e| format!("{part_path}:{e}"))?;
+    println!(
+        "{} {}",
+        edge_cut(&g, &part),
+        imbalance_permille(&part_weights(&g, &part, k))
+    );
     Ok(())
 }
 
@@ -86,16 +98,39 @@ fn generate(dir: &Path) -> Result<(), String> {
         ("planted-8x10000-strong", 8, 10_000, 6, 1),
         ("planted-8x10000-weak", 8, 10_000, 4, 2),
     ] {
-        graphs.push((name.into(), planted_partition(blocks, size, inner, outer, 42).graph));
+        graphs.push((
+            name.into(),
+            planted_partition(blocks, size, inner, outer, 42).graph,
+        ));
     }
     // YCSB-E workload graphs as paper 001 configures E (95 % scans of 2..=8
     // keys, 5 % updates), and YCSB's own E (scans of 1..=100 keys, 5 % inserts)
     // on a smaller stream: its 100-key scans make up to 4,950 pairs each.
     for (name, workload, records, ops) in [
-        ("ycsb-e-paper-10k-keys-50k-ops", Workload::EPaper001, 10_000u64, 50_000u64),
-        ("ycsb-e-paper-100k-keys-500k-ops", Workload::EPaper001, 100_000, 500_000),
-        ("ycsb-e-paper-1m-keys-last-1k-ops", Workload::EPaper001, 1_000_000, 1_000),
-        ("ycsb-e-ycsb-10k-keys-5k-ops", Workload::EYcsb, 10_000, 5_000),
+        (
+            "ycsb-e-paper-10k-keys-50k-ops",
+            Workload::EPaper001,
+            10_000u64,
+            50_000u64,
+        ),
+        (
+            "ycsb-e-paper-100k-keys-500k-ops",
+            Workload::EPaper001,
+            100_000,
+            500_000,
+        ),
+        (
+            "ycsb-e-paper-1m-keys-last-1k-ops",
+            Workload::EPaper001,
+            1_000_000,
+            1_000,
+        ),
+        (
+            "ycsb-e-ycsb-10k-keys-5k-ops",
+            Workload::EYcsb,
+            10_000,
+            5_000,
+        ),
     ] {
         graphs.push((name.into(), ycsb_graph(workload, records, ops)?));
     }
@@ -137,8 +172,15 @@ fn ycsb_graph(workload: Workload, records: u64, ops: u64) -> Result<Graph, Strin
             }
         }
     }
-    let id: BTreeMap<u64, u32> = access.keys().enumerate().map(|(i, &k)| (k, i as u32)).collect();
+    let id: BTreeMap<u64, u32> = access
+        .keys()
+        .enumerate()
+        .map(|(i, &k)| (k, i as u32))
+        .collect();
     let vwgt: Vec<u64> = access.values().copied().collect();
-    let edges: Vec<(u32, u32, u64)> = pairs.iter().map(|(&(a, b), &w)| (id[&a], id[&b], w)).collect();
+    let edges: Vec<(u32, u32, u64)> = pairs
+        .iter()
+        .map(|(&(a, b), &w)| (id[&a], id[&b], w))
+        .collect();
     Graph::from_edges(vwgt, &edges).map_err(|e| e.to_string())
 }

@@ -89,12 +89,39 @@ fn split_recursively(
     let side = bisect(g, sides, effort, rng);
     let [(g0, ids0), (g1, ids1)] = split(g, &side, ids);
     split_recursively(&g0, &ids0, k0, first_part, part, ub_permille, effort, rng);
-    split_recursively(&g1, &ids1, k - k0, first_part + k0, part, ub_permille, effort, rng);
+    split_recursively(
+        &g1,
+        &ids1,
+        k - k0,
+        first_part + k0,
+        part,
+        ub_permille,
+        effort,
+        rng,
+    );
 }
 
-/// Multilevel bisection: coarsen, grow and refine the best of `trials`
-/// regions, then project and FM-refine level by level.
+/// Multilevel bisection, `trials` times from independent coarsenings (the
+/// matchings depend on the random stream), keeping the best result (least
+/// excess weight, then least cut; the first on ties).
 pub(crate) fn bisect(g: &Graph, sides: Sides, effort: Effort, rng: &mut Rng) -> Vec<u8> {
+    let mut best: Option<((u64, u64), Vec<u8>)> = None;
+    for _ in 0..effort.trials.max(1) {
+        let side = bisect_once(g, sides, effort, rng);
+        let score = (
+            sides.excess(side_weights(g, &side)),
+            bisection_cut(g, &side),
+        );
+        if best.as_ref().is_none_or(|(s, _)| score < *s) {
+            best = Some((score, side));
+        }
+    }
+    best.map(|(_, side)| side).unwrap_or_default()
+}
+
+/// One multilevel bisection: coarsen, grow and refine the best of `trials`
+/// regions on the coarsest graph, then project and FM-refine level by level.
+fn bisect_once(g: &Graph, sides: Sides, effort: Effort, rng: &mut Rng) -> Vec<u8> {
     let levels = coarsen(g, BISECT_COARSEN_TO, None, rng);
     let coarsest = levels.last().map_or(g, |l| &l.graph);
     let mut side = best_grown(coarsest, sides, effort, rng);
@@ -113,7 +140,10 @@ fn best_grown(g: &Graph, sides: Sides, effort: Effort, rng: &mut Rng) -> Vec<u8>
     for _ in 0..effort.trials.max(1) {
         let mut side = grow(g, sides, rng);
         fm_refine(g, &mut side, sides, effort.passes);
-        let score = (sides.excess(side_weights(g, &side)), bisection_cut(g, &side));
+        let score = (
+            sides.excess(side_weights(g, &side)),
+            bisection_cut(g, &side),
+        );
         if best.as_ref().is_none_or(|(s, _)| score < *s) {
             best = Some((score, side));
         }
@@ -139,10 +169,14 @@ fn grow(g: &Graph, sides: Sides, rng: &mut Rng) -> Vec<u8> {
     let mut next_seed = 0usize;
     let mut w0 = 0u64;
     while w0 < sides.target[0] {
-        let v = match pop_valid(&mut heap, |v, g_| side[v] == 1 && !skipped[v] && gain[v] == g_) {
+        let v = match pop_valid(&mut heap, |v, g_| {
+            side[v] == 1 && !skipped[v] && gain[v] == g_
+        }) {
             Some(v) => v,
             None => {
-                while next_seed < n && (side[order[next_seed] as usize] == 0 || skipped[order[next_seed] as usize]) {
+                while next_seed < n
+                    && (side[order[next_seed] as usize] == 0 || skipped[order[next_seed] as usize])
+                {
                     next_seed += 1;
                 }
                 match order.get(next_seed) {
@@ -170,7 +204,10 @@ fn grow(g: &Graph, sides: Sides, rng: &mut Rng) -> Vec<u8> {
 
 /// Pops heap entries until one is still current (`valid(v, gain)`), and
 /// returns its vertex.
-fn pop_valid(heap: &mut BinaryHeap<(i64, Reverse<u32>)>, valid: impl Fn(usize, i64) -> bool) -> Option<u32> {
+fn pop_valid(
+    heap: &mut BinaryHeap<(i64, Reverse<u32>)>,
+    valid: impl Fn(usize, i64) -> bool,
+) -> Option<u32> {
     while let Some((g, Reverse(v))) = heap.pop() {
         if valid(v as usize, g) {
             return Some(v);
@@ -199,29 +236,26 @@ fn bisection_cut(g: &Graph, side: &[u8]) -> u64 {
     cut
 }
 
-/// Up to `passes` FM passes; stops early after a pass that found no better
-/// state.
+/// Balances the bisection when a side is above its bound, then runs up to
+/// `passes` FM passes (stopping after a pass that found no better state),
+/// then balances again (FM may leave a side up to one average vertex weight
+/// over its target).
 pub(crate) fn fm_refine(g: &Graph, side: &mut [u8], sides: Sides, passes: u32) {
+    balance(g, side, sides);
     for _ in 0..passes {
         if !fm_pass(g, side, sides) {
             break;
         }
     }
+    balance(g, side, sides);
 }
 
-/// One Fiduccia-Mattheyses pass: move single vertices across, each at most
-/// once, always the best-gain movable vertex even when the gain is negative
-/// (that lets the pass climb out of a local minimum), and keep the prefix of
-/// moves that reached the best state, ordered by (excess weight over the
-/// bounds, cut). A move may not increase the excess, and must reduce it while
-/// there is any. Returns whether the pass improved the state.
-fn fm_pass(g: &Graph, side: &mut [u8], sides: Sides) -> bool {
+/// `ext - int` of every vertex: the cut change of moving it across.
+fn gains(g: &Graph, side: &[u8]) -> (Vec<i64>, Vec<bool>, u64) {
     let n = g.vertex_count();
-    let mut w = side_weights(g, side);
     let mut gain = vec![0i64; n];
-    let mut heaps: [BinaryHeap<(i64, Reverse<u32>)>; 2] = [BinaryHeap::new(), BinaryHeap::new()];
+    let mut boundary = vec![false; n];
     let mut cut = 0u64;
-    let heavy = if w[0] > sides.max[0] { Some(0) } else if w[1] > sides.max[1] { Some(1) } else { None };
     for v in 0..n as u32 {
         let (mut ext, mut int) = (0i64, 0i64);
         for (u, wt) in g.neighbors(v) {
@@ -233,42 +267,92 @@ fn fm_pass(g: &Graph, side: &mut [u8], sides: Sides) -> bool {
             }
         }
         gain[v as usize] = ext - int;
-        let s = side[v as usize];
-        if ext > 0 || heavy == Some(s) {
-            heaps[s as usize].push((gain[v as usize], Reverse(v)));
+        boundary[v as usize] = ext > 0;
+    }
+    (gain, boundary, cut / 2)
+}
+
+/// Moves vertices off a side above its bound, best gain first, skipping those
+/// that would push the other side over its own bound, until the side fits.
+fn balance(g: &Graph, side: &mut [u8], sides: Sides) {
+    let mut w = side_weights(g, side);
+    let heavy = match (w[0] > sides.max[0], w[1] > sides.max[1]) {
+        (true, _) => 0usize,
+        (_, true) => 1,
+        _ => return,
+    };
+    let light = 1 - heavy;
+    let (mut gain, _, _) = gains(g, side);
+    let mut heap: BinaryHeap<(i64, Reverse<u32>)> = (0..g.vertex_count() as u32)
+        .filter(|&v| side[v as usize] as usize == heavy)
+        .map(|v| (gain[v as usize], Reverse(v)))
+        .collect();
+    while w[heavy] > sides.max[heavy] {
+        let Some(v) = pop_valid(&mut heap, |v, g_| {
+            side[v] as usize == heavy && gain[v] == g_
+        }) else {
+            break;
+        };
+        let vw = g.vertex_weight(v);
+        if vw == 0 || w[light] + vw > sides.max[light] {
+            continue;
+        }
+        side[v as usize] = light as u8;
+        w[heavy] -= vw;
+        w[light] += vw;
+        for (u, wt) in g.neighbors(v) {
+            if side[u as usize] as usize == heavy {
+                gain[u as usize] += 2 * wt as i64;
+                heap.push((gain[u as usize], Reverse(u)));
+            }
         }
     }
-    cut /= 2;
+}
+
+/// One Fiduccia-Mattheyses pass, with METIS's balance rule: always move the
+/// best-gain boundary vertex of the side that is further above its target
+/// (even at a negative gain: that lets the pass climb out of a local
+/// minimum), each vertex at most once, and keep the prefix of moves that
+/// reached the lowest cut among states whose distance from the target is at
+/// most the starting distance plus one average vertex weight (on equal cuts,
+/// the closer to the target). Returns whether the pass improved the state.
+fn fm_pass(g: &Graph, side: &mut [u8], sides: Sides) -> bool {
+    let n = g.vertex_count();
+    if n == 0 {
+        return false;
+    }
+    let mut w = side_weights(g, side);
+    let (mut gain, boundary, mut cut) = gains(g, side);
+    let mut heaps: [BinaryHeap<(i64, Reverse<u32>)>; 2] = [BinaryHeap::new(), BinaryHeap::new()];
+    for v in 0..n as u32 {
+        if boundary[v as usize] {
+            heaps[side[v as usize] as usize].push((gain[v as usize], Reverse(v)));
+        }
+    }
+    let target0 = sides.target[0] as i64;
+    let diff = |w: [u64; 2]| (w[0] as i64 - target0).unsigned_abs();
+    let slack = (g.total_vertex_weight() / n as u64).max(1);
+    let start_diff = diff(w);
+    let (mut best_cut, mut best_diff, mut best_len) = (cut, start_diff, 0usize);
     let mut locked = vec![false; n];
     let mut moves: Vec<u32> = Vec::new();
-    let mut best = (sides.excess(w), cut);
-    let mut best_len = 0usize;
     let limit = (n / 100).clamp(15, 100);
     let mut since_best = 0usize;
     loop {
-        let excess = sides.excess(w);
-        let mut choice: Option<(i64, usize, u32)> = None;
-        for s in 0..2 {
-            let top = peek_valid(&mut heaps[s], |v, g_| !locked[v] && side[v] as usize == s && gain[v] == g_);
-            let Some((gv, v)) = top else { continue };
-            let vw = g.vertex_weight(v);
-            let mut after = w;
-            after[s] -= vw;
-            after[1 - s] += vw;
-            let ex = sides.excess(after);
-            let allowed = if excess > 0 { ex < excess } else { ex == 0 };
-            if allowed && choice.is_none_or(|(cg, _, _)| gv > cg) {
-                choice = Some((gv, s, v));
-            }
-        }
-        let Some((gv, from, v)) = choice else { break };
-        heaps[from].pop();
+        let above0 = w[0] as i64 - sides.target[0] as i64;
+        let above1 = w[1] as i64 - sides.target[1] as i64;
+        let from = if above0 >= above1 { 0 } else { 1 };
+        let Some(v) = pop_valid(&mut heaps[from], |v, g_| {
+            !locked[v] && side[v] as usize == from && gain[v] == g_
+        }) else {
+            break;
+        };
         locked[v as usize] = true;
         side[v as usize] = (1 - from) as u8;
         let vw = g.vertex_weight(v);
         w[from] -= vw;
         w[1 - from] += vw;
-        cut = (cut as i64 - gv) as u64;
+        cut = (cut as i64 - gain[v as usize]) as u64;
         for (u, wt) in g.neighbors(v) {
             let ui = u as usize;
             if locked[ui] {
@@ -276,14 +360,17 @@ fn fm_pass(g: &Graph, side: &mut [u8], sides: Sides) -> bool {
             }
             // u on the side v left gains from following it; u on the side v
             // joined loses an external edge.
-            gain[ui] += if side[ui] as usize == from { 2 * wt as i64 } else { -2 * wt as i64 };
+            gain[ui] += if side[ui] as usize == from {
+                2 * wt as i64
+            } else {
+                -2 * wt as i64
+            };
             heaps[side[ui] as usize].push((gain[ui], Reverse(u)));
         }
         moves.push(v);
-        let score = (sides.excess(w), cut);
-        if score < best {
-            best = score;
-            best_len = moves.len();
+        let d = diff(w);
+        if (cut < best_cut && d <= start_diff + slack) || (cut == best_cut && d < best_diff) {
+            (best_cut, best_diff, best_len) = (cut, d, moves.len());
             since_best = 0;
         } else {
             since_best += 1;
@@ -296,17 +383,6 @@ fn fm_pass(g: &Graph, side: &mut [u8], sides: Sides) -> bool {
         side[v as usize] ^= 1;
     }
     best_len > 0
-}
-
-/// The current top entry (gain, vertex) after dropping stale entries.
-fn peek_valid(heap: &mut BinaryHeap<(i64, Reverse<u32>)>, valid: impl Fn(usize, i64) -> bool) -> Option<(i64, u32)> {
-    while let Some(&(g, Reverse(v))) = heap.peek() {
-        if valid(v as usize, g) {
-            return Some((g, v));
-        }
-        heap.pop();
-    }
-    None
 }
 
 /// The subgraphs induced by each side, with the original ids of their
@@ -344,7 +420,10 @@ mod tests {
     use super::*;
     use crate::graph::edge_cut;
 
-    const EFFORT: Effort = Effort { trials: 4, passes: 8 };
+    const EFFORT: Effort = Effort {
+        trials: 4,
+        passes: 8,
+    };
 
     /// Two cliques of 30 joined by 3 light edges: the bisection is the pair
     /// of cliques.
@@ -372,15 +451,23 @@ mod tests {
     #[test]
     fn fm_improves_and_balances() {
         let n = 200u32;
-        let edges: Vec<(u32, u32, u64)> = (0..n).flat_map(|v| [(v, (v + 1) % n, 3), (v, (v + 7) % n, 1)]).collect();
+        let edges: Vec<(u32, u32, u64)> = (0..n)
+            .flat_map(|v| [(v, (v + 1) % n, 3), (v, (v + 7) % n, 1)])
+            .collect();
         let g = Graph::from_edges(vec![1; n as usize], &edges).unwrap();
         let sides = Sides::new(200, 1, 2, 1030);
         let mut rng = Rng::new(4);
         for _ in 0..20 {
             let mut side: Vec<u8> = (0..n).map(|_| (rng.below(2)) as u8).collect();
-            let before = (sides.excess(side_weights(&g, &side)), bisection_cut(&g, &side));
+            let before = (
+                sides.excess(side_weights(&g, &side)),
+                bisection_cut(&g, &side),
+            );
             fm_refine(&g, &mut side, sides, 10);
-            let after = (sides.excess(side_weights(&g, &side)), bisection_cut(&g, &side));
+            let after = (
+                sides.excess(side_weights(&g, &side)),
+                bisection_cut(&g, &side),
+            );
             assert!(after <= before, "{after:?} worse than {before:?}");
             assert_eq!(after.0, 0, "left unbalanced: {:?}", side_weights(&g, &side));
         }
@@ -403,10 +490,17 @@ mod tests {
             }
             let target = n as u64 / k as u64;
             for (p, &wp) in w.iter().enumerate() {
-                assert!(wp * 100 >= target * 90 && wp * 100 <= target * 110, "k {k} part {p}: {w:?}");
+                assert!(
+                    wp * 100 >= target * 90 && wp * 100 <= target * 110,
+                    "k {k} part {p}: {w:?}"
+                );
             }
             // A ring cut into k arcs cuts about k edges.
-            assert!(edge_cut(&g, &part) <= 2 * k as u64, "k {k}: cut {}", edge_cut(&g, &part));
+            assert!(
+                edge_cut(&g, &part) <= 2 * k as u64,
+                "k {k}: cut {}",
+                edge_cut(&g, &part)
+            );
         }
     }
 

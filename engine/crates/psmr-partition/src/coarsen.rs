@@ -43,7 +43,8 @@ pub(crate) fn coarsen(
     restrict: Option<&[u32]>,
     rng: &mut Rng,
 ) -> Vec<Level> {
-    let max_vertex_weight = (g.total_vertex_weight().saturating_mul(3) / (2 * coarsen_to.max(1) as u64)).max(1);
+    let max_vertex_weight =
+        (g.total_vertex_weight().saturating_mul(3) / (2 * coarsen_to.max(1) as u64)).max(1);
     let mut levels: Vec<Level> = Vec::new();
     let mut parts: Option<Vec<u32>> = restrict.map(<[u32]>::to_vec);
     while levels.len() < MAX_LEVELS {
@@ -244,12 +245,21 @@ mod tests {
         let mut finer = &g;
         for level in &levels {
             let c = &level.graph;
-            Graph::new(c.xadj().to_vec(), c.adjncy().to_vec(), c.adjwgt().to_vec(), c.vwgt().to_vec())
-                .expect("a coarse graph is a valid graph");
+            Graph::new(
+                c.xadj().to_vec(),
+                c.adjncy().to_vec(),
+                c.adjwgt().to_vec(),
+                c.vwgt().to_vec(),
+            )
+            .expect("a coarse graph is a valid graph");
             assert_eq!(c.total_vertex_weight(), g.total_vertex_weight());
             assert!(c.vertex_count() < finer.vertex_count());
             let coarse_part: Vec<u32> = (0..c.vertex_count() as u32).map(|v| v % 3).collect();
-            let projected: Vec<u32> = level.cmap.iter().map(|&cv| coarse_part[cv as usize]).collect();
+            let projected: Vec<u32> = level
+                .cmap
+                .iter()
+                .map(|&cv| coarse_part[cv as usize])
+                .collect();
             assert_eq!(edge_cut(c, &coarse_part), edge_cut(finer, &projected));
             finer = c;
         }

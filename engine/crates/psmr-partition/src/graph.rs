@@ -123,7 +123,9 @@ impl Graph {
         let mut last: Option<(u32, u32)> = None;
         for (u, v, w) in directed {
             if last == Some((u, v)) {
-                let merged = adjwgt.last_mut().expect("a merged edge follows its first copy");
+                let merged = adjwgt
+                    .last_mut()
+                    .expect("a merged edge follows its first copy");
                 *merged = merged.saturating_add(w);
                 continue;
             }
@@ -255,12 +257,7 @@ pub fn part_weights(g: &Graph, part: &[u32], parts: u32) -> Vec<u64> {
     weights
 }
 
-fn check_shape(
-    xadj: &[usize],
-    adjncy: &[u32],
-    adjwgt: &[u64],
-    n: usize,
-) -> Result<(), GraphError> {
+fn check_shape(xadj: &[usize], adjncy: &[u32], adjwgt: &[u64], n: usize) -> Result<(), GraphError> {
     if n > MAX_VERTICES {
         return Err(GraphError::new(
             "vwgt",
@@ -270,18 +267,11 @@ fn check_shape(
     if xadj.len() != n + 1 {
         return Err(GraphError::new(
             "xadj",
-            format!(
-                "{} entries (vertex count + 1), found {}",
-                n + 1,
-                xadj.len()
-            ),
+            format!("{} entries (vertex count + 1), found {}", n + 1, xadj.len()),
         ));
     }
     if xadj[0] != 0 {
-        return Err(GraphError::new(
-            "xadj[0]",
-            format!("0, found {}", xadj[0]),
-        ));
+        return Err(GraphError::new("xadj[0]", format!("0, found {}", xadj[0])));
     }
     for v in 0..n {
         if xadj[v + 1] < xadj[v] {
@@ -310,12 +300,7 @@ fn check_shape(
     Ok(())
 }
 
-fn check_rows(
-    xadj: &[usize],
-    adjncy: &[u32],
-    adjwgt: &[u64],
-    n: usize,
-) -> Result<(), GraphError> {
+fn check_rows(xadj: &[usize], adjncy: &[u32], adjwgt: &[u64], n: usize) -> Result<(), GraphError> {
     // seen[u] == v + 1 while row v is scanned: detects a neighbour listed twice.
     let mut seen = vec![0usize; n];
     for v in 0..n {
@@ -466,9 +451,18 @@ mod tests {
         };
         assert_eq!(bad(vec![0, 1], vec![1], vec![1], 2).path, "xadj");
         assert_eq!(bad(vec![1, 1, 1], vec![], vec![], 2).path, "xadj[0]");
-        assert_eq!(bad(vec![0, 2, 1], vec![1, 0], vec![1, 1], 2).path, "xadj[2]");
-        assert_eq!(bad(vec![0, 1, 2], vec![1, 5], vec![1, 1], 2).path, "adjncy[1]");
-        assert_eq!(bad(vec![0, 1, 2], vec![0, 0], vec![1, 1], 2).path, "adjncy[0]");
+        assert_eq!(
+            bad(vec![0, 2, 1], vec![1, 0], vec![1, 1], 2).path,
+            "xadj[2]"
+        );
+        assert_eq!(
+            bad(vec![0, 1, 2], vec![1, 5], vec![1, 1], 2).path,
+            "adjncy[1]"
+        );
+        assert_eq!(
+            bad(vec![0, 1, 2], vec![0, 0], vec![1, 1], 2).path,
+            "adjncy[0]"
+        );
         // Asymmetric: 0 -> 1 without 1 -> 0.
         let e = bad(vec![0, 1, 1], vec![1], vec![1], 2);
         assert!(e.expected.contains("no twin"), "{e}");
@@ -476,7 +470,10 @@ mod tests {
         let e = bad(vec![0, 1, 2], vec![1, 0], vec![2, 3], 2);
         assert_eq!(e.path, "adjwgt[0]");
         // Zero edge weight, duplicate neighbour.
-        assert_eq!(bad(vec![0, 1, 2], vec![1, 0], vec![0, 0], 2).path, "adjwgt[0]");
+        assert_eq!(
+            bad(vec![0, 1, 2], vec![1, 0], vec![0, 0], 2).path,
+            "adjwgt[0]"
+        );
         let e = bad(vec![0, 2, 4], vec![1, 1, 0, 0], vec![1; 4], 2);
         assert!(e.expected.contains("twice"), "{e}");
     }
@@ -486,8 +483,18 @@ mod tests {
         let e = Graph::from_edges(vec![1; 2], &[(0, 1, 1), (1, 1, 1)]).unwrap_err();
         assert_eq!(e.path, "edges[1]");
         assert!(e.expected.contains("self loop"));
-        assert_eq!(Graph::from_edges(vec![1; 2], &[(0, 2, 1)]).unwrap_err().path, "edges[0]");
-        assert_eq!(Graph::from_edges(vec![1; 2], &[(0, 1, 0)]).unwrap_err().path, "edges[0]");
+        assert_eq!(
+            Graph::from_edges(vec![1; 2], &[(0, 2, 1)])
+                .unwrap_err()
+                .path,
+            "edges[0]"
+        );
+        assert_eq!(
+            Graph::from_edges(vec![1; 2], &[(0, 1, 0)])
+                .unwrap_err()
+                .path,
+            "edges[0]"
+        );
     }
 
     #[test]

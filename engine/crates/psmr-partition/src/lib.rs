@@ -38,6 +38,8 @@ pub mod graph;
 pub mod metis_io;
 pub mod refine;
 mod rng;
+#[cfg(test)]
+mod tests;
 
 use std::cmp::Reverse;
 use std::fmt;
@@ -125,7 +127,11 @@ impl Partition {
 
     /// Keys that changed part between `previous` and this partition.
     pub fn moved_from(&self, previous: &[u32]) -> usize {
-        self.part.iter().zip(previous).filter(|(a, b)| a != b).count()
+        self.part
+            .iter()
+            .zip(previous)
+            .filter(|(a, b)| a != b)
+            .count()
     }
 
     /// A 64-bit digest of the assignment, cut and weights (FNV-1a over the
@@ -184,7 +190,9 @@ impl fmt::Display for PartitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PartitionError::Config { field, expected } => write!(f, "config.{field}: {expected}"),
-            PartitionError::Previous { index, expected } => write!(f, "previous[{index}]: {expected}"),
+            PartitionError::Previous { index, expected } => {
+                write!(f, "previous[{index}]: {expected}")
+            }
         }
     }
 }
@@ -252,7 +260,12 @@ pub fn partition(g: &Graph, cfg: &PartitionConfig) -> Result<Partition, Partitio
         trials: cfg.initial_trials,
         passes: cfg.max_passes,
     };
-    let levels = coarsen::coarsen(g, kway_coarsen_to(g.vertex_count(), k), None, &mut rng.fork());
+    let levels = coarsen::coarsen(
+        g,
+        kway_coarsen_to(g.vertex_count(), k),
+        None,
+        &mut rng.fork(),
+    );
     let coarsest = levels.last().map_or(g, |l| &l.graph);
     // Spread the k-way tolerance over the ceil(log2 k) bisection levels.
     let depth = (32 - (k - 1).leading_zeros()) as u64;
@@ -269,7 +282,11 @@ pub fn partition(g: &Graph, cfg: &PartitionConfig) -> Result<Partition, Partitio
 /// coarsened within parts and refined and rebalanced level by level. A
 /// balanced `previous` is never made worse: refinement only takes moves that
 /// keep or lower the cut.
-pub fn refine_from(g: &Graph, cfg: &PartitionConfig, previous: &[u32]) -> Result<Partition, PartitionError> {
+pub fn refine_from(
+    g: &Graph,
+    cfg: &PartitionConfig,
+    previous: &[u32],
+) -> Result<Partition, PartitionError> {
     check_config(g, cfg)?;
     let n = g.vertex_count();
     if previous.len() != n {
@@ -278,10 +295,17 @@ pub fn refine_from(g: &Graph, cfg: &PartitionConfig, previous: &[u32]) -> Result
             expected: format!("one entry per vertex ({n}), found {}", previous.len()),
         });
     }
-    if let Some((index, &p)) = previous.iter().enumerate().find(|&(_, &p)| p >= cfg.parts && p != UNASSIGNED) {
+    if let Some((index, &p)) = previous
+        .iter()
+        .enumerate()
+        .find(|&(_, &p)| p >= cfg.parts && p != UNASSIGNED)
+    {
         return Err(PartitionError::Previous {
             index,
-            expected: format!("a part below {} or UNASSIGNED (u32::MAX), found {p}", cfg.parts),
+            expected: format!(
+                "a part below {} or UNASSIGNED (u32::MAX), found {p}",
+                cfg.parts
+            ),
         });
     }
     let k = cfg.parts;
@@ -346,8 +370,9 @@ fn assign_new_vertices(g: &Graph, previous: &[u32], k: u32, max: u64) -> Vec<u32
     part
 }
 
-/// Step 3: rebalance and refine on the coarsest graph, then project to each
-/// finer level and do the same.
+/// Step 3: refine on the coarsest graph, then project to each finer level and
+/// do the same; the finer half of the levels is rebalanced first, and the
+/// finest level again at the end if a part is still over its bound.
 fn uncoarsen(
     g: &Graph,
     levels: &[coarsen::Level],
@@ -364,9 +389,16 @@ fn uncoarsen(
             part = levels[i].cmap.iter().map(|&c| part[c as usize]).collect();
         }
         let mut kw = KWay::new(graph, part, vec![max; k]);
-        kw.rebalance();
+        // Coarse levels may stay uneven (their vertices are heavy); the
+        // finer half of the levels is rebalanced before it is refined.
+        if 2 * i <= levels.len() {
+            kw.rebalance();
+        }
         kw.refine(cfg.max_passes, rng);
-        kw.rebalance();
+        if i == 0 && kw.overweight() {
+            kw.rebalance();
+            kw.refine(cfg.max_passes, rng);
+        }
         part = kw.part;
     }
     part

@@ -46,7 +46,10 @@ fn err(line: usize, col: usize, expected: impl Into<String>) -> FormatError {
 fn tokens(line: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
-    for (i, c) in line.char_indices().chain(std::iter::once((line.len(), ' '))) {
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
         match (c.is_whitespace(), start) {
             (true, Some(s)) => {
                 out.push((s, &line[s..i]));
@@ -62,8 +65,13 @@ fn tokens(line: &str) -> Vec<(usize, &str)> {
 }
 
 fn number(line: usize, (col, tok): (usize, &str), what: &str) -> Result<u64, FormatError> {
-    tok.parse::<u64>()
-        .map_err(|_| err(line, col, format!("{what} (a non-negative integer), found `{tok}`")))
+    tok.parse::<u64>().map_err(|_| {
+        err(
+            line,
+            col,
+            format!("{what} (a non-negative integer), found `{tok}`"),
+        )
+    })
 }
 
 /// The non-comment lines with their 1-based numbers.
@@ -94,11 +102,19 @@ fn header(line: usize, text: &str) -> Result<Header, FormatError> {
     if let Some(&(col, fmt)) = toks.get(2) {
         let ok = fmt.len() <= 3 && fmt.chars().all(|c| c == '0' || c == '1');
         if !ok {
-            return Err(err(line, col, format!("fmt: up to three digits 0 or 1, found `{fmt}`")));
+            return Err(err(
+                line,
+                col,
+                format!("fmt: up to three digits 0 or 1, found `{fmt}`"),
+            ));
         }
         let digits: Vec<bool> = format!("{fmt:0>3}").chars().map(|c| c == '1').collect();
         if digits[0] {
-            return Err(err(line, col, "fmt without vertex sizes (1xx is not supported)"));
+            return Err(err(
+                line,
+                col,
+                "fmt without vertex sizes (1xx is not supported)",
+            ));
         }
         vertex_weights = digits[1];
         edge_weights = digits[2];
@@ -124,7 +140,11 @@ pub fn read_graph(text: &str) -> Result<Graph, FormatError> {
     let (hl, ht) = lines.next().ok_or_else(|| err(1, 1, "a header line"))?;
     let h = header(hl, ht)?;
     if h.n > crate::graph::MAX_VERTICES {
-        return Err(err(h.line, 1, format!("at most {} vertices", crate::graph::MAX_VERTICES)));
+        return Err(err(
+            h.line,
+            1,
+            format!("at most {} vertices", crate::graph::MAX_VERTICES),
+        ));
     }
     let mut xadj = Vec::with_capacity(h.n + 1);
     let mut adjncy: Vec<u32> = Vec::new();
@@ -136,12 +156,18 @@ pub fn read_graph(text: &str) -> Result<Graph, FormatError> {
     let mut last_line = h.line;
     for v in 0..h.n {
         let Some((ln, text)) = lines.next() else {
-            return Err(err(last_line + 1, 1, format!("{} vertex lines, found {v}", h.n)));
+            return Err(err(
+                last_line + 1,
+                1,
+                format!("{} vertex lines, found {v}", h.n),
+            ));
         };
         last_line = ln;
         let mut toks = tokens(text).into_iter();
         vwgt.push(if h.vertex_weights {
-            let tok = toks.next().ok_or_else(|| err(ln, 1, format!("the weight of vertex {}", v + 1)))?;
+            let tok = toks
+                .next()
+                .ok_or_else(|| err(ln, 1, format!("the weight of vertex {}", v + 1)))?;
             number(ln, tok, "a vertex weight")?
         } else {
             1
@@ -149,10 +175,16 @@ pub fn read_graph(text: &str) -> Result<Graph, FormatError> {
         while let Some(tok) = toks.next() {
             let u = number(ln, tok, "a neighbour")?;
             if u == 0 || u as usize > h.n {
-                return Err(err(ln, tok.0, format!("a neighbour in 1..={}, found {u}", h.n)));
+                return Err(err(
+                    ln,
+                    tok.0,
+                    format!("a neighbour in 1..={}, found {u}", h.n),
+                ));
             }
             let w = if h.edge_weights {
-                let wt = toks.next().ok_or_else(|| err(ln, tok.0, "an edge weight after the neighbour"))?;
+                let wt = toks
+                    .next()
+                    .ok_or_else(|| err(ln, tok.0, "an edge weight after the neighbour"))?;
                 number(ln, wt, "an edge weight")?
             } else {
                 1
@@ -165,13 +197,22 @@ pub fn read_graph(text: &str) -> Result<Graph, FormatError> {
     }
     if let Some((ln, text)) = lines.find(|(_, l)| !l.trim().is_empty()) {
         let col = tokens(text).first().map_or(1, |t| t.0);
-        return Err(err(ln, col, format!("end of file after {} vertex lines", h.n)));
+        return Err(err(
+            ln,
+            col,
+            format!("end of file after {} vertex lines", h.n),
+        ));
     }
     if adjncy.len() != 2 * h.m {
         return Err(err(
             h.line,
             h.m_col,
-            format!("an edge count matching the lists ({} edges listed twice = {} entries), found {}", adjncy.len() / 2, adjncy.len(), h.m),
+            format!(
+                "an edge count matching the lists ({} edges listed twice = {} entries), found {}",
+                adjncy.len() / 2,
+                adjncy.len(),
+                h.m
+            ),
         ));
     }
     Graph::new(xadj, adjncy, adjwgt, vwgt).map_err(|e| {
@@ -179,7 +220,9 @@ pub fn read_graph(text: &str) -> Result<Graph, FormatError> {
             .iter()
             .find_map(|p| e.path.strip_prefix(p))
             .and_then(|rest| rest.trim_end_matches(']').parse::<usize>().ok());
-        let (line, col) = index.and_then(|i| place.get(i).copied()).unwrap_or((h.line, 1));
+        let (line, col) = index
+            .and_then(|i| place.get(i).copied())
+            .unwrap_or((h.line, 1));
         err(line, col, e.expected)
     })
 }
@@ -220,7 +263,11 @@ pub fn read_partition(text: &str, n: usize, parts: u32) -> Result<Vec<u32>, Form
         }
     }
     if part.len() != n {
-        return Err(err(text.lines().count() + 1, 1, format!("{n} part numbers, found {}", part.len())));
+        return Err(err(
+            text.lines().count() + 1,
+            1,
+            format!("{n} part numbers, found {}", part.len()),
+        ));
     }
     Ok(part)
 }
@@ -247,7 +294,10 @@ mod tests {
         let g = read_graph(MANUAL).unwrap();
         assert_eq!(g.vertex_count(), 7);
         assert_eq!(g.edge_count(), 11);
-        assert_eq!(g.neighbors(0).collect::<Vec<_>>(), vec![(4, 1), (2, 1), (1, 1)]);
+        assert_eq!(
+            g.neighbors(0).collect::<Vec<_>>(),
+            vec![(4, 1), (2, 1), (1, 1)]
+        );
     }
 
     #[test]

@@ -1,16 +1,25 @@
 //! k-way refinement during uncoarsening: explicit rebalancing of overweight
-//! parts, then greedy boundary refinement.
+//! parts, then greedy boundary refinement driven by a priority queue.
 //!
 //! * **Rebalance**: while a part weighs more than its bound, move its
 //!   vertices out, cheapest first (the vertex whose move to a part with room
 //!   loses the least cut, preferring parts it is connected to; otherwise the
 //!   lightest part with room). At most `REBALANCE_ROUNDS` rounds.
-//! * **Greedy refinement**: visit the boundary vertices in a seeded random
-//!   order and move each to the neighbouring part it is most connected to
-//!   when that lowers the cut (or keeps it and makes the parts more even),
-//!   never past a part's bound. At most `passes` passes; stops after a pass
-//!   without moves. Each accepted move lowers the cut, or keeps it and
-//!   strictly lowers the sum of squared part weights, so passes terminate.
+//! * **Greedy refinement** (the scheme of METIS's k-way refinement): a pass
+//!   queues the vertices tied at least as much to other parts as to their
+//!   own (only they can move) by `external - internal` edge weight
+//!   (ties in a seeded random order) and takes them best first; each is moved
+//!   to the neighbouring part it is most connected to when that lowers the
+//!   cut, or keeps it and evens the two parts out. A move must keep the
+//!   destination within its bound and the source above its floor, unless it
+//!   evens the two parts out. Neighbours of a moved vertex are re-queued
+//!   (each vertex is taken at most once per pass), so improvements cascade
+//!   within a pass. The bound is the configured one, or the heaviest part's
+//!   weight at the start if that is higher (coarse levels may be uneven; the
+//!   rebalancing of the finer levels repairs it). At most `passes` passes;
+//!   stops after a pass that moved nothing or left the cut unchanged. Each
+//!   move lowers the cut, or keeps it and strictly lowers the sum of squared
+//!   part weights, so a pass cannot cycle.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -71,11 +80,6 @@ impl<'g> KWay<'g> {
         }
     }
 
-    fn is_boundary(&self, v: u32) -> bool {
-        let p = self.part[v as usize];
-        self.g.neighbors(v).any(|(u, _)| self.part[u as usize] != p)
-    }
-
     fn fits(&self, p: u32, vw: u64) -> bool {
         self.weights[p as usize] + vw <= self.max[p as usize]
     }
@@ -90,48 +94,125 @@ impl<'g> KWay<'g> {
 
     /// Greedy boundary refinement (see the module documentation).
     pub(crate) fn refine(&mut self, passes: u32, rng: &mut Rng) {
+        let n = self.g.vertex_count();
+        let k = self.max.len() as u64;
+        let total: u64 = self.weights.iter().sum();
+        let heaviest = self.weights.iter().copied().max().unwrap_or(0);
+        let bound = self.max.iter().copied().max().unwrap_or(0).max(heaviest);
+        let target = total / k.max(1);
+        // floor = target / (bound / target): the source may not drop below it.
+        let floor = if bound == 0 {
+            0
+        } else {
+            (target as u128 * target as u128 / bound as u128) as u64
+        };
+        let (mut internal, mut external) = (vec![0u64; n], vec![0u64; n]);
+        let mut key_of = vec![0i64; n];
         for _ in 0..passes {
-            let order = rng.permutation(self.g.vertex_count());
-            let mut moved = 0usize;
-            for v in order {
-                if self.is_boundary(v) && self.try_improving_move(v) {
-                    moved += 1;
+            let rank = rng.permutation(n);
+            let mut heap: BinaryHeap<(i64, u32, u32)> = BinaryHeap::new();
+            // 0: not queued, 1: queued, 2: taken this pass.
+            let mut status = vec![0u8; n];
+            for v in 0..n as u32 {
+                let (int, ext) = self.internal_external(v);
+                internal[v as usize] = int;
+                external[v as usize] = ext;
+                // Only a vertex at least as tied outside as inside can move.
+                if ext > 0 && ext >= int {
+                    status[v as usize] = 1;
+                    key_of[v as usize] = ext as i64 - int as i64;
+                    heap.push((key_of[v as usize], rank[v as usize], v));
                 }
             }
-            if moved == 0 {
+            let (mut moved, mut gained) = (0usize, 0u64);
+
+            while let Some((key, _, v)) = heap.pop() {
+                let vi = v as usize;
+                if status[vi] != 1 || key != key_of[vi] {
+                    continue;
+                }
+                status[vi] = 2;
+                let Some((to, gain)) = self.greedy_target(v, bound, floor) else {
+                    continue;
+                };
+                let from = self.part[vi];
+                self.move_to(v, to);
+                moved += 1;
+                gained += gain;
+                internal[vi] = self.conn[to as usize];
+                external[vi] = self.g.neighbors(v).map(|(_, w)| w).sum::<u64>() - internal[vi];
+                for (u, w) in self.g.neighbors(v) {
+                    let ui = u as usize;
+                    let pu = self.part[ui];
+                    if pu == from {
+                        internal[ui] -= w;
+                        external[ui] += w;
+                    } else if pu == to {
+                        internal[ui] += w;
+                        external[ui] -= w;
+                    }
+                    if status[ui] == 2 {
+                        continue;
+                    }
+                    if external[ui] > 0 && external[ui] >= internal[ui] {
+                        status[ui] = 1;
+                        key_of[ui] = external[ui] as i64 - internal[ui] as i64;
+                        heap.push((key_of[ui], rank[ui], u));
+                    } else {
+                        status[ui] = 0;
+                    }
+                }
+            }
+            if moved == 0 || gained == 0 {
                 break;
             }
         }
     }
 
-    /// Moves v to its best connected part if the cut drops, or stays equal
-    /// with a strictly more even pair of parts. Returns whether it moved.
-    fn try_improving_move(&mut self, v: u32) -> bool {
+    /// Weight of v's edges inside its part and to other parts.
+    fn internal_external(&self, v: u32) -> (u64, u64) {
+        let p = self.part[v as usize];
+        let (mut int, mut ext) = (0, 0);
+        for (u, w) in self.g.neighbors(v) {
+            if self.part[u as usize] == p {
+                int += w;
+            } else {
+                ext += w;
+            }
+        }
+        (int, ext)
+    }
+
+    /// The part v should move to under the greedy rule, with the cut gain:
+    /// the connected part of largest connection weight among those where the
+    /// move lowers the cut within the bounds, or keeps the cut and evens out
+    /// the two parts (ties: the lighter part).
+    fn greedy_target(&mut self, v: u32, bound: u64, floor: u64) -> Option<(u32, u64)> {
         self.connect(v);
         let from = self.part[v as usize];
         let vw = self.g.vertex_weight(v);
         let internal = self.conn[from as usize];
+        let from_after = self.weights[from as usize] - vw;
         let mut best: Option<(u64, u32)> = None;
-        for &p in &self.touched {
-            if p == from || !self.fits(p, vw) {
+        for &to in &self.touched {
+            if to == from {
                 continue;
             }
-            let c = self.conn[p as usize];
-            let better = match best {
-                None => true,
-                Some((bc, bp)) => c > bc || (c == bc && self.weights[p as usize] < self.weights[bp as usize]),
+            let c = self.conn[to as usize];
+            let wt = self.weights[to as usize];
+            let evens = wt < from_after;
+            let allowed = if c > internal {
+                (from_after >= floor || evens) && (wt + vw <= bound || evens)
+            } else {
+                c == internal && evens && vw > 0
             };
-            if better {
-                best = Some((c, p));
+            let better =
+                best.is_none_or(|(bc, bp)| c > bc || (c == bc && wt < self.weights[bp as usize]));
+            if allowed && better {
+                best = Some((c, to));
             }
         }
-        let Some((c, to)) = best else { return false };
-        let improves = c > internal
-            || (c == internal && vw > 0 && self.weights[to as usize] + vw < self.weights[from as usize]);
-        if improves {
-            self.move_to(v, to);
-        }
-        improves
+        best.map(|(c, to)| (to, c - internal))
     }
 
     /// Explicit rebalancing (see the module documentation).
@@ -177,7 +258,8 @@ impl<'g> KWay<'g> {
         let internal = self.conn[from as usize] as i64;
         let mut best: Option<(u64, u32)> = None;
         for &p in &self.touched {
-            if p != from && self.fits(p, vw) && best.is_none_or(|(c, _)| self.conn[p as usize] > c) {
+            if p != from && self.fits(p, vw) && best.is_none_or(|(c, _)| self.conn[p as usize] > c)
+            {
                 best = Some((self.conn[p as usize], p));
             }
         }
