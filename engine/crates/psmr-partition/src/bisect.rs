@@ -3,7 +3,8 @@
 //! growing, several seeded trials, the best kept), and improve the bisection
 //! with Fiduccia-Mattheyses (FM) passes on every level on the way back up.
 //!
-//! Bounds: `trials` growings per bisection, `passes` FM passes per level, and
+//! Bounds: `trials` independent multilevel tries per bisection, each with
+//! `trials` growings, `passes` FM passes per level, and
 //! an FM pass stops after `clamp(n / 100, 15, 100)` moves without a better
 //! state (then rolls back to the best state it saw), as METIS does.
 

@@ -15,6 +15,9 @@
 //! 3. [`refine`]: project back level by level, rebalancing overweight parts
 //!    and refining the boundary greedily at each level.
 //!
+//! [`partition`] also runs recursive bisection on the graph itself (step 2
+//! without step 1, then step 3 once) and keeps the better of the two results.
+//!
 //! [`refine_from`] warm-starts from a previous assignment: it coarsens only
 //! within the previous parts, so the old map projects exactly onto the
 //! coarsest graph, and then runs step 3 from there: the repartitioner of a
@@ -26,7 +29,8 @@
 //! and in wasm ([`reference_digest`] checks it).
 //!
 //! Work bounds: at most [`coarsen::MAX_LEVELS`] levels, `max_passes`
-//! refinement passes per level, `initial_trials` grown regions per bisection,
+//! refinement passes per level, `initial_trials` independent multilevel tries
+//! per bisection (each keeping the best of `initial_trials` grown regions),
 //! FM passes that stop after at most 100 fruitless moves, and at most 8
 //! rebalancing rounds per level. Inputs are bounded by [`MAX_PARTS`] and
 //! [`graph::MAX_VERTICES`]; total weights by [`graph::MAX_TOTAL_WEIGHT`].
@@ -73,7 +77,9 @@ pub struct PartitionConfig {
     pub seed: u64,
     /// Refinement passes per level (k-way and FM), `1..=100`.
     pub max_passes: u32,
-    /// Grown regions tried per bisection of the initial partition, `1..=64`.
+    /// Independent multilevel tries per bisection of the initial partition,
+    /// each keeping the best of as many grown regions (so `initial_trials^2`
+    /// growings per bisection), `1..=64`.
     pub initial_trials: u32,
 }
 
@@ -248,6 +254,15 @@ fn kway_coarsen_to(n: usize, k: u32) -> usize {
 }
 
 /// Partitions `g` into `cfg.parts` balanced parts with a small edge cut.
+///
+/// Two pipelines run from independent random streams and the better result
+/// is kept (balanced first, then the lower cut; the first on ties):
+/// *k-way* coarsens the whole graph, splits the coarsest graph by recursive
+/// bisection and refines k-way on every level on the way up (METIS's
+/// `kmetis` shape); *recursive* bisects the graph itself, each bisection
+/// multilevel with FM refinement, and refines k-way once at the end (the
+/// `pmetis` shape). Neither wins on every graph (see
+/// docs/benchmarks/partitioner.md), and together they are more robust.
 pub fn partition(g: &Graph, cfg: &PartitionConfig) -> Result<Partition, PartitionError> {
     check_config(g, cfg)?;
     let k = cfg.parts;
@@ -260,19 +275,32 @@ pub fn partition(g: &Graph, cfg: &PartitionConfig) -> Result<Partition, Partitio
         trials: cfg.initial_trials,
         passes: cfg.max_passes,
     };
-    let levels = coarsen::coarsen(
-        g,
-        kway_coarsen_to(g.vertex_count(), k),
-        None,
-        &mut rng.fork(),
-    );
-    let coarsest = levels.last().map_or(g, |l| &l.graph);
     // Spread the k-way tolerance over the ceil(log2 k) bisection levels.
     let depth = (32 - (k - 1).leading_zeros()) as u64;
     let bisection_ub = 1000 + (cfg.imbalance_permille as u64 - 1000) / depth;
-    let initial = bisect::recursive_bisection(coarsest, k, bisection_ub, effort, &mut rng.fork());
-    let part = uncoarsen(g, &levels, initial, max, cfg, &mut rng);
-    Ok(finish(g, part, k, max))
+    let kway = {
+        let mut rng = rng.fork();
+        let levels = coarsen::coarsen(g, kway_coarsen_to(g.vertex_count(), k), None, &mut rng);
+        let coarsest = levels.last().map_or(g, |l| &l.graph);
+        let initial = bisect::recursive_bisection(coarsest, k, bisection_ub, effort, &mut rng);
+        finish(
+            g,
+            uncoarsen(g, &levels, initial, max, cfg, &mut rng),
+            k,
+            max,
+        )
+    };
+    let recursive = {
+        let mut rng = rng.fork();
+        let initial = bisect::recursive_bisection(g, k, bisection_ub, effort, &mut rng);
+        finish(g, uncoarsen(g, &[], initial, max, cfg, &mut rng), k, max)
+    };
+    let score = |p: &Partition| (!p.is_balanced(), p.cut);
+    Ok(if score(&recursive) < score(&kway) {
+        recursive
+    } else {
+        kway
+    })
 }
 
 /// Warm start: refines `previous` (one part per vertex, or [`UNASSIGNED`]
