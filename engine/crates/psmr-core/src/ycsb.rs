@@ -734,6 +734,45 @@ impl YcsbGenerator {
     }
 }
 
+/// Expected [`reference_digest`]: written by running
+/// `cargo test -p psmr-core ycsb::tests::reference_digest_is_stable -- --nocapture`
+/// in `engine/` (the test prints the digest it computed). The wasm build gave
+/// the same value (checked once with a small cdylib run under node); change it
+/// only with a deliberate change of the generators.
+pub const REFERENCE_DIGEST: u64 = 0xf902_8860_f922_1058;
+
+/// FNV-1a digest of 20,000 operations of each workload (A, D, E YCSB, E
+/// paper 001; 100,000 records, seed 3), to check that native and wasm builds
+/// draw the same streams.
+pub fn reference_digest() -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for w in [
+        Workload::A,
+        Workload::D,
+        Workload::EYcsb,
+        Workload::EPaper001,
+    ] {
+        let cfg = YcsbConfig {
+            record_count: 100_000,
+            operation_count: 20_000,
+            ..YcsbConfig::new(w)
+        };
+        let mut g = YcsbGenerator::new(cfg, SplitMix64::new(3)).expect("a valid configuration");
+        for _ in 0..20_000 {
+            let (kind, key) = match g.next_op() {
+                YcsbOp::Read { key } => (1, key),
+                YcsbOp::Update { key } => (2, key),
+                YcsbOp::Insert { key } => (3, key),
+                YcsbOp::Scan { start_key, len } => (4 + len as u64, start_key),
+            };
+            for x in [kind, key] {
+                h = (h ^ x).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -993,6 +1032,16 @@ mod tests {
         };
         assert_eq!(stream(3), stream(3));
         assert_ne!(stream(3), stream(4));
+    }
+
+    #[test]
+    fn reference_digest_is_stable() {
+        let digest = reference_digest();
+        println!("ycsb reference digest: {digest:#018x}");
+        assert_eq!(
+            digest, REFERENCE_DIGEST,
+            "the streams changed: {digest:#018x} (see REFERENCE_DIGEST)"
+        );
     }
 
     #[test]
