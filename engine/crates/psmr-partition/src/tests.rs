@@ -57,7 +57,7 @@ fn balance_within_tolerance_for_many_graphs_and_seeds() {
     ];
     for (name, g) in &graphs {
         for k in [2u32, 3, 4, 7, 8] {
-            for seed in 0..6 {
+            for seed in 0..4 {
                 let cfg = PartitionConfig {
                     parts: k,
                     seed,
@@ -102,7 +102,7 @@ fn a_graph_without_edges_is_balanced_by_weight() {
 fn planted_cut_is_recovered() {
     for (blocks, seed) in [(2u32, 1u64), (4, 2), (8, 3), (8, 4)] {
         let planted = planted_partition(blocks, 250, 6, 1, seed);
-        for pseed in 0..3 {
+        for pseed in 0..2 {
             let cfg = PartitionConfig {
                 parts: blocks,
                 seed: pseed,
