@@ -40,6 +40,7 @@ pub mod stream;
 pub mod threads;
 pub mod trace;
 pub mod workload;
+pub mod ycsb;
 
 pub use cell::{CellSpace, Span};
 pub use class::{ClassDef, ClassId, ClassTable};
