@@ -11,8 +11,9 @@
 //!
 //! Shared scaffolding, once: [`probe`] (execute and record), [`barrier`]
 //! (the generation barrier), [`queue`] (bounded blocking FIFO, several
-//! producers and consumers), [`spin`] (bounded backoff), [`sync`] (std /
-//! loom / shuttle facade).
+//! producers and consumers), [`roles`] (an auxiliary thread's work-or-stop
+//! signal), [`spin`] (bounded backoff), [`sync`] (std / loom / shuttle
+//! facade).
 
 use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId};
 
@@ -21,6 +22,7 @@ pub mod busy_wait;
 pub mod early;
 pub mod probe;
 pub mod queue;
+pub mod roles;
 pub mod sequential;
 pub mod spec;
 pub mod spin;
