@@ -1,7 +1,6 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { position, releaseOfSeveral, replayOnly, resetRunCount, runScenario, shot } from './classroom';
+import { openLab } from './lab';
 
 /**
  * The Classroom tab, used as a teacher would: run a shipped scenario, open
@@ -13,91 +12,12 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 // app alone, so this file records no action trace (failure screenshots stay).
 test.use({ trace: 'off' });
 
-async function openLab(page: Page) {
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  await page.goto('/');
-  await expect(page.getByTestId('engine-info'), `engine did not start: ${problems.join('; ')}`).toHaveAttribute(
-    'data-state',
-    'ready',
-  );
-  return problems;
-}
-
-/** Run a shipped scenario (optionally edited) and open the Classroom tab on its report. */
-async function runScenario(page: Page, file: string, edit?: (text: string) => string) {
-  await page.getByTestId('tab-run').click();
-  await page.getByTestId('scenario-picker').selectOption(file);
-  if (edit) {
-    const source = page.getByTestId('scenario-text');
-    await source.fill(edit(await source.inputValue()));
-  }
-  const serial = runCount++;
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'done');
-  await page.getByTestId('tab-classroom').click();
-  // The replay belongs to this run, not to an earlier one.
-  await expect(page.getByTestId('run-choice')).toHaveAttribute('data-run-serial', String(serial + 1));
-  await expect(page.getByTestId('timeline')).toBeVisible();
-}
-
-/** Runs started on the current page (the run store numbers them from 1). */
-let runCount = 0;
 test.beforeEach(() => {
-  runCount = 0;
+  resetRunCount();
 });
 
-/**
- * Jump from release to release until one synchronizes at least two threads
- * (a class mapped to one thread also "synchronizes", alone), and return the
- * box of the barrier or cycle the current event released.
- */
-async function releaseOfSeveral(page: Page) {
-  const group = page.locator('[data-testid=sync-group][data-just-released=true]');
-  for (let i = 0; i < 50; i++) {
-    await page.getByTestId('next-release').click();
-    await expect(group).toHaveCount(1);
-    const members = (await group.getAttribute('data-members'))!.split(',').filter(Boolean);
-    if (members.length >= 2) return group;
-  }
-  throw new Error('no release of a class with two or more threads in the first 50');
-}
-
-/** Replay only the run of `scheduler` (uncheck the others). */
-async function replayOnly(page: Page, scheduler: string) {
-  const boxes = page.getByTestId('run-choice').locator('input[type=checkbox][data-testid^=pick-]');
-  for (let i = 0; i < (await boxes.count()); i++) {
-    const b = boxes.nth(i);
-    const mine = (await b.getAttribute('data-testid')) === `pick-${scheduler}`;
-    if ((await b.isChecked()) !== mine) await b.click();
-  }
-  await expect(page.getByTestId('pseudo-panel')).toContainText(scheduler);
-}
-
-async function position(page: Page): Promise<number> {
-  return Number(await page.getByTestId('position').getAttribute('data-position'));
-}
-
-/**
- * Screenshot attached to the report; with PSMR_DOC_IMG=1 also copied into
- * docs/img/ for the instructor guide (how its pictures are regenerated).
- */
-async function shot(page: Page, info: TestInfo, name: string, forDocs = true) {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
-  if (forDocs && process.env.PSMR_DOC_IMG === '1') {
-    const docs = fileURLToPath(new URL(`../../docs/img/${name}.png`, import.meta.url));
-    mkdirSync(dirname(docs), { recursive: true });
-    copyFileSync(path, docs);
-  }
-}
-
 test('early scheduling: a barrier shows who arrived and which thread executes', async ({ page }, info) => {
-  const problems = await openLab(page);
+  const { problems } = await openLab(page);
   await runScenario(page, 'classroom-spin.json');
   await replayOnly(page, 'early');
 
@@ -152,7 +72,7 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
 });
 
 test('busy-wait: a cycle releases once its threads arrived, one of them executing', async ({ page }, info) => {
-  const problems = await openLab(page);
+  const { problems } = await openLab(page);
   await runScenario(page, 'classroom-spin.json');
   await replayOnly(page, 'busy-wait');
   await page.getByTestId('view-sync').click();
@@ -172,7 +92,7 @@ test('busy-wait: a cycle releases once its threads arrived, one of them executin
 });
 
 test('work stealing on a skewed load: a steal is drawn from victim to stealer', async ({ page }, info) => {
-  const problems = await openLab(page);
+  const { problems } = await openLab(page);
   // The shipped skewed scenario, shortened and paced, with local reads only
   // (every queued request is concurrent, so any may be stolen) and 90% of
   // them on shard 1: the hot thread's ready queue fills while it works and
@@ -228,7 +148,7 @@ test('work stealing on a skewed load: a steal is drawn from victim to stealer', 
 });
 
 test('mapping: naive and optimized mappings side by side', async ({ page }, info) => {
-  const problems = await openLab(page);
+  const { problems } = await openLab(page);
   await runScenario(page, 'mapping-naive-vs-optimized.json', (text) => {
     const s = JSON.parse(text);
     s.workload.requests = 3000;

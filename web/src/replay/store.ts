@@ -27,6 +27,8 @@ export interface Track {
   /** Shown above the track, e.g. `early (optimizer)`. */
   label: string;
   scheduler: string;
+  /** The run's family (report `family`, else guessed from the scheduler id). */
+  family?: string;
   model: ReplayModel;
   /** Class names by id, when known (from the mapping). */
   classNames: string[];

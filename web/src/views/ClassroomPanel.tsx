@@ -4,7 +4,8 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import './classroom.css';
-import { replayStore } from '../replay/store';
+import { replayStore, useReplay } from '../replay/store';
+import { fileSlug, saveBlob } from '../export';
 import { runStore, useRun } from '../store';
 import { ChartsView } from './charts/ChartsView';
 import { ClassroomView, DisplayToggles } from './ClassroomView';
@@ -17,6 +18,27 @@ const MAX_TRACKS = 4;
 function defaultChoice(runs: RunLike[]): number[] {
   const i = runs.findIndex((r) => r.scheduler !== 'sequential');
   return runs.length === 0 ? [] : [i >= 0 ? i : 0];
+}
+
+/** Save the primary track's packed trace (24-byte events, the engine's format) as a file. */
+function TraceDownload() {
+  const tracks = useReplay((s) => s.tracks);
+  const t = tracks[0];
+  if (!t || t.model.length === 0) return null;
+  const save = () => {
+    const w = t.model.trace.words;
+    saveBlob(new Blob([w.slice().buffer as ArrayBuffer]), `trace-${fileSlug(t.label)}.bin`);
+  };
+  return (
+    <button
+      type="button"
+      onClick={save}
+      data-testid="download-trace"
+      title="The packed trace of the first replayed run"
+    >
+      trace ⤓
+    </button>
+  );
 }
 
 export function ClassroomPanel() {
@@ -83,7 +105,7 @@ function RunClassroom() {
         <p className="muted" data-testid="classroom-running">
           A run is in progress: live throughput below; the replay opens when it finishes.
         </p>
-        <ChartsView tracks={[]} positions={[]} states={[]} runs={[]} allRuns={[]} />
+        <ChartsView tracks={[]} positions={[]} states={[]} statuses={[]} runs={[]} allRuns={[]} />
       </div>
     );
   if (!report)
@@ -119,6 +141,7 @@ function RunClassroom() {
             {runLabel(r, runs, i)}
           </label>
         ))}
+        <TraceDownload />
         <DisplayToggles />
       </div>
       {statusText && (

@@ -8,7 +8,8 @@ import { useState } from 'react';
 import './builtin';
 import { PseudoPanel } from './pseudocode/PseudoPanel';
 import { replayStore, useReplay, useReplayKeysOnce } from './replayHooks';
-import { viewsFor, type RunLike } from './registry';
+import { familyOf, viewsFor, type Family, type RunLike } from './registry';
+import { statusContext, threadStatuses } from './status';
 import { Timeline } from './Timeline';
 import { displayStore, useDisplay } from './display';
 
@@ -50,7 +51,9 @@ export function ClassroomView({ allRuns, runs }: { allRuns: RunLike[]; runs: (Ru
   if (tracks.length === 0) return null;
   const positions = replayStore.getState().positions();
   const states = tracks.map((t, i) => t.model.stateAt(positions[i]));
-  const views = viewsFor(tracks.map((t) => t.scheduler));
+  // Derived once here, shown by every view (one state, one story).
+  const statuses = tracks.map((t, i) => threadStatuses(states[i], statusContext(t)));
+  const views = viewsFor(tracks.map((t) => (t.family as Family | undefined) ?? familyOf(t.scheduler)));
   const active = views.find((v) => v.id === viewId) ?? views[0];
   const View = active.component;
   return (
@@ -73,7 +76,14 @@ export function ClassroomView({ allRuns, runs }: { allRuns: RunLike[]; runs: (Ru
               </button>
             ))}
           </nav>
-          <View tracks={tracks} positions={positions} states={states} runs={runs} allRuns={allRuns} />
+          <View
+            tracks={tracks}
+            positions={positions}
+            states={states}
+            statuses={statuses}
+            runs={runs}
+            allRuns={allRuns}
+          />
         </div>
         <PseudoPanel track={tracks[0]} position={positions[0]} />
       </div>

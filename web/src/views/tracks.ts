@@ -8,6 +8,7 @@ import type { Track } from '../replay/store';
 import { loadTrace } from '../trace/load';
 import type { ReplayModel } from '../trace/model';
 import { inferMapping, shardedNames } from './classes';
+import { familyOfRun } from './families';
 import type { RunLike } from './registry';
 
 const cache = new Map<string, Promise<ReplayModel>>();
@@ -53,5 +54,5 @@ export function makeTrack(key: string, label: string, run: RunLike, model: Repla
   const count = shards !== undefined ? Math.max(2 * shards + 2, model.index.classes) : model.index.classes;
   const classNames = given.length >= model.index.classes ? given.map((m) => m.class) : shardedNames(count);
   const mapping = given.length > 0 ? given : inferMapping(model, classNames);
-  return { key, label, scheduler: run.scheduler, model, classNames, mapping };
+  return { key, label, scheduler: run.scheduler, family: familyOfRun(run), model, classNames, mapping };
 }

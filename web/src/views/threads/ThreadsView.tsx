@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
+import { schedulerStatus, statusContext } from '../status';
 import { drawLanes, heightFor, layoutFor } from './draw';
 
 function useWidth(ref: React.RefObject<HTMLElement | null>): number {
@@ -18,7 +19,7 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
 }
 
 export function LaneCanvas(props: ViewProps & { i: number }) {
-  const { tracks, states, positions, i } = props;
+  const { tracks, states, positions, statuses, i } = props;
   const track = tracks[i];
   const state = states[i];
   const box = useRef<HTMLDivElement>(null);
@@ -42,9 +43,11 @@ export function LaneCanvas(props: ViewProps & { i: number }) {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     drawLanes(ctx, layout, pal, {
       state,
+      statuses: statuses[i],
       event: track.model.eventBefore(positions[i]),
       reqClass: track.model.index.reqClass,
       classNames: track.classNames,
+      schedulerText: schedulerStatus(state, statusContext(track), track.model.index.requests),
     });
   });
   const queued = state.lanes.reduce((n, l) => n + l.queue.length, 0);
@@ -58,6 +61,14 @@ export function LaneCanvas(props: ViewProps & { i: number }) {
         data-queued={queued}
         data-executing={state.lanes.filter((l) => l.exec >= 0).length}
       />
+      {/* The lanes in words, for screen readers and tests: the same statuses the canvas draws. */}
+      <ul className="sr-only" data-testid="lane-status">
+        {statuses[i].map((st) => (
+          <li key={st.thread} data-thread={st.thread} data-activity={st.activity} data-req={st.req}>
+            T{st.thread}: {st.text}; queue {st.queue}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

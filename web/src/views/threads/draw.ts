@@ -5,9 +5,10 @@
  * and stolen requests in the stealer's lane. Pure function of a replay
  * state, so it is measured (docs/benchmarks/frontend.md) without React.
  */
-import { KIND, REASON, REASON_NAMES, SCHEDULER, type TraceEvent } from '../../trace/codec';
+import { KIND, SCHEDULER, type TraceEvent } from '../../trace/codec';
 import type { ReplayState } from '../../trace/state';
 import type { Palette } from '../display';
+import type { ThreadStatus } from '../status';
 
 export interface LaneLayout {
   width: number;
@@ -58,23 +59,15 @@ export function focusRequest(e: TraceEvent | null): number {
   }
 }
 
-function status(s: ReplayState, t: number): { text: string; color: keyof Palette } {
-  const l = s.lanes[t];
-  if (l.exec >= 0) return { text: `exec r${l.exec}`, color: 'exec' };
-  if (l.waitReason >= 0) {
-    const r = l.waitReason;
-    const name = REASON_NAMES[r] ?? `wait ${r}`;
-    if (r === REASON.EmptyQueue) return { text: 'idle', color: 'idle' };
-    return { text: name, color: r === REASON.Cycle ? 'spin' : 'wait' };
-  }
-  return { text: 'running', color: 'dim' };
-}
-
 export interface DrawInput {
   state: ReplayState;
+  /** Every worker's derived status (views/status.ts): the lane labels say exactly this. */
+  statuses: readonly ThreadStatus[];
   event: TraceEvent | null;
   reqClass: Int32Array;
   classNames: readonly string[];
+  /** The scheduler thread's line (views/status.ts `schedulerStatus`). */
+  schedulerText: string;
 }
 
 export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palette, d: DrawInput): void {
@@ -88,27 +81,20 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
   const clsOf = (r: number) => (r >= 0 && r < reqClass.length ? reqClass[r] : -1);
 
   // Scheduler header.
-  const sc = s.scheduler;
   ctx.font = `bold ${l.font}px system-ui, sans-serif`;
   ctx.fillStyle = p.fg;
   const schedY = l.headerH / 2;
   ctx.fillText('Scheduler', 8, schedY);
   ctx.font = `${l.font}px system-ui, sans-serif`;
   ctx.fillStyle = p.dim;
-  let text = `delivered ${sc.delivered}`;
-  if (sc.lastReq >= 0) text += ` · last r${sc.lastReq} (${d.classNames[sc.lastClass] ?? `C${sc.lastClass}`})`;
-  if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
-  if (sc.executed > 0 || sc.exec >= 0) {
-    text += ` · executes requests itself (sequential): ${sc.executed} done`;
-    if (sc.exec >= 0) text += `, now r${sc.exec}`;
-  }
-  ctx.fillText(text, l.labelW, schedY);
+  ctx.fillText(d.schedulerText, l.labelW, schedY, l.width - l.labelW - 8);
 
   const chipH = l.laneH - 8;
   // Chips are collected first and drawn in one path per class color (a
   // canvas state change per chip costs more than the chip), then outlines,
   // then labels, which are skipped when there are too many to read.
   const chips: Chip[] = [];
+  const held: Chip[] = [];
   const addChip = (x: number, y: number, w: number, req: number, outline: string | null) => {
     chips.push({ x, y, w, req, cls: clsOf(req), outline });
   };
@@ -118,22 +104,26 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     const y0 = l.headerH + t * l.laneH;
     ctx.fillStyle = t % 2 === 0 ? p.laneBg : p.bg;
     ctx.fillRect(0, y0, l.width, l.laneH);
-    const st = status(s, t);
-    // Status bar and label.
-    ctx.fillStyle = p[st.color] as string;
+    const st = d.statuses[t];
+    const tone = p[st?.tone ?? 'idle'];
+    // Status bar and label: the derived status, as every other view says it.
+    ctx.fillStyle = tone;
     ctx.fillRect(0, y0 + 2, 5, l.laneH - 4);
     ctx.fillStyle = p.fg;
     ctx.font = `bold ${l.font}px system-ui, sans-serif`;
     ctx.fillText(`T${t}`, 10, y0 + l.laneH / 2);
     ctx.font = `${Math.round(l.font * 0.85)}px system-ui, sans-serif`;
-    ctx.fillStyle = p[st.color] as string;
-    ctx.fillText(st.text, 10 + l.font * 2.2, y0 + l.laneH / 2, l.labelW - l.font * 2.4);
-    // The executing request: a wide chip with a frame.
+    ctx.fillStyle = tone;
+    ctx.fillText(st?.short ?? '', 10 + l.font * 2.2, y0 + l.laneH / 2, l.labelW - l.font * 2.6);
+    // The executing request: a wide chip with a frame. A thread waiting at
+    // a barrier or cycle shows the request it holds there, hatched.
     const ex = l.labelW;
     ctx.strokeStyle = p.grid;
     ctx.lineWidth = 1;
     ctx.strokeRect(ex, y0 + 3, l.execW, l.laneH - 6);
     if (lane.exec >= 0) addChip(ex + 2, y0 + 4, l.execW - 4, lane.exec, lane.exec === focus ? p.focus : p.exec);
+    else if (st && st.req >= 0 && HOLDING.has(st.activity))
+      held.push({ x: ex + 2, y: y0 + 4, w: l.execW - 4, req: st.req, cls: clsOf(st.req), outline: p[st.tone] });
     // Stolen requests wait right after the exec slot, outlined in the steal color.
     let x = ex + l.execW + l.chipGap * 2;
     const maxX = l.width - l.font * 3;
@@ -159,6 +149,7 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     }
   }
   drawChips(ctx, chips, chipH, l, p);
+  drawHeld(ctx, held, chipH, l, p);
 
   // Dispatch arrows: while the scheduler handles a request, an arrow goes
   // to every queue holding it, so a sequential class's request is seen
@@ -184,6 +175,29 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     ctx.stroke();
     arrowHead(ctx, xr - 6, ys, xr, ys, p.steal);
   }
+}
+
+/** Activities in which a thread holds a request it is not executing (shown hatched in its slot). */
+const HOLDING = new Set(['sync', 'spinning', 'marker', 'stealing']);
+
+/** Held requests: class color at half strength, a dashed outline in the status color, the id. */
+function drawHeld(ctx: CanvasRenderingContext2D, held: Chip[], chipH: number, l: LaneLayout, p: Palette): void {
+  if (held.length === 0) return;
+  ctx.save();
+  ctx.setLineDash([4, 3]);
+  ctx.lineWidth = 2.5;
+  for (const c of held) {
+    ctx.globalAlpha = 0.45;
+    ctx.fillStyle = p.classColor(c.cls);
+    ctx.fillRect(c.x, c.y, c.w, chipH);
+    ctx.globalAlpha = 1;
+    ctx.strokeStyle = c.outline ?? p.wait;
+    ctx.strokeRect(c.x, c.y, c.w, chipH);
+    ctx.fillStyle = p.fg;
+    ctx.font = `${Math.round(l.font * 0.8)}px system-ui, sans-serif`;
+    ctx.fillText(`r${c.req}`, c.x + 4, c.y + chipH / 2, c.w - 8);
+  }
+  ctx.restore();
 }
 
 interface Chip {
