@@ -36,7 +36,8 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   await expect(group).toHaveAttribute('data-kind', 'barrier');
   const executor = await group.getAttribute('data-executor');
   expect(executor).toMatch(/^\d+$/);
-  await expect(group.getByTestId('sync-executor')).toContainText(`T${executor} executed it`);
+  const req = await group.getAttribute('data-req');
+  await expect(group.getByTestId('sync-executor')).toContainText(`T${executor} executed r${req}`);
   // Every thread of the class arrived, and the smallest id executed (Algorithm 2).
   const members = (await group.getAttribute('data-members'))!.split(',').map(Number);
   const arrived = (await group.getAttribute('data-arrived'))!.split(',').map(Number);

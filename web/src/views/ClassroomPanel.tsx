@@ -8,7 +8,7 @@ import { replayStore, useReplay } from '../replay/store';
 import { fileSlug, saveBlob } from '../export';
 import { runStore, useRun } from '../store';
 import { ChartsView } from './charts/ChartsView';
-import { ClassroomView, DisplayToggles } from './ClassroomView';
+import { ClassroomView } from './ClassroomView';
 import type { RunLike } from './registry';
 import { SyntheticClassroom, syntheticModes } from './synthetic';
 import { forgetOlderThan, makeTrack, modelFor, runLabel, shardsOf } from './tracks';
@@ -142,7 +142,6 @@ function RunClassroom() {
           </label>
         ))}
         <TraceDownload />
-        <DisplayToggles />
       </div>
       {statusText && (
         <p className="muted" data-testid="classroom-status">

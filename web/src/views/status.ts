@@ -198,10 +198,16 @@ export function threadStatuses(s: ReplayState, ctx: StatusContext): ThreadStatus
   return s.lanes.map((_, t) => threadStatus(s, t, ctx));
 }
 
+const INT = new Intl.NumberFormat('en-US');
+/** 12,345 (one formatter: `toLocaleString` builds one per call, too slow per frame). */
+export function fmtInt(n: number): string {
+  return INT.format(n);
+}
+
 /** The scheduler (delivering) thread, in words. */
 export function schedulerStatus(s: ReplayState, ctx: StatusContext, requests: number): string {
   const sc = s.scheduler;
-  let text = `delivered ${sc.delivered.toLocaleString()}${requests > 0 ? ` of ${requests.toLocaleString()}` : ''}`;
+  let text = `delivered ${fmtInt(sc.delivered)}${requests > 0 ? ` of ${fmtInt(requests)}` : ''}`;
   if (sc.waitReason === REASON.FullQueue) text += ' · blocked: a full queue (back-pressure)';
   else if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
   else if (sc.lastReq >= 0) text += ` · last r${sc.lastReq} (${className(ctx, sc.lastClass)})`;

@@ -5,7 +5,7 @@
  * `work-stealing.ts`, ...), each exporting a `PseudoCode` (see `types.ts`);
  * a new family's file is picked up without changing this panel.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { KIND_NAMES, REASON_NAMES, SCHEDULER, describe, type TraceEvent } from '../../trace/codec';
 import type { Track } from '../../replay/store';
 import { useDisplay } from '../display';
@@ -109,6 +109,7 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
   const ev = track?.model.eventBefore(position) ?? null;
   const target: PseudoTarget | null = code && ev && track ? lineFor(code, pseudoEvent(ev, track)) : null;
   const hl = useRef<HTMLLIElement>(null);
+  const [pinned, setPinned] = useState<string[]>([]);
   const box = useRef<HTMLDivElement>(null);
   // Large type moves the lines: scroll again when it changes.
   const large = useDisplay((s) => s.large);
@@ -116,13 +117,18 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
     // Scroll the panel only (not the page), and only when the line is out
     // of view: scrollIntoView would also scroll the page and lay it out
     // again on every replay step.
-    const el = hl.current;
-    const b = box.current;
-    if (!el || !b) return;
-    const top = el.offsetTop;
-    if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) {
-      b.scrollTop = Math.max(0, top - b.clientHeight / 3);
-    }
+    // Read the layout in the next frame, where the browser lays the page
+    // out anyway: reading it here would force a second layout per step.
+    const id = requestAnimationFrame(() => {
+      const el = hl.current;
+      const b = box.current;
+      if (!el || !b) return;
+      const top = el.offsetTop;
+      if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) {
+        b.scrollTop = Math.max(0, top - b.clientHeight / 3);
+      }
+    });
+    return () => cancelAnimationFrame(id);
   }, [target?.listing, target?.line, large]);
   if (!track) return null;
   const names = track.classNames;
@@ -138,29 +144,47 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
         <p className="muted">No pseudo-code listing for {track.scheduler} yet.</p>
       ) : (
         <div className="pseudo-listings" ref={box}>
-          <p className="muted">{code.source}</p>
-          {code.listings.map((l) => (
-            <div key={l.id} className="pseudo-listing">
-              <h4>{l.title}</h4>
-              <ol>
-                {l.lines.map((line) => {
-                  const on = target?.listing === l.id && target.line === line.n;
-                  return (
-                    <li
-                      key={line.n}
-                      ref={on ? hl : undefined}
-                      className={on ? 'pseudo-line current' : 'pseudo-line'}
-                      data-current={on ? 'true' : undefined}
-                      style={{ paddingLeft: `${line.indent * 1.2}em` }}
-                    >
-                      <span className="ln">{line.n}</span> {line.text}
-                      {line.comment && <span className="pseudo-comment"> {line.comment}</span>}
-                    </li>
-                  );
-                })}
-              </ol>
-            </div>
-          ))}
+          {code.listings.map((l, k) => {
+            // The listing of the current line is open; the others fold to
+            // their title (click to open) so the line fits on a projector.
+            const current = target ? target.listing === l.id : k === 0;
+            const open = current || pinned.includes(l.id);
+            return (
+              <div key={l.id} className="pseudo-listing" data-listing={l.id} data-open={open}>
+                <h4>
+                  <button
+                    type="button"
+                    className="listing-toggle"
+                    aria-expanded={open}
+                    disabled={current}
+                    onClick={() => setPinned((p) => (p.includes(l.id) ? p.filter((x) => x !== l.id) : [...p, l.id]))}
+                  >
+                    {open ? '▾' : '▸'} {l.title}
+                  </button>
+                </h4>
+                {open && (
+                  <ol>
+                    {l.lines.map((line) => {
+                      const on = target?.listing === l.id && target.line === line.n;
+                      return (
+                        <li
+                          key={line.n}
+                          ref={on ? hl : undefined}
+                          className={on ? 'pseudo-line current' : 'pseudo-line'}
+                          data-current={on ? 'true' : undefined}
+                          style={{ paddingLeft: `${line.indent * 1.2}em` }}
+                        >
+                          <span className="ln">{line.n}</span> {line.text}
+                          {line.comment && <span className="pseudo-comment"> {line.comment}</span>}
+                        </li>
+                      );
+                    })}
+                  </ol>
+                )}
+              </div>
+            );
+          })}
+          <p className="muted pseudo-source">{code.source}</p>
         </div>
       )}
     </aside>

@@ -1,34 +1,43 @@
 /** Threads and queues: a canvas per track, redrawn on every replay move. */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
+import type { Track } from '../../replay/store';
 import { schedulerStatus, statusContext } from '../status';
+import { useSize } from '../useSize';
 import { drawLanes, heightFor, layoutFor } from './draw';
 
-function useWidth(ref: React.RefObject<HTMLElement | null>): number {
-  const [w, setW] = useState(800);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setW(Math.max(320, Math.floor(el.clientWidth))));
-    ro.observe(el);
-    setW(Math.max(320, Math.floor(el.clientWidth)));
-    return () => ro.disconnect();
-  }, [ref]);
-  return w;
+/** Which color is which class (only the classes of this run). */
+function ClassLegend({ track }: { track: Track }) {
+  const pal = usePalette();
+  const names = track.classNames.slice(0, track.model.index.classes);
+  return (
+    <div className="class-legend" data-testid="class-legend">
+      {names.map((n, c) => (
+        <span key={n} className="chip" style={{ background: pal.classColor(c) }}>
+          {n}
+        </span>
+      ))}
+      <span className="muted">
+        {' '}
+        R = read, W = write, g = global · framed: executing · hatched: held at a barrier or cycle · purple outline:
+        stolen
+      </span>
+    </div>
+  );
 }
 
-export function LaneCanvas(props: ViewProps & { i: number }) {
-  const { tracks, states, positions, statuses, i } = props;
+export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHeight: number }) {
+  const { tracks, states, positions, statuses, i, width, fitHeight } = props;
   const track = tracks[i];
   const state = states[i];
-  const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const width = useWidth(box);
   const large = useDisplay((s) => s.large);
   const pal = usePalette();
-  const layout = layoutFor(width, fontPx(large));
+  const layout = layoutFor(width, fontPx(large), state.lanes.length, fitHeight);
   const height = heightFor(layout, state.lanes.length);
+  // Room left under the lanes for one line per thread (legend line included)?
+  const showText = fitHeight - height > (state.lanes.length + 2.5) * fontPx(large) * 1.6;
   useEffect(() => {
     const c = canvas.current;
     if (!c) return;
@@ -52,7 +61,7 @@ export function LaneCanvas(props: ViewProps & { i: number }) {
   });
   const queued = state.lanes.reduce((n, l) => n + l.queue.length, 0);
   return (
-    <div ref={box} className="lane-canvas" data-testid="threads-view">
+    <div className="lane-canvas" data-testid="threads-view">
       <canvas
         ref={canvas}
         style={{ width: '100%', height, display: 'block' }}
@@ -61,11 +70,18 @@ export function LaneCanvas(props: ViewProps & { i: number }) {
         data-queued={queued}
         data-executing={state.lanes.filter((l) => l.exec >= 0).length}
       />
-      {/* The lanes in words, for screen readers and tests: the same statuses the canvas draws. */}
-      <ul className="sr-only" data-testid="lane-status">
+      <ClassLegend track={track} />
+      {/* The lanes in words (the same statuses the canvas draws): shown when there is room, else for screen readers. */}
+      <ul className={showText ? 'lane-status' : 'sr-only'} data-testid="lane-status">
         {statuses[i].map((st) => (
-          <li key={st.thread} data-thread={st.thread} data-activity={st.activity} data-req={st.req}>
-            T{st.thread}: {st.text}; queue {st.queue}
+          <li
+            key={st.thread}
+            data-thread={st.thread}
+            data-activity={st.activity}
+            data-req={st.req}
+            className={`tone-${st.tone}`}
+          >
+            <b>T{st.thread}</b> {st.text} · queue {st.queue}
           </li>
         ))}
       </ul>
@@ -73,13 +89,19 @@ export function LaneCanvas(props: ViewProps & { i: number }) {
   );
 }
 
+/** The tracks stacked, each as wide as the view and an equal share of its height. */
 export function ThreadsView(props: ViewProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const { width, height } = useSize(box);
+  const n = Math.max(1, props.tracks.length);
+  const titleH = n > 1 ? 28 : 0;
+  const fit = Math.max(0, Math.floor(height / n) - titleH - 8);
   return (
-    <div className="track-grid" data-count={props.tracks.length}>
+    <div className="track-stack fill" data-count={props.tracks.length} ref={box}>
       {props.tracks.map((t, i) => (
         <div key={t.key} className="track-cell">
           {props.tracks.length > 1 && <h3 className="track-title">{t.label}</h3>}
-          <LaneCanvas {...props} i={i} />
+          <LaneCanvas {...props} i={i} width={Math.max(320, width)} fitHeight={fit} />
         </div>
       ))}
     </div>

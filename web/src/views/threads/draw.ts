@@ -21,15 +21,29 @@ export interface LaneLayout {
   font: number;
 }
 
-export function layoutFor(width: number, font: number): LaneLayout {
-  const laneH = Math.round(font * 2.4);
+/** Lane heights: at least a line and a half of type, at most a few lines (larger chips, same story). */
+export function laneHeightBounds(font: number): { min: number; max: number } {
+  return { min: Math.round(font * 2.4), max: Math.round(font * 8) };
+}
+
+/**
+ * The layout of `width` x (as tall as `fitHeight` allows) for `lanes`
+ * lanes: lanes grow to fill the height given (a projector's screen), within
+ * `laneHeightBounds`; chips grow with the lanes.
+ */
+export function layoutFor(width: number, font: number, lanes = 1, fitHeight = 0): LaneLayout {
+  const headerH = Math.round(font * 3.2);
+  const { min, max } = laneHeightBounds(font);
+  const fit = fitHeight > 0 ? Math.floor((fitHeight - headerH - 8) / Math.max(1, lanes)) : min;
+  const laneH = Math.max(min, Math.min(max, fit));
+  const grow = laneH / min;
   return {
     width,
     laneH,
-    headerH: Math.round(font * 3.2),
-    labelW: Math.round(font * 9),
-    execW: Math.round(font * 5),
-    chipW: Math.round(font * 2.6),
+    headerH,
+    labelW: Math.round(font * 11),
+    execW: Math.round(font * 5 * Math.min(grow, 1.4)),
+    chipW: Math.round(font * 2.6 * Math.min(grow, 1.25)),
     chipGap: Math.max(2, Math.round(font / 5)),
     font,
   };
@@ -212,6 +226,13 @@ interface Chip {
 /** Above this many chips, request ids are not written on them. */
 export const MAX_LABELLED_CHIPS = 400;
 
+/** Width of the narrowest chip (labels must fit it). */
+function c0w(chips: Chip[]): number {
+  let w = Infinity;
+  for (const c of chips) w = Math.min(w, c.w);
+  return Number.isFinite(w) ? w : 0;
+}
+
 function drawChips(ctx: CanvasRenderingContext2D, chips: Chip[], chipH: number, l: LaneLayout, p: Palette): void {
   const byClass = new Map<number, Chip[]>();
   for (const c of chips) {
@@ -233,7 +254,7 @@ function drawChips(ctx: CanvasRenderingContext2D, chips: Chip[], chipH: number, 
   }
   if (chips.length > MAX_LABELLED_CHIPS) return;
   ctx.fillStyle = '#000';
-  ctx.font = `${Math.round(l.font * 0.8)}px system-ui, sans-serif`;
+  ctx.font = `${Math.round(Math.min(chipH * 0.45, l.font * 1.1, c0w(chips) * 0.42))}px system-ui, sans-serif`;
   for (const c of chips) {
     if (c.w >= l.font * 2) ctx.fillText(String(c.req), c.x + 3, c.y + chipH / 2, c.w - 6);
   }
