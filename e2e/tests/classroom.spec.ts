@@ -21,13 +21,17 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   await runScenario(page, 'classroom-spin.json');
   await replayOnly(page, 'early');
 
-  // Step forward one event at a time with the keyboard, then back.
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('ArrowRight');
+  // Step forward one trace event at a time (shift + arrow), then back.
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
   expect(await position(page)).toBe(3);
-  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Shift+ArrowLeft');
   expect(await position(page)).toBe(2);
+  // A plain arrow moves one algorithm step (one or more events) and says what it was.
+  await page.keyboard.press('ArrowRight');
+  expect(await position(page)).toBeGreaterThan(2);
+  await expect(page.getByTestId('step-caption')).not.toBeEmpty();
   await shot(page, info, 'classroom-threads-early');
 
   // Jump to a barrier release and look at the synchronization view.
@@ -48,10 +52,10 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   await expect(page.getByTestId('current-event')).toContainText('released');
   await shot(page, info, 'classroom-sync-barrier');
 
-  // A step back and forward again gives the same picture (replay from checkpoints).
+  // An event back and forward again gives the same picture (replay from checkpoints).
   const at = await position(page);
-  await page.getByTestId('step-back').click();
-  await page.getByTestId('step-forward').click();
+  await page.keyboard.press('Shift+ArrowLeft');
+  await page.keyboard.press('Shift+ArrowRight');
   expect(await position(page)).toBe(at);
   await expect(page.locator('[data-testid=sync-group][data-just-released=true]')).toHaveAttribute(
     'data-executor',
@@ -213,10 +217,10 @@ test('a 1M-event synthetic trace scrubs without a long task', async ({ page }, i
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Home');
-    await page.keyboard.press('Shift+ArrowRight');
-    expect(await position(page)).toBe(10);
+    await page.keyboard.press('Control+ArrowRight');
+    expect(await position(page)).toBe(100);
     await page.getByTestId('next-steal').click();
-    expect(await position(page)).toBeGreaterThan(10);
+    expect(await position(page)).toBeGreaterThan(100);
     await page.getByTestId('view-sync').click();
     await page.getByTestId('view-threads').click();
     await page.waitForTimeout(500);

@@ -49,8 +49,14 @@ for (const size of [
     await expect(page.getByTestId('app')).toHaveClass(/present/);
     await expect(page.getByTestId('app')).toHaveClass(/large/);
 
+    let captions = new Set<string>();
     for (let step = 0; step < 40; step++) {
       await page.keyboard.press('ArrowRight');
+      const caption = page.getByTestId('step-caption');
+      expect(await fullyVisible(caption), `step ${step}: caption visible`).toBe(true);
+      const text = (await caption.textContent()) ?? '';
+      captions.add(text);
+      if (step === 5) expect([...captions].some((c) => c.startsWith('The scheduler delivers r0,'))).toBe(true);
       const line = page.locator('[data-current=true]');
       if ((await line.count()) > 0) {
         expect(await fullyVisible(line.first()), `step ${step}: highlighted line visible`).toBe(true);
@@ -59,6 +65,8 @@ for (const size of [
       expect(await fullyVisible(page.getByTestId('play')), `step ${step}: play visible`).toBe(true);
       expect(await pageScrolls(page), `step ${step}: the page itself does not scroll`).toBe(false);
     }
+    expect(captions.size, 'every step has its own sentence').toBeGreaterThan(30);
+    captions = new Set();
     // Lanes use the height they are given (not two thin strips on a big screen).
     const lanes = (await page.getByTestId('threads-view').first().boundingBox())!;
     const view = (await page.locator('.view-box').boundingBox())!;

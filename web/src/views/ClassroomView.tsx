@@ -61,7 +61,18 @@ export function ClassroomView({ allRuns, runs }: { allRuns: RunLike[]; runs: (Ru
           />
         </div>
       </div>
-      <PseudoPanel track={tracks[0]} position={positions[0]} />
+      <div className="classroom-side" data-count={tracks.length}>
+        {tracks.map((t, i) => (
+          <PseudoPanel
+            key={t.key}
+            track={t}
+            position={positions[i]}
+            state={states[i]}
+            index={i}
+            compare={tracks.length > 1}
+          />
+        ))}
+      </div>
       <Timeline />
     </div>
   );

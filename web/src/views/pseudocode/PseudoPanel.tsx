@@ -6,7 +6,10 @@
  * a new family's file is picked up without changing this panel.
  */
 import { useEffect, useRef, useState } from 'react';
-import { KIND_NAMES, REASON_NAMES, SCHEDULER, describe, type TraceEvent } from '../../trace/codec';
+import { KIND, KIND_NAMES, REASON_NAMES, SCHEDULER, describe, type TraceEvent } from '../../trace/codec';
+import type { ReplayState } from '../../trace/state';
+import { JumpButtons } from '../jumps';
+import { caption } from '../narrate';
 import type { Track } from '../../replay/store';
 import { useDisplay } from '../display';
 import { lineFor, type EventKindName, type PseudoCode, type PseudoEvent, type PseudoTarget } from './types';
@@ -104,10 +107,38 @@ function RecentEvents({ track, position }: { track: Track; position: number }) {
   );
 }
 
-export function PseudoPanel({ track, position }: { track: Track | undefined; position: number }) {
+/** Bookkeeping events: never the line a step is about. */
+const QUIET = new Set([KIND.QueueLen, KIND.Flag]);
+
+/**
+ * The line of the step that brought the replay to `position`: its last
+ * event that has a line of its own (queue samples and flags skipped).
+ */
+function stepLine(code: PseudoCode, track: Track, position: number, start: number): PseudoTarget | null {
+  const t = track.model.trace;
+  for (let i = position - 1; i >= Math.max(0, start, position - 64); i--) {
+    if (QUIET.has(t.kind(i) as never)) continue;
+    const target = lineFor(code, pseudoEvent(t.event(i), track));
+    if (target) return target;
+  }
+  return null;
+}
+
+export interface PseudoPanelProps {
+  track: Track | undefined;
+  position: number;
+  state: ReplayState | undefined;
+  /** Compare mode: the panel is one of several (title and own jump buttons). */
+  index?: number;
+  compare?: boolean;
+}
+
+export function PseudoPanel({ track, position, state, index = 0, compare = false }: PseudoPanelProps) {
   const code = track ? codeFor(track.scheduler) : null;
   const ev = track?.model.eventBefore(position) ?? null;
-  const target: PseudoTarget | null = code && ev && track ? lineFor(code, pseudoEvent(ev, track)) : null;
+  const cap = track && state ? caption(track, position, state) : null;
+  const target: PseudoTarget | null = code && ev && track ? stepLine(code, track, position, cap?.start ?? 0) : null;
+  const present = useDisplay((s) => s.present);
   const hl = useRef<HTMLLIElement>(null);
   const [pinned, setPinned] = useState<string[]>([]);
   const box = useRef<HTMLDivElement>(null);
@@ -133,12 +164,18 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
   if (!track) return null;
   const names = track.classNames;
   return (
-    <aside className="pseudo-panel" data-testid="pseudo-panel">
-      <h3>Pseudo-code · {track.scheduler}</h3>
+    <aside className="pseudo-panel" data-testid="pseudo-panel" data-track={track.key}>
+      <h3>
+        {compare ? track.label : 'What happens'} <span className="muted">· {track.scheduler}</span>
+      </h3>
+      {compare && <JumpButtons i={index} suffix={`-${index}`} />}
+      <p className="step-caption" data-testid="step-caption" aria-live="polite">
+        {cap ? cap.text : 'Before the first step: press step ▶ or play.'}
+      </p>
       <p className="pseudo-event" data-testid="current-event">
         {ev ? describe(ev, (c) => names[c] ?? `C${c}`) : 'Before the first event.'}
       </p>
-      <RecentEvents track={track} position={position} />
+      {!present && !compare && <RecentEvents track={track} position={position} />}
       {!target && ev && code && <p className="muted">This event has no line of its own.</p>}
       {!code ? (
         <p className="muted">No pseudo-code listing for {track.scheduler} yet.</p>

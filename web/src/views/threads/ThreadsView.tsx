@@ -5,7 +5,22 @@ import type { ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
 import { schedulerStatus, statusContext } from '../status';
 import { useSize } from '../useSize';
-import { drawLanes, heightFor, layoutFor } from './draw';
+import { replayStore } from '../../replay/store';
+import { drawLanes, heightFor, layoutFor, type Drawn } from './draw';
+
+const reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/**
+ * How long the chips take to move to a new replay position: a step or a
+ * few events animate (dispatch, take, steal, gathering at a barrier); a
+ * jump, a scrub or fast play redraws at once, so scrubbing stays cheap.
+ */
+function transitionMs(moved: number): number {
+  const r = replayStore.getState();
+  if (moved === 0 || reducedMotion || Math.abs(moved) > 400 || r.moved === 'jump') return 0;
+  if (r.playing && (r.mode === 'time' || r.stepMs < 200)) return 0;
+  return r.playing ? Math.min(600, r.stepMs * 0.5) : 450;
+}
 
 /** Which color is which class (only the classes of this run). */
 function ClassLegend({ track }: { track: Track }) {
@@ -38,6 +53,9 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
   const height = heightFor(layout, state.lanes.length);
   // Room left under the lanes for one line per thread (legend line included)?
   const showText = fitHeight - height > (state.lanes.length + 2.5) * fontPx(large) * 1.6;
+  // The last frame's chips and the transition in progress (see `Transition` in draw.ts).
+  const drawnRef = useRef<Drawn | null>(null);
+  const lastPos = useRef(positions[i]);
   useEffect(() => {
     const c = canvas.current;
     if (!c) return;
@@ -50,14 +68,32 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
     const ctx = c.getContext('2d');
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawLanes(ctx, layout, pal, {
+    const input = {
       state,
       statuses: statuses[i],
       event: track.model.eventBefore(positions[i]),
       reqClass: track.model.index.reqClass,
       classNames: track.classNames,
       schedulerText: schedulerStatus(state, statusContext(track), track.model.index.requests),
-    });
+    };
+    const pos = positions[i];
+    const moved = pos - lastPos.current;
+    lastPos.current = pos;
+    const dur = transitionMs(moved);
+    const from = drawnRef.current;
+    if (!from || dur === 0) {
+      drawnRef.current = drawLanes(ctx, layout, pal, input);
+      return;
+    }
+    const start = performance.now();
+    let raf = 0;
+    const frame = () => {
+      const t = (performance.now() - start) / dur;
+      drawnRef.current = drawLanes(ctx, layout, pal, input, t < 1 ? { from, t } : undefined);
+      if (t < 1) raf = requestAnimationFrame(frame);
+    };
+    frame();
+    return () => cancelAnimationFrame(raf);
   });
   const queued = state.lanes.reduce((n, l) => n + l.queue.length, 0);
   return (

@@ -84,7 +84,43 @@ export interface DrawInput {
   schedulerText: string;
 }
 
-export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palette, d: DrawInput): void {
+/** Where a chip was drawn: to animate it from there to where the next state puts it. */
+export interface ChipPos {
+  x: number;
+  y: number;
+  w: number;
+  cls: number;
+  req: number;
+}
+
+/** Chip positions of a drawn frame, by chip, by lane and request, and by request. */
+export interface Drawn {
+  byKey: Map<string, ChipPos>;
+  byLaneReq: Map<string, ChipPos>;
+  byReq: Map<number, ChipPos>;
+}
+
+/**
+ * A transition from the previous frame's chips to this state's: `t` runs
+ * 0..1. A chip that was on screen moves from where it was (a take moves it
+ * from the queue to the executing slot; a steal from the victim's lane to
+ * the stealer's); a new chip flies in from the scheduler (a dispatch); a
+ * chip that is gone fades out where it was (an executed request).
+ */
+export interface Transition {
+  from: Drawn;
+  t: number;
+}
+
+const ease = (t: number) => (t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2);
+
+export function drawLanes(
+  ctx: CanvasRenderingContext2D,
+  l: LaneLayout,
+  p: Palette,
+  d: DrawInput,
+  anim?: Transition,
+): Drawn {
   const { state: s, event, reqClass } = d;
   const lanes = s.lanes.length;
   const h = heightFor(l, lanes);
@@ -92,6 +128,10 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
   ctx.fillRect(0, 0, l.width, h);
   ctx.textBaseline = 'middle';
   const focus = focusRequest(event);
+  const overflowTargets: { x: number; y: number }[] = [];
+  // The event enqueued a request into lane t's queue (where the dispatch arrow points).
+  const dispatched = (e: TraceEvent | null, t: number) =>
+    !!e && e.thread === SCHEDULER && e.kind === KIND.Enqueued && e.b === t;
   const clsOf = (r: number) => (r >= 0 && r < reqClass.length ? reqClass[r] : -1);
 
   // Scheduler header.
@@ -109,12 +149,14 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
   // then labels, which are skipped when there are too many to read.
   const chips: Chip[] = [];
   const held: Chip[] = [];
-  const addChip = (x: number, y: number, w: number, req: number, outline: string | null) => {
-    chips.push({ x, y, w, req, cls: clsOf(req), outline });
+  let lane = 0;
+  const addChip = (x: number, y: number, w: number, req: number, outline: string | null, slot = 'q') => {
+    chips.push({ x, y, w, req, cls: clsOf(req), outline, lane, slot });
   };
 
   for (let t = 0; t < lanes; t++) {
-    const lane = s.lanes[t];
+    lane = t;
+    const ln = s.lanes[t];
     const y0 = l.headerH + t * l.laneH;
     ctx.fillStyle = t % 2 === 0 ? p.laneBg : p.bg;
     ctx.fillRect(0, y0, l.width, l.laneH);
@@ -135,33 +177,39 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     ctx.strokeStyle = p.grid;
     ctx.lineWidth = 1;
     ctx.strokeRect(ex, y0 + 3, l.execW, l.laneH - 6);
-    if (lane.exec >= 0) addChip(ex + 2, y0 + 4, l.execW - 4, lane.exec, lane.exec === focus ? p.focus : p.exec);
-    else if (st && st.req >= 0 && HOLDING.has(st.activity))
-      held.push({ x: ex + 2, y: y0 + 4, w: l.execW - 4, req: st.req, cls: clsOf(st.req), outline: p[st.tone] });
+    if (ln.exec >= 0) addChip(ex + 2, y0 + 4, l.execW - 4, ln.exec, ln.exec === focus ? p.focus : p.exec, 'x');
+    else if (st && st.req >= 0 && HOLDING.has(st.activity)) {
+      const h = { x: ex + 2, y: y0 + 4, w: l.execW - 4, req: st.req, cls: clsOf(st.req), outline: p[st.tone] };
+      held.push({ ...h, lane: t, slot: 'h' });
+    }
     // Stolen requests wait right after the exec slot, outlined in the steal color.
     let x = ex + l.execW + l.chipGap * 2;
     const maxX = l.width - l.font * 3;
-    for (const r of lane.stolen) {
+    for (const r of ln.stolen) {
       if (x + l.chipW > maxX) break;
-      addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : p.steal);
+      addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : p.steal, 's');
       x += l.chipW + l.chipGap;
     }
-    if (lane.stolen.length > 0) x += l.chipGap * 3;
+    if (ln.stolen.length > 0) x += l.chipGap * 3;
     // The queue, oldest first (next to be taken is on the left).
     let shown = 0;
-    for (const r of lane.queue) {
+    for (const r of ln.queue) {
       if (x + l.chipW > maxX) break;
       addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : null);
       x += l.chipW + l.chipGap;
       shown++;
     }
-    const hidden = lane.queue.length - shown;
+    const hidden = ln.queue.length - shown;
     if (hidden > 0) {
       ctx.fillStyle = p.dim;
       ctx.font = `${Math.round(l.font * 0.85)}px system-ui, sans-serif`;
       ctx.fillText(`+${hidden}`, maxX + 4, y0 + l.laneH / 2);
+      // A dispatched request past the drawn part of the queue: the arrow points at "+N".
+      if (dispatched(event, t)) overflowTargets.push({ x: maxX + l.font, y: y0 + 4 });
     }
   }
+  if (anim) moveAndFade(ctx, chips, held, anim, l, chipH, p);
+  const drawn = record(chips, held);
   drawChips(ctx, chips, chipH, l, p);
   drawHeld(ctx, held, chipH, l, p);
 
@@ -169,10 +217,12 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
   // to every queue holding it, so a sequential class's request is seen
   // landing in the queue of each thread of its class (Algorithm 1).
   if (event && event.thread === SCHEDULER && (event.kind === KIND.Enqueued || event.kind === KIND.Delivered)) {
+    const from = { x: l.labelW - 10, y: l.headerH - 6 };
     for (const c of chips) {
-      if (c.req !== focus || c.x <= l.labelW + l.execW) continue;
-      arrow(ctx, l.labelW - 10, l.headerH - 6, c.x + c.w / 2, c.y, p.focus, 2);
+      if (c.req !== focus || c.slot !== 'q') continue;
+      arrow(ctx, from.x, from.y, c.x + c.w / 2, c.y, p.focus, 3.5);
     }
+    for (const o of overflowTargets) arrow(ctx, from.x, from.y, o.x, o.y, p.focus, 3.5);
   }
   // Steal arrows: from victim lane to stealer lane, at the right edge.
   for (let t = 0; t < lanes; t++) {
@@ -189,6 +239,58 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     ctx.stroke();
     arrowHead(ctx, xr - 6, ys, xr, ys, p.steal);
   }
+  return drawn;
+}
+
+/** The final positions of this frame's chips (the start of the next transition). */
+function record(chips: Chip[], held: Chip[]): Drawn {
+  const byKey = new Map<string, ChipPos>();
+  const byLaneReq = new Map<string, ChipPos>();
+  const byReq = new Map<number, ChipPos>();
+  for (const c of [...chips, ...held]) {
+    const pos = { x: c.x, y: c.y, w: c.w, cls: c.cls, req: c.req };
+    byKey.set(`${c.lane}:${c.req}:${c.slot}`, pos);
+    if (!byLaneReq.has(`${c.lane}:${c.req}`)) byLaneReq.set(`${c.lane}:${c.req}`, pos);
+    if (!byReq.has(c.req)) byReq.set(c.req, pos);
+  }
+  return { byKey, byLaneReq, byReq };
+}
+
+/**
+ * Move each chip to its place between where it was and where it is now;
+ * draw the chips that left (executed) fading where they were.
+ */
+function moveAndFade(
+  ctx: CanvasRenderingContext2D,
+  chips: Chip[],
+  held: Chip[],
+  a: Transition,
+  l: LaneLayout,
+  chipH: number,
+  p: Palette,
+): void {
+  const k = ease(Math.max(0, Math.min(1, a.t)));
+  const origin = { x: l.labelW - l.chipW, y: l.headerH / 2 - chipH / 2, w: l.chipW };
+  const now = new Set<number>();
+  for (const c of [...chips, ...held]) {
+    now.add(c.req);
+    const f =
+      a.from.byKey.get(`${c.lane}:${c.req}:${c.slot}`) ??
+      a.from.byLaneReq.get(`${c.lane}:${c.req}`) ??
+      a.from.byReq.get(c.req) ??
+      origin;
+    c.x = f.x + (c.x - f.x) * k;
+    c.y = f.y + (c.y - f.y) * k;
+    c.w = f.w + (c.w - f.w) * k;
+  }
+  ctx.save();
+  ctx.globalAlpha = Math.max(0, 1 - k);
+  for (const f of a.from.byKey.values()) {
+    if (now.has(f.req)) continue;
+    ctx.fillStyle = p.classColor(f.cls);
+    ctx.fillRect(f.x, f.y, f.w, chipH);
+  }
+  ctx.restore();
 }
 
 /** Activities in which a thread holds a request it is not executing (shown hatched in its slot). */
@@ -221,6 +323,9 @@ interface Chip {
   req: number;
   cls: number;
   outline: string | null;
+  /** Lane and slot (q: queue, x: executing, s: stolen, h: held) identify a chip across frames. */
+  lane: number;
+  slot: string;
 }
 
 /** Above this many chips, request ids are not written on them. */
