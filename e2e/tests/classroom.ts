@@ -53,7 +53,7 @@ export async function position(page: Page): Promise<number> {
  */
 export async function shot(page: Page, info: TestInfo, name: string, forDocs = true) {
   const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   await info.attach(name, { path, contentType: 'image/png' });
   if (forDocs && process.env.PSMR_DOC_IMG === '1') {
     const docs = fileURLToPath(new URL(`../../docs/img/${name}.png`, import.meta.url));

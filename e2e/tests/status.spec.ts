@@ -72,7 +72,7 @@ async function saveTrace(page: Page, scheduler: string, scenario: string, shards
 }
 
 const CASES: { scenario: string; shards: number; schedulers: string[] }[] = [
-  { scenario: 'classroom-spin.json', shards: 2, schedulers: ['early', 'busy-wait', 'ws-optimistic'] },
+  { scenario: 'classroom-spin.json', shards: 2, schedulers: ['early', 'busy-wait'] },
   { scenario: 'ws-classroom.json', shards: 2, schedulers: ['ws-conservative', 'ws-aggressive'] },
 ];
 

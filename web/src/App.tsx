@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { DisplayToggles } from './components/DisplayToggles';
 import { EngineInfo } from './components/EngineInfo';
+import { DEFAULT_TAB, navStore, useNav } from './components/nav';
 import { collectPanels, type PanelDef } from './components/panels';
 import { RunControls } from './components/RunControls';
 import { RunPanel } from './components/RunPanel';
@@ -11,19 +12,18 @@ import { useDisplay } from './views/display';
 
 const RUN_PANEL: PanelDef = { id: 'run', title: 'Run', order: 0, component: RunPanel };
 
-function tabFromHash(panels: PanelDef[]): string {
-  const id = window.location.hash.match(/^#tab=([\w-]+)/)?.[1];
-  return panels.some((p) => p.id === id) ? (id as string) : RUN_PANEL.id;
-}
-
 /**
  * The shell: one header (title, tabs, display settings, engine status), the
  * scenario sidebar (collapsible; hidden while presenting), and the active
  * tab, which fills the rest of the screen and scrolls on its own.
  */
 export function App() {
-  const panels = useMemo(() => [RUN_PANEL, ...collectPanels(), sweepPanel], []);
-  const [tab, setTab] = useState(() => tabFromHash(panels));
+  const panels = useMemo(
+    () => [RUN_PANEL, ...collectPanels(), sweepPanel].sort((a, b) => (a.order ?? 100) - (b.order ?? 100)),
+    [],
+  );
+  const asked = useNav((s) => s.tab);
+  const tab = panels.some((p) => p.id === asked) ? asked : DEFAULT_TAB;
   const large = useDisplay((s) => s.large);
   const hc = useDisplay((s) => s.highContrast);
   const present = useDisplay((s) => s.present);
@@ -39,10 +39,7 @@ export function App() {
     document.documentElement.classList.toggle('hc', hc);
   }, [large, hc]);
 
-  const select = (id: string) => {
-    setTab(id);
-    window.history.replaceState(null, '', `#tab=${id}`);
-  };
+  const select = (id: string) => navStore.getState().setTab(id);
   const Active = (panels.find((p) => p.id === tab) ?? RUN_PANEL).component;
   const cls = ['app', present && 'present', large && 'large', hc && 'hc', !sidebar && 'no-sidebar', `on-${tab}`]
     .filter(Boolean)

@@ -79,7 +79,7 @@ function dispatch(c: StepContext, e: TraceEvent): string {
   }
   if (c.sequential(cls)) {
     const all = c.members(cls);
-    const shown = targets.length > 0 ? targets : all;
+    const shown = all.length > 0 ? all : targets;
     return `${head} ${name} is sequential: r${req} goes into the queue of every thread of ${name} (${threadList(shown)}), so they can meet before it runs.`;
   }
   if (targets.length === 1) {

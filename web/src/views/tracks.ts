@@ -13,9 +13,18 @@ import type { RunLike } from './registry';
 
 const cache = new Map<string, Promise<ReplayModel>>();
 
-/** Forget models of older runs (keeps memory to the current report). */
+/**
+ * Forget models of runs older than the previous one: memory holds the
+ * current report's traces and those of the run before it (a what-if run is
+ * compared with the run it changed).
+ */
 export function forgetOlderThan(serial: number): void {
-  for (const k of cache.keys()) if (Number(k.split(':')[0]) < serial) cache.delete(k);
+  for (const k of cache.keys()) if (Number(k.split(':')[0]) < serial - 1) cache.delete(k);
+}
+
+/** Is run `runIndex` of report `serial` loaded (or loading)? The engine keeps only the last report's traces. */
+export function hasModel(serial: number, runIndex: number): boolean {
+  return cache.has(`${serial}:${runIndex}`);
 }
 
 export function modelFor(
