@@ -62,6 +62,22 @@ export interface RunSnapshot {
   elapsed_ms: number;
   /** Delivery is held back (Pause). */
   paused?: boolean;
+  /**
+   * PLANNED (engine side not built yet): each worker thread of the run in
+   * progress, sampled at the poll. Named `workers`, not `threads`, because
+   * the snapshot's flattened JSON already uses `threads` for the worker
+   * count. Absent until the engine sends it.
+   */
+  workers?: LiveWorker[];
+}
+
+/** One worker thread of a live run (PLANNED engine `MonitorSnapshot` field). */
+export interface LiveWorker {
+  /** Requests this thread has executed so far. */
+  executed: number;
+  /** Requests in its queue now. */
+  queue_len: number;
+  state: 'idle' | 'executing' | 'waiting' | 'stealing';
 }
 
 export type Violation =
@@ -114,10 +130,37 @@ export interface RunMetrics {
   extra: Record<string, number>;
 }
 
+/** Scheduler families (engine `RunReport.family`, PLANNED; guessed from the id while absent). */
+export type SchedulerFamily =
+  'sequential' | 'early' | 'work-stealing' | 'late' | 'epaxos' | 'repartitioning' | 'coloring';
+
+/** How requests reach the scheduler (PLANNED `RunReport.delivery`). */
+export interface DeliveryModel {
+  model: 'saturate' | 'rate' | 'closed';
+  clients?: number;
+  rate_per_s?: number;
+}
+
+/** A trace kept in part (PLANNED `RunReport.trace_window`): the head, then the tail from `tail_from_ns`. */
+export interface TraceWindow {
+  cut: boolean;
+  head_events: number;
+  dropped_events: number;
+  tail_from_ns: number;
+}
+
 /** One scheduler's run (engine `RunReport`, the CLI JSON contract). */
 export interface RunReport {
   /** Scheduler id. */
   scheduler: string;
+  /** PLANNED: the scheduler's family (the views guess it from the id while absent). */
+  family?: SchedulerFamily;
+  /** PLANNED: how requests were delivered. */
+  delivery?: DeliveryModel;
+  /** PLANNED: auxiliary lanes (thread ids >= 0xFF00), e.g. a graph builder or a repartitioner. */
+  roles?: { thread: number; name: string }[];
+  /** PLANNED: which part of the trace was kept when it was cut. */
+  trace_window?: TraceWindow;
   /** Label (the id unless the scenario gives one). */
   label: string;
   threads: number;
@@ -162,6 +205,14 @@ export interface RunOptions {
   /** Record a trace for the views (default: the scenario's setting). */
   trace?: boolean;
   pace_ns?: number;
+  /**
+   * PLANNED (engine side not built yet): extra busy time per executed
+   * request for each worker thread (index = thread id), replacing `pace_ns`
+   * per thread, to slow one thread down in a what-if. The engine advertises
+   * it with the `thread-pace` feature in `ReadyInfo.features`; the UI
+   * offers it only then.
+   */
+  thread_pace_ns?: number[];
 }
 
 /** One expectation judged by the engine (`psmr_scenario::expect::ExpectationResult`). */

@@ -12,7 +12,7 @@
  * sync group list holds at most two groups per class (the open one and the
  * last released one), see `releaseSync`.
  */
-import { KIND, PackedTrace, SCHEDULER } from './codec';
+import { KIND, PackedTrace, REASON, SCHEDULER } from './codec';
 
 /** One worker thread's lane. */
 export interface LaneState {
@@ -40,6 +40,13 @@ export interface LaneState {
   stolenAll: number[];
   /** Last sampled queue length (QueueLen), or -1. */
   sampledLen: number;
+  /**
+   * The request the thread took from its queue and has not finished with,
+   * or -1: set by Dequeued, cleared when the thread finishes executing it
+   * or stops waiting for it (a class-mate executed it). While a thread waits
+   * at a barrier or cycle this is the request being synchronized.
+   */
+  current: number;
 }
 
 /** A per-class barrier or busy-wait cycle for one sequential request. */
@@ -53,6 +60,10 @@ export interface SyncGroup {
   executor: number;
   /** Index of the SyncRelease event, or -1. */
   releasedAt: number;
+  /** Thread executing the request right now (between its ExecStart and ExecEnd), or -1. */
+  executing: number;
+  /** Thread that finished executing it (its ExecEnd), or -1; set before the release is recorded. */
+  executedBy: number;
 }
 
 /** The scheduler (delivering) thread. */
@@ -101,6 +112,7 @@ export function emptyLane(): LaneState {
     stolen: [],
     stolenAll: [],
     sampledLen: -1,
+    current: -1,
   };
 }
 
@@ -134,6 +146,16 @@ function removeOne(xs: number[], x: number): boolean {
   return true;
 }
 
+/** The group synchronizing request `req` (a request has one class), or undefined. */
+function groupOf(s: ReplayState, req: number): SyncGroup | undefined {
+  for (const g of s.syncs) if (g.req === req) return g;
+  return undefined;
+}
+
+function newGroup(cls: number, req: number, cycle: number): SyncGroup {
+  return { cls, req, cycle, arrived: [], executor: -1, releasedAt: -1, executing: -1, executedBy: -1 };
+}
+
 function syncIndex(s: ReplayState, cls: number, req: number): number {
   for (let i = 0; i < s.syncs.length; i++) {
     if (s.syncs[i].cls === cls && s.syncs[i].req === req) return i;
@@ -144,7 +166,7 @@ function syncIndex(s: ReplayState, cls: number, req: number): number {
 function arrive(s: ReplayState, thread: number, cls: number, req: number, cycle: number): void {
   let i = syncIndex(s, cls, req);
   if (i < 0) {
-    s.syncs.push({ cls, req, cycle, arrived: [], executor: -1, releasedAt: -1 });
+    s.syncs.push(newGroup(cls, req, cycle));
     i = s.syncs.length - 1;
   }
   const g = s.syncs[i];
@@ -160,11 +182,15 @@ function releaseSync(s: ReplayState, cls: number, req: number, executor: number,
   s.syncs = s.syncs.filter((g) => !(g.cls === cls && g.releasedAt >= 0 && g.req !== req));
   let i = syncIndex(s, cls, req);
   if (i < 0) {
-    s.syncs.push({ cls, req, cycle, arrived: [], executor: -1, releasedAt: -1 });
+    s.syncs.push(newGroup(cls, req, cycle));
     i = s.syncs.length - 1;
   }
   s.syncs[i].executor = executor;
   s.syncs[i].releasedAt = at;
+  // Class-mates that hold the request without a recorded wait (a busy-wait
+  // thread that found the cycle already released) are done with it now;
+  // one still waiting lets go at its WaitEnd.
+  for (const l of s.lanes) if (l.current === req && l.waitReason < 0 && l.exec !== req) l.current = -1;
 }
 
 /**
@@ -194,9 +220,12 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       break;
     }
     case KIND.Dequeued:
-      if (lane) removeOne(lane.queue, a);
+      if (lane) {
+        removeOne(lane.queue, a);
+        lane.current = a;
+      }
       break;
-    case KIND.ExecStart:
+    case KIND.ExecStart: {
       if (thread === SCHEDULER) s.scheduler.exec = a;
       if (lane) {
         lane.exec = a;
@@ -204,17 +233,27 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
         // when it starts; one still queued here (no Dequeued) leaves too.
         if (!removeOne(lane.stolen, a)) removeOne(lane.queue, a);
       }
+      const g = groupOf(s, a);
+      if (g && thread !== SCHEDULER) g.executing = thread;
       break;
-    case KIND.ExecEnd:
+    }
+    case KIND.ExecEnd: {
+      const g = groupOf(s, a);
+      if (g && g.executing === thread) {
+        g.executing = -1;
+        g.executedBy = thread;
+      }
       if (lane) {
         lane.exec = -1;
         lane.executed++;
+        if (lane.current === a) lane.current = -1;
       } else if (thread === SCHEDULER) {
         s.scheduler.exec = -1;
         s.scheduler.executed++;
       }
       s.executedTotal++;
       break;
+    }
     case KIND.WaitStart:
       if (lane) {
         lane.waitReason = trace.extra(i);
@@ -226,9 +265,17 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       break;
     case KIND.WaitEnd:
       if (lane) {
+        const r = lane.waitReason;
         lane.waitReason = -1;
         lane.waitReq = -1;
         lane.spins += b;
+        // Leaving a barrier or cycle for the request it held: a class-mate
+        // executed it (a wait segment cut by a steal is resumed later, but
+        // the thread still holds the request: only a released group lets go).
+        if ((r === REASON.Barrier || r === REASON.Cycle) && lane.current === a) {
+          const g = groupOf(s, a);
+          if (!g || g.releasedAt >= 0 || g.executedBy >= 0) lane.current = -1;
+        }
       } else if (thread === SCHEDULER) {
         s.scheduler.waitReason = -1;
       }
@@ -317,14 +364,25 @@ export function serialize(s: ReplayState): Float64Array {
     sc.executed,
   );
   for (const l of s.lanes) {
-    out.push(l.exec, l.waitReason, l.waitReq, l.waitSinceNs, l.spins, l.executed, l.ready, l.stealVictim, l.sampledLen);
+    out.push(
+      l.exec,
+      l.waitReason,
+      l.waitReq,
+      l.waitSinceNs,
+      l.spins,
+      l.executed,
+      l.ready,
+      l.stealVictim,
+      l.sampledLen,
+      l.current,
+    );
     pushList(out, l.queue);
     pushList(out, l.stolen);
     pushList(out, l.stolenAll);
   }
   out.push(s.syncs.length);
   for (const g of s.syncs) {
-    out.push(g.cls, g.req, g.cycle, g.executor, g.releasedAt);
+    out.push(g.cls, g.req, g.cycle, g.executor, g.releasedAt, g.executing, g.executedBy);
     pushList(out, g.arrived);
   }
   return Float64Array.from(out);
@@ -366,6 +424,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
     const ready = next();
     const stealVictim = next();
     const sampledLen = next();
+    const current = next();
     const queue = list();
     const stolen = list();
     const stolenAll = list();
@@ -382,6 +441,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
       stolen,
       stolenAll,
       sampledLen,
+      current,
     });
   }
   const nSyncs = next();
@@ -392,8 +452,10 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
     const cycle = next();
     const executor = next();
     const releasedAt = next();
+    const executing = next();
+    const executedBy = next();
     const arrived = list();
-    syncs.push({ cls, req, cycle, arrived, executor, releasedAt });
+    syncs.push({ cls, req, cycle, arrived, executor, releasedAt, executing, executedBy });
   }
   return { position, tNs, lanes, scheduler, syncs, graphSize, executedTotal };
 }

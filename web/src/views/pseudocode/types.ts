@@ -101,7 +101,7 @@ export interface PseudoRule {
 export interface PseudoCode {
   /** Scheduler ids, e.g. `['early']`, `['ws-conservative', 'ws-moderate']`. */
   schedulers: string[];
-  /** Short source note, e.g. "after paper 000, Algorithms 1-2". */
+  /** Short source note naming the paper by title and authors (views/papers.ts), never by a file number. */
   source: string;
   listings: PseudoListing[];
   rules: PseudoRule[];
