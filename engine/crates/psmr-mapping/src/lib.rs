@@ -17,7 +17,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod cache;
+#[cfg(test)]
+mod instances;
 pub mod naive;
+mod o3_bound;
 pub mod optimizer;
 #[cfg(test)]
 mod optimizer_tests;

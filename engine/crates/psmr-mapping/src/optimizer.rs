@@ -42,6 +42,7 @@
 //! incumbent with the proven lower bound (the least bound of the open
 //! nodes) and the relative gap.
 
+use crate::o3_bound::Requirements;
 use crate::{ClassMapping, CtoT, Mode};
 use psmr_core::{ClassId, ClassTable};
 use std::cmp::Ordering;
@@ -223,8 +224,14 @@ pub fn optimize_with(
         })
         .collect();
     roots.sort_by(|a, b| a.0.cmp_lex(&b.0));
-    // Root bounds ignore O.3, so their least cost bounds every mapping's cost.
-    let cost_floor = roots.first().map_or(0.0, |r| r.0.cost);
+    // Every mapping belongs to some root: the least root O.3 bounds every
+    // mapping's O.3, and the least root cost (the root cost bound does not
+    // depend on O.3) every mapping's cost.
+    let root_o3_floor = roots.first().map_or(0, |r| r.0.o3);
+    let cost_floor = roots
+        .iter()
+        .map(|r| r.0.cost)
+        .fold(f64::INFINITY, f64::min);
     // O.3 first: search with a cap on O.3 (a virtual incumbent of value
     // (cap, +inf)) for caps 0, 1, 2, 4, ... below the incumbent's O.3.
     // A pass that finds a mapping is an ordinary branch and bound from then
@@ -235,8 +242,8 @@ pub fn optimize_with(
     // uses the rest.
     let full_deadline_ns = deadline_ns;
     search.deadline_ns = start_ns.saturating_add((opts.time_limit_s.max(0.0) * 0.5e9) as u64);
-    let mut o3_floor = 0u32;
-    let mut cap = 0u32;
+    let mut o3_floor = root_o3_floor;
+    let mut cap = root_o3_floor;
     let mut finished = false;
     while cap < search.best.o3 {
         let real = (search.best, search.best_map.take());
@@ -254,7 +261,7 @@ pub fn optimize_with(
             break;
         }
         o3_floor = cap + 1;
-        cap = if cap == 0 { 1 } else { cap * 2 };
+        cap = if cap == 0 { 1 } else { cap * 2 }.max(o3_floor);
     }
     if !finished {
         // Ordinary branch and bound with the real incumbent; it covers the
@@ -467,6 +474,8 @@ struct ModeModel<'a> {
     /// "placing both on one thread puts two independent sequential classes
     /// together" (so, with O.3 tight, they never share a thread).
     cliques: Vec<Vec<usize>>,
+    /// The requirement clique bounding O.3 (`o3_bound.rs`).
+    req: Requirements,
 }
 
 impl<'a> ModeModel<'a> {
@@ -548,6 +557,7 @@ impl<'a> ModeModel<'a> {
             }
         }
         let order = conc_order.into_iter().chain(seq_order).collect();
+        let req = Requirements::new(seq, &forced, &indep, &p.conflicts);
         ModeModel {
             p,
             conc,
@@ -559,6 +569,7 @@ impl<'a> ModeModel<'a> {
             indep,
             order,
             cliques,
+            req,
         }
     }
 
@@ -833,10 +844,15 @@ impl<'a> ModeModel<'a> {
     }
 
     /// Bound of a node at depth `i`: exact cost so far plus the rest bound.
+    /// The O.3 part also counts the requirement clique on the columns so
+    /// far (valid here, where no placement is under way, unlike the
+    /// partial bounds inside `place_conc` and `place_seq`).
     fn node_bound(&self, node: &Node, i: usize, best: &Value) -> Value {
         let r = self.rest_bound(node, i, best);
+        let cols: Vec<(usize, u64)> = node.orbits.iter().map(|o| (o.len, o.col)).collect();
+        let req = self.req.extra_o3(&cols, node.o3, |col| self.pairs(col));
         Value {
-            o3: node.o3.saturating_add(r.o3),
+            o3: node.o3.saturating_add(r.o3.max(req)),
             cost: node.cost + r.cost,
         }
     }
@@ -996,7 +1012,11 @@ impl<'a> Search<'a> {
             if root_bound.no_better_than(&self.best) {
                 continue;
             }
+            let n0 = self.nodes;
             self.run(model);
+            if std::env::var("OPT_DEBUG").is_ok() {
+                eprintln!("root {k} conc {:b} bound {:?} nodes {} best {:?}", model.conc, root_bound, self.nodes - n0, self.best);
+            }
         }
     }
 
