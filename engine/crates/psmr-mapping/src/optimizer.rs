@@ -43,6 +43,8 @@
 //! nodes) and the relative gap.
 
 use crate::o3_bound::Requirements;
+
+mod local_search;
 use crate::{ClassMapping, CtoT, Mode};
 use psmr_core::{ClassId, ClassTable};
 use std::cmp::Ordering;
@@ -228,6 +230,18 @@ pub fn optimize_with(
     // mapping's O.3, and the least root cost (the root cost bound does not
     // depend on O.3) every mapping's cost.
     let root_o3_floor = roots.first().map_or(0, |r| r.0.o3);
+    let ls_roots: usize = std::env::var("LS_ROOTS").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
+    let ls_steps: u64 = std::env::var("LS_STEPS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
+    for (k, (b, m)) in roots.iter().take(ls_roots).enumerate() {
+        if b.o3 >= search.best.o3 { break; }
+        let mut ls = local_search::LocalSearch::new(m);
+        if let Some(found) = ls.run(ls_steps, 0x15ea_0000 + k as u64) {
+            let ctot = Node::from_cols(&found.cols).to_ctot(m);
+            debug_assert_eq!(ctot.validate(classes), Ok(()));
+            if std::env::var("OPT_DEBUG").is_ok() { eprintln!("ls root {k} -> {} {}", found.o3, found.cost); }
+            search.offer_ctot(&ctot, classes);
+        } else if std::env::var("OPT_DEBUG").is_ok() { eprintln!("ls root {k} conc {:b} -> none", m.conc); }
+    }
     let cost_floor = roots
         .iter()
         .map(|r| r.0.cost)
@@ -888,6 +902,17 @@ impl Node {
                 len: threads,
                 col: 0,
             }],
+            o3: 0,
+            cost: 0.0,
+            covered: 0,
+        }
+    }
+
+    /// A node holding complete columns, one orbit per thread (costs are
+    /// not filled in: only for [`Node::to_ctot`]).
+    fn from_cols(cols: &[u64]) -> Node {
+        Node {
+            orbits: cols.iter().map(|&col| Orbit { len: 1, col }).collect(),
             o3: 0,
             cost: 0.0,
             covered: 0,
