@@ -44,7 +44,10 @@ fn run(args: &[String]) -> Result<(), String> {
         "dump" => {
             let list = family_instances(family, &args[2..])?;
             let out: Vec<Value> = list.iter().map(|(i, _)| instance_json(i)).collect();
-            println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+            );
             Ok(())
         }
         "solve" => {
@@ -95,18 +98,14 @@ fn shipped(path: &str) -> Result<(Instance, f64), String> {
         serde_json::from_value(v["app"].clone()).map_err(|e| format!("{path}: app: {e}"))?;
     let workload: WorkloadSpec = serde_json::from_value(v["workload"].clone())
         .map_err(|e| format!("{path}: workload: {e}"))?;
-    let threads = v["threads"]
-        .as_u64()
-        .ok_or(format!("{path}: no threads"))? as usize;
+    let threads = v["threads"].as_u64().ok_or(format!("{path}: no threads"))? as usize;
     let mut table = app.classes();
     let w = class_weights(&table, &workload);
     table.set_weights(&w);
-    // The smallest cap any early-family scheduler of the file sets.
-    let cap = v["schedulers"]
-        .as_array()
+    // The smallest cap any scheduler of the file sets (wherever its
+    // mapping sits in the scheduler's object).
+    let cap = time_limits(&v["schedulers"])
         .into_iter()
-        .flatten()
-        .filter_map(|s| s["mapping"]["time_limit_s"].as_f64())
         .fold(10.0, f64::min);
     let name = std::path::Path::new(path)
         .file_stem()
@@ -119,6 +118,21 @@ fn shipped(path: &str) -> Result<(Instance, f64), String> {
         },
         cap,
     ))
+}
+
+/// Every `time_limit_s` number inside `v`.
+fn time_limits(v: &Value) -> Vec<f64> {
+    match v {
+        Value::Object(map) => map
+            .iter()
+            .flat_map(|(k, x)| match (k.as_str(), x.as_f64()) {
+                ("time_limit_s", Some(s)) => vec![s],
+                _ => time_limits(x),
+            })
+            .collect(),
+        Value::Array(items) => items.iter().flat_map(time_limits).collect(),
+        _ => Vec::new(),
+    }
 }
 
 fn instance_json(i: &Instance) -> Value {

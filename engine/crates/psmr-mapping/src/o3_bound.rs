@@ -134,7 +134,12 @@ impl Requirements {
     /// Otherwise a column that already holds independent pairs might take
     /// several members for free, so such a column counts every member it
     /// could take, and a deficit costs at least 1.
-    pub(crate) fn extra_o3(&self, cols: &[(usize, u64)], o3_so_far: u32, pairs: impl Fn(u64) -> u32) -> u32 {
+    pub(crate) fn extra_o3(
+        &self,
+        cols: &[(usize, u64)],
+        o3_so_far: u32,
+        pairs: impl Fn(u64) -> u32,
+    ) -> u32 {
         let met = |close: u64| cols.iter().any(|&(_, col)| col & close == close);
         let mut floor = 0;
         if o3_so_far == 0 && self.self_o3 > 0 && !met(self.self_close) {

@@ -182,6 +182,36 @@ pub fn optimize_with(
     threads: usize,
     opts: &Options,
 ) -> Result<Solution, String> {
+    solve(classes, threads, opts, u64::MAX)
+}
+
+/// Like [`optimize_with`], but the search also stops after `max_nodes`
+/// search nodes (whichever of the time limit and the node limit comes
+/// first). With a generous time limit the result then depends only on the
+/// instance and `max_nodes`, not on the machine's speed: the quality
+/// regression test uses it.
+pub fn optimize_with_node_limit(
+    classes: &ClassTable,
+    threads: usize,
+    opts: &Options,
+    max_nodes: u64,
+) -> Result<Solution, String> {
+    solve(classes, threads, opts, max_nodes)
+}
+
+/// Local search runs on the first `LS_ROOTS` mode vectors (best root
+/// bound first), `LS_STEPS` steps each, within `LS_TIME_SHARE` of the time
+/// limit.
+const LS_ROOTS: usize = 8;
+const LS_STEPS: u64 = 1000;
+const LS_TIME_SHARE: f64 = 0.2;
+
+fn solve(
+    classes: &ClassTable,
+    threads: usize,
+    opts: &Options,
+    max_nodes: u64,
+) -> Result<Solution, String> {
     if threads == 0 || threads > MAX_THREADS {
         return Err(format!(
             "the optimizer supports 1..={MAX_THREADS} threads, got {threads}"
@@ -209,6 +239,7 @@ pub fn optimize_with(
         best_map: None,
         nodes: 0,
         deadline_ns,
+        node_limit: max_nodes,
         timed_out: false,
         open_bound: Value::INFINITE,
     };
@@ -230,32 +261,36 @@ pub fn optimize_with(
     // mapping's O.3, and the least root cost (the root cost bound does not
     // depend on O.3) every mapping's cost.
     let root_o3_floor = roots.first().map_or(0, |r| r.0.o3);
-    let ls_roots: usize = std::env::var("LS_ROOTS").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
-    let ls_steps: u64 = std::env::var("LS_STEPS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
-    for (k, (b, m)) in roots.iter().take(ls_roots).enumerate() {
-        if b.o3 >= search.best.o3 { break; }
+    let cost_floor = roots.iter().map(|r| r.0.cost).fold(f64::INFINITY, f64::min);
+    // The incumbent before the search: local search on the most promising
+    // mode vectors (see `local_search.rs`).
+    let ls_deadline_ns =
+        start_ns.saturating_add((opts.time_limit_s.max(0.0) * LS_TIME_SHARE * 1e9) as u64);
+    for (k, (b, m)) in roots.iter().take(LS_ROOTS).enumerate() {
+        if b.o3 > search.best.o3 {
+            break; // no mapping of the remaining roots can beat it
+        }
         let mut ls = local_search::LocalSearch::new(m);
-        if let Some(found) = ls.run(ls_steps, 0x15ea_0000 + k as u64) {
+        if let Some(found) = ls.run(LS_STEPS, 0x15ea_0000 + k as u64, ls_deadline_ns) {
             let ctot = Node::from_cols(&found.cols).to_ctot(m);
             debug_assert_eq!(ctot.validate(classes), Ok(()));
-            if std::env::var("OPT_DEBUG").is_ok() { eprintln!("ls root {k} -> {} {}", found.o3, found.cost); }
             search.offer_ctot(&ctot, classes);
-        } else if std::env::var("OPT_DEBUG").is_ok() { eprintln!("ls root {k} conc {:b} -> none", m.conc); }
+        }
     }
-    let cost_floor = roots
-        .iter()
-        .map(|r| r.0.cost)
-        .fold(f64::INFINITY, f64::min);
     // O.3 first: search with a cap on O.3 (a virtual incumbent of value
-    // (cap, +inf)) for caps 0, 1, 2, 4, ... below the incumbent's O.3.
+    // (cap, +inf)) for caps f, f + 1, 2 f, ... (f the least root O.3, at
+    // least 1 after 0) below the incumbent's O.3.
     // A pass that finds a mapping is an ordinary branch and bound from then
     // on and, when it completes, proves optimality; a pass that completes
     // without one proves O.3 > cap. The cap passes prune nothing on cost
-    // until they find a mapping, so they get half of the time limit;
+    // until they find a mapping, so they get half of the time (and node)
+    // limit left;
     // after that an ordinary branch and bound from the best mapping known
     // uses the rest.
     let full_deadline_ns = deadline_ns;
-    search.deadline_ns = start_ns.saturating_add((opts.time_limit_s.max(0.0) * 0.5e9) as u64);
+    let now_ns = psmr_core::clock::now_ns();
+    search.deadline_ns = now_ns.saturating_add(deadline_ns.saturating_sub(now_ns) / 2);
+    search.node_limit = max_nodes / 2;
     let mut o3_floor = root_o3_floor;
     let mut cap = root_o3_floor;
     let mut finished = false;
@@ -284,6 +319,7 @@ pub fn optimize_with(
         search.timed_out = false;
         search.open_bound = Value::INFINITE;
         search.deadline_ns = full_deadline_ns;
+        search.node_limit = max_nodes;
         search.run_roots(&roots);
     }
     let solve_ms = (psmr_core::clock::now_ns().saturating_sub(start_ns)) as f64 / 1e6;
@@ -993,6 +1029,8 @@ struct Search<'a> {
     best_map: Option<CtoT>,
     nodes: u64,
     deadline_ns: u64,
+    /// The search stops when `nodes` reaches this (like the deadline).
+    node_limit: u64,
     timed_out: bool,
     /// Least bound of the nodes left unexplored by a timeout.
     open_bound: Value,
@@ -1016,8 +1054,9 @@ impl<'a> Search<'a> {
 
     fn out_of_time(&mut self) -> bool {
         if !self.timed_out
-            && self.nodes.is_multiple_of(CLOCK_EVERY)
-            && psmr_core::clock::now_ns() >= self.deadline_ns
+            && (self.nodes >= self.node_limit
+                || self.nodes.is_multiple_of(CLOCK_EVERY)
+                    && psmr_core::clock::now_ns() >= self.deadline_ns)
         {
             self.timed_out = true;
         }
@@ -1037,11 +1076,7 @@ impl<'a> Search<'a> {
             if root_bound.no_better_than(&self.best) {
                 continue;
             }
-            let n0 = self.nodes;
             self.run(model);
-            if std::env::var("OPT_DEBUG").is_ok() {
-                eprintln!("root {k} conc {:b} bound {:?} nodes {} best {:?}", model.conc, root_bound, self.nodes - n0, self.best);
-            }
         }
     }
 

@@ -22,6 +22,9 @@
 use super::{ModeModel, EPS};
 use psmr_core::workload::SplitMix64;
 
+/// How often (in steps) the clock is read.
+const CLOCK_EVERY: u64 = 16;
+
 /// The best valid columns found, with their O.3 and cost.
 pub(super) struct Found {
     pub cols: Vec<u64>,
@@ -263,14 +266,15 @@ impl<'m, 'p> LocalSearch<'m, 'p> {
     }
 
     /// Run `steps` steps (a move or a breakout each) with ties broken by
-    /// `seed`; return the best valid state seen, if any.
-    pub(super) fn run(&mut self, steps: u64, seed: u64) -> Option<Found> {
+    /// `seed`, or fewer if the clock passes `deadline_ns` (read every
+    /// `CLOCK_EVERY` steps); return the best valid state seen, if any.
+    pub(super) fn run(&mut self, steps: u64, seed: u64, deadline_ns: u64) -> Option<Found> {
         let threads = self.cols.len();
         let mut rng = SplitMix64::new(seed);
         let mut best: Option<Found> = None;
         for step in 0..steps {
-            if std::env::var("LS_TRACE").is_ok() && step % 500 == 0 {
-                eprintln!("step {step} broken {} o3 {} cost {:.3} wsum {} cols {:?}", self.broken, self.o3, self.cost, self.w_pair.iter().sum::<i64>() + self.w_cover.iter().sum::<i64>(), self.cols);
+            if step % CLOCK_EVERY == 0 && psmr_core::clock::now_ns() >= deadline_ns {
+                break;
             }
             let mut chosen: Option<(usize, u64, Delta)> = None;
             let mut ties = 0u64;
