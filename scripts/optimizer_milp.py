@@ -7,6 +7,7 @@ the default reading (weights normalised over all classes, unscaled thread
 counts). Used by scripts/bench-optimizer.sh.
 
     optimizer_milp.py solve INSTANCES.json LIMIT_S OUT.jsonl   # HiGHS on each instance
+                                     # (LIMIT_S "cap": each instance's own time_limit_s)
     optimizer_milp.py check INSTANCES.json OURS.jsonl          # rules + score of our mappings
     optimizer_milp.py report INSTANCES.json OURS.jsonl MILP.jsonl  # markdown table
 
@@ -200,7 +201,7 @@ def cmd_solve(inst_path, limit_s, out_path):
     insts = load(inst_path)
     with open(out_path, "w") as f:
         for inst in insts.values():
-            r = solve(inst, float(limit_s))
+            r = solve(inst, float(inst["time_limit_s"] if limit_s == "cap" else limit_s))
             print(f"{r['name']}: O.3 {r['o3']} cost {r['cost']} {r['status']} {r['solve_ms']:.0f} ms",
                   file=sys.stderr)
             f.write(json.dumps(r) + "\n")

@@ -43,7 +43,7 @@ fn run(args: &[String]) -> Result<(), String> {
     match cmd {
         "dump" => {
             let list = family_instances(family, &args[2..])?;
-            let out: Vec<Value> = list.iter().map(|(i, _)| instance_json(i)).collect();
+            let out: Vec<Value> = list.iter().map(|(i, cap)| instance_json(i, *cap)).collect();
             println!(
                 "{}",
                 serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
@@ -135,7 +135,8 @@ fn time_limits(v: &Value) -> Vec<f64> {
     }
 }
 
-fn instance_json(i: &Instance) -> Value {
+/// An instance as JSON, with the time limit its scenario sets (`cap`).
+fn instance_json(i: &Instance, cap: f64) -> Value {
     let t = &i.table;
     let n = t.len();
     let mut conflicts = Vec::new();
@@ -149,6 +150,7 @@ fn instance_json(i: &Instance) -> Value {
     json!({
         "name": i.name,
         "threads": i.threads,
+        "time_limit_s": cap,
         "classes": t.classes().iter().map(|c| json!({"name": c.name, "weight": c.weight})).collect::<Vec<_>>(),
         "conflicts": conflicts,
     })

@@ -44,9 +44,9 @@ impl Requirements {
     pub(crate) fn new(seq: u64, forced: &[u64], indep: &[u64], conflicts: &[u64]) -> Self {
         let n = forced.len();
         let mut all: Vec<u64> = (0..n).map(|c| 1u64 << c | forced[c]).collect();
-        for a in 0..n {
+        for (a, &conf_a) in conflicts.iter().enumerate() {
             for b in a + 1..n {
-                if seq & 1 << a != 0 && seq & 1 << b != 0 && conflicts[a] & 1 << b != 0 {
+                if seq & 1 << a != 0 && seq & 1 << b != 0 && conf_a & 1 << b != 0 {
                     all.push(1 << a | 1 << b);
                 }
             }
@@ -83,19 +83,33 @@ impl Requirements {
                 self_close = c;
             }
         }
-        let incompatible = |a: &(u64, u64), b: &(u64, u64)| a.1 & b.0 != 0;
-        let degree: Vec<usize> = ok
-            .iter()
-            .map(|a| ok.iter().filter(|b| incompatible(a, b)).count())
+        // Incompatibility rows as bit sets over `ok`.
+        let words = ok.len().div_ceil(64);
+        let mut rows = vec![0u64; ok.len() * words];
+        for (a, &(_, nbr_a)) in ok.iter().enumerate() {
+            for (b, &(close_b, _)) in ok.iter().enumerate() {
+                if nbr_a & close_b != 0 {
+                    rows[a * words + b / 64] |= 1 << (b % 64);
+                }
+            }
+        }
+        let row = |a: usize| &rows[a * words..(a + 1) * words];
+        let degree: Vec<u32> = (0..ok.len())
+            .map(|a| row(a).iter().map(|w| w.count_ones()).sum())
             .collect();
         let mut order: Vec<usize> = (0..ok.len()).collect();
         order.sort_by_key(|&k| (std::cmp::Reverse(degree[k]), k));
         let mut best: Vec<usize> = Vec::new();
         for &seed in order.iter().take(CLIQUE_SEEDS) {
+            // Candidates: incompatible with every member so far.
+            let mut cand: Vec<u64> = row(seed).to_vec();
             let mut clique = vec![seed];
             for &k in &order {
-                if k != seed && clique.iter().all(|&q| incompatible(&ok[k], &ok[q])) {
+                if k != seed && cand[k / 64] & 1 << (k % 64) != 0 {
                     clique.push(k);
+                    for (c, r) in cand.iter_mut().zip(row(k)) {
+                        *c &= r;
+                    }
                 }
             }
             if clique.len() > best.len() {

@@ -199,12 +199,13 @@ pub fn optimize_with_node_limit(
     solve(classes, threads, opts, max_nodes)
 }
 
-/// Local search runs on the first `LS_ROOTS` mode vectors (best root
-/// bound first), `LS_STEPS` steps each, within `LS_TIME_SHARE` of the time
-/// limit.
-const LS_ROOTS: usize = 8;
+/// Local search runs on the mode vectors in root-bound order, at most
+/// `LS_STEPS` steps each, until it has taken `LS_TOTAL_STEPS` steps or
+/// `LS_SHARE` of the time limit or of the node limit (each step counts as
+/// a node).
 const LS_STEPS: u64 = 1000;
-const LS_TIME_SHARE: f64 = 0.2;
+const LS_TOTAL_STEPS: u64 = 20_000;
+const LS_SHARE: f64 = 0.2;
 
 fn solve(
     classes: &ClassTable,
@@ -265,13 +266,20 @@ fn solve(
     // The incumbent before the search: local search on the most promising
     // mode vectors (see `local_search.rs`).
     let ls_deadline_ns =
-        start_ns.saturating_add((opts.time_limit_s.max(0.0) * LS_TIME_SHARE * 1e9) as u64);
-    for (k, (b, m)) in roots.iter().take(LS_ROOTS).enumerate() {
+        start_ns.saturating_add((opts.time_limit_s.max(0.0) * LS_SHARE * 1e9) as u64);
+    let ls_steps = LS_TOTAL_STEPS.min((max_nodes as f64 * LS_SHARE) as u64);
+    for (k, (b, m)) in roots.iter().enumerate() {
+        let left = ls_steps.saturating_sub(search.nodes);
+        if left == 0 || psmr_core::clock::now_ns() >= ls_deadline_ns {
+            break;
+        }
         if b.o3 > search.best.o3 {
             break; // no mapping of the remaining roots can beat it
         }
         let mut ls = local_search::LocalSearch::new(m);
-        if let Some(found) = ls.run(LS_STEPS, 0x15ea_0000 + k as u64, ls_deadline_ns) {
+        let (found, steps) = ls.run(LS_STEPS.min(left), 0x15ea_0000 + k as u64, ls_deadline_ns);
+        search.nodes += steps;
+        if let Some(found) = found {
             let ctot = Node::from_cols(&found.cols).to_ctot(m);
             debug_assert_eq!(ctot.validate(classes), Ok(()));
             search.offer_ctot(&ctot, classes);
@@ -290,7 +298,7 @@ fn solve(
     let full_deadline_ns = deadline_ns;
     let now_ns = psmr_core::clock::now_ns();
     search.deadline_ns = now_ns.saturating_add(deadline_ns.saturating_sub(now_ns) / 2);
-    search.node_limit = max_nodes / 2;
+    search.node_limit = search.nodes + max_nodes.saturating_sub(search.nodes) / 2;
     let mut o3_floor = root_o3_floor;
     let mut cap = root_o3_floor;
     let mut finished = false;

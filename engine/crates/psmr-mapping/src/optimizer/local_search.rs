@@ -24,6 +24,9 @@ use psmr_core::workload::SplitMix64;
 
 /// How often (in steps) the clock is read.
 const CLOCK_EVERY: u64 = 16;
+/// A run that found a valid state stops after this many steps without a
+/// better one.
+const STALL_STEPS: u64 = 200;
 
 /// The best valid columns found, with their O.3 and cost.
 pub(super) struct Found {
@@ -87,17 +90,14 @@ impl<'m, 'p> LocalSearch<'m, 'p> {
         let mut partners = vec![0u64; n];
         let mut forcing = vec![0u64; n];
         let mut broken = n as i64;
-        for a in 0..n {
+        for (a, partners_a) in partners.iter_mut().enumerate() {
             if m.is_conc(a) {
-                let mut f = m.forced[a];
-                while f != 0 {
-                    let s = f.trailing_zeros() as usize;
-                    f &= f - 1;
+                for s in bits(m.forced[a]) {
                     forcing[s] |= 1 << a;
                 }
             } else {
-                partners[a] = m.p.conflicts[a] & m.seq & !(1 << a);
-                broken += (partners[a] >> a >> 1).count_ones() as i64;
+                *partners_a = m.p.conflicts[a] & m.seq & !(1 << a);
+                broken += (*partners_a >> a >> 1).count_ones() as i64;
             }
         }
         let cost = (0..n).filter(|&c| m.is_conc(c)).map(|c| m.g(c, 0)).sum();
@@ -267,15 +267,22 @@ impl<'m, 'p> LocalSearch<'m, 'p> {
 
     /// Run `steps` steps (a move or a breakout each) with ties broken by
     /// `seed`, or fewer if the clock passes `deadline_ns` (read every
-    /// `CLOCK_EVERY` steps); return the best valid state seen, if any.
-    pub(super) fn run(&mut self, steps: u64, seed: u64, deadline_ns: u64) -> Option<Found> {
+    /// `CLOCK_EVERY` steps) or it stalls (`STALL_STEPS`); return the best
+    /// valid state seen, if any, and the steps taken.
+    pub(super) fn run(&mut self, steps: u64, seed: u64, deadline_ns: u64) -> (Option<Found>, u64) {
         let threads = self.cols.len();
         let mut rng = SplitMix64::new(seed);
         let mut best: Option<Found> = None;
+        let mut last_better = 0;
+        let mut taken = 0;
         for step in 0..steps {
+            if best.is_some() && step - last_better > STALL_STEPS {
+                break;
+            }
             if step % CLOCK_EVERY == 0 && psmr_core::clock::now_ns() >= deadline_ns {
                 break;
             }
+            taken += 1;
             let mut chosen: Option<(usize, u64, Delta)> = None;
             let mut ties = 0u64;
             let unmet = self.unmet_pairs();
@@ -317,6 +324,7 @@ impl<'m, 'p> LocalSearch<'m, 'p> {
                 (self.o3 as u32) < b.o3 || (self.o3 as u32 == b.o3 && self.cost < b.cost - EPS)
             };
             if self.broken == 0 && best.as_ref().is_none_or(better) {
+                last_better = step;
                 best = Some(Found {
                     cols: self.cols.clone(),
                     o3: self.o3 as u32,
@@ -324,7 +332,7 @@ impl<'m, 'p> LocalSearch<'m, 'p> {
                 });
             }
         }
-        best
+        (best, taken)
     }
 }
 
