@@ -273,8 +273,11 @@ fn solve(
         if left == 0 || psmr_core::clock::now_ns() >= ls_deadline_ns {
             break;
         }
-        if b.o3 > search.best.o3 {
-            break; // no mapping of the remaining roots can beat it
+        if b.o3 > search.best.o3 || search.best.o3 <= root_o3_floor {
+            // No mapping of the remaining roots has a lower O.3, or the
+            // incumbent's O.3 is proven optimal: the branch and bound
+            // takes over the cost.
+            break;
         }
         let mut ls = local_search::LocalSearch::new(m);
         let (found, steps) = ls.run(LS_STEPS.min(left), 0x15ea_0000 + k as u64, ls_deadline_ns);
