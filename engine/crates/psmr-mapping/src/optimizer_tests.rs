@@ -333,8 +333,8 @@ fn zero_weights_mean_equal_weights() {
 
 /// A time limit far below what an instance needs (8 shards on 4 threads
 /// takes longer than 10 s) stops the search with a valid mapping, no worse
-/// than the naive one, a bound no higher than its value and a gap in
-/// (0, 1]; `resolve` reports it in `how`.
+/// than the naive one, a bound no higher than its value and a gap
+/// above 0 (at most 1 when it is on O.3); `resolve` reports it in `how`.
 #[test]
 fn time_limit_returns_best_found_with_gap() {
     let t = sharded_with_mix(8, 0.85, 0.05, &[0.125; 8], &[0.125; 8]);
@@ -346,7 +346,10 @@ fn time_limit_returns_best_found_with_gap() {
     assert!(!s.optimal);
     assert_eq!(s.ctot.validate(&t), Ok(()));
     assert_ne!(s.bound.cmp_lex(&s.value), std::cmp::Ordering::Greater);
-    assert!(s.gap > 0.0 && s.gap <= 1.0, "{s:?}");
+    // A gap on O.3 is at most 1; a gap on the cost (once O.3 is proven) is
+    // relative to a cost that may be small, so it has no upper limit.
+    assert!(s.gap > 0.0, "{s:?}");
+    assert!(s.bound.o3 == s.value.o3 || s.gap <= 1.0, "{s:?}");
     let naive = evaluate(&crate::naive::naive(&t, 4), &t, Reading::AllClasses).value();
     assert_ne!(s.value.cmp_lex(&naive), std::cmp::Ordering::Greater);
     let r = crate::resolve(&crate::MappingSpec::Optimized { time_limit_s: 0.05 }, &t, 4).unwrap();
@@ -421,9 +424,9 @@ const HARD_NODE_BUDGET: u64 = 10_000;
 /// budget (and a time limit too long to matter) the optimizer reaches the
 /// optimal O.3 of every instance, returns a valid mapping scored as
 /// `evaluate` scores it, and never claims a bound above the optimum.
-/// Before the local search and the requirement bound, 16 of these 18 ended
-/// with the naive mapping or close to it (O.3 = 28-30 for the sharded
-/// ones) after 10 s.
+/// Before the local search and the requirement bound, 14 of these 18
+/// stopped at a 10 s limit above the optimal O.3 (28-30 for the sharded
+/// ones, 3-13 for the dense ones).
 #[test]
 fn hard_instances_reach_the_optimal_o3_within_a_node_budget() {
     let family = hard_family();
