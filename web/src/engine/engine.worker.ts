@@ -42,7 +42,10 @@ import type {
 } from './protocol';
 import { POLL_INTERVAL_MS } from './protocol';
 
-/** Pool threads beyond `max_threads + 1` (the scheduler thread), as margin. */
+/**
+ * Pool threads beyond `max_threads + 1 + max_roles` (workers, the scheduler
+ * thread, auxiliary roles), as margin.
+ */
 const POOL_MARGIN = 1;
 
 interface WorkerScope {
@@ -76,7 +79,7 @@ async function start(): Promise<ReadyInfo> {
       'this page is not cross-origin isolated (COOP/COEP headers missing), so the engine cannot share memory between threads',
     );
   }
-  await initThreadPool(limits.max_threads + 1 + POOL_MARGIN);
+  await initThreadPool(limits.max_threads + 1 + limits.max_roles + POOL_MARGIN);
   return {
     poolThreads: poolThreads(),
     hardwareConcurrency: scope.navigator.hardwareConcurrency,

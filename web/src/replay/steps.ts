@@ -17,7 +17,7 @@
  * (events before it applied). `nextStep(p)` is the first start after p,
  * `prevStep(p)` the last start before p.
  */
-import { KIND, REASON, SCHEDULER, type PackedTrace } from '../trace/codec';
+import { F, KIND, REASON, SCHEDULER, type PackedTrace } from '../trace/codec';
 
 /** How far back an event looks for the event it finishes. */
 export const WINDOW = 64;
@@ -35,7 +35,8 @@ function dispatching(t: PackedTrace, i: number, req: number): boolean {
   for (let j = i - 1; j >= Math.max(0, i - WINDOW); j--) {
     if (t.thread(j) !== SCHEDULER) continue;
     const k = t.kind(j);
-    if ((k === KIND.Delivered || k === KIND.Enqueued) && t.a(j) === req) return true;
+    if (k === KIND.Delivered && t.get(j, F.Delivered.req) === req) return true;
+    if (k === KIND.Enqueued && t.get(j, F.Enqueued.req) === req) return true;
     if (k === KIND.Delivered) return false; // an earlier dispatch
   }
   return false;
@@ -53,33 +54,37 @@ export function startsStep(t: PackedTrace, i: number): boolean {
     case KIND.StealDone:
     case KIND.GraphInsert:
     case KIND.GraphRemove:
-    case KIND.Scc:
+    case KIND.GroupFound:
     case KIND.MapSwitch:
+    case KIND.Commit:
+    case KIND.ColorSteal:
+    case KIND.Partitioned:
       return true;
     case KIND.Enqueued:
       // Part of the dispatch of its request, unless the scheduler was held
       // up (a full queue) and this enqueue stands alone.
-      return !dispatching(t, i, t.a(i));
+      return !dispatching(t, i, t.get(i, F.Enqueued.req));
     case KIND.ExecStart: {
       // Taking a concurrent request and running it is one step.
       const j = prevOfThread(t, i, th);
-      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.a(j) === t.a(i));
+      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === t.get(i, F.ExecStart.req));
     }
     case KIND.SyncArrive: {
       // Taking a sequential request and arriving at its barrier is one step.
       const j = prevOfThread(t, i, th);
-      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.a(j) === t.b(i));
+      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === t.get(i, F.SyncArrive.req));
     }
     case KIND.WaitStart: {
-      const reason = t.extra(i);
+      const reason = t.get(i, F.WaitStart.reason);
       if (reason === REASON.Barrier || reason === REASON.Cycle) {
         // Arriving and starting to wait (or, after a release, staying for
         // the class to leave together) is one step.
         const j = prevOfThread(t, i, th);
         if (j < 0) return true;
         const pk = t.kind(j);
-        if (pk === KIND.SyncArrive && t.b(j) === t.a(i)) return false;
-        if (pk === KIND.SyncRelease && t.b(j) === t.a(i)) return false;
+        const req = t.get(i, F.WaitStart.req);
+        if (pk === KIND.SyncArrive && t.get(j, F.SyncArrive.req) === req) return false;
+        if (pk === KIND.SyncRelease && t.get(j, F.SyncRelease.req) === req) return false;
         if (pk === KIND.Dequeued || pk === KIND.StealDone) return false;
         return true;
       }

@@ -12,7 +12,7 @@
  * sync group list holds at most two groups per class (the open one and the
  * last released one), see `releaseSync`.
  */
-import { KIND, PackedTrace, REASON, SCHEDULER } from './codec';
+import { F, KIND, PackedTrace, REASON, SCHEDULER } from './codec';
 
 /** One worker thread's lane. */
 export interface LaneState {
@@ -200,8 +200,6 @@ function releaseSync(s: ReplayState, cls: number, req: number, executor: number,
 export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
   const thread = trace.thread(i);
   const kind = trace.kind(i);
-  const a = trace.a(i);
-  const b = trace.b(i);
   const t = trace.tNs(i);
   s.position = i + 1;
   s.tNs = t;
@@ -209,23 +207,25 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
   switch (kind) {
     case KIND.Delivered:
       s.scheduler.delivered++;
-      s.scheduler.lastReq = a;
-      s.scheduler.lastClass = b;
+      s.scheduler.lastReq = trace.get(i, F.Delivered.req);
+      s.scheduler.lastClass = trace.get(i, F.Delivered.class);
       break;
     case KIND.Enqueued: {
-      s.scheduler.lastEnqReq = a;
-      s.scheduler.lastEnqTo = b;
-      const to = s.lanes[b];
-      if (to) to.queue.push(a);
+      const req = trace.get(i, F.Enqueued.req);
+      s.scheduler.lastEnqReq = req;
+      s.scheduler.lastEnqTo = trace.get(i, F.Enqueued.to);
+      const to = s.lanes[trace.get(i, F.Enqueued.to)];
+      if (to) to.queue.push(req);
       break;
     }
     case KIND.Dequeued:
       if (lane) {
-        removeOne(lane.queue, a);
-        lane.current = a;
+        removeOne(lane.queue, trace.get(i, F.Dequeued.req));
+        lane.current = trace.get(i, F.Dequeued.req);
       }
       break;
     case KIND.ExecStart: {
+      const a = trace.get(i, F.ExecStart.req);
       if (thread === SCHEDULER) s.scheduler.exec = a;
       if (lane) {
         lane.exec = a;
@@ -238,6 +238,7 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       break;
     }
     case KIND.ExecEnd: {
+      const a = trace.get(i, F.ExecEnd.req);
       const g = groupOf(s, a);
       if (g && g.executing === thread) {
         g.executing = -1;
@@ -256,19 +257,20 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
     }
     case KIND.WaitStart:
       if (lane) {
-        lane.waitReason = trace.extra(i);
-        lane.waitReq = a;
+        lane.waitReason = trace.get(i, F.WaitStart.reason);
+        lane.waitReq = trace.get(i, F.WaitStart.req);
         lane.waitSinceNs = t;
       } else if (thread === SCHEDULER) {
-        s.scheduler.waitReason = trace.extra(i);
+        s.scheduler.waitReason = trace.get(i, F.WaitStart.reason);
       }
       break;
     case KIND.WaitEnd:
       if (lane) {
+        const a = trace.get(i, F.WaitEnd.req);
         const r = lane.waitReason;
         lane.waitReason = -1;
         lane.waitReq = -1;
-        lane.spins += b;
+        lane.spins += trace.get(i, F.WaitEnd.spins);
         // Leaving a barrier or cycle for the request it held: a class-mate
         // executed it (a wait segment cut by a steal is resumed later, but
         // the thread still holds the request: only a released group lets go).
@@ -281,13 +283,26 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       }
       break;
     case KIND.SyncArrive:
-      arrive(s, thread, a, b, trace.extra(i));
+      arrive(
+        s,
+        thread,
+        trace.get(i, F.SyncArrive.class),
+        trace.get(i, F.SyncArrive.req),
+        trace.get(i, F.SyncArrive.cycle),
+      );
       break;
     case KIND.SyncRelease:
-      releaseSync(s, a, b, trace.c(i), trace.extra(i), i);
+      releaseSync(
+        s,
+        trace.get(i, F.SyncRelease.class),
+        trace.get(i, F.SyncRelease.req),
+        trace.get(i, F.SyncRelease.executor),
+        trace.get(i, F.SyncRelease.cycle),
+        i,
+      );
       break;
     case KIND.Steal:
-      if (lane) steal(s, lane, a, b, trace.c(i));
+      if (lane) steal(s, lane, trace.get(i, F.Steal.victim), trace.get(i, F.Steal.count), trace.get(i, F.Steal.first));
       break;
     case KIND.StealDone:
       if (lane) {
@@ -297,7 +312,7 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       }
       break;
     case KIND.Flag:
-      if (lane) lane.ready = trace.extra(i) ? 1 : 0;
+      if (lane) lane.ready = trace.get(i, F.Flag.ready) ? 1 : 0;
       break;
     case KIND.GraphInsert:
       s.graphSize++;
@@ -306,11 +321,11 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       s.graphSize = Math.max(0, s.graphSize - 1);
       break;
     case KIND.MapSwitch:
-      s.scheduler.epoch = a;
+      s.scheduler.epoch = trace.get(i, F.MapSwitch.epoch);
       break;
     case KIND.QueueLen: {
-      const of = s.lanes[a];
-      if (of) of.sampledLen = b;
+      const of = s.lanes[trace.get(i, F.QueueLen.of)];
+      if (of) of.sampledLen = trace.get(i, F.QueueLen.len);
       break;
     }
     default:

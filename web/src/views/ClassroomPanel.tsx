@@ -15,6 +15,7 @@ import { lessonOfRun, useLesson } from '../lessons/store';
 import { LESSONS } from '../lessons/lessons';
 import { lessonStore } from '../lessons/store';
 import type { Report } from '../engine/protocol';
+import { cutText } from './traceCut';
 import { ClassroomView } from './ClassroomView';
 import { classroomStore } from './classroomStore';
 import { LessonBar } from './LessonBar';
@@ -263,7 +264,7 @@ function RunClassroom() {
   };
   const statusText =
     chosen.length === 0 ? 'Tick a run above to replay it.' : status?.key === key ? status.text : 'Loading traces…';
-  const cut = chosen.filter((p) => (p.run as { trace_truncated?: boolean }).trace_truncated);
+  const cut = chosen.filter((p) => p.run.trace_window?.cut || p.run.trace_truncated);
   return (
     <div className="classroom-panel">
       {lesson && <LessonBar lesson={lesson} picks={picks} onPick={(ids) => setChoice({ serial, ids })} />}
@@ -285,8 +286,7 @@ function RunClassroom() {
       </div>
       {cut.length > 0 && (
         <p className="warn" data-testid="trace-cut">
-          The trace of {cut.map((p) => p.label).join(', ')} was cut at the engine&apos;s event bound: the replay shows
-          the start of the run only.
+          {cut.map((p) => cutText(p.label, p.run.trace_window)).join(' ')}
         </p>
       )}
       {statusText && (

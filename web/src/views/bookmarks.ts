@@ -5,7 +5,7 @@
  * just after the event (so the event is the current one and the state
  * includes it). New families add finders with `registerFinder`.
  */
-import { KIND, REASON, SCHEDULER } from '../trace/codec';
+import { F, KIND, REASON, SCHEDULER } from '../trace/codec';
 import type { Track } from '../replay/store';
 import { nextStep } from '../replay/steps';
 
@@ -43,13 +43,13 @@ registerFinder('seq-dispatch', (track) => {
   const t = track.model.trace;
   const cls = track.model.index.reqClass;
   // The last Enqueued of the first request of a class with 2+ threads.
-  const d = first(track, (i) => t.kind(i) === KIND.Delivered && meets(track, t.b(i)));
+  const d = first(track, (i) => t.kind(i) === KIND.Delivered && meets(track, t.get(i, F.Delivered.class)));
   if (d < 0) return -1;
-  const req = t.a(d);
+  const req = t.get(d, F.Delivered.req);
   let last = -1;
   for (let i = d + 1; i < Math.min(t.length, d + 256); i++) {
-    if (t.kind(i) === KIND.Enqueued && t.a(i) === req) last = i;
-    if (t.kind(i) === KIND.Delivered && t.thread(i) === SCHEDULER && t.a(i) !== req) break;
+    if (t.kind(i) === KIND.Enqueued && t.get(i, F.Enqueued.req) === req) last = i;
+    if (t.kind(i) === KIND.Delivered && t.thread(i) === SCHEDULER && t.get(i, F.Delivered.req) !== req) break;
   }
   if (last < 0 || cls[req] < 0) return d;
   // Stop where the dispatch step ends (a worker may take the request before
@@ -61,32 +61,38 @@ registerFinder('barrier-gathered', (track) => {
   const t = track.model.trace;
   const cls = track.model.index.reqClass;
   // The executor starting a request of a class whose threads all met.
-  return first(track, (i) => t.kind(i) === KIND.ExecStart && t.a(i) < cls.length && meets(track, cls[t.a(i)]));
+  return first(track, (i) => {
+    if (t.kind(i) !== KIND.ExecStart) return false;
+    const req = t.get(i, F.ExecStart.req);
+    return req < cls.length && meets(track, cls[req]);
+  });
 });
 
 registerFinder('barrier-release', (track) => {
   const t = track.model.trace;
-  return first(track, (i) => t.kind(i) === KIND.SyncRelease && meets(track, t.a(i)));
+  return first(track, (i) => t.kind(i) === KIND.SyncRelease && meets(track, t.get(i, F.SyncRelease.class)));
 });
 
 registerFinder('cycle-spin', (track) => {
   const t = track.model.trace;
-  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.extra(i) === REASON.Cycle);
+  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.Cycle);
 });
 
 registerFinder('cycle-release', (track) => {
   const t = track.model.trace;
   // A release after someone spun in that cycle.
-  const spin = first(track, (i) => t.kind(i) === KIND.WaitStart && t.extra(i) === REASON.Cycle);
+  const spin = first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.Cycle);
   if (spin < 0) return -1;
-  const req = t.a(spin);
-  for (let i = spin + 1; i < t.length; i++) if (t.kind(i) === KIND.SyncRelease && t.b(i) === req) return i;
+  const req = t.get(spin, F.WaitStart.req);
+  for (let i = spin + 1; i < t.length; i++) {
+    if (t.kind(i) === KIND.SyncRelease && t.get(i, F.SyncRelease.req) === req) return i;
+  }
   return -1;
 });
 
 registerFinder('full-queue', (track) => {
   const t = track.model.trace;
-  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.extra(i) === REASON.FullQueue);
+  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.FullQueue);
 });
 
 registerFinder('steal', (track) => {
@@ -96,7 +102,7 @@ registerFinder('steal', (track) => {
 
 registerFinder('marker-wait', (track) => {
   const t = track.model.trace;
-  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.extra(i) === REASON.Marker);
+  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.Marker);
 });
 
 registerFinder('steal-done', (track) => {

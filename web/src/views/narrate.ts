@@ -7,7 +7,7 @@
  * which only restates the event. Narrators read the step's events and the
  * replay state after them, and say nothing the trace does not show.
  */
-import { describe, KIND, KIND_NAMES, REASON, SCHEDULER, type TraceEvent } from '../trace/codec';
+import { describe, KIND_NAMES, named, REASON, SCHEDULER, type NamedEvent, type TraceEvent } from '../trace/codec';
 import type { ReplayState } from '../trace/state';
 import type { Track } from '../replay/store';
 import { stepStartBefore } from '../replay/steps';
@@ -19,9 +19,15 @@ export interface StepContext {
   profile: SchedulerProfile;
   /** State after the step (at the replay position). */
   state: ReplayState;
-  /** The step's first event (its start) and every event of it up to the position (at most 64). */
-  start: TraceEvent;
-  events: TraceEvent[];
+  /**
+   * The step's first event (its start) and every event of it up to the
+   * position (at most 64), with their fields by name (from the engine's
+   * vocabulary).
+   */
+  start: NamedEvent;
+  events: NamedEvent[];
+  /** The same events in packed form, for `describe`. */
+  raw: TraceEvent[];
   className(c: number): string;
   /** Class of a request (-1 unknown). */
   classOf(req: number): number;
@@ -66,12 +72,15 @@ function classGloss(name: string): string {
   return m[2] === 'g' ? `${op} of every shard` : `${op} on shard ${m[2]}`;
 }
 
-function dispatch(c: StepContext, e: TraceEvent): string {
-  const req = e.a;
-  const cls = e.b;
+/** One kind of named event. */
+type Ev<K extends NamedEvent['kind']> = Extract<NamedEvent, { kind: K }>;
+
+function dispatch(c: StepContext, e: Ev<'Delivered'>): string {
+  const req = e.req;
+  const cls = e.class;
   const name = c.className(cls);
   const gloss = classGloss(name);
-  const targets = c.events.filter((x) => x.kind === KIND.Enqueued && x.a === req).map((x) => x.b);
+  const targets = c.events.flatMap((x) => (x.kind === 'Enqueued' && x.req === req ? [x.to] : []));
   const head = `The scheduler delivers r${req}, ${gloss ? `${gloss} (class ${name})` : `of class ${name}`}.`;
   const one = c.members(cls);
   if (one.length === 1 && targets.length <= 1) {
@@ -108,12 +117,12 @@ function arriveText(c: StepContext, thread: number, cls: number, req: number): s
     : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive in the cycle: the last to arrive runs it.`;
 }
 
-function execText(c: StepContext, e: TraceEvent): string {
-  const req = e.a;
+function execText(c: StepContext, e: Ev<'ExecStart'>): string {
+  const req = e.req;
   const th = e.thread;
   const cls = c.classOf(req);
   const name = c.className(cls);
-  const took = c.events.some((x) => x.kind === KIND.Dequeued && x.thread === th && x.a === req);
+  const took = c.events.some((x) => x.kind === 'Dequeued' && x.thread === th && x.req === req);
   const lane = th === SCHEDULER ? undefined : c.state.lanes[th];
   const g = groupFor(c.state, req);
   if (th === SCHEDULER) return `The scheduler executes r${req} itself, in delivery order (sequential execution).`;
@@ -130,38 +139,37 @@ function execText(c: StepContext, e: TraceEvent): string {
   return `T${th} executes ${reqName(c, req)}.`;
 }
 
-function releaseText(c: StepContext, e: TraceEvent): string {
-  const cls = e.a;
-  const req = e.b;
-  const name = c.className(cls);
+function releaseText(c: StepContext, e: Ev<'SyncRelease'>): string {
+  const req = e.req;
+  const name = c.className(e.class);
   if (c.profile.sync?.kind === 'cycle') {
     const after = c.profile.sync.barrierAfter
       ? ' (moderate stealing then waits at a barrier so they leave together)'
       : '';
-    return `T${e.c} has executed r${req} and resets ${name}'s cycle ${e.extra} mark: the threads spinning on it can go on${after}.`;
+    return `T${e.executor} has executed r${req} and resets ${name}'s cycle ${e.cycle} mark: the threads spinning on it can go on${after}.`;
   }
-  return `T${e.c} has executed r${req}: ${name}'s barrier opens, and its threads go on with their queues together.`;
+  return `T${e.executor} has executed r${req}: ${name}'s barrier opens, and its threads go on with their queues together.`;
 }
 
-function waitText(c: StepContext, e: TraceEvent): string {
+function waitText(c: StepContext, e: Ev<'WaitStart'>): string {
   const th = e.thread;
-  switch (e.extra) {
+  switch (e.reason) {
     case REASON.EmptyQueue:
       return c.profile.steals
         ? `${who(th)}'s queue is empty: it looks for work to steal from another thread's queue.`
         : `${who(th)}'s queue is empty: it sleeps until the scheduler gives it a request.`;
     case REASON.FullQueue: {
-      const to = c.events.find((x) => x.kind === KIND.Enqueued && x.a === e.a);
-      return `The queue of ${to ? `T${to.b}` : 'a thread'} is full: the scheduler stops delivering r${e.a} until that thread takes a request (back-pressure).`;
+      const to = c.events.find((x): x is Ev<'Enqueued'> => x.kind === 'Enqueued' && x.req === e.req);
+      return `The queue of ${to ? `T${to.to}` : 'a thread'} is full: the scheduler stops delivering r${e.req} until that thread takes a request (back-pressure).`;
     }
     case REASON.Marker:
-      return `T${th} reached r${e.a}, a sequential request, but another thread still runs requests it stole from T${th}: T${th} waits until that marker is cleared, so nothing stolen runs after r${e.a}.`;
+      return `T${th} reached r${e.req}, a sequential request, but another thread still runs requests it stole from T${th}: T${th} waits until that marker is cleared, so nothing stolen runs after r${e.req}.`;
     case REASON.Barrier:
-      return `T${th} waits at ${c.className(c.classOf(e.a))}'s barrier for r${e.a}.`;
+      return `T${th} waits at ${c.className(c.classOf(e.req))}'s barrier for r${e.req}.`;
     case REASON.Cycle:
-      return `T${th} spins in ${c.className(c.classOf(e.a))}'s cycle until r${e.a} has been executed.`;
+      return `T${th} spins in ${c.className(c.classOf(e.req))}'s cycle until r${e.req} has been executed.`;
     default:
-      return `${who(th)} waits (${describe(e, c.className)}).`;
+      return `${who(th)} waits (${describe(c.raw[0], c.className)}).`;
   }
 }
 
@@ -169,34 +177,38 @@ function waitText(c: StepContext, e: TraceEvent): string {
 const earlyFamily: Narrator = (c) => {
   const e = c.start;
   switch (e.kind) {
-    case KIND.Delivered:
+    case 'Delivered':
       return dispatch(c, e);
-    case KIND.Enqueued:
-      return `The queue of T${e.b} has room again: the scheduler puts ${reqName(c, e.a)} into it.`;
-    case KIND.Dequeued: {
-      const arrive = c.events.find((x) => x.kind === KIND.SyncArrive && x.thread === e.thread && x.b === e.a);
-      if (arrive) return arriveText(c, e.thread, arrive.a, arrive.b);
-      const exec = c.events.find((x) => x.kind === KIND.ExecStart && x.thread === e.thread && x.a === e.a);
+    case 'Enqueued':
+      return `The queue of T${e.to} has room again: the scheduler puts ${reqName(c, e.req)} into it.`;
+    case 'Dequeued': {
+      const arrive = c.events.find(
+        (x): x is Ev<'SyncArrive'> => x.kind === 'SyncArrive' && x.thread === e.thread && x.req === e.req,
+      );
+      if (arrive) return arriveText(c, e.thread, arrive.class, arrive.req);
+      const exec = c.events.find(
+        (x): x is Ev<'ExecStart'> => x.kind === 'ExecStart' && x.thread === e.thread && x.req === e.req,
+      );
       if (exec) return execText(c, exec);
-      return `T${e.thread} takes ${reqName(c, e.a)} from the head of its queue.`;
+      return `T${e.thread} takes ${reqName(c, e.req)} from the head of its queue.`;
     }
-    case KIND.SyncArrive:
-      return arriveText(c, e.thread, e.a, e.b);
-    case KIND.ExecStart:
+    case 'SyncArrive':
+      return arriveText(c, e.thread, e.class, e.req);
+    case 'ExecStart':
       return execText(c, e);
-    case KIND.SyncRelease:
+    case 'SyncRelease':
       return releaseText(c, e);
-    case KIND.WaitStart:
+    case 'WaitStart':
       return waitText(c, e);
-    case KIND.Steal: {
+    case 'Steal': {
       const waiting = c.state.lanes[e.thread]?.waitReason === REASON.Cycle;
       const why = waiting
         ? `While it waits in a cycle, T${e.thread} steals`
         : `T${e.thread} has nothing to do and steals`;
-      return `${why} T${e.a}'s ready queue: ${e.b} request${e.b === 1 ? '' : 's'} from r${e.c} on, all concurrent (T${e.a}'s flag is down), so they may run anywhere. It sets a marker on T${e.a}.`;
+      return `${why} T${e.victim}'s ready queue: ${e.count} request${e.count === 1 ? '' : 's'} from r${e.first} on, all concurrent (T${e.victim}'s flag is down), so they may run anywhere. It sets a marker on T${e.victim}.`;
     }
-    case KIND.StealDone:
-      return `T${e.thread} has executed everything it stole from T${e.a} and clears its marker: T${e.a} may now synchronize on its next sequential request.`;
+    case 'StealDone':
+      return `T${e.thread} has executed everything it stole from T${e.victim} and clears its marker: T${e.victim} may now synchronize on its next sequential request.`;
     default:
       return null;
   }
@@ -205,8 +217,8 @@ const earlyFamily: Narrator = (c) => {
 registerNarrator('early', earlyFamily);
 registerNarrator('work-stealing', earlyFamily);
 registerNarrator('sequential', (c) =>
-  c.start.kind === KIND.Delivered
-    ? `The scheduler delivers ${reqName(c, c.start.a)} and executes it itself: one request at a time, in order.`
+  c.start.kind === 'Delivered'
+    ? `The scheduler delivers ${reqName(c, c.start.req)} and executes it itself: one request at a time, in order.`
     : null,
 );
 
@@ -215,8 +227,9 @@ export function caption(track: Track, p: number, state: ReplayState): { text: st
   const t = track.model.trace;
   const s = stepStartBefore(t, p);
   if (s < 0 || s >= t.length) return null;
-  const events: TraceEvent[] = [];
-  for (let i = s; i < Math.min(p, s + 64); i++) events.push(t.event(i));
+  const raw: TraceEvent[] = [];
+  for (let i = s; i < Math.min(p, s + 64); i++) raw.push(t.event(i));
+  const events = raw.map(named);
   const reqClass = track.model.index.reqClass;
   const ctx: StepContext = {
     track,
@@ -224,6 +237,7 @@ export function caption(track: Track, p: number, state: ReplayState): { text: st
     state,
     start: events[0],
     events,
+    raw,
     className: (cls) => (cls < 0 ? '?' : (track.classNames[cls] ?? `C${cls}`)),
     classOf: (req) => (req >= 0 && req < reqClass.length ? reqClass[req] : -1),
     sequential: (cls) => track.mapping[cls]?.sequential ?? false,
@@ -234,6 +248,6 @@ export function caption(track: Track, p: number, state: ReplayState): { text: st
     const text = n(ctx);
     if (text) return { text, start: s };
   }
-  const e = events[0];
+  const e = raw[0];
   return { text: `${describe(e, ctx.className)} (${KIND_NAMES[e.kind] ?? e.kind}).`, start: s };
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use psmr_core::exec::Delivery;
 use psmr_core::threads::ThreadHost;
 use psmr_scenario::{
     parse_scenario, run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario,
@@ -52,6 +53,10 @@ enum Command {
         /// Extra busy time per request, in ns (overrides the file).
         #[arg(long)]
         pace_ns: Option<u64>,
+        /// Delivery model (overrides the file): `saturate`, `closed`,
+        /// `closed:CLIENTS` or `rate:PER_SECOND`.
+        #[arg(long, value_parser = parse_delivery)]
+        delivery: Option<Delivery>,
         /// Do not record the event trace.
         #[arg(long)]
         no_trace: bool,
@@ -98,8 +103,35 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print the JSON Schema of scenario files.
-    Schema,
+    /// Print the JSON Schema of scenario files, or with --trace the trace
+    /// vocabulary (event kinds, fields, wait reasons) as JSON.
+    Schema {
+        #[arg(long)]
+        trace: bool,
+    },
+}
+
+/// `--delivery`: `saturate`, `closed`, `closed:N` or `rate:R`.
+fn parse_delivery(s: &str) -> Result<Delivery, String> {
+    let (model, arg) = s.split_once(':').map_or((s, None), |(m, a)| (m, Some(a)));
+    let bad = || format!("expected saturate, closed, closed:CLIENTS or rate:PER_SECOND, got `{s}`");
+    match (model, arg) {
+        ("saturate", None) => Ok(Delivery::Saturate),
+        ("closed", None) => Ok(Delivery::Closed { clients: None }),
+        ("closed", Some(n)) => n
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n > 0)
+            .map(|n| Delivery::Closed { clients: Some(n) })
+            .ok_or_else(bad),
+        ("rate", Some(r)) => r
+            .parse::<f64>()
+            .ok()
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .map(|per_s| Delivery::Rate { per_s })
+            .ok_or_else(bad),
+        _ => Err(bad()),
+    }
 }
 
 fn main() -> ExitCode {
@@ -112,6 +144,7 @@ fn main() -> ExitCode {
             requests,
             seed,
             pace_ns,
+            delivery,
             no_trace,
             json,
         } => {
@@ -122,6 +155,8 @@ fn main() -> ExitCode {
                 seed,
                 trace: no_trace.then_some(false),
                 pace_ns,
+                delivery,
+                thread_pace_ns: None,
             };
             cmd_run(&file, &opts, json)
         }
@@ -148,8 +183,12 @@ fn main() -> ExitCode {
             };
             cmd_bench(&file, &opts, json)
         }
-        Command::Schema => {
-            print!("{}", Scenario::json_schema());
+        Command::Schema { trace } => {
+            if trace {
+                print!("{}", psmr_core::trace::vocabulary_json());
+            } else {
+                print!("{}", Scenario::json_schema());
+            }
             ExitCode::SUCCESS
         }
     }
@@ -190,9 +229,15 @@ fn cmd_validate(files: &[PathBuf]) -> ExitCode {
     }
 }
 
-/// A thread host able to run `threads` workers plus the delivering thread.
+/// Pool threads kept beside the workers for schedulers' auxiliary roles
+/// (tracker, partitioner, graph builder).
+const AUX_THREADS: usize = 4;
+
+/// A thread host able to run `threads` workers, the delivering thread and
+/// up to [`AUX_THREADS`] auxiliary threads.
 pub(crate) fn host_for(threads: usize) -> Result<ThreadHost, ExitCode> {
-    ThreadHost::with_capacity(threads.clamp(1, psmr_core::threads::MAX_WORKERS)).map_err(|e| {
+    let workers = threads.clamp(1, psmr_core::threads::MAX_WORKERS) + AUX_THREADS;
+    ThreadHost::with_capacity(workers).map_err(|e| {
         eprintln!("psmr: {e}");
         ExitCode::from(EXIT_BAD_INPUT)
     })

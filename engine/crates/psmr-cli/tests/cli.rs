@@ -198,3 +198,49 @@ fn schema_command_prints_the_committed_schema() {
         "regenerate: cargo run -q -p psmr-cli -- schema > ../scenarios/scenario.schema.json"
     );
 }
+
+/// The web app decodes traces with the committed vocabulary: it must be
+/// the engine's.
+#[test]
+fn schema_trace_prints_the_committed_vocabulary() {
+    let o = psmr(&["schema", "--trace"]);
+    assert_eq!(o.status.code(), Some(0));
+    let committed = include_str!("../../../../web/src/trace/vocabulary.json");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        committed,
+        "regenerate: cargo run -q -p psmr-cli -- schema --trace > ../web/src/trace/vocabulary.json"
+    );
+}
+
+#[test]
+fn delivery_flag_is_parsed_and_reported() {
+    let o = psmr(&[
+        "run",
+        "../../../scenarios/quickstart.json",
+        "--scheduler",
+        "sequential",
+        "--requests",
+        "300",
+        "--delivery",
+        "closed:3",
+        "--json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["runs"][0]["delivery"]["model"], "closed");
+    assert_eq!(v["runs"][0]["delivery"]["clients"], 3);
+    assert_eq!(v["runs"][0]["family"], "sequential");
+    let bad = psmr(&[
+        "run",
+        "../../../scenarios/quickstart.json",
+        "--delivery",
+        "closed:0",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -1,6 +1,6 @@
 //! Cooperative cancellation and pausing of a run.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Set by whoever controls the run (a CLI signal, the web page); polled by
 /// the delivering thread before each delivery ([`crate::exec::RunContext::deliver`]).
@@ -13,10 +13,26 @@ use std::sync::atomic::{AtomicBool, Ordering};
 ///   paused classroom run shows its threads idle, as a real replica would be
 ///   with no requests arriving. Pausing never interrupts a synchronization
 ///   in progress: every request already delivered can complete.
-#[derive(Debug, Default)]
+///
+/// A cancel can also be set in advance at a delivery count
+/// ([`CancelToken::cancel_at`]): the run then stops before that delivery,
+/// deterministically (tests, reproducible partial runs).
+#[derive(Debug)]
 pub struct CancelToken {
     cancelled: AtomicBool,
     paused: AtomicBool,
+    /// Deliveries allowed (`u64::MAX`: no limit).
+    limit: AtomicU64,
+}
+
+impl Default for CancelToken {
+    fn default() -> Self {
+        CancelToken {
+            cancelled: AtomicBool::new(false),
+            paused: AtomicBool::new(false),
+            limit: AtomicU64::new(u64::MAX),
+        }
+    }
 }
 
 /// How long a paused deliverer sleeps between checks.
@@ -40,10 +56,19 @@ impl CancelToken {
     pub fn is_paused(&self) -> bool {
         self.paused.load(Ordering::Relaxed)
     }
-    /// Clear both flags, to reuse the token for another run.
+    /// Stop delivering once `deliveries` deliveries were made.
+    pub fn cancel_at(&self, deliveries: u64) {
+        self.limit.store(deliveries, Ordering::Relaxed);
+    }
+    /// May delivery number `d` (0-based) still be made?
+    pub fn allows(&self, d: u64) -> bool {
+        d < self.limit.load(Ordering::Relaxed) && !self.is_cancelled()
+    }
+    /// Clear the flags and the limit, to reuse the token for another run.
     pub fn reset(&self) {
         self.cancelled.store(false, Ordering::Relaxed);
         self.paused.store(false, Ordering::Relaxed);
+        self.limit.store(u64::MAX, Ordering::Relaxed);
     }
     /// Block while paused; return `false` if the run was cancelled.
     /// Bounded: each wait is one short sleep, and cancel ends the loop.

@@ -3,8 +3,12 @@
 //! The shared vocabulary of P-SMR Lab. Every scheduler, the CLI, the wasm
 //! bindings and the web views speak in the types defined here:
 //!
-//! * [`request`]: a delivered [`request::Request`] with its class, operation
-//!   and read/write [`request::Access`] over shards;
+//! * [`cell`]: the cells requests conflict on (shards, keys, colors) and
+//!   footprints over them;
+//! * [`request`]: a [`request::Request`] with its class and operation;
+//! * [`stream`]: a request stream with its order source (a total order,
+//!   committed ePaxos instances, an event forest), canonical order and
+//!   footprints;
 //! * [`class`]: request classes and the conflict relation between them
 //!   (paper 003, Definitions 2-3: internal and external conflicts);
 //! * [`app`]: the replicated applications that do real work;
@@ -15,25 +19,33 @@
 //!   function through which every request is executed ([`exec::RunContext::execute`]);
 //! * [`trace`]: the compact event vocabulary recorded into per-thread buffers;
 //! * [`metrics`]: throughput, latency and per-thread time accounting;
-//! * [`oracle`]: the correctness check run after every run.
+//! * [`oracle`]: the correctness check run after every run;
+//! * [`scc`]: strongly connected components (iterative Tarjan).
 
 pub mod app;
 pub mod cancel;
+pub mod cell;
 pub mod class;
 pub mod clock;
 pub mod codec;
+pub mod commit_sim;
 pub mod exec;
 pub mod metrics;
 pub mod oracle;
 pub mod request;
 pub mod run;
+pub mod scc;
 pub mod scheduler;
+pub mod stream;
 pub mod threads;
 pub mod trace;
 pub mod workload;
+pub mod ycsb;
 
+pub use cell::{CellSpace, Span};
 pub use class::{ClassDef, ClassId, ClassTable};
 pub use exec::{RunContext, RunOutput};
-pub use request::{Access, Op, Request, RequestId, ShardSet};
-pub use scheduler::{RunError, Scheduler, SchedulerId};
-pub use trace::{EventKind, ThreadRef, TraceEvent, WaitReason};
+pub use request::{Op, Request, RequestId, ShardSet};
+pub use scheduler::{Family, Needs, RunError, Scheduler, SchedulerId, SpaceKind};
+pub use stream::{Stream, StreamKind};
+pub use trace::{EventKind, ThreadRef, TraceEvent, WaitReason, NO_REQUEST};

@@ -7,9 +7,12 @@ use std::sync::atomic::Ordering;
 use serde::{Deserialize, Serialize};
 
 use crate::exec::{ExecLog, RunOutput};
-use crate::trace::{Counter, ThreadStats};
+use crate::stream::Stream;
+use crate::trace::{Counter, ThreadStats, SCHEDULER};
 
-/// Latency percentiles in microseconds (delivery to end of execution).
+/// Latency percentiles in microseconds, from a request's delivery to its
+/// completion: the end of its execution, or for an event stream the end of
+/// the last event of the delivered root's tree (the reply to its client).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LatencyUs {
     pub p50: f64,
@@ -61,28 +64,28 @@ const SERIES_BUCKETS: usize = 100;
 
 impl RunMetrics {
     pub fn compute(
+        stream: &Stream,
         log: &ExecLog,
         delivered: usize,
         stats: &[ThreadStats],
         out: &RunOutput,
     ) -> Self {
-        let mut latencies = Vec::with_capacity(delivered);
+        let runnable = stream.runnable(delivered);
         let mut first_ns = u64::MAX;
         let mut last_ns = 0u64;
-        let mut ends = Vec::with_capacity(delivered);
-        for i in 0..delivered.min(log.len()) {
-            let s = log.slot(i as u32);
+        let mut ends = Vec::with_capacity(runnable);
+        for &r in &stream.canonical[..runnable] {
+            let s = log.slot(r);
             if s.count.load(Ordering::Relaxed) == 0 {
                 continue;
             }
-            let d = s.delivered_ns.load(Ordering::Relaxed);
             let e = s.end_ns.load(Ordering::Relaxed);
-            first_ns = first_ns.min(d);
+            first_ns = first_ns.min(s.admitted_ns.load(Ordering::Relaxed));
             last_ns = last_ns.max(e);
-            latencies.push(e.saturating_sub(d));
             ends.push(e);
         }
-        let executed = latencies.len() as u64;
+        let mut latencies = completion_latencies(stream, log, delivered);
+        let executed = ends.len() as u64;
         let duration_ns = last_ns.saturating_sub(first_ns.min(last_ns)).max(1);
         let mut counters = BTreeMap::new();
         for c in Counter::ALL {
@@ -102,7 +105,7 @@ impl RunMetrics {
             throughput_series: series(&mut ends, first_ns.min(last_ns), duration_ns),
             threads: stats
                 .iter()
-                .filter(|s| s.thread != crate::trace::SCHEDULER)
+                .filter(|s| s.thread < crate::trace::AUX_BASE && s.thread != SCHEDULER)
                 .map(|s| ThreadTimes {
                     thread: s.thread,
                     executed: s.executed,
@@ -122,6 +125,42 @@ impl RunMetrics {
             extra: out.extra.iter().cloned().collect(),
         }
     }
+}
+
+/// One latency per completed delivery: from its admission to the end of
+/// the last request it brought (itself; an instance's last command; the
+/// last event of a root's tree).
+fn completion_latencies(stream: &Stream, log: &ExecLog, delivered: usize) -> Vec<u64> {
+    let mut out = Vec::with_capacity(delivered);
+    for d in 0..delivered.min(stream.deliveries()) as u32 {
+        let unit = stream.delivery(d);
+        let admitted = log.slot(unit.start).admitted_ns.load(Ordering::Relaxed);
+        let members = match stream.events() {
+            Some(f) => {
+                let root = unit.start as usize;
+                let end = f
+                    .roots
+                    .get(d as usize + 1)
+                    .copied()
+                    .unwrap_or(stream.len() as u32);
+                root as u32..end
+            }
+            None => unit,
+        };
+        let mut done = 0u64;
+        for r in members {
+            let s = log.slot(r);
+            if s.count.load(Ordering::Relaxed) == 0 {
+                done = 0;
+                break;
+            }
+            done = done.max(s.end_ns.load(Ordering::Relaxed));
+        }
+        if done > 0 {
+            out.push(done.saturating_sub(admitted));
+        }
+    }
+    out
 }
 
 fn queue_stats(out: &RunOutput) -> (f64, u32) {

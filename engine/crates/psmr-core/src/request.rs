@@ -1,14 +1,21 @@
 //! Requests as the scheduler receives them from the ordering layer.
+//!
+//! A request carries its class (a label for routing, display and weights),
+//! its operation and its id. What it reads and writes (its footprint over
+//! the application's cells) lives in the stream's side tables
+//! ([`crate::stream::Stream::footprint`]), so a request stays small.
 
 use serde::{Deserialize, Serialize};
 
 use crate::class::ClassId;
 
-/// Position of a request in the delivery order. Request `i` is the `i`-th
-/// request delivered; ids are dense, starting at 0.
+/// Position of a request in its stream. Ids are dense, starting at 0: the
+/// delivery order for total streams, commit order (instance by instance)
+/// for commit streams, the canonical event-loop order for event streams.
 pub type RequestId = u32;
 
-/// A set of shards (partitions of the application state), at most 64.
+/// A set of shards, at most 64 (the linked list's and spin app's global
+/// operations name the shards they visit with it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ShardSet(pub u64);
 
@@ -39,9 +46,6 @@ impl ShardSet {
     pub fn union(self, other: ShardSet) -> ShardSet {
         ShardSet(self.0 | other.0)
     }
-    pub fn is_superset(self, other: ShardSet) -> bool {
-        other.0 & !self.0 == 0
-    }
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -51,25 +55,23 @@ impl ShardSet {
     pub fn iter(self) -> impl Iterator<Item = usize> {
         (0..64).filter(move |s| self.contains(*s))
     }
-}
-
-/// What a request reads and writes, at shard granularity. Two requests
-/// conflict when one writes a shard the other reads or writes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Access {
-    pub reads: ShardSet,
-    pub writes: ShardSet,
-}
-
-impl Access {
-    /// Shards touched at all.
-    pub fn touched(self) -> ShardSet {
-        self.reads.union(self.writes)
-    }
-    /// The read/write conflict test (paper 003, Definition 1): at least one
-    /// side writes a shard the other touches.
-    pub fn conflicts_with(self, other: Access) -> bool {
-        self.writes.intersects(other.touched()) || other.writes.intersects(self.touched())
+    /// The shards as spans of cells (maximal runs of consecutive shards).
+    pub fn spans(self, write: bool) -> impl Iterator<Item = crate::cell::Span> {
+        let mut rest = self.0;
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
+            let lo = rest.trailing_zeros() as u64;
+            let run = (rest >> lo).trailing_ones() as u64;
+            let hi = lo + run - 1;
+            rest &= if hi >= 63 {
+                0
+            } else {
+                !((1u64 << (hi + 1)) - 1)
+            };
+            Some(crate::cell::Span { lo, hi, write })
+        })
     }
 }
 
@@ -91,8 +93,11 @@ pub enum Op {
     KvWrite { key: u64, value: u64 },
     /// Key-value store: insert `key` if absent.
     KvInsert { key: u64, value: u64 },
-    /// Key-value store: read `len` consecutive keys from `start`.
+    /// Key-value store: read the keys in `start..start + len` that exist.
     KvScan { start: u64, len: u32 },
+    /// Event handler: spin `ns` nanoseconds, then fold `tag` into `color`'s
+    /// state.
+    Event { color: u32, tag: u32, ns: u32 },
     /// Synthetic: spin for `ns` nanoseconds, reading or writing `shards`.
     Spin {
         ns: u32,
@@ -101,15 +106,33 @@ pub enum Op {
     },
 }
 
-/// One delivered request.
+/// One request of a stream.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Request {
-    /// Delivery position; `requests[i].id == i`.
+    /// Position in the stream; `requests[i].id == i`.
     pub id: RequestId,
-    /// The request's class. Invariant: the class's access covers `access`
-    /// (`class.reads ⊇ access.reads`, `class.writes ⊇ access.writes`).
+    /// The request's class: routing for the early family, a label for
+    /// display and weights for everyone.
     pub class: ClassId,
     pub op: Op,
-    /// The shards this particular request reads and writes.
-    pub access: Access,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::Span;
+
+    #[test]
+    fn shard_sets_become_maximal_spans() {
+        let s = ShardSet(0b1101_1000_0111);
+        let v: Vec<Span> = s.spans(true).collect();
+        assert_eq!(
+            v,
+            vec![Span::write(0, 2), Span::write(7, 8), Span::write(10, 11)]
+        );
+        assert_eq!(
+            ShardSet::all(64).spans(false).collect::<Vec<_>>(),
+            vec![Span::read(0, 63)]
+        );
+    }
 }

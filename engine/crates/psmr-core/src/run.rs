@@ -8,22 +8,32 @@ use serde::{Deserialize, Serialize};
 use crate::app::AppSpec;
 use crate::cancel::CancelToken;
 use crate::class::ClassTable;
-use crate::exec::{ExecLog, Progress, RunContext, RunOutput};
+use crate::exec::{Delivery, ExecLog, Progress, RunContext, RunOutput};
 use crate::metrics::RunMetrics;
 use crate::oracle::{self, Reference, Verdict};
-use crate::request::Request;
 use crate::scheduler::{RunError, Scheduler, SchedulerId, SchedulerInfo};
+use crate::stream::Stream;
 use crate::threads::ThreadHost;
-use crate::trace::{TraceConfig, TraceEvent, TraceHub};
+use crate::trace::{TraceConfig, TraceEvent, TraceHub, TraceWindow, AUX_BASE};
 
 /// Inputs shared by all runs of one scenario.
 pub struct RunInput<'a> {
     pub app: &'a AppSpec,
     pub classes: &'a ClassTable,
-    pub requests: &'a [Request],
+    pub stream: &'a Stream,
     pub host: &'a ThreadHost,
     pub trace: TraceConfig,
     pub pace_ns: u64,
+    /// Per-worker pace overriding `pace_ns` (see `RunContext::thread_pace_ns`).
+    pub thread_pace_ns: &'a [u64],
+    pub delivery: Delivery,
+}
+
+/// An auxiliary thread of a run, as the views name its lane.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoleLane {
+    pub thread: u16,
+    pub name: String,
 }
 
 /// Result of one checked run.
@@ -33,6 +43,10 @@ pub struct RunResult {
     /// The scheduler's configuration (its CtoT, for the early family).
     pub info: SchedulerInfo,
     pub threads: usize,
+    /// Auxiliary threads, with their trace thread ids.
+    pub roles: Vec<RoleLane>,
+    /// The delivery model, defaults resolved.
+    pub delivery: Delivery,
     pub output: RunOutput,
     pub metrics: RunMetrics,
     pub verdict: Verdict,
@@ -40,7 +54,7 @@ pub struct RunResult {
     pub cancelled: bool,
     #[serde(skip)]
     pub trace: Vec<TraceEvent>,
-    pub trace_truncated: bool,
+    pub trace_window: TraceWindow,
 }
 
 /// Run `scheduler` with `threads` workers on `input`, checked against
@@ -54,10 +68,13 @@ pub fn run_checked(
     progress: &Progress,
 ) -> Result<RunResult, RunError> {
     let app = input.app.build();
-    let log = ExecLog::new(input.requests.len());
-    let hub = TraceHub::new(input.trace);
+    let log = ExecLog::new(input.stream);
+    let role_names = scheduler.roles();
+    let hub = TraceHub::new(input.trace, threads + 1 + role_names.len());
+    let delivery = input.delivery.resolved(threads);
     let ctx = RunContext {
-        requests: input.requests,
+        stream: input.stream,
+        requests: &input.stream.requests,
         classes: input.classes,
         app: app.as_ref(),
         threads,
@@ -67,30 +84,43 @@ pub fn run_checked(
         trace: &hub,
         progress,
         pace_ns: input.pace_ns,
+        thread_pace_ns: input.thread_pace_ns,
+        delivery,
     };
     let output = scheduler.run(&ctx)?;
-    let (trace, stats, trace_truncated) = hub.finish();
+    let (trace, stats, trace_window) = hub.finish();
     let delivered = output.delivered as usize;
     let digest = app.digest();
+    let fresh = || input.app.build();
     let verdict = oracle::check(
-        input.requests,
+        input.stream,
         input.classes,
         &log,
         reference,
         delivered,
         digest,
+        &fresh,
     );
-    let metrics = RunMetrics::compute(&log, delivered, &stats, &output);
+    let metrics = RunMetrics::compute(input.stream, &log, delivered, &stats, &output);
     Ok(RunResult {
         scheduler: scheduler.id(),
         info: scheduler.info(),
         threads,
+        roles: role_names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| RoleLane {
+                thread: AUX_BASE + k as u16,
+                name: n.to_string(),
+            })
+            .collect(),
+        delivery,
         output,
         metrics,
         verdict,
         digest,
-        cancelled: delivered < input.requests.len(),
+        cancelled: delivered < input.stream.deliveries(),
         trace,
-        trace_truncated,
+        trace_window,
     })
 }

@@ -6,7 +6,9 @@ use std::str::FromStr;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::cell::CellSpace;
 use crate::exec::{RunContext, RunOutput};
+use crate::stream::StreamKind;
 
 /// Every scheduler id the project knows, fixed for all work (issue 2).
 /// Not all are implemented yet; asking for one that is not gives
@@ -139,6 +141,85 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// The families of schedulers, one per paper (and the baseline).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// One thread executes the canonical order.
+    Sequential,
+    /// Early scheduling with barriers or busy-wait cycles (papers 003, 000).
+    Early,
+    /// Early scheduling with work stealing (paper 000).
+    WorkStealing,
+    /// Late scheduling over a dependency graph (CBASE; papers 003, 000).
+    Late,
+    /// ePaxos execution by SCCs, sequential or parallel (paper 004).
+    Epaxos,
+    /// Partitioned key-value store with repartitioning (paper 001).
+    Repartitioning,
+    /// Event-driven runtimes with colors (paper 002).
+    Coloring,
+}
+
+impl Family {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::Sequential => "sequential",
+            Family::Early => "early",
+            Family::WorkStealing => "work-stealing",
+            Family::Late => "late",
+            Family::Epaxos => "epaxos",
+            Family::Repartitioning => "repartitioning",
+            Family::Coloring => "coloring",
+        }
+    }
+}
+
+/// The kinds of cell space a scheduler can work with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpaceKind {
+    Shards,
+    Keys,
+    Colors,
+}
+
+impl SpaceKind {
+    pub fn of(space: CellSpace) -> SpaceKind {
+        match space {
+            CellSpace::Shards { .. } => SpaceKind::Shards,
+            CellSpace::Keys => SpaceKind::Keys,
+            CellSpace::Colors => SpaceKind::Colors,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SpaceKind::Shards => "shards",
+            SpaceKind::Keys => "keys",
+            SpaceKind::Colors => "colors",
+        }
+    }
+}
+
+/// What a scheduler declares about itself, checked when a scenario is
+/// validated (so a mismatch is a located error, not a run-time failure).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Needs {
+    pub family: Family,
+    /// Stream kinds it can run.
+    pub streams: &'static [StreamKind],
+    /// Cell spaces it can run on (empty: any).
+    pub spaces: &'static [SpaceKind],
+    /// It routes by class, so the class table must cover the stream.
+    pub covering_classes: bool,
+    /// Auxiliary threads it runs beside its workers, by role name.
+    pub roles: &'static [&'static str],
+    /// The scenario key of its parameter object (e.g. `early`), if any, and
+    /// the fields of that object that apply to this scheduler.
+    pub params: Option<(&'static str, &'static [&'static str])>,
+}
+
 /// One class's place in a classes-to-threads mapping, for the views.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassAssignment {
@@ -156,18 +237,27 @@ pub struct SchedulerInfo {
     pub mapping_how: String,
 }
 
-/// A scheduler of parallel SMR: takes the delivered request stream and
-/// executes it on `ctx.threads` worker threads (plus its own delivering
-/// thread), calling [`RunContext::execute`] exactly once per request.
+/// A scheduler of parallel SMR: takes the stream's deliveries and executes
+/// them on `ctx.threads` worker threads (plus its own delivering thread and
+/// its auxiliary roles), calling [`RunContext::execute`] exactly once per
+/// request that can run.
 ///
 /// Contract (checked by the oracle after every run, not trusted):
-/// * every delivered request executes exactly once;
-/// * requests that conflict execute in delivery order, never overlapping;
-/// * the scheduler stops delivering when `ctx.cancel` is set and returns
-///   once what it delivered has executed.
+/// * every request that can run executes exactly once (for event streams:
+///   every registered child is passed to `RunContext::register`);
+/// * requests that conflict never overlap and keep the stream's canonical
+///   order (events of one color keep their registration order);
+/// * the scheduler stops delivering when the deliverer says so (cancel)
+///   and returns once what it delivered has executed.
 pub trait Scheduler: Send + Sync {
     fn id(&self) -> SchedulerId;
+    /// Its family and needs (the same as its module declares for its id).
+    fn needs(&self) -> &'static Needs;
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError>;
+    /// Names of the auxiliary threads it runs (trace lanes `AUX_BASE + k`).
+    fn roles(&self) -> &'static [&'static str] {
+        self.needs().roles
+    }
     /// Configuration shown by the views (the CtoT of early schedulers).
     fn info(&self) -> SchedulerInfo {
         SchedulerInfo::default()

@@ -1,20 +1,24 @@
 //! Where a run's threads come from.
 //!
 //! Schedulers never spawn OS threads themselves: they ask a [`ThreadHost`]
-//! to run one closure per worker plus the scheduler's own loop, all at the
-//! same time. Natively the host owns a rayon pool; in the browser it uses
-//! the global pool that wasm-bindgen-rayon started over Web Workers.
+//! to run one closure per worker, one per *auxiliary role* (a workload
+//! tracker, a graph partitioner, a dependency-graph builder...) and the
+//! scheduler's own loop, all at the same time. Natively the host owns a
+//! rayon pool; in the browser it uses the global pool that
+//! wasm-bindgen-rayon started over Web Workers.
 //!
-//! Invariant: every closure of one [`ThreadHost::run`] gets its own pool
-//! thread for its whole life, because workers block on each other
-//! (barriers, cycles, markers). The host therefore refuses a run that needs
-//! more threads than it has (`workers + 1 <= capacity`), instead of letting
-//! it deadlock.
+//! Invariant: every closure of one [`ThreadHost::run_team`] gets its own
+//! pool thread for its whole life, because threads block on each other
+//! (barriers, cycles, markers, a partitioner waiting for a snapshot). The
+//! host therefore refuses a run that needs more threads than it has
+//! (`workers + roles + 1 <= capacity`), instead of letting it deadlock.
 
 use std::sync::Arc;
 
 /// Most worker threads a run may ask for (scenario limit too).
 pub const MAX_WORKERS: usize = 64;
+/// Most auxiliary roles a scheduler may run beside its workers.
+pub const MAX_ROLES: usize = crate::trace::MAX_ROLES;
 
 #[derive(Clone)]
 pub struct ThreadHost {
@@ -56,9 +60,9 @@ impl ThreadHost {
         }
     }
 
-    /// Largest worker count a run may use on this host.
-    pub fn max_workers(&self) -> usize {
-        self.capacity().saturating_sub(1).min(MAX_WORKERS)
+    /// Largest worker count a run with `roles` auxiliary threads may use.
+    pub fn max_workers(&self, roles: usize) -> usize {
+        self.capacity().saturating_sub(1 + roles).min(MAX_WORKERS)
     }
 
     /// Run `worker(i)` for `i in 0..workers` and `driver()` concurrently,
@@ -69,31 +73,79 @@ impl ThreadHost {
         W: Fn(usize) + Sync,
         D: FnOnce() -> R + Send,
     {
-        if workers + 1 > self.capacity() {
+        self.run_team(workers, 0, worker, |_| {}, driver)
+    }
+
+    /// [`ThreadHost::run`] plus `role(k)` for `k in 0..roles`, each on its
+    /// own pool thread too. Roles must end on their own once the driver and
+    /// the workers are done (see the scheduler's stop signal).
+    pub fn run_team<R, W, A, D>(
+        &self,
+        workers: usize,
+        roles: usize,
+        worker: W,
+        role: A,
+        driver: D,
+    ) -> Result<R, String>
+    where
+        R: Send,
+        W: Fn(usize) + Sync,
+        A: Fn(usize) + Sync,
+        D: FnOnce() -> R + Send,
+    {
+        let need = workers + roles + 1;
+        if roles > MAX_ROLES {
             return Err(format!(
-                "a run with {workers} worker threads needs {} pool threads, this engine has {}",
-                workers + 1,
+                "a run may have at most {MAX_ROLES} auxiliary threads, not {roles}"
+            ));
+        }
+        if need > self.capacity() {
+            let aux = if roles > 0 {
+                format!(" and {roles} auxiliary")
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "a run with {workers} worker{aux} threads needs {need} pool threads, this engine has {}",
                 self.capacity()
             ));
         }
-        let worker = &worker;
+        let team = Team {
+            workers,
+            roles,
+            worker: &worker,
+            role: &role,
+        };
         Ok(match &self.pool {
-            Some(p) => p.scope(|s| spawn_all(s, workers, worker, driver)),
-            None => rayon::scope(|s| spawn_all(s, workers, worker, driver)),
+            Some(p) => p.scope(|s| team.spawn(s, driver)),
+            None => rayon::scope(|s| team.spawn(s, driver)),
         })
     }
 }
 
-/// Spawn the workers into the scope, then run the driver on this thread.
-fn spawn_all<'s, R, W, D>(s: &rayon::Scope<'s>, workers: usize, worker: &'s W, driver: D) -> R
-where
-    W: Fn(usize) + Sync,
-    D: FnOnce() -> R,
-{
-    for i in 0..workers {
-        s.spawn(move |_| worker(i));
+/// The closures of one run.
+struct Team<'t, W, A> {
+    workers: usize,
+    roles: usize,
+    worker: &'t W,
+    role: &'t A,
+}
+
+impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
+    /// Spawn workers and roles into the scope, then run the driver here.
+    fn spawn<'s, R>(self, s: &rayon::Scope<'s>, driver: impl FnOnce() -> R) -> R
+    where
+        't: 's,
+    {
+        let (worker, role) = (self.worker, self.role);
+        for i in 0..self.workers {
+            s.spawn(move |_| worker(i));
+        }
+        for k in 0..self.roles {
+            s.spawn(move |_| role(k));
+        }
+        driver()
     }
-    driver()
 }
 
 #[cfg(test)]
@@ -125,5 +177,34 @@ mod tests {
         let host = ThreadHost::with_capacity(2).unwrap();
         let err = host.run(3, |_| {}, || ()).unwrap_err();
         assert!(err.contains("needs 4 pool threads"), "{err}");
+        let err = host.run_team(2, 1, |_| {}, |_| {}, || ()).unwrap_err();
+        assert!(
+            err.contains("2 worker and 1 auxiliary threads needs 4"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn roles_run_beside_workers_and_driver() {
+        // Workers, roles and driver all meet at one barrier: only possible
+        // if each has its own thread.
+        let host = ThreadHost::with_capacity(4).unwrap();
+        assert_eq!(host.max_workers(2), 2);
+        let barrier = Barrier::new(5);
+        let r = host.run_team(
+            2,
+            2,
+            |_| {
+                barrier.wait();
+            },
+            |_| {
+                barrier.wait();
+            },
+            || {
+                barrier.wait();
+                9
+            },
+        );
+        assert_eq!(r, Ok(9));
     }
 }

@@ -1,29 +1,55 @@
-//! The trace: one compact event vocabulary shared by every scheduler and
-//! consumed by every view.
+//! The trace: one event vocabulary, defined once here, that every scheduler
+//! emits and every view consumes.
+//!
+//! The [`vocabulary!`] table below is the single definition of every event
+//! kind: its code, its fields, where each field sits in the packed 24-byte
+//! form (`x` = the 8-bit extra, `a`, `b`, `c` = 32-bit words), what the
+//! field means (`req`, `thread`, `class`, `count`, `small`, `flag`,
+//! `reason`) and whether the event is *structural* (kept even when a long
+//! trace is cut). The enum, the packing ([`EventKind::words`],
+//! [`EventKind::from_words`]) and the JSON table ([`vocabulary_json`],
+//! printed by `psmr schema --trace`) all come from it; the web app's
+//! decoder and reducer are checked against that JSON
+//! (`web/src/trace/vocabulary.json`).
 //!
 //! Each thread records into its own [`Recorder`] (no sharing on the hot
 //! path); events carry a global sequence number taken from one atomic
 //! counter, so merging the per-thread buffers and sorting by `seq` gives an
-//! order consistent with happens-before (see [`SeqClock`]). Recording can be
-//! switched off for benchmark runs; the execution log the oracle needs is
-//! kept separately and is always on ([`crate::exec::ExecLog`]).
+//! order consistent with happens-before (see [`SeqClock`]). With tracing off
+//! nothing is recorded and the counter is never touched; the execution log
+//! the oracle needs is kept separately ([`crate::exec::ExecLog`]).
 //!
-//! Bound: a run records at most [`TraceConfig::max_events`] events in all;
-//! past that, recording stops, `truncated` is set, and the run goes on.
+//! ## Bounds and windows
+//! A run keeps at most [`TraceConfig::max_events`] events: half for the
+//! *head* (the first events, shared budget), a tenth for *structural*
+//! events past the head, and the rest split between the lanes as rings that
+//! keep each lane's latest events (the *tail*). When a ring wraps, the
+//! trace is cut: [`TraceHub::finish`] keeps the complete prefix, the
+//! structural events of the gap and the complete suffix, and says so in a
+//! [`TraceWindow`].
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use crossbeam_utils::CachePadded;
 use serde::{Deserialize, Serialize};
 
 use crate::class::ClassId;
 use crate::clock;
 use crate::request::RequestId;
 
-/// A thread of a run: worker `0..threads`, or [`SCHEDULER`].
+/// A thread of a run: worker `0..threads`, [`SCHEDULER`], or an auxiliary
+/// role `AUX_BASE + k`.
 pub type ThreadRef = u16;
 /// The scheduler (delivering) thread.
 pub const SCHEDULER: ThreadRef = u16::MAX;
+/// First thread id of auxiliary roles (tracker, partitioner, graph
+/// builder...): role `k` records as `AUX_BASE + k`.
+pub const AUX_BASE: ThreadRef = 0xFF00;
+/// Most auxiliary roles of one run.
+pub const MAX_ROLES: usize = 16;
+/// A request field that names no request (an idle wait, a root's parent).
+pub const NO_REQUEST: RequestId = RequestId::MAX;
 
 /// Why a thread waits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -45,67 +71,324 @@ pub enum WaitReason {
     Scc,
     /// A partition-map switch (repartitioning).
     MapSwitch,
+    /// A full dependency graph blocks the scheduler (late scheduling).
+    FullGraph,
+    /// A lock held by another thread (the late scheduler's graph lock).
+    Lock,
 }
 
-/// What happened. `thread` on the enclosing [`TraceEvent`] says who did it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "k", rename_all = "kebab-case")]
-pub enum EventKind {
+impl WaitReason {
+    /// Every reason with its code (the packed `x` of wait events).
+    pub const ALL: [WaitReason; 10] = [
+        WaitReason::EmptyQueue,
+        WaitReason::FullQueue,
+        WaitReason::Barrier,
+        WaitReason::Cycle,
+        WaitReason::Marker,
+        WaitReason::Dependency,
+        WaitReason::Scc,
+        WaitReason::MapSwitch,
+        WaitReason::FullGraph,
+        WaitReason::Lock,
+    ];
+    pub fn code(self) -> u32 {
+        WaitReason::ALL.iter().position(|r| *r == self).unwrap_or(0) as u32
+    }
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+/// A field type that packs into one 32-bit word.
+pub trait Word: Copy {
+    fn word(self) -> u32;
+    fn from_word(w: u32) -> Option<Self>;
+}
+impl Word for u32 {
+    fn word(self) -> u32 {
+        self
+    }
+    fn from_word(w: u32) -> Option<Self> {
+        Some(w)
+    }
+}
+impl Word for u16 {
+    fn word(self) -> u32 {
+        self as u32
+    }
+    fn from_word(w: u32) -> Option<Self> {
+        u16::try_from(w).ok()
+    }
+}
+impl Word for u8 {
+    fn word(self) -> u32 {
+        self as u32
+    }
+    fn from_word(w: u32) -> Option<Self> {
+        u8::try_from(w).ok()
+    }
+}
+impl Word for bool {
+    fn word(self) -> u32 {
+        self as u32
+    }
+    fn from_word(w: u32) -> Option<Self> {
+        (w <= 1).then_some(w == 1)
+    }
+}
+impl Word for WaitReason {
+    fn word(self) -> u32 {
+        self.code()
+    }
+    fn from_word(w: u32) -> Option<Self> {
+        WaitReason::ALL.get(w as usize).copied()
+    }
+}
+
+/// One field of an event kind, for the JSON table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FieldInfo {
+    pub name: &'static str,
+    /// `x` (8-bit extra), `a`, `b` or `c`.
+    pub slot: &'static str,
+    /// `req`, `thread`, `class`, `count`, `small`, `flag` or `reason`.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    pub doc: String,
+}
+
+/// One event kind, for the JSON table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KindInfo {
+    pub code: u8,
+    pub name: String,
+    pub doc: String,
+    pub structural: bool,
+    pub fields: Vec<FieldInfo>,
+}
+
+macro_rules! field_ty {
+    (req) => {
+        RequestId
+    };
+    (thread) => {
+        ThreadRef
+    };
+    (class) => {
+        ClassId
+    };
+    (count) => {
+        u32
+    };
+    (small) => {
+        u8
+    };
+    (flag) => {
+        bool
+    };
+    (reason) => {
+        WaitReason
+    };
+}
+
+macro_rules! slot_index {
+    (x) => {
+        0
+    };
+    (a) => {
+        1
+    };
+    (b) => {
+        2
+    };
+    (c) => {
+        3
+    };
+}
+
+macro_rules! is_structural {
+    () => {
+        false
+    };
+    (structural) => {
+        true
+    };
+}
+
+/// Joins doc-comment lines into one paragraph.
+fn doc(lines: &[&str]) -> String {
+    lines
+        .iter()
+        .map(|l| l.trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim()
+        .to_string()
+}
+
+/// `CamelCase` to `kebab-case` (serde's `rename_all` rule).
+fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for (i, ch) in name.chars().enumerate() {
+        if ch.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+macro_rules! vocabulary {
+    ($(
+        $(#[doc = $doc:literal])*
+        $code:literal $name:ident $([$flag:ident])? {
+            $( $(#[doc = $fdoc:literal])* $field:ident : $fty:ident @ $slot:ident ),* $(,)?
+        }
+    )*) => {
+        /// What happened. `thread` on the enclosing [`TraceEvent`] says who did it.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(tag = "k", rename_all = "kebab-case")]
+        pub enum EventKind {
+            $( $(#[doc = $doc])* $name { $( $(#[doc = $fdoc])* $field: field_ty!($fty) ),* }, )*
+        }
+
+        impl EventKind {
+            /// The kind's code in the packed form.
+            pub fn code(&self) -> u8 {
+                match self { $( EventKind::$name { .. } => $code, )* }
+            }
+            /// The fields packed as `[x, a, b, c]`.
+            pub fn words(&self) -> [u32; 4] {
+                match *self {
+                    $( EventKind::$name { $($field),* } => {
+                        #[allow(unused_mut)]
+                        let mut w = [0u32; 4];
+                        $( w[slot_index!($slot)] = Word::word($field); )*
+                        w
+                    } )*
+                }
+            }
+            /// Unpack; `None` for an unknown code or an out-of-range field.
+            pub fn from_words(code: u8, w: [u32; 4]) -> Option<EventKind> {
+                let _ = w;
+                Some(match code {
+                    $( $code => EventKind::$name {
+                        $( $field: <field_ty!($fty) as Word>::from_word(w[slot_index!($slot)])? ),*
+                    }, )*
+                    _ => return None,
+                })
+            }
+            /// Kept even when a long trace is cut (map switches, SCCs, steals).
+            pub fn is_structural(&self) -> bool {
+                match self { $( EventKind::$name { .. } => is_structural!($($flag)?), )* }
+            }
+        }
+
+        /// The vocabulary as data: every kind with its fields.
+        pub fn kinds() -> Vec<KindInfo> {
+            vec![ $( KindInfo {
+                code: $code,
+                name: kebab(stringify!($name)),
+                doc: doc(&[$($doc),*]),
+                structural: is_structural!($($flag)?),
+                fields: vec![ $( FieldInfo {
+                    name: stringify!($field),
+                    slot: stringify!($slot),
+                    ty: stringify!($fty),
+                    doc: doc(&[$($fdoc),*]),
+                } ),* ],
+            }, )* ]
+        }
+    };
+}
+
+vocabulary! {
     /// The scheduler received request `req` from the ordering layer.
-    Delivered { req: RequestId, class: ClassId },
+    0 Delivered { req: req @ a, class: class @ b }
     /// The scheduler put `req` into `to`'s queue.
-    Enqueued { req: RequestId, to: ThreadRef },
+    1 Enqueued { req: req @ a, to: thread @ b }
     /// The thread took `req` from its queue.
-    Dequeued { req: RequestId },
+    2 Dequeued { req: req @ a }
     /// The thread began executing `req`.
-    ExecStart { req: RequestId },
+    3 ExecStart { req: req @ a }
     /// The thread finished executing `req`.
-    ExecEnd { req: RequestId },
-    /// The thread started waiting.
-    WaitStart { reason: WaitReason, req: RequestId },
+    4 ExecEnd { req: req @ a }
+    /// The thread started waiting, for `reason`, while handling `req`.
+    5 WaitStart {
+        reason: reason @ x,
+        req: req @ a,
+        /// What it waits for: a request (dependency, SCC waits), a thread
+        /// (a stealer's marker), or no-request when the reason says it all.
+        on: count @ b,
+    }
     /// The thread stopped waiting; `spins` counts busy-wait iterations
     /// (recorded once, not one event per spin).
-    WaitEnd {
-        reason: WaitReason,
-        req: RequestId,
-        spins: u32,
-    },
-    /// The thread arrived at class `class`'s barrier or cycle for `req`.
-    /// `cycle` is the busy-wait cycle index (0/1) or 0 for barriers.
-    SyncArrive {
-        class: ClassId,
-        req: RequestId,
-        cycle: u8,
-    },
-    /// The barrier/cycle of `req` released; `executor` ran the request.
-    SyncRelease {
-        class: ClassId,
-        req: RequestId,
-        executor: ThreadRef,
-        cycle: u8,
-    },
+    6 WaitEnd { reason: reason @ x, req: req @ a, spins: count @ b }
+    /// The thread arrived at class `class`'s barrier or cycle for `req`;
+    /// `cycle` is the busy-wait cycle (0/1), 0 for barriers.
+    7 SyncArrive { class: class @ a, req: req @ b, cycle: small @ x }
+    /// The barrier or cycle of `req` released; `executor` ran the request.
+    8 SyncRelease { class: class @ a, req: req @ b, executor: thread @ c, cycle: small @ x }
     /// The thread (the stealer) took `count` requests from `victim`'s ready
     /// queue, the first being `first`.
-    Steal {
-        victim: ThreadRef,
-        count: u32,
-        first: RequestId,
-    },
-    /// The stealer finished the requests it stole from `victim` and cleared
-    /// its marker there.
-    StealDone { victim: ThreadRef },
-    /// Ready/exec flag change of the thread (work stealing).
-    Flag { ready: bool },
-    /// Request inserted into a dependency graph with `deps` edges.
-    GraphInsert { req: RequestId, deps: u32 },
-    /// Request removed from a dependency graph.
-    GraphRemove { req: RequestId },
-    /// A strongly connected component of `size` requests, lowest id `first`.
-    Scc { first: RequestId, size: u32 },
-    /// A new partition map took effect.
-    MapSwitch { epoch: u32 },
+    9 Steal [structural] { victim: thread @ a, count: count @ b, first: req @ c }
+    /// The stealer finished what it stole from `victim` and cleared its
+    /// marker there.
+    10 StealDone { victim: thread @ a }
+    /// The thread's ready/exec flag changed (work stealing).
+    11 Flag { ready: flag @ x }
+    /// `req` entered a dependency graph with `deps` edges (each a DepEdge).
+    12 GraphInsert { req: req @ a, deps: count @ b }
+    /// `req` left the dependency graph.
+    13 GraphRemove { req: req @ a }
+    /// A group of requests (an SCC) was found: `size` members (each a
+    /// GroupMember), `position` in the execution order of groups.
+    14 GroupFound [structural] { group: count @ a, size: count @ b, position: count @ c }
+    /// A new partition map took effect; `moved` keys changed partition.
+    15 MapSwitch [structural] { epoch: count @ a, moved: count @ b }
     /// Sampled length of `of`'s queue.
-    QueueLen { of: ThreadRef, len: u32 },
+    16 QueueLen { of: thread @ a, len: count @ b }
+    /// Request `from` depends on request `to` (an edge of a dependency graph).
+    17 DepEdge { from: req @ a, to: req @ b }
+    /// Request `req` belongs to group `group`.
+    18 GroupMember [structural] { group: count @ a, req: req @ b }
+    /// Event `child` was registered by `parent` (no-request: a delivered root).
+    19 Registered { child: req @ b, parent: req @ a }
+    /// The thread stole the whole color `color` (`count` events) from `victim`.
+    20 ColorSteal [structural] { victim: thread @ a, color: count @ b, count: count @ c }
+    /// A partition of the workload graph was computed: its edge cut and the
+    /// time it took, in microseconds.
+    21 Partitioned [structural] { epoch: count @ a, cut: count @ b, time_us: count @ c }
+    /// Instance `instance` committed with sequence number `seq` (saturated to
+    /// 32 bits) and `deps` dependencies (each a DepEdge between commands).
+    22 Commit { instance: count @ a, seq: count @ b, deps: count @ c }
+}
+
+/// The vocabulary, wait reasons and thread-id conventions as JSON (what
+/// `psmr schema --trace` prints and `web/src/trace/vocabulary.json` holds).
+pub fn vocabulary_json() -> String {
+    let reasons: Vec<serde_json::Value> = WaitReason::ALL
+        .iter()
+        .map(|r| serde_json::json!({"code": r.code(), "name": r.name()}))
+        .collect();
+    let v = serde_json::json!({
+        "words_per_event": crate::codec::WORDS,
+        "layout": "w0,w1 = t_ns low/high; w2 = thread (bits 0-15) | kind code (16-23) | x (24-31); w3..w5 = a, b, c",
+        "threads": {"scheduler": SCHEDULER, "aux_base": AUX_BASE, "max_roles": MAX_ROLES},
+        "no_request": NO_REQUEST,
+        "kinds": kinds(),
+        "reasons": reasons,
+    });
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
 }
 
 /// One recorded event.
@@ -120,7 +403,7 @@ pub struct TraceEvent {
     pub kind: EventKind,
 }
 
-/// The global sequence counter of a run.
+/// The global sequence counter of a run (touched only when tracing).
 ///
 /// `Relaxed` is enough: all increments hit one atomic, whose modification
 /// order is consistent with happens-before (read-read/write-write
@@ -141,7 +424,7 @@ impl SeqClock {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceConfig {
     pub enabled: bool,
-    /// Upper bound of recorded events in the whole run.
+    /// Upper bound of kept events in the whole run.
     pub max_events: usize,
 }
 
@@ -150,7 +433,7 @@ impl TraceConfig {
         enabled: false,
         max_events: 0,
     };
-    /// Default bound: 2 million events (about 64 MB).
+    /// Default bound: 2 million events (48 MB packed).
     pub const DEFAULT_MAX_EVENTS: usize = 2_000_000;
     pub fn on() -> Self {
         TraceConfig {
@@ -158,6 +441,23 @@ impl TraceConfig {
             max_events: Self::DEFAULT_MAX_EVENTS,
         }
     }
+}
+
+/// Where a cut trace was cut. Kept events are, in seq order: `head_events`
+/// complete ones (every event of the run up to the cut), `gap_events`
+/// structural ones from the gap, then `tail_events` complete ones (every
+/// event from `gap_to_ns` to the end).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceWindow {
+    pub cut: bool,
+    pub head_events: u64,
+    pub gap_events: u64,
+    pub tail_events: u64,
+    /// Events recorded and then dropped.
+    pub dropped_events: u64,
+    /// Run time of the last event before the gap and the first after it.
+    pub gap_from_ns: u64,
+    pub gap_to_ns: u64,
 }
 
 /// Counters a thread may bump; reported by name in the run output.
@@ -235,31 +535,56 @@ pub struct ThreadStats {
     pub counters: [u64; Counter::ALL.len()],
 }
 
-/// Shared state of a run's trace: the seq clock, the run's time origin, the
-/// event budget and the buffers of threads that finished.
-#[derive(Debug)]
-pub struct TraceHub {
-    pub seq: SeqClock,
-    pub origin_ns: u64,
-    config: TraceConfig,
-    /// Events still allowed; decremented in chunks by recorders.
-    budget: AtomicUsize,
-    truncated: AtomicBool,
-    done: Mutex<Vec<(Vec<TraceEvent>, ThreadStats)>>,
+/// What one recorder hands back when it is dropped.
+#[derive(Debug, Default)]
+struct Finished {
+    head: Vec<TraceEvent>,
+    /// Seq of the first event that did not go to the head (`u64::MAX`: all did).
+    head_until: u64,
+    ring: Vec<TraceEvent>,
+    wrapped: bool,
+    structural: Vec<TraceEvent>,
+    recorded: u64,
+    stats: ThreadStats,
 }
 
-/// Recorders reserve budget in chunks of this many events, so the shared
-/// budget counter is touched once per chunk, not once per event.
+/// Shared state of a run's trace: the seq clock, the run's time origin, the
+/// budgets and the buffers of threads that finished. The seq clock sits on
+/// its own cache line, away from the origin every timestamp reads.
+#[derive(Debug)]
+pub struct TraceHub {
+    seq: CachePadded<SeqClock>,
+    pub origin_ns: u64,
+    config: TraceConfig,
+    /// Head events still allowed; taken in chunks by recorders.
+    head_budget: CachePadded<AtomicUsize>,
+    /// Structural events still allowed past the head.
+    structural_budget: AtomicUsize,
+    /// Ring capacity of one lane's tail.
+    tail_per_lane: usize,
+    any_tail: AtomicBool,
+    done: Mutex<Vec<Finished>>,
+}
+
+/// Recorders reserve head budget in chunks of this many events, so the
+/// shared budget is touched once per chunk, not once per event.
 const BUDGET_CHUNK: usize = 1024;
 
 impl TraceHub {
-    pub fn new(config: TraceConfig) -> Self {
+    /// A hub for a run with `lanes` recording threads.
+    pub fn new(config: TraceConfig, lanes: usize) -> Self {
+        let total = if config.enabled { config.max_events } else { 0 };
+        let head = total / 2;
+        let structural = total / 10;
+        let tails = total - head - structural;
         TraceHub {
-            seq: SeqClock::default(),
+            seq: CachePadded::new(SeqClock::default()),
             origin_ns: clock::now_ns(),
             config,
-            budget: AtomicUsize::new(if config.enabled { config.max_events } else { 0 }),
-            truncated: AtomicBool::new(false),
+            head_budget: CachePadded::new(AtomicUsize::new(head)),
+            structural_budget: AtomicUsize::new(structural),
+            tail_per_lane: tails / lanes.max(1),
+            any_tail: AtomicBool::new(false),
             done: Mutex::new(Vec::new()),
         }
     }
@@ -270,30 +595,37 @@ impl TraceHub {
     pub fn now(&self) -> u64 {
         clock::now_ns().saturating_sub(self.origin_ns)
     }
+    pub fn seq(&self) -> &SeqClock {
+        &self.seq
+    }
     pub fn recorder(&self, thread: ThreadRef) -> Recorder<'_> {
         Recorder {
             hub: self,
             thread,
-            events: Vec::new(),
+            enabled: self.config.enabled,
             reserved: 0,
-            stats: ThreadStats {
-                thread,
+            out: Finished {
+                head_until: u64::MAX,
+                stats: ThreadStats {
+                    thread,
+                    ..Default::default()
+                },
                 ..Default::default()
             },
-            enabled: self.config.enabled,
+            tail_mode: false,
+            ring_at: 0,
         }
     }
     fn reserve(&self) -> usize {
-        // Relaxed: the budget is only a bound on memory; which thread gets
-        // the last chunk does not matter.
-        let mut cur = self.budget.load(Ordering::Relaxed);
+        // Relaxed: the budget only bounds memory; which lane gets the last
+        // chunk does not matter.
+        let mut cur = self.head_budget.load(Ordering::Relaxed);
         loop {
             if cur == 0 {
-                self.truncated.store(true, Ordering::Relaxed);
                 return 0;
             }
             let take = cur.min(BUDGET_CHUNK);
-            match self.budget.compare_exchange_weak(
+            match self.head_budget.compare_exchange_weak(
                 cur,
                 cur - take,
                 Ordering::Relaxed,
@@ -304,30 +636,88 @@ impl TraceHub {
             }
         }
     }
-    /// Merge every finished recorder's events in seq order. Call after all
+    fn take_structural(&self) -> bool {
+        self.structural_budget
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok()
+    }
+
+    /// Merge every finished recorder's events in seq order, cutting where a
+    /// lane's ring lost events (see the module comment). Call after all
     /// recorders were dropped (the scope join orders their pushes before it).
-    pub fn finish(&self) -> (Vec<TraceEvent>, Vec<ThreadStats>, bool) {
-        let mut done = std::mem::take(&mut *self.done.lock().unwrap_or_else(|p| p.into_inner()));
-        let mut events = Vec::with_capacity(done.iter().map(|d| d.0.len()).sum());
+    pub fn finish(&self) -> (Vec<TraceEvent>, Vec<ThreadStats>, TraceWindow) {
+        let done = std::mem::take(&mut *self.done.lock().unwrap_or_else(|p| p.into_inner()));
+        let head_cut = done.iter().map(|d| d.head_until).min().unwrap_or(u64::MAX);
+        let tail_from = done
+            .iter()
+            .filter(|d| d.wrapped)
+            .filter_map(|d| d.ring.iter().map(|e| e.seq).min())
+            .max()
+            .unwrap_or(head_cut)
+            .max(head_cut);
+        let recorded: u64 = done.iter().map(|d| d.recorded).sum();
+        let mut head = Vec::new();
+        let mut gap = Vec::new();
+        let mut tail = Vec::new();
         let mut stats = Vec::with_capacity(done.len());
-        for (ev, st) in done.drain(..) {
-            events.extend(ev);
-            stats.push(st);
+        for d in done {
+            for e in d.head.into_iter().chain(d.ring) {
+                if e.seq < head_cut {
+                    head.push(e);
+                } else if e.seq >= tail_from {
+                    tail.push(e);
+                } else if e.kind.is_structural() {
+                    gap.push(e);
+                }
+            }
+            gap.extend(
+                d.structural
+                    .into_iter()
+                    .filter(|e| e.seq >= head_cut && e.seq < tail_from),
+            );
+            stats.push(d.stats);
         }
-        events.sort_unstable_by_key(|e| e.seq);
+        for v in [&mut head, &mut gap, &mut tail] {
+            v.sort_unstable_by_key(|e| e.seq);
+        }
+        // A structural event can be both in a ring and in the structural list.
+        gap.dedup_by_key(|e| e.seq);
         stats.sort_by_key(|s| s.thread);
-        (events, stats, self.truncated.load(Ordering::Relaxed))
+        let cut = tail_from > head_cut;
+        let kept = (head.len() + gap.len() + tail.len()) as u64;
+        let window = TraceWindow {
+            cut,
+            head_events: head.len() as u64,
+            gap_events: gap.len() as u64,
+            tail_events: tail.len() as u64,
+            dropped_events: recorded.saturating_sub(kept),
+            gap_from_ns: if cut {
+                head.last().map_or(0, |e| e.t_ns)
+            } else {
+                0
+            },
+            gap_to_ns: if cut {
+                tail.first().map_or(0, |e| e.t_ns)
+            } else {
+                0
+            },
+        };
+        let mut events = head;
+        events.append(&mut gap);
+        events.append(&mut tail);
+        (events, stats, window)
     }
 }
 
-/// One thread's recorder. Dropping it hands its buffer and stats to the hub.
+/// One thread's recorder. Dropping it hands its buffers and stats to the hub.
 pub struct Recorder<'h> {
     hub: &'h TraceHub,
     pub thread: ThreadRef,
-    events: Vec<TraceEvent>,
-    reserved: usize,
-    pub stats: ThreadStats,
     enabled: bool,
+    reserved: usize,
+    out: Finished,
+    tail_mode: bool,
+    ring_at: usize,
 }
 
 impl Recorder<'_> {
@@ -346,26 +736,52 @@ impl Recorder<'_> {
         self.record_at(kind, t_ns);
     }
     /// Record an event with a timestamp the caller already took.
+    #[inline]
     pub fn record_at(&mut self, kind: EventKind, t_ns: u64) {
         if !self.enabled {
             return;
         }
-        if self.reserved == 0 {
-            self.reserved = self.hub.reserve();
-            if self.reserved == 0 {
-                self.enabled = false;
-                return;
-            }
-        }
-        self.reserved -= 1;
-        let seq = self.hub.seq.next();
-        self.events.push(TraceEvent {
-            seq,
+        let e = TraceEvent {
+            seq: self.hub.seq.next(),
             t_ns,
             thread: self.thread,
             kind,
-        });
+        };
+        self.out.recorded += 1;
+        if !self.tail_mode {
+            if self.reserved == 0 {
+                self.reserved = self.hub.reserve();
+            }
+            if self.reserved > 0 {
+                self.reserved -= 1;
+                self.out.head.push(e);
+                return;
+            }
+            self.tail_mode = true;
+            self.out.head_until = e.seq;
+            self.hub.any_tail.store(true, Ordering::Relaxed);
+        }
+        self.push_tail(e);
     }
+
+    fn push_tail(&mut self, e: TraceEvent) {
+        if e.kind.is_structural() && self.hub.take_structural() {
+            self.out.structural.push(e);
+        }
+        let cap = self.hub.tail_per_lane;
+        if cap == 0 {
+            self.out.wrapped = true;
+            return;
+        }
+        if self.out.ring.len() < cap {
+            self.out.ring.push(e);
+        } else {
+            self.out.ring[self.ring_at] = e;
+            self.ring_at = (self.ring_at + 1) % cap;
+            self.out.wrapped = true;
+        }
+    }
+
     /// Nanoseconds since the run's origin.
     #[inline]
     pub fn now(&self) -> u64 {
@@ -373,38 +789,42 @@ impl Recorder<'_> {
     }
     #[inline]
     pub fn count(&mut self, c: Counter, n: u64) {
-        self.stats.counters[c as usize] += n;
+        self.out.stats.counters[c as usize] += n;
+    }
+    pub fn stats(&mut self) -> &mut ThreadStats {
+        &mut self.out.stats
     }
     /// Account a wait that started at `start_ns` and record its end event.
     pub fn wait_done(&mut self, reason: WaitReason, req: RequestId, start_ns: u64, spins: u32) {
         let now = self.now();
         let dt = now.saturating_sub(start_ns);
         if reason == WaitReason::EmptyQueue {
-            self.stats.idle_ns += dt;
+            self.out.stats.idle_ns += dt;
         } else {
-            self.stats.wait_ns += dt;
+            self.out.stats.wait_ns += dt;
         }
-        self.record_at(WaitEnd { reason, req, spins }, now);
+        self.record_at(EventKind::WaitEnd { reason, req, spins }, now);
     }
-    /// Start a wait: record its event and return its start time.
-    pub fn wait_begin(&mut self, reason: WaitReason, req: RequestId) -> u64 {
+    /// Start a wait on `on` (a request, a thread, or [`NO_REQUEST`]): record
+    /// its event and return its start time.
+    pub fn wait_begin(&mut self, reason: WaitReason, req: RequestId, on: u32) -> u64 {
         let now = self.now();
-        self.record_at(EventKind::WaitStart { reason, req }, now);
+        self.record_at(EventKind::WaitStart { reason, req, on }, now);
         now
     }
 }
 
-use EventKind::WaitEnd;
-
 impl Drop for Recorder<'_> {
     fn drop(&mut self) {
-        let events = std::mem::take(&mut self.events);
-        let stats = std::mem::take(&mut self.stats);
+        let mut out = std::mem::take(&mut self.out);
+        // Put the ring in seq order (oldest first) for the merge.
+        let at = self.ring_at.min(out.ring.len());
+        out.ring.rotate_left(at);
         self.hub
             .done
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .push((events, stats));
+            .push(out);
     }
 }
 
@@ -413,26 +833,74 @@ mod tests {
     use super::*;
 
     #[test]
-    fn budget_bounds_recorded_events_and_flags_truncation() {
-        let hub = TraceHub::new(TraceConfig {
-            enabled: true,
-            max_events: 10,
-        });
+    fn a_long_run_keeps_a_complete_head_and_tail_and_says_where_it_cut() {
+        let hub = TraceHub::new(
+            TraceConfig {
+                enabled: true,
+                max_events: 100,
+            },
+            1,
+        );
         {
             let mut r = hub.recorder(0);
-            for i in 0..25 {
+            for i in 0..1000 {
                 r.record(EventKind::Dequeued { req: i });
             }
+            r.record(EventKind::MapSwitch { epoch: 1, moved: 3 });
         }
-        let (events, stats, truncated) = hub.finish();
-        assert_eq!(events.len(), 10);
-        assert!(truncated);
+        let (events, stats, w) = hub.finish();
+        assert!(w.cut);
+        assert!(events.len() <= 100);
+        assert_eq!(w.head_events, 50);
+        let reqs: Vec<u32> = events
+            .iter()
+            .filter_map(|e| match e.kind {
+                EventKind::Dequeued { req } => Some(req),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(&reqs[..50], &(0..50).collect::<Vec<_>>()[..], "head");
+        assert_eq!(*reqs.last().unwrap(), 999, "the end of the run is kept");
+        assert!(matches!(
+            events.last().unwrap().kind,
+            EventKind::MapSwitch { .. }
+        ));
+        assert_eq!(w.dropped_events, 1001 - events.len() as u64);
         assert_eq!(stats.len(), 1);
     }
 
     #[test]
-    fn merged_events_are_in_seq_order_across_threads() {
-        let hub = TraceHub::new(TraceConfig::on());
+    fn structural_events_of_the_gap_survive() {
+        let hub = TraceHub::new(
+            TraceConfig {
+                enabled: true,
+                max_events: 100,
+            },
+            1,
+        );
+        {
+            let mut r = hub.recorder(0);
+            for i in 0..1000 {
+                r.record(EventKind::Dequeued { req: i });
+                if i == 500 {
+                    r.record(EventKind::Steal {
+                        victim: 1,
+                        count: 4,
+                        first: 7,
+                    });
+                }
+            }
+        }
+        let (events, _, w) = hub.finish();
+        assert_eq!(w.gap_events, 1);
+        assert!(events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Steal { .. })));
+    }
+
+    #[test]
+    fn under_the_bound_nothing_is_cut() {
+        let hub = TraceHub::new(TraceConfig::on(), 3);
         std::thread::scope(|s| {
             for t in 0..3u16 {
                 let hub = &hub;
@@ -444,19 +912,60 @@ mod tests {
                 });
             }
         });
-        let (events, _, truncated) = hub.finish();
-        assert!(!truncated);
+        let (events, _, w) = hub.finish();
+        assert!(!w.cut);
         assert_eq!(events.len(), 300);
         assert!(events.windows(2).all(|w| w[0].seq < w[1].seq));
     }
 
     #[test]
-    fn disabled_trace_records_nothing() {
-        let hub = TraceHub::new(TraceConfig::OFF);
+    fn disabled_trace_records_nothing_and_never_touches_the_clock() {
+        let hub = TraceHub::new(TraceConfig::OFF, 1);
         {
             let mut r = hub.recorder(0);
             r.record(EventKind::Dequeued { req: 1 });
         }
+        assert_eq!(hub.seq().peek(), 0);
         assert!(hub.finish().0.is_empty());
+    }
+
+    #[test]
+    fn every_kind_packs_and_unpacks_through_the_table() {
+        for k in kinds() {
+            // Set each field to a value that fits its slot and type.
+            let mut w = [0u32; 4];
+            for (i, f) in k.fields.iter().enumerate() {
+                let v = match f.ty {
+                    "flag" => 1,
+                    "reason" => 3,
+                    "small" => 1,
+                    "thread" | "class" => 7 + i as u32,
+                    _ => 1000 + i as u32,
+                };
+                let slot = ["x", "a", "b", "c"]
+                    .iter()
+                    .position(|s| *s == f.slot)
+                    .unwrap();
+                assert_eq!(w[slot], 0, "{}: two fields in slot {}", k.name, f.slot);
+                w[slot] = v;
+            }
+            let e = EventKind::from_words(k.code, w).expect(&k.name);
+            assert_eq!(e.code(), k.code);
+            assert_eq!(e.words(), w, "{}", k.name);
+            assert_eq!(e.is_structural(), k.structural);
+            let json = serde_json::to_value(e).unwrap();
+            assert_eq!(json["k"], k.name, "serde and table agree on the name");
+        }
+        assert!(EventKind::from_words(200, [0; 4]).is_none());
+        assert!(
+            EventKind::from_words(5, [99, 0, 0, 0]).is_none(),
+            "bad reason"
+        );
+    }
+
+    #[test]
+    fn codes_are_unique_and_dense() {
+        let codes: Vec<u8> = kinds().iter().map(|k| k.code).collect();
+        assert_eq!(codes, (0..codes.len() as u8).collect::<Vec<_>>());
     }
 }

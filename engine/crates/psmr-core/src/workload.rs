@@ -12,8 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::kv::shard_of;
 use crate::app::AppSpec;
+use crate::cell::Span;
 use crate::class::{ClassId, ClassTable};
-use crate::request::{Access, Op, Request, ShardSet};
+use crate::request::Op;
+use crate::stream::{Stream, StreamBuilder};
 
 /// How local requests spread over shards.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -108,7 +110,7 @@ impl SplitMix64 {
 /// by class id of [`AppSpec::classes`].
 pub fn class_weights(classes: &ClassTable, w: &WorkloadSpec) -> Vec<f64> {
     let n = classes.len();
-    let shards = (n - 2) / 2;
+    let shards = classes.shards();
     let mut weights = vec![0.0; n];
     if let Some(mix) = &w.mix {
         let total: f64 = mix.values().sum();
@@ -119,14 +121,19 @@ pub fn class_weights(classes: &ClassTable, w: &WorkloadSpec) -> Vec<f64> {
         }
         return weights;
     }
+    let mut set = |class: Option<ClassId>, x: f64| {
+        if let Some(c) = class {
+            weights[c as usize] = x;
+        }
+    };
     let local = 1.0 - w.global;
     for s in 0..shards {
         let share = shard_share(&w.skew, s, shards);
-        weights[2 * s] = local * share * (1.0 - w.writes);
-        weights[2 * s + 1] = local * share * w.writes;
+        set(classes.local(s, false), local * share * (1.0 - w.writes));
+        set(classes.local(s, true), local * share * w.writes);
     }
-    weights[2 * shards] = w.global * (1.0 - w.writes);
-    weights[2 * shards + 1] = w.global * w.writes;
+    set(classes.global(false), w.global * (1.0 - w.writes));
+    set(classes.global(true), w.global * w.writes);
     weights
 }
 
@@ -144,63 +151,75 @@ fn shard_share(skew: &Skew, shard: usize, shards: usize) -> f64 {
     }
 }
 
-/// Generate the request stream.
-pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Vec<Request> {
+/// Generate the request stream (a total order).
+pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Stream {
     let mut rng = SplitMix64::new(w.seed);
-    let weights = class_weights(classes, w);
-    let shards = app.shards();
-    let mut group_left = 0u64;
-    (0..w.requests)
-        .map(|id| {
-            let class = pick_class(&mut rng, classes, &weights, w, &mut group_left);
-            let (op, access) = make_op(&mut rng, app, classes, class, w, shards);
-            Request {
-                id,
-                class,
-                op,
-                access,
-            }
-        })
-        .collect()
-}
-
-fn pick_class(
-    rng: &mut SplitMix64,
-    classes: &ClassTable,
-    weights: &[f64],
-    w: &WorkloadSpec,
-    group_left: &mut u64,
-) -> ClassId {
-    match w.group_mean {
-        // Grouping: draw a run of non-conflicting (read) requests of
-        // exponential length, then one write.
-        Some(mean) if w.mix.is_none() && w.writes > 0.0 => {
-            let reads: Vec<f64> = weights
-                .iter()
-                .enumerate()
-                .map(|(i, x)| if is_write(classes, i) { 0.0 } else { *x })
-                .collect();
-            let writes: Vec<f64> = weights
-                .iter()
-                .enumerate()
-                .map(|(i, x)| if is_write(classes, i) { *x } else { 0.0 })
-                .collect();
-            if *group_left == 0 {
-                *group_left = rng.exp(mean).round() as u64 + 1;
-            }
-            *group_left -= 1;
-            if *group_left == 0 {
-                weighted(rng, &writes)
-            } else {
-                weighted(rng, &reads)
-            }
-        }
-        _ => weighted(rng, weights),
+    let picker = ClassPicker::new(classes, class_weights(classes, w), w);
+    let mut builder = StreamBuilder::new(app.cell_space(), w.requests as usize);
+    let mut footprint: Vec<Span> = Vec::with_capacity(4);
+    for _ in 0..w.requests {
+        let class = picker.pick(&mut rng);
+        let op = make_op(&mut rng, app, classes, class, w);
+        footprint.clear();
+        app.footprint(&op, &mut footprint);
+        builder.push(class, op, &footprint);
     }
+    builder.finish_total()
 }
 
-fn is_write(classes: &ClassTable, i: usize) -> bool {
-    !classes.get(i as ClassId).access.writes.is_empty()
+/// Draws classes: by weight, or (grouping, paper 000 section 5.3) a run of
+/// reads of exponential length and then one write. The read-only and
+/// write-only weight vectors are built once, not per request.
+struct ClassPicker {
+    weights: Vec<f64>,
+    grouping: Option<(f64, Vec<f64>, Vec<f64>)>,
+    group_left: std::cell::Cell<u64>,
+}
+
+impl ClassPicker {
+    fn new(classes: &ClassTable, weights: Vec<f64>, w: &WorkloadSpec) -> Self {
+        let grouping = match w.group_mean {
+            Some(mean) if w.mix.is_none() && w.writes > 0.0 => {
+                let only = |write: bool| -> Vec<f64> {
+                    weights
+                        .iter()
+                        .enumerate()
+                        .map(|(i, x)| {
+                            if classes.get(i as ClassId).write == write {
+                                *x
+                            } else {
+                                0.0
+                            }
+                        })
+                        .collect()
+                };
+                Some((mean, only(false), only(true)))
+            }
+            _ => None,
+        };
+        ClassPicker {
+            weights,
+            grouping,
+            group_left: std::cell::Cell::new(0),
+        }
+    }
+
+    fn pick(&self, rng: &mut SplitMix64) -> ClassId {
+        let Some((mean, reads, writes)) = &self.grouping else {
+            return weighted(rng, &self.weights);
+        };
+        let mut left = self.group_left.get();
+        if left == 0 {
+            left = rng.exp(*mean).round() as u64 + 1;
+        }
+        left -= 1;
+        self.group_left.set(left);
+        if left == 0 {
+            weighted(rng, writes)
+        } else {
+            weighted(rng, reads)
+        }
+    }
 }
 
 fn weighted(rng: &mut SplitMix64, weights: &[f64]) -> ClassId {
@@ -218,22 +237,23 @@ fn weighted(rng: &mut SplitMix64, weights: &[f64]) -> ClassId {
     weights.iter().rposition(|w| *w > 0.0).unwrap_or(0) as ClassId
 }
 
+/// The operation of one request of `class`; its footprint is the app's
+/// ([`AppSpec::footprint`]).
 fn make_op(
     rng: &mut SplitMix64,
     app: &AppSpec,
     classes: &ClassTable,
     class: ClassId,
     w: &WorkloadSpec,
-    shards: usize,
-) -> (Op, Access) {
+) -> Op {
     let def = classes.get(class);
-    let write = !def.access.writes.is_empty();
-    let global = def.access.touched().len() > 1 || (shards == 1 && class as usize >= 2);
-    let shard = def.access.touched().iter().next().unwrap_or(0);
+    let write = def.write;
+    let global = def.shard.is_none();
+    let shard = def.shard.unwrap_or(0) as usize;
     match *app {
         AppSpec::LinkedList { size, .. } => {
             let key = rng.below(2 * size.entries() as u64) as u32;
-            let op = match (global, write) {
+            match (global, write) {
                 (false, false) => Op::ListContains {
                     shard: shard as u16,
                     key,
@@ -244,34 +264,37 @@ fn make_op(
                 },
                 (true, false) => Op::ListContainsAll { key },
                 (true, true) => Op::ListAddAll { key },
-            };
-            (op, def.access)
+            }
         }
-        AppSpec::KvStore { keys, .. } => {
-            kv_op(rng, keys, shards, def.access, write, global, shard, w)
-        }
-        AppSpec::Spin { ns, .. } => (
-            Op::Spin {
-                ns,
-                shards: def.access.touched(),
-                write,
+        AppSpec::KvStore { keys, shards } => kv_op(rng, keys, shards, write, global, shard, w),
+        // Handlers run event streams (their own generator); as a total
+        // stream each request is one event of a random color.
+        AppSpec::Handlers { colors } => Op::Event {
+            color: rng.below(colors.max(1) as u64) as u32,
+            tag: rng.next_u64() as u32,
+            ns: 0,
+        },
+        AppSpec::Spin { ns, shards } => Op::Spin {
+            ns,
+            shards: if global {
+                crate::request::ShardSet::all(shards)
+            } else {
+                crate::request::ShardSet::single(shard)
             },
-            def.access,
-        ),
+            write,
+        },
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn kv_op(
     rng: &mut SplitMix64,
     keys: u64,
     shards: usize,
-    class_access: Access,
     write: bool,
     global: bool,
     shard: usize,
     w: &WorkloadSpec,
-) -> (Op, Access) {
+) -> Op {
     let keys = keys.max(shards as u64);
     // A key inside `shard`'s range.
     let per = keys.div_ceil(shards as u64);
@@ -282,9 +305,10 @@ fn kv_op(
     };
     if global {
         // A global request of the key-value store is a scan from the first
-        // shard or a write of one key there; it is scheduled as its class
-        // says, over every shard, so its recorded access is the class's.
-        let op = if write {
+        // shard or a write of one key there. The early family schedules it
+        // over every shard, as its class says; its footprint is what it
+        // really touches.
+        return if write {
             Op::KvWrite {
                 key: key_in(rng, 0),
                 value: rng.next_u64(),
@@ -295,45 +319,25 @@ fn kv_op(
                 len: w.scan_len.max(1),
             }
         };
-        return (op, class_access);
     }
     if write {
         let key = key_in(rng, shard);
         debug_assert_eq!(shard_of(key, keys, shards), shard);
-        let one = ShardSet::single(shard);
-        return (
-            Op::KvWrite {
-                key,
-                value: rng.next_u64(),
-            },
-            Access {
-                reads: one,
-                writes: one,
-            },
-        );
+        return Op::KvWrite {
+            key,
+            value: rng.next_u64(),
+        };
     }
     if w.scans > 0.0 && rng.unit() < w.scans {
         // A local scan stays inside the shard.
         let start = key_in(rng, shard);
         let room = ((shard as u64 + 1) * per).min(keys) - start;
         let len = (w.scan_len as u64).min(room).max(1) as u32;
-        return (
-            Op::KvScan { start, len },
-            Access {
-                reads: ShardSet::single(shard),
-                writes: ShardSet::EMPTY,
-            },
-        );
+        return Op::KvScan { start, len };
     }
-    (
-        Op::KvRead {
-            key: key_in(rng, shard),
-        },
-        Access {
-            reads: ShardSet::single(shard),
-            writes: ShardSet::EMPTY,
-        },
-    )
+    Op::KvRead {
+        key: key_in(rng, shard),
+    }
 }
 
 #[cfg(test)]
@@ -370,7 +374,7 @@ mod tests {
     }
 
     #[test]
-    fn class_access_covers_request_access() {
+    fn classes_cover_every_request() {
         for app in [
             AppSpec::LinkedList {
                 shards: 3,
@@ -383,18 +387,15 @@ mod tests {
             AppSpec::Spin { shards: 2, ns: 10 },
         ] {
             let classes = app.classes();
-            for r in generate(
+            let stream = generate(
                 &app,
                 &classes,
                 &WorkloadSpec {
                     scans: 0.5,
                     ..spec()
                 },
-            ) {
-                let c = classes.get(r.class).access;
-                assert!(c.reads.union(c.writes).is_superset(r.access.reads), "{r:?}");
-                assert!(c.writes.is_superset(r.access.writes), "{r:?}");
-            }
+            );
+            assert_eq!(classes.check_covers(&stream), Ok(()), "{app:?}");
         }
     }
 
@@ -405,7 +406,7 @@ mod tests {
             size: ListCost::Light,
         };
         let classes = app.classes();
-        let reqs = generate(
+        let stream = generate(
             &app,
             &classes,
             &WorkloadSpec {
@@ -413,13 +414,37 @@ mod tests {
                 ..spec()
             },
         );
-        let writes = reqs.iter().filter(|r| !r.access.writes.is_empty()).count() as f64 / 20_000.0;
-        let global = reqs
-            .iter()
-            .filter(|r| r.access.touched().len() == 2)
-            .count() as f64
-            / 20_000.0;
+        let share = |f: &dyn Fn(&[crate::cell::Span]) -> bool| {
+            (0..20_000).filter(|r| f(stream.footprint(*r))).count() as f64 / 20_000.0
+        };
+        let writes = share(&|fp| fp.iter().any(|s| s.write));
+        let global = share(&|fp| fp.iter().any(|s| s.lo != s.hi));
         assert!((writes - 0.2).abs() < 0.02, "{writes}");
         assert!((global - 0.1).abs() < 0.02, "{global}");
+    }
+
+    #[test]
+    fn grouping_draws_runs_of_reads_between_writes() {
+        let app = AppSpec::LinkedList {
+            shards: 2,
+            size: ListCost::Light,
+        };
+        let classes = app.classes();
+        let stream = generate(
+            &app,
+            &classes,
+            &WorkloadSpec {
+                requests: 5_000,
+                group_mean: Some(9.0),
+                ..spec()
+            },
+        );
+        let writes = stream
+            .requests
+            .iter()
+            .filter(|r| classes.get(r.class).write)
+            .count();
+        // One write per group of mean length 9 + 1.
+        assert!((400..=600).contains(&writes), "{writes}");
     }
 }

@@ -24,8 +24,10 @@ pub(crate) fn custom_table(
         .map(|(nm, w)| {
             serde_json::json!({
                 "name": nm,
-                "access": {"reads": 0u64, "writes": 0u64},
+                "footprint": [],
                 "weight": w,
+                "shard": null,
+                "write": false,
             })
         })
         .collect();

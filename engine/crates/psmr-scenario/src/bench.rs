@@ -170,8 +170,15 @@ fn preflight(
     host: &ThreadHost,
 ) -> Result<(), Vec<Diagnostic>> {
     let mut errors = Vec::new();
+    let roles = sc
+        .schedulers
+        .iter()
+        .filter_map(|s| psmr_schedulers::needs(s.id))
+        .map(|n| n.roles.len())
+        .max()
+        .unwrap_or(0);
     for &t in threads {
-        let max = limits.max_threads.min(host.max_workers());
+        let max = limits.max_threads.min(host.max_workers(roles));
         if t == 0 || t > max {
             errors.push(sc.diagnostic(
                 "threads",

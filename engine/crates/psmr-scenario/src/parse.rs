@@ -10,10 +10,13 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use psmr_core::app::AppSpec;
+use psmr_core::exec::Delivery;
 use psmr_core::threads::MAX_WORKERS;
 use psmr_core::workload::Skew;
+use psmr_core::{SchedulerId, SpaceKind, StreamKind};
 use psmr_mapping::MappingSpec;
-use psmr_schedulers::spec::MAX_QUEUE_CAPACITY;
+use psmr_schedulers::spec::{SpinPolicy, MAX_QUEUE_CAPACITY};
+use psmr_schedulers::SchedulerSpec;
 
 use crate::expect::known_counter;
 use crate::locate::{element, member, Locator};
@@ -30,6 +33,10 @@ pub struct Limits {
     pub max_requests: u32,
     /// Most trace events kept per run.
     pub max_trace_events: usize,
+    /// Most auxiliary threads (tracker, partitioner, graph builder) a run
+    /// may start beside its workers; the browser's pool is sized for
+    /// `max_threads + 1 + max_roles`.
+    pub max_roles: usize,
 }
 
 impl Limits {
@@ -39,15 +46,17 @@ impl Limits {
             max_threads: MAX_WORKERS,
             max_requests: 10_000_000,
             max_trace_events: psmr_core::trace::TraceConfig::DEFAULT_MAX_EVENTS,
+            max_roles: psmr_core::threads::MAX_ROLES,
         }
     }
-    /// The browser: 16 threads (the pool is sized for the largest run),
-    /// 2 million requests, 2 million events.
+    /// The browser: 16 threads and 2 auxiliary threads (the pool is sized
+    /// for the largest run), 2 million requests, 2 million events.
     pub fn browser() -> Self {
         Limits {
             max_threads: 16,
             max_requests: 2_000_000,
             max_trace_events: psmr_core::trace::TraceConfig::DEFAULT_MAX_EVENTS,
+            max_roles: 2,
         }
     }
 }
@@ -62,6 +71,12 @@ pub const MAX_SPIN_NS: u32 = 10_000_000;
 pub const MAX_PACE_NS: u64 = 100_000_000;
 /// Most repetitions of one scheduler.
 pub const MAX_REPETITIONS: u32 = 100;
+/// Most colors of the handlers app.
+pub const MAX_COLORS: u32 = 1 << 20;
+/// Most closed-loop clients.
+pub const MAX_CLIENTS: u32 = 1_000_000;
+/// Highest open-loop rate, deliveries per second.
+pub const MAX_RATE_PER_S: f64 = 1e9;
 /// Tolerance of a class mix summing to 1.
 const MIX_SUM_TOLERANCE: f64 = 1e-6;
 
@@ -78,6 +93,8 @@ pub fn parse_scenario_with(
     file: &str,
     limits: &Limits,
 ) -> Result<Scenario, Vec<Diagnostic>> {
+    // Some editors save a UTF-8 byte-order mark; it is not JSON, skip it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut de = serde_json::Deserializer::from_str(text);
     let parsed: Result<Scenario, _> = serde_path_to_error::deserialize(&mut de);
     let mut sc = match parsed {
@@ -118,6 +135,9 @@ fn serde_diagnostic(
         let locator = Locator::new(text);
         // Unknown fields: point at the offending key itself.
         if let Some(field) = quoted_after(&message, "unknown field `") {
+            if let Some(hint) = moved_parameter(&path, &field) {
+                message = format!("{message}; {hint}");
+            }
             let at = if path.ends_with(&field) {
                 path.clone()
             } else {
@@ -159,6 +179,32 @@ fn strip_position(m: &str) -> String {
     }
 }
 
+/// Field `f` of the scheduler entry at `at`; an entry named only by a run
+/// option (`at` = `schedulers`) has no fields in the file, so the
+/// diagnostic stays at `schedulers`.
+fn entry_field(at: &str, f: &str) -> String {
+    if at.ends_with(']') {
+        member(at, f)
+    } else {
+        at.to_string()
+    }
+}
+
+/// First-wave files put scheduler parameters directly in the entry; say
+/// where they go now.
+fn moved_parameter(path: &str, field: &str) -> Option<String> {
+    let parent = path
+        .strip_suffix(field)
+        .map_or(path, |p| p.trim_end_matches('.'));
+    let entry = parent.starts_with("schedulers[") && !parent.contains('.');
+    let moved = ["mapping", "queue_capacity", "spin"].contains(&field);
+    (entry && moved).then(|| {
+        format!(
+            "scheduler parameters go in the family's object, e.g. \"early\": {{\"{field}\": ...}} or \"stealing\": {{\"{field}\": ...}} (scripts/migrate-scheduler-params.py moves them)"
+        )
+    })
+}
+
 /// The text between `prefix` and the next backquote.
 fn quoted_after(m: &str, prefix: &str) -> Option<String> {
     let rest = &m[m.find(prefix)? + prefix.len()..];
@@ -169,11 +215,13 @@ fn quoted_after(m: &str, prefix: &str) -> Option<String> {
 pub fn validate(sc: &Scenario, limits: &Limits) -> Vec<Diagnostic> {
     let mut c = Checker {
         sc,
+        limits: *limits,
         out: Vec::new(),
     };
     c.top(limits);
     c.app();
     c.workload(limits);
+    c.delivery();
     c.schedulers();
     c.run(limits);
     c.expect();
@@ -182,12 +230,25 @@ pub fn validate(sc: &Scenario, limits: &Limits) -> Vec<Diagnostic> {
 
 struct Checker<'s> {
     sc: &'s Scenario,
+    limits: Limits,
     out: Vec<Diagnostic>,
 }
 
 impl Checker<'_> {
     fn err(&mut self, path: &str, message: String) {
         self.out.push(self.sc.diagnostic(path, message));
+    }
+
+    /// An error about a field's presence: located at its key.
+    fn err_at_key(&mut self, path: &str, message: String) {
+        let pos = self
+            .sc
+            .source
+            .as_ref()
+            .and_then(|s| s.locator.key(path))
+            .unwrap_or_else(|| self.sc.locate(path));
+        self.out
+            .push(crate::Diagnostic::new(self.sc.file(), pos, path, message));
     }
 
     fn share(&mut self, path: &str, x: f64) {
@@ -229,6 +290,14 @@ impl Checker<'_> {
             AppSpec::Spin { ns, .. } if ns > MAX_SPIN_NS => self.err(
                 "app.ns",
                 format!("expected at most {MAX_SPIN_NS} ns of work per request, got {ns}"),
+            ),
+            AppSpec::Handlers { colors } if colors == 0 || colors > MAX_COLORS => self.err(
+                "app.colors",
+                format!("expected 1..={MAX_COLORS} colors, got {colors}"),
+            ),
+            AppSpec::Handlers { .. } if self.sc.stream_kind() != StreamKind::Events => self.err(
+                "app.kind",
+                "the handlers application runs event streams, and this workload makes a total order; event workloads are not available in scenario files yet".into(),
             ),
             _ => {}
         }
@@ -319,12 +388,28 @@ impl Checker<'_> {
         }
     }
 
+    fn delivery(&mut self) {
+        match self.sc.delivery {
+            Some(Delivery::Rate { per_s }) if !(per_s > 0.0 && per_s <= MAX_RATE_PER_S) => self
+                .err(
+                    "delivery.per_s",
+                    format!(
+                    "expected a rate in (0, {MAX_RATE_PER_S}] deliveries per second, got {per_s}"
+                ),
+                ),
+            Some(Delivery::Closed { clients: Some(c) }) if c == 0 || c > MAX_CLIENTS => self.err(
+                "delivery.clients",
+                format!("expected 1..={MAX_CLIENTS} clients, got {c}"),
+            ),
+            _ => {}
+        }
+    }
+
     fn schedulers(&mut self) {
         if self.sc.schedulers.is_empty() {
             self.err("schedulers", "expected at least one scheduler".into());
         }
         let mut seen = BTreeSet::new();
-        let classes = self.sc.app.classes();
         for (i, s) in self.sc.schedulers.iter().enumerate() {
             let at = element("schedulers", i);
             let name = s.name();
@@ -337,17 +422,131 @@ impl Checker<'_> {
                     ),
                 );
             }
-            if let Some(q) = s.queue_capacity {
-                if q == 0 || q > MAX_QUEUE_CAPACITY {
-                    self.err(
-                        &member(&at, "queue_capacity"),
-                        format!("expected 1..={MAX_QUEUE_CAPACITY} requests per queue, got {q}"),
-                    );
+            self.scheduler(&at, s);
+        }
+    }
+
+    /// One entry: the scheduler exists, can run this scenario's stream and
+    /// cell space, and its parameter object is its family's with fields that
+    /// apply to it.
+    fn scheduler(&mut self, at: &str, s: &SchedulerSpec) {
+        let Some(needs) = psmr_schedulers::needs(s.id) else {
+            self.err(
+                &entry_field(at, "id"),
+                format!(
+                    "scheduler `{}` is not implemented yet; implemented: {}",
+                    s.id,
+                    implemented().join(", ")
+                ),
+            );
+            return;
+        };
+        if needs.roles.len() > self.limits.max_roles {
+            self.err(
+                &entry_field(at, "id"),
+                format!(
+                    "`{}` runs {} auxiliary threads ({}); this engine allows {} (limit max_roles)",
+                    s.id,
+                    needs.roles.len(),
+                    needs.roles.join(", "),
+                    self.limits.max_roles
+                ),
+            );
+        }
+        let kind = self.sc.stream_kind();
+        if !needs.streams.contains(&kind) {
+            let runs: Vec<&str> = needs.streams.iter().map(|k| k.as_str()).collect();
+            self.err(
+                &entry_field(at, "id"),
+                format!(
+                    "`{}` runs {} streams; this scenario's workload makes a {} stream",
+                    s.id,
+                    runs.join(" or "),
+                    kind.as_str()
+                ),
+            );
+        }
+        let space = SpaceKind::of(self.sc.app.cell_space());
+        if !needs.spaces.is_empty() && !needs.spaces.contains(&space) {
+            let on: Vec<&str> = needs.spaces.iter().map(|k| k.as_str()).collect();
+            self.err(
+                &entry_field(at, "id"),
+                format!(
+                    "`{}` works on {} cells; the {} application's cells are {}",
+                    s.id,
+                    on.join(" or "),
+                    self.sc.app.kind_name(),
+                    space.as_str()
+                ),
+            );
+        }
+        for key in s.param_objects() {
+            let path = entry_field(at, key);
+            match needs.params {
+                Some((own, fields)) if own == key => {
+                    for f in s.param_fields(key) {
+                        if !fields.contains(&f) {
+                            self.err_at_key(
+                                &member(&path, f),
+                                format!(
+                                    "`{f}` does not apply to `{}`; its `{own}` object takes: {}",
+                                    s.id,
+                                    fields.join(", ")
+                                ),
+                            );
+                        }
+                    }
                 }
+                Some((own, _)) => self.err_at_key(
+                    &path,
+                    format!(
+                        "`{key}` parameters do not apply to `{}`; its parameters go in `{own}`",
+                        s.id
+                    ),
+                ),
+                None => self.err_at_key(
+                    &path,
+                    format!("`{}` takes no parameters; remove `{key}`", s.id),
+                ),
             }
-            if let Some(m) = &s.mapping {
-                self.mapping(&member(&at, "mapping"), m, &classes);
+        }
+        self.params(at, s);
+    }
+
+    /// Values inside the parameter objects.
+    fn params(&mut self, at: &str, s: &SchedulerSpec) {
+        let classes = self.sc.app.classes();
+        let (key, mapping, capacity, spin) = match (&s.early, &s.stealing) {
+            (Some(p), _) => ("early", &p.mapping, p.queue_capacity, p.spin),
+            (None, Some(p)) => ("stealing", &p.mapping, p.queue_capacity, p.spin),
+            (None, None) => return,
+        };
+        let at = member(at, key);
+        if let Some(q) = capacity {
+            if q == 0 || q > MAX_QUEUE_CAPACITY {
+                self.err(
+                    &member(&at, "queue_capacity"),
+                    format!("expected 1..={MAX_QUEUE_CAPACITY} requests per queue, got {q}"),
+                );
             }
+        }
+        if let Some(m) = mapping {
+            self.mapping(&member(&at, "mapping"), m, &classes);
+        }
+        if let Some(sp) = spin {
+            self.spin(&member(&at, "spin"), sp);
+        }
+    }
+
+    fn spin(&mut self, at: &str, sp: SpinPolicy) {
+        if sp.park_us > 1_000_000 {
+            self.err(
+                &member(at, "park_us"),
+                format!(
+                    "expected at most 1000000 us between checks, got {}",
+                    sp.park_us
+                ),
+            );
         }
     }
 
@@ -486,6 +685,8 @@ impl Checker<'_> {
     }
 
     /// `name` must be a label or id of one of the scenario's schedulers.
+    ///
+    /// (The ids the engine can run are listed by [`implemented`].)
     fn scheduler_ref(&mut self, path: &str, name: &str) {
         if crate::runner::find_scheduler(self.sc, name).is_none() {
             let known: Vec<String> = self.sc.schedulers.iter().map(|s| s.name()).collect();
@@ -498,4 +699,36 @@ impl Checker<'_> {
             );
         }
     }
+}
+
+/// Problems of one scheduler entry (at field path `at`) in `sc`: the same
+/// checks [`validate`] makes for the entries of the file.
+pub fn check_entry(
+    sc: &Scenario,
+    limits: &Limits,
+    at: &str,
+    spec: &SchedulerSpec,
+) -> Vec<Diagnostic> {
+    let mut c = Checker {
+        sc,
+        limits: *limits,
+        out: Vec::new(),
+    };
+    c.scheduler(at, spec);
+    c.out
+}
+
+/// Ids of the schedulers the engine can run.
+pub fn implemented() -> Vec<&'static str> {
+    SchedulerId::ALL
+        .iter()
+        .filter(|id| psmr_schedulers::needs(**id).is_some())
+        .map(|id| id.as_str())
+        .collect()
+}
+
+/// The stream kind a workload makes (today every generator makes a total
+/// order; commit and event workloads add their kinds).
+pub fn stream_kind_of(_workload: &psmr_core::workload::WorkloadSpec) -> StreamKind {
+    StreamKind::Total
 }

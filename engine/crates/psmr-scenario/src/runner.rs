@@ -11,16 +11,15 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use psmr_core::cancel::CancelToken;
-use psmr_core::exec::Progress;
+use psmr_core::exec::{Delivery, LiveSample, Progress};
 use psmr_core::metrics::{LatencyUs, RunMetrics};
 use psmr_core::oracle::{Reference, Violation};
-use psmr_core::request::Request;
-use psmr_core::run::{run_checked, RunInput, RunResult};
+use psmr_core::run::{run_checked, RoleLane, RunInput, RunResult};
 use psmr_core::threads::ThreadHost;
-use psmr_core::trace::{TraceConfig, TraceEvent};
+use psmr_core::trace::{TraceConfig, TraceEvent, TraceWindow};
 use psmr_core::workload::{class_weights, generate};
-use psmr_core::{ClassTable, RunError, SchedulerId};
-use psmr_schedulers::{build, BuildEnv, SchedulerSpec};
+use psmr_core::{ClassTable, RunError, SchedulerId, Stream};
+use psmr_schedulers::{build, needs, BuildEnv, SchedulerSpec};
 use serde::{Deserialize, Serialize};
 
 use crate::locate::element;
@@ -41,6 +40,13 @@ pub struct RunOptions {
     pub seed: Option<u64>,
     pub trace: Option<bool>,
     pub pace_ns: Option<u64>,
+    /// Another delivery model than the scenario's.
+    #[serde(default)]
+    pub delivery: Option<Delivery>,
+    /// Pace per worker thread (index = worker id), replacing `pace_ns` for
+    /// those threads: slow one thread down (a classroom what-if).
+    #[serde(default)]
+    pub thread_pace_ns: Option<Vec<u64>>,
 }
 
 /// What a poller sees of a scenario run in progress.
@@ -59,11 +65,16 @@ pub struct MonitorSnapshot {
     /// Delivery is held back (see [`RunMonitor::pause`]).
     #[serde(default)]
     pub paused: bool,
+    /// Each worker thread of the current run: executed count, sampled queue
+    /// length and what it is doing.
+    #[serde(default)]
+    pub workers: Vec<LiveSample>,
 }
 
 struct Current {
     scheduler: String,
     index: usize,
+    workers: usize,
     progress: Arc<Progress>,
 }
 
@@ -136,6 +147,7 @@ impl RunMonitor {
             s.run_index = c.index;
             s.executed = c.progress.executed();
             s.delivered = c.progress.delivered();
+            s.workers = c.progress.sample(c.workers);
         }
         s
     }
@@ -148,10 +160,17 @@ impl RunMonitor {
             .store(psmr_core::clock::now_ns().max(1), Ordering::Relaxed);
     }
 
-    fn set_current(&self, scheduler: String, index: usize, progress: Arc<Progress>) {
+    fn set_current(
+        &self,
+        scheduler: String,
+        index: usize,
+        workers: usize,
+        progress: Arc<Progress>,
+    ) {
         *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(Current {
             scheduler,
             index,
+            workers,
             progress,
         });
     }
@@ -164,7 +183,66 @@ pub struct Report {
     /// Cores of the machine (natively `available_parallelism`; the browser
     /// side sets `navigator.hardwareConcurrency`).
     pub cores: usize,
+    /// The stream every run received.
+    #[serde(default)]
+    pub stream: StreamInfo,
+    /// The request classes (labels, shards, the conflict relation).
+    #[serde(default)]
+    pub classes: Vec<ClassInfo>,
     pub runs: Vec<RunReport>,
+}
+
+/// What the views need to know about the stream.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StreamInfo {
+    /// `total`, `commits` or `events`.
+    pub kind: String,
+    pub requests: u32,
+    /// Delivery units: requests, instances or root events.
+    pub deliveries: u32,
+    /// The cell space (`shards`, `keys`, `colors`) and its dense cells.
+    pub cells: String,
+    pub dense_cells: u32,
+}
+
+/// One request class, for the views (no more guessing from names).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassInfo {
+    pub name: String,
+    pub weight: f64,
+    /// The shard of a local class (0-based), absent for a global one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<u16>,
+    pub write: bool,
+    /// Ids of the classes it conflicts with (itself included when it has
+    /// internal conflicts).
+    pub conflicts: Vec<u16>,
+}
+
+fn class_infos(classes: &ClassTable) -> Vec<ClassInfo> {
+    let n = classes.len() as u16;
+    classes
+        .classes()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ClassInfo {
+            name: c.name.clone(),
+            weight: c.weight,
+            shard: c.shard,
+            write: c.write,
+            conflicts: (0..n).filter(|j| classes.conflicts(i as u16, *j)).collect(),
+        })
+        .collect()
+}
+
+fn stream_info(s: &Stream) -> StreamInfo {
+    StreamInfo {
+        kind: s.kind().as_str().into(),
+        requests: s.len() as u32,
+        deliveries: s.deliveries() as u32,
+        cells: psmr_core::SpaceKind::of(s.space).as_str().into(),
+        dense_cells: s.dense.cells() as u32,
+    }
 }
 
 /// One scheduler's run.
@@ -172,6 +250,10 @@ pub struct Report {
 pub struct RunReport {
     /// Scheduler id.
     pub scheduler: String,
+    /// The scheduler's family (`sequential`, `early`, `work-stealing`,
+    /// `late`, `epaxos`, `repartitioning`, `coloring`).
+    #[serde(default)]
+    pub family: String,
     /// Label (the id unless the scenario gives one).
     pub label: String,
     pub threads: usize,
@@ -195,9 +277,18 @@ pub struct RunReport {
     /// when the scenario ran `sequential`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speedup_vs_sequential: Option<f64>,
-    /// The trace hit its event bound and was cut.
+    /// The trace hit its event bound and was cut (see `trace_window`).
     #[serde(default)]
     pub trace_truncated: bool,
+    /// Where the trace was cut, if it was.
+    #[serde(default)]
+    pub trace_window: TraceWindow,
+    /// The delivery model of the run (defaults resolved).
+    #[serde(default)]
+    pub delivery: Delivery,
+    /// Auxiliary threads and their trace lanes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<RoleLane>,
     /// The scheduler's configuration: its classes-to-threads mapping (early
     /// family) and how it was obtained.
     #[serde(default)]
@@ -212,6 +303,10 @@ impl RunReport {
     fn from_result(spec: &SchedulerSpec, requests: u32, r: RunResult) -> Self {
         RunReport {
             scheduler: r.scheduler.to_string(),
+            family: needs(r.scheduler)
+                .map(|n| n.family.as_str())
+                .unwrap_or_default()
+                .into(),
             label: spec.name(),
             threads: r.threads,
             requests,
@@ -224,7 +319,10 @@ impl RunReport {
             cancelled: r.cancelled,
             metrics: r.metrics,
             speedup_vs_sequential: None,
-            trace_truncated: r.trace_truncated,
+            trace_truncated: r.trace_window.cut,
+            trace_window: r.trace_window,
+            delivery: r.delivery,
+            roles: r.roles,
             info: r.info,
             trace: r.trace,
         }
@@ -321,6 +419,9 @@ pub fn effective(sc: &Scenario, opts: &RunOptions) -> Scenario {
     if let Some(p) = opts.pace_ns {
         e.run.pace_ns = Some(p);
     }
+    if let Some(d) = opts.delivery {
+        e.delivery = Some(d);
+    }
     e
 }
 
@@ -328,21 +429,50 @@ pub fn effective(sc: &Scenario, opts: &RunOptions) -> Scenario {
 /// computed once and shared by all its runs.
 pub struct Prepared {
     pub classes: ClassTable,
-    pub requests: Vec<Request>,
+    pub stream: Stream,
     pub reference: Reference,
 }
 
-/// Generate the stream and compute the sequential reference.
+/// Generate the stream and compute the sequential reference (the stream's
+/// canonical order executed on a fresh application).
 pub fn prepare(sc: &Scenario) -> Prepared {
     let mut classes = sc.app.classes();
     let weights = class_weights(&classes, &sc.workload);
     classes.set_weights(&weights);
-    let requests = generate(&sc.app, &classes, &sc.workload);
-    let reference = Reference::compute(sc.app.build().as_ref(), &requests);
+    let stream = generate(&sc.app, &classes, &sc.workload);
+    let reference = Reference::compute(sc.app.build().as_ref(), &stream);
     Prepared {
         classes,
-        requests,
+        stream,
         reference,
+    }
+}
+
+/// Schedulers that route by class need classes that cover the stream;
+/// check once per scenario and locate a failure at the scheduler entry.
+fn check_covering(
+    sc: &Scenario,
+    selected: &[Selected],
+    prepared: &Prepared,
+) -> Result<(), Vec<Diagnostic>> {
+    let routes = selected
+        .iter()
+        .filter(|s| needs(s.spec.id).is_some_and(|n| n.covering_classes))
+        .collect::<Vec<_>>();
+    if routes.is_empty() {
+        return Ok(());
+    }
+    match prepared.classes.check_covers(&prepared.stream) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(routes
+            .iter()
+            .map(|s| {
+                sc.diagnostic(
+                    &s.path(),
+                    format!("scheduler `{}` routes by class, but {e}", s.spec.name()),
+                )
+            })
+            .collect()),
     }
 }
 
@@ -370,6 +500,39 @@ fn member_or(path: &str, field: &str) -> String {
     }
 }
 
+/// The per-thread pace override names existing workers and stays under
+/// the pace limit (located at `run.pace_ns`, the setting it refines).
+fn check_thread_pace(sc: &Scenario, opts: &RunOptions) -> Vec<Diagnostic> {
+    let Some(p) = &opts.thread_pace_ns else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if p.len() > sc.threads {
+        out.push(sc.diagnostic(
+            "run.pace_ns",
+            format!(
+                "thread_pace_ns lists {} threads; the run has {}",
+                p.len(),
+                sc.threads
+            ),
+        ));
+    }
+    if let Some((t, ns)) = p
+        .iter()
+        .enumerate()
+        .find(|(_, ns)| **ns > crate::parse::MAX_PACE_NS)
+    {
+        out.push(sc.diagnostic(
+            "run.pace_ns",
+            format!(
+                "thread_pace_ns[{t}]: expected at most {} ns, got {ns}",
+                crate::parse::MAX_PACE_NS
+            ),
+        ));
+    }
+    out
+}
+
 /// Run every selected scheduler of `sc` on one stream, each checked by the
 /// oracle. Errors (invalid overrides, limits, a scheduler that cannot run)
 /// come back as located diagnostics before any long run starts, except a
@@ -382,23 +545,45 @@ pub fn run_scenario(
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
     let eff = effective(sc, opts);
-    let errors = validate(&eff, limits);
+    let mut errors = validate(&eff, limits);
+    errors.extend(check_thread_pace(&eff, opts));
     if !errors.is_empty() {
         return Err(errors);
     }
     let selected = select(&eff, opts)?;
+    // Ids named only on the command line were not validated with the file.
+    let extra: Vec<Diagnostic> = selected
+        .iter()
+        .filter(|s| s.index.is_none())
+        .flat_map(|s| crate::parse::check_entry(&eff, limits, &s.path(), &s.spec))
+        .collect();
+    if !extra.is_empty() {
+        return Err(extra);
+    }
     let threads = eff.threads;
-    if threads + 1 > host.capacity() {
+    let roles = selected
+        .iter()
+        .filter_map(|s| needs(s.spec.id))
+        .map(|n| n.roles.len())
+        .max()
+        .unwrap_or(0);
+    if threads + 1 + roles > host.capacity() {
+        let aux = if roles > 0 {
+            format!(" (and {roles} auxiliary)")
+        } else {
+            String::new()
+        };
         return Err(vec![eff.diagnostic(
             "threads",
             format!(
-                "a run with {threads} worker threads needs {} pool threads, this engine has {}",
-                threads + 1,
+                "a run with {threads} worker threads{aux} needs {} pool threads, this engine has {}",
+                threads + 1 + roles,
                 host.capacity()
             ),
         )]);
     }
     let prepared = prepare(&eff);
+    check_covering(&eff, &selected, &prepared)?;
     let env = BuildEnv {
         classes: &prepared.classes,
         threads,
@@ -425,10 +610,12 @@ pub fn run_scenario(
     let input = RunInput {
         app: &eff.app,
         classes: &prepared.classes,
-        requests: &prepared.requests,
+        stream: &prepared.stream,
         host,
         trace,
         pace_ns: eff.run.pace_ns(),
+        thread_pace_ns: opts.thread_pace_ns.as_deref().unwrap_or(&[]),
+        delivery: eff.delivery(),
     };
     monitor.begin(selected.len());
     let mut runs = Vec::with_capacity(selected.len());
@@ -437,7 +624,7 @@ pub fn run_scenario(
             break;
         }
         let progress = Arc::new(Progress::new(threads + 1));
-        monitor.set_current(sel.spec.name(), k, progress.clone());
+        monitor.set_current(sel.spec.name(), k, threads, progress.clone());
         let result = run_checked(
             scheduler.as_ref(),
             threads,
@@ -457,6 +644,8 @@ pub fn run_scenario(
     Ok(Report {
         scenario: eff.name.clone(),
         cores: available_cores(),
+        stream: stream_info(&prepared.stream),
+        classes: class_infos(&prepared.classes),
         runs,
     })
 }

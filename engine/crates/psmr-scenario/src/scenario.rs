@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use psmr_core::app::AppSpec;
+use psmr_core::exec::Delivery;
 use psmr_core::workload::WorkloadSpec;
+use psmr_core::StreamKind;
 use psmr_schedulers::SchedulerSpec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -30,6 +32,12 @@ pub struct Scenario {
     pub app: AppSpec,
     /// The request stream: size, seed, write and global shares, skew.
     pub workload: WorkloadSpec,
+    /// How clients deliver requests: `saturate` (open loop, as fast as the
+    /// scheduler takes them; the default), `rate` (open loop, `per_s`
+    /// deliveries per second) or `closed` (`clients` clients, each waiting
+    /// for its reply before sending again, as the papers measure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<Delivery>,
     /// Worker threads of every parallel scheduler (1..=64; the browser
     /// allows fewer). The delivering thread is extra.
     #[schemars(range(min = 1, max = 64))]
@@ -69,6 +77,7 @@ impl PartialEq for Scenario {
             && self.description == o.description
             && self.app == o.app
             && self.workload == o.workload
+            && self.delivery == o.delivery
             && self.threads == o.threads
             && self.schedulers == o.schedulers
             && self.run == o.run
@@ -114,6 +123,16 @@ impl RunSettings {
 }
 
 impl Scenario {
+    /// The kind of stream the workload makes.
+    pub fn stream_kind(&self) -> StreamKind {
+        crate::parse::stream_kind_of(&self.workload)
+    }
+
+    /// The delivery model (default: saturate).
+    pub fn delivery(&self) -> Delivery {
+        self.delivery.unwrap_or_default()
+    }
+
     /// The file the scenario came from, or `<scenario>`.
     pub fn file(&self) -> &str {
         self.source

@@ -33,6 +33,7 @@ fn run(label: &str, throughput: f64, steals: u64, correct: bool) -> RunReport {
         .collect();
     RunReport {
         scheduler: label.into(),
+        family: "early".into(),
         label: label.into(),
         threads: 4,
         requests: 10,
@@ -46,6 +47,9 @@ fn run(label: &str, throughput: f64, steals: u64, correct: bool) -> RunReport {
         metrics,
         speedup_vs_sequential: None,
         trace_truncated: false,
+        trace_window: Default::default(),
+        delivery: Default::default(),
+        roles: Vec::new(),
         info: Default::default(),
         trace: Vec::new(),
     }
@@ -55,6 +59,8 @@ fn report(cores: usize, runs: Vec<RunReport>) -> Report {
     Report {
         scenario: "e".into(),
         cores,
+        stream: Default::default(),
+        classes: Vec::new(),
         runs,
     }
 }

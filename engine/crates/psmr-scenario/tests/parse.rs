@@ -172,13 +172,13 @@ fn expectations_must_name_scenario_schedulers_and_known_counters() {
 fn explicit_mapping_threads_must_exist() {
     let text = VALID.replace(
         "\"label\": \"e\"",
-        "\"label\": \"e\", \"mapping\": {\"kind\": \"explicit\", \"classes\": {\"R1\": {\"mode\": \"concurrent\", \"threads\": [0, 5]}}}",
+        "\"label\": \"e\", \"early\": {\"mapping\": {\"kind\": \"explicit\", \"classes\": {\"R1\": {\"mode\": \"concurrent\", \"threads\": [0, 5]}}}}",
     );
     let e = errors(&text);
-    assert!(e
-        .iter()
-        .any(|d| d.path == "schedulers[1].mapping.classes.R1.threads"
-            && d.message.contains("thread 5")));
+    assert!(e.iter().any(
+        |d| d.path == "schedulers[1].early.mapping.classes.R1.threads"
+            && d.message.contains("thread 5")
+    ));
     assert!(e
         .iter()
         .any(|d| d.message.contains("class `Wg` has no mapping")));
@@ -194,11 +194,109 @@ fn explicit_mapping_breaking_a_rule_is_reported_at_validation() {
     let text = VALID.replace(
         "\"label\": \"e\"",
         &format!(
-            "\"label\": \"e\", \"mapping\": {{\"kind\": \"explicit\", \"classes\": {{{all}}}}}"
+            "\"label\": \"e\", \"early\": {{\"mapping\": {{\"kind\": \"explicit\", \"classes\": {{{all}}}}}}}"
         ),
     );
     let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].mapping");
+    assert_eq!(d.path, "schedulers[1].early.mapping");
     assert!(d.message.contains("R."), "{d}");
     assert_eq!(d.line, pos_of(&text, "\"mapping\"").0);
+}
+
+#[test]
+fn parameters_of_another_family_or_scheduler_are_located_errors() {
+    // `spin` belongs to busy-wait, not to early.
+    let text = VALID.replace(
+        "\"label\": \"e\"",
+        "\"label\": \"e\", \"early\": {\"spin\": {\"spins\": 10}}",
+    );
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].early.spin");
+    assert!(d.message.contains("does not apply to `early`"), "{d}");
+    assert_eq!((d.line, d.col), pos_of(&text, "\"spin\""));
+    // ... and is accepted for busy-wait.
+    let ok = VALID.replace(
+        "{ \"id\": \"early\", \"label\": \"e\" }",
+        "{ \"id\": \"busy-wait\", \"early\": {\"spin\": {\"spins\": 10}} }",
+    );
+    parse_scenario(&ok, "t.json").unwrap();
+    // A stealing object on early, and any object on sequential.
+    let text = VALID.replace(
+        "\"label\": \"e\"",
+        "\"label\": \"e\", \"stealing\": {\"queue_capacity\": 8}",
+    );
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].stealing");
+    assert!(d.message.contains("its parameters go in `early`"), "{d}");
+    let text = VALID.replace(
+        "{ \"id\": \"sequential\" }",
+        "{ \"id\": \"sequential\", \"early\": {} }",
+    );
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[0].early");
+    assert!(d.message.contains("takes no parameters"), "{d}");
+}
+
+#[test]
+fn first_wave_parameter_fields_say_where_they_went() {
+    let text = VALID.replace(
+        "\"label\": \"e\"",
+        "\"label\": \"e\", \"mapping\": {\"kind\": \"naive\"}",
+    );
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].mapping");
+    assert!(d.message.contains("\"early\": {\"mapping\""), "{d}");
+    assert_eq!((d.line, d.col), pos_of(&text, "\"mapping\""));
+}
+
+#[test]
+fn unimplemented_schedulers_are_refused_at_validation() {
+    let text = VALID.replace("\"id\": \"early\"", "\"id\": \"mely\"");
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].id");
+    assert!(d.message.contains("`mely` is not implemented yet"), "{d}");
+    assert!(d.message.contains("busy-wait"), "lists what is: {d}");
+}
+
+#[test]
+fn delivery_models_are_checked_and_located() {
+    let with = |d: &str| {
+        VALID.replace(
+            "\"threads\": 2,",
+            &format!("\"threads\": 2, \"delivery\": {d},"),
+        )
+    };
+    let sc = parse_scenario(&with("{\"model\": \"closed\", \"clients\": 8}"), "t.json").unwrap();
+    assert_eq!(
+        sc.delivery(),
+        psmr_core::exec::Delivery::Closed { clients: Some(8) }
+    );
+    let text = with("{\"model\": \"closed\", \"clients\": 0}");
+    let d = one_error(&text);
+    assert_eq!(d.path, "delivery.clients");
+    let text = with("{\"model\": \"rate\", \"per_s\": -3}");
+    assert_eq!(one_error(&text).path, "delivery.per_s");
+    let text = with("{\"model\": \"closed\", \"client\": 3}");
+    let d = one_error(&text);
+    assert!(d.message.contains("unknown field `client`"), "{d}");
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let text = format!("\u{feff}{VALID}");
+    parse_scenario(&text, "t.json").unwrap();
+}
+
+#[test]
+fn the_handlers_app_needs_an_event_workload() {
+    let text = VALID.replace(
+        "{ \"kind\": \"linked-list\", \"shards\": 2, \"size\": \"light\" }",
+        "{ \"kind\": \"handlers\", \"colors\": 4 }",
+    );
+    let e = errors(&text);
+    assert!(
+        e.iter()
+            .any(|d| d.path == "app.kind" && d.message.contains("event streams")),
+        "{e:#?}"
+    );
 }

@@ -1,15 +1,28 @@
 //! # psmr-schedulers
 //!
-//! One module per scheduler, all behind [`psmr_core::Scheduler`]. [`build`]
-//! maps a [`SchedulerSpec`] to a ready scheduler for a run, or says why not
-//! (not implemented yet, or an invalid configuration such as a mapping
-//! that breaks a rule).
+//! One module per scheduler, all behind [`psmr_core::Scheduler`]. Each
+//! module declares what it needs ([`psmr_core::Needs`]: family, stream
+//! kinds, cell spaces, covering classes, auxiliary roles, parameter object);
+//! [`needs`] answers for an id before anything is built, so a scenario that
+//! pairs a scheduler with a stream it cannot run is refused at validation.
+//! [`build`] maps a [`SchedulerSpec`] to a ready scheduler for a run, or says
+//! why not (not implemented yet, or an invalid configuration such as a
+//! mapping that breaks a rule).
+//!
+//! Shared scaffolding, once: [`probe`] (execute and record), [`barrier`]
+//! (the generation barrier), [`queue`] (bounded blocking FIFO, several
+//! producers and consumers), [`roles`] (an auxiliary thread's work-or-stop
+//! signal), [`spin`] (bounded backoff), [`sync`] (std / loom / shuttle
+//! facade).
 
-use psmr_core::{ClassTable, RunError, Scheduler, SchedulerId};
+use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId};
 
+pub mod barrier;
 pub mod busy_wait;
 pub mod early;
+pub mod probe;
 pub mod queue;
+pub mod roles;
 pub mod sequential;
 pub mod spec;
 pub mod spin;
@@ -17,7 +30,10 @@ pub mod sync;
 pub mod testkit;
 pub mod work_stealing;
 
-pub use spec::{SchedulerSpec, SpinPolicy};
+pub use spec::{EarlyParams, SchedulerSpec, SpinPolicy, StealingParams};
+
+#[cfg(all(test, not(loom), not(shuttle)))]
+mod oracle_tests;
 
 /// What `build` needs to know about the run.
 #[derive(Clone, Copy, Debug)]
@@ -28,16 +44,63 @@ pub struct BuildEnv<'a> {
     pub threads: usize,
 }
 
-/// The scheduler for `spec`, or why it cannot run.
-pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
-    match spec.id {
-        SchedulerId::Sequential => Ok(Box::new(sequential::Sequential)),
-        SchedulerId::Early => Ok(Box::new(early::Early::from_spec(spec, env)?)),
-        SchedulerId::BusyWait => Ok(Box::new(busy_wait::BusyWait::from_spec(spec, env)?)),
+/// What the scheduler `id` declares, or `None` when it is not built yet.
+pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
+    Some(match id {
+        SchedulerId::Sequential => &sequential::NEEDS,
+        SchedulerId::Early => &early::NEEDS,
+        SchedulerId::BusyWait => &busy_wait::NEEDS,
         SchedulerId::WsConservative
         | SchedulerId::WsModerate
         | SchedulerId::WsAggressive
-        | SchedulerId::WsOptimistic => work_stealing::build(spec, env),
-        other => Err(RunError::NotImplemented(other)),
+        | SchedulerId::WsOptimistic => &work_stealing::NEEDS,
+        _ => return None,
+    })
+}
+
+/// The scheduler for `spec`, or why it cannot run.
+pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
+    let Some(needs) = needs(spec.id) else {
+        return Err(RunError::NotImplemented(spec.id));
+    };
+    check_param_objects(spec, needs).map_err(RunError::InvalidConfig)?;
+    match spec.id {
+        SchedulerId::Sequential => Ok(Box::new(sequential::Sequential)),
+        SchedulerId::Early => Ok(Box::new(early::Early::from_params(
+            &spec.early.clone().unwrap_or_default(),
+            env,
+        )?)),
+        SchedulerId::BusyWait => Ok(Box::new(busy_wait::BusyWait::from_params(
+            &spec.early.clone().unwrap_or_default(),
+            env,
+        )?)),
+        _ => work_stealing::build(spec, env),
     }
+}
+
+/// The parameter objects of `spec` fit its scheduler: at most the one its
+/// family reads, with only the fields that apply to the id. (Validation
+/// reports the same with positions; this guards direct callers.)
+pub fn check_param_objects(spec: &SchedulerSpec, needs: &Needs) -> Result<(), String> {
+    for key in spec.param_objects() {
+        let Some((own, fields)) = needs.params.filter(|(own, _)| *own == key) else {
+            return Err(format!(
+                "`{key}` parameters do not apply to `{}`{}",
+                spec.id,
+                needs
+                    .params
+                    .map_or(" (it takes none)".to_string(), |(own, _)| format!(
+                        " (its parameters go in `{own}`)"
+                    ))
+            ));
+        };
+        if let Some(f) = spec.param_fields(own).iter().find(|f| !fields.contains(f)) {
+            return Err(format!(
+                "`{own}.{f}` does not apply to `{}` (it takes: {})",
+                spec.id,
+                fields.join(", ")
+            ));
+        }
+    }
+    Ok(())
 }

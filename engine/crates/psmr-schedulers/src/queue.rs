@@ -1,5 +1,7 @@
-//! A bounded FIFO queue per worker: one producer (the delivering thread),
-//! one consumer (the worker), blocking on both ends.
+//! A bounded blocking FIFO queue: per worker in the early family (one
+//! producer, the delivering thread; one consumer, the worker), and safe for
+//! several producers and several consumers (event runtimes, where any core
+//! registers into any core's queue).
 //!
 //! The early-scheduling family (paper 003 section 4.3) gives every worker
 //! its own input queue, taken in FIFO order. Here each queue is a
@@ -14,12 +16,20 @@
 //! scheduler instead of growing memory). A consumer that finds the queue
 //! empty blocks until an item arrives or the queue is closed.
 //!
-//! Why no wake-up is lost: the flags `consumer_waiting` / `producer_waiting`
-//! are set and cleared under the same mutex that guards the items, and each
-//! side checks the condition and starts waiting without releasing the mutex
-//! in between (`Condvar::wait` releases it atomically). A push therefore
-//! either happens before the consumer's check (which then sees the item) or
-//! after the consumer set its flag (and the push notifies).
+//! Why no wake-up is lost, with any number of producers and consumers:
+//! `consumers_waiting` / `producers_waiting` count the threads blocked on
+//! each condition variable; they change only under the mutex that guards
+//! the items, and a thread checks its condition and starts waiting without
+//! releasing the mutex in between (`Condvar::wait` releases it atomically).
+//! Every push makes one item available and wakes one waiting consumer if
+//! any is counted; every pop frees one place and wakes one waiting
+//! producer. A woken thread is still counted until it re-acquires the
+//! mutex, so a second push before it runs wakes a *second* consumer (a
+//! single flag would have been cleared by the first wake-up, leaving the
+//! second blocked forever: the bug the counts fix). A thread that wakes and
+//! finds its condition false again (another thread took the item) waits
+//! again, counted again. (Model-checked with two producers and two
+//! consumers: `queue_loom_tests.rs`.)
 
 use std::collections::VecDeque;
 
@@ -38,8 +48,8 @@ macro_rules! lock {
 struct State<T> {
     items: VecDeque<T>,
     closed: bool,
-    consumer_waiting: bool,
-    producer_waiting: bool,
+    consumers_waiting: u32,
+    producers_waiting: u32,
 }
 
 /// What [`BoundedFifo::push`] reports to its callback.
@@ -70,8 +80,8 @@ impl<T> BoundedFifo<T> {
                 // Do not preallocate huge capacities: grow as needed.
                 items: VecDeque::with_capacity(capacity.min(1024)),
                 closed: false,
-                consumer_waiting: false,
-                producer_waiting: false,
+                consumers_waiting: 0,
+                producers_waiting: 0,
             }),
             not_empty: Condvar::new(),
             not_full: Condvar::new(),
@@ -98,15 +108,14 @@ impl<T> BoundedFifo<T> {
                 on(PushEvent::Blocked);
                 blocked = true;
             }
-            st.producer_waiting = true;
+            st.producers_waiting += 1;
             st = self.not_full.wait(st).unwrap_or_else(|p| p.into_inner());
+            st.producers_waiting -= 1;
         }
-        st.producer_waiting = false;
         st.items.push_back(item);
         let len = st.items.len();
         on(PushEvent::Pushed { len });
-        if st.consumer_waiting {
-            st.consumer_waiting = false;
+        if st.consumers_waiting > 0 {
             self.not_empty.notify_one();
         }
         len
@@ -120,8 +129,7 @@ impl<T> BoundedFifo<T> {
         let mut blocked = false;
         loop {
             if let Some(item) = st.items.pop_front() {
-                if st.producer_waiting {
-                    st.producer_waiting = false;
+                if st.producers_waiting > 0 {
                     self.not_full.notify_one();
                 }
                 return Some(item);
@@ -133,8 +141,9 @@ impl<T> BoundedFifo<T> {
                 on_block();
                 blocked = true;
             }
-            st.consumer_waiting = true;
+            st.consumers_waiting += 1;
             st = self.not_empty.wait(st).unwrap_or_else(|p| p.into_inner());
+            st.consumers_waiting -= 1;
         }
     }
 
@@ -143,7 +152,6 @@ impl<T> BoundedFifo<T> {
     pub fn close(&self) {
         let mut st = lock!(self);
         st.closed = true;
-        st.consumer_waiting = false;
         self.not_empty.notify_all();
     }
 
@@ -156,6 +164,10 @@ impl<T> BoundedFifo<T> {
         self.len() == 0
     }
 }
+
+#[cfg(all(test, loom))]
+#[path = "queue_loom_tests.rs"]
+mod loom_tests;
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod tests {
@@ -226,5 +238,44 @@ mod tests {
             assert_eq!(c.join().unwrap(), Some(7));
         });
         assert!(blocked.load(Ordering::Relaxed) <= 1, "on_block runs once");
+    }
+
+    /// Several producers and consumers through a tiny queue: every item
+    /// arrives exactly once and nobody stays blocked.
+    #[test]
+    fn many_producers_and_consumers_lose_nothing() {
+        let q = BoundedFifo::new(2);
+        let got = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            let consumers: Vec<_> = (0..3)
+                .map(|_| {
+                    s.spawn(|| {
+                        while let Some(x) = q.pop(|| {}) {
+                            got.lock().unwrap().push(x);
+                        }
+                    })
+                })
+                .collect();
+            let producers: Vec<_> = (0..3u32)
+                .map(|p| {
+                    let q = &q;
+                    s.spawn(move || {
+                        for i in 0..2000u32 {
+                            q.push(p * 10_000 + i, |_| {});
+                        }
+                    })
+                })
+                .collect();
+            producers.into_iter().for_each(|h| h.join().unwrap());
+            q.close();
+            consumers.into_iter().for_each(|h| h.join().unwrap());
+        });
+        let mut got = got.into_inner().unwrap();
+        got.sort_unstable();
+        let mut want: Vec<u32> = (0..3u32)
+            .flat_map(|p| (0..2000u32).map(move |i| p * 10_000 + i))
+            .collect();
+        want.sort_unstable();
+        assert_eq!(got, want);
     }
 }

@@ -43,7 +43,44 @@ impl Default for SpinPolicy {
     }
 }
 
-/// One scheduler entry of a scenario.
+/// Parameters of the early family (`early`, `busy-wait`): the scenario
+/// entry's `early` object. `spin` applies to `busy-wait` only.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EarlyParams {
+    /// How classes map to threads (default: the optimizer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mapping: Option<MappingSpec>,
+    /// Capacity of each worker's queue (requests); the scheduler blocks when
+    /// a queue is full. Default 1024.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_capacity: Option<usize>,
+    /// `busy-wait` only: the bounded spin policy of its cycles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin: Option<SpinPolicy>,
+}
+
+/// Parameters of work stealing (`ws-*`): the scenario entry's `stealing`
+/// object.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StealingParams {
+    /// How classes map to threads (default: the optimizer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mapping: Option<MappingSpec>,
+    /// Capacity of each worker's ready queue (requests). Default 1024.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_capacity: Option<usize>,
+    /// The bounded spin policy of cycles, flags and markers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin: Option<SpinPolicy>,
+}
+
+/// One scheduler entry of a scenario: an id, an optional label, and at
+/// most one parameter object, named after the scheduler's family (`early`
+/// for `early` and `busy-wait`, `stealing` for `ws-*`). A parameter object
+/// of another family, or a field that does not apply to the id, is a
+/// located error at validation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SchedulerSpec {
@@ -53,16 +90,12 @@ pub struct SchedulerSpec {
     /// configurations of the same scheduler (e.g. optimizer vs naive mapping).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
-    /// Early family: how classes map to threads (default: the optimizer).
+    /// Early scheduling and busy-wait parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mapping: Option<MappingSpec>,
-    /// Busy-wait and work stealing: the bounded spin policy.
+    pub early: Option<EarlyParams>,
+    /// Work-stealing parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spin: Option<SpinPolicy>,
-    /// Capacity of each worker's queue (requests); the scheduler blocks when
-    /// a queue is full. Default 1024.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub queue_capacity: Option<usize>,
+    pub stealing: Option<StealingParams>,
     /// Fault injection (feature `fault-injection` only): a deliberately
     /// broken variant, e.g. `ws-ignore-flags` for work stealing, so tests
     /// can check that the oracle catches it.
@@ -76,9 +109,8 @@ impl SchedulerSpec {
         SchedulerSpec {
             id,
             label: None,
-            mapping: None,
-            spin: None,
-            queue_capacity: None,
+            early: None,
+            stealing: None,
             #[cfg(feature = "fault-injection")]
             fault: None,
         }
@@ -86,6 +118,40 @@ impl SchedulerSpec {
     /// The label, or the id.
     pub fn name(&self) -> String {
         self.label.clone().unwrap_or_else(|| self.id.to_string())
+    }
+    /// The keys of the parameter objects present (e.g. `["early"]`).
+    pub fn param_objects(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.early.is_some() {
+            v.push("early");
+        }
+        if self.stealing.is_some() {
+            v.push("stealing");
+        }
+        v
+    }
+    /// The fields set in the parameter object named `key`.
+    pub fn param_fields(&self, key: &str) -> Vec<&'static str> {
+        let present = |pairs: &[(&'static str, bool)]| -> Vec<&'static str> {
+            pairs.iter().filter(|p| p.1).map(|p| p.0).collect()
+        };
+        match key {
+            "early" => self.early.as_ref().map_or(Vec::new(), |p| {
+                present(&[
+                    ("mapping", p.mapping.is_some()),
+                    ("queue_capacity", p.queue_capacity.is_some()),
+                    ("spin", p.spin.is_some()),
+                ])
+            }),
+            "stealing" => self.stealing.as_ref().map_or(Vec::new(), |p| {
+                present(&[
+                    ("mapping", p.mapping.is_some()),
+                    ("queue_capacity", p.queue_capacity.is_some()),
+                    ("spin", p.spin.is_some()),
+                ])
+            }),
+            _ => Vec::new(),
+        }
     }
 }
 

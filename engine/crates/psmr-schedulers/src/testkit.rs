@@ -8,21 +8,22 @@
 
 use psmr_core::app::{AppSpec, ListCost};
 use psmr_core::cancel::CancelToken;
-use psmr_core::exec::Progress;
+use psmr_core::exec::{Delivery, Progress};
 use psmr_core::oracle::Reference;
 use psmr_core::run::{run_checked, RunInput, RunResult};
 use psmr_core::threads::ThreadHost;
 use psmr_core::trace::TraceConfig;
 use psmr_core::workload::{class_weights, generate, SplitMix64, WorkloadSpec};
-use psmr_core::{ClassTable, Request, RunError, Scheduler};
+use psmr_core::{ClassTable, RunError, Scheduler};
 use psmr_mapping::{ClassMapping, CtoT, Mode};
 
-/// A generated stream with everything a checked run needs.
+/// A generated stream with everything a checked run needs; derefs to the
+/// core [`psmr_core::Stream`].
 pub struct Stream {
     pub app: AppSpec,
     /// Classes with the workload's weights filled in.
     pub classes: ClassTable,
-    pub requests: Vec<Request>,
+    pub stream: psmr_core::Stream,
     pub reference: Reference,
 }
 
@@ -30,17 +31,28 @@ impl Stream {
     pub fn new(app: AppSpec, w: &WorkloadSpec) -> Self {
         let mut classes = app.classes();
         classes.set_weights(&class_weights(&classes, w));
-        let requests = generate(&app, &classes, w);
-        let reference = Reference::compute(app.build().as_ref(), &requests);
+        let stream = generate(&app, &classes, w);
+        Self::from_parts(app, classes, stream)
+    }
+    /// Any stream (commits, events) on `app`, with its reference.
+    pub fn from_parts(app: AppSpec, classes: ClassTable, stream: psmr_core::Stream) -> Self {
+        let reference = Reference::compute(app.build().as_ref(), &stream);
         Stream {
             app,
             classes,
-            requests,
+            stream,
             reference,
         }
     }
     pub fn shards(&self) -> usize {
         self.app.shards()
+    }
+}
+
+impl std::ops::Deref for Stream {
+    type Target = psmr_core::Stream;
+    fn deref(&self) -> &psmr_core::Stream {
+        &self.stream
     }
 }
 
@@ -118,10 +130,12 @@ pub fn run_progress(
     let input = RunInput {
         app: &stream.app,
         classes: &stream.classes,
-        requests: &stream.requests,
+        stream: &stream.stream,
         host: &host,
         trace,
         pace_ns,
+        thread_pace_ns: &[],
+        delivery: Delivery::Saturate,
     };
     run_checked(
         scheduler,
@@ -293,4 +307,134 @@ mod tests {
     fn table1_satisfies_the_rules() {
         assert_eq!(table1().validate(&ClassTable::sharded(2)), Ok(()));
     }
+}
+
+/// Run `scheduler` on one worker thread with a cancel set in advance after
+/// `k` deliveries.
+pub fn run_progress_cancel_after(
+    scheduler: &dyn Scheduler,
+    stream: &Stream,
+    k: usize,
+    cancel: &CancelToken,
+    progress: &Progress,
+) -> RunResult {
+    cancel.cancel_at(k as u64);
+    run_progress(scheduler, stream, 1, TraceConfig::on(), cancel, 0, progress)
+        .unwrap_or_else(|e| panic!("run failed: {e}"))
+}
+
+/// A random commit stream over the spin app's `shards` cells: `instances`
+/// instances of one or two single-shard commands, `writes` the share of
+/// writing commands. Dependencies follow ePaxos's interference property
+/// (every conflicting pair is related through dependencies): each command
+/// depends on the latest earlier write of its shard and, for a write, on
+/// the reads since; some instances also depend on a later conflicting one
+/// (a dependency on a later commit), which makes cycles. Sequence numbers
+/// are random, so the order inside an SCC is not the commit order.
+pub fn commit_stream(seed: u64, instances: usize, shards: usize, writes: f64) -> Stream {
+    use psmr_core::cell::Span;
+    use psmr_core::stream::{CommitTable, StreamBuilder};
+    use psmr_core::{Op, ShardSet};
+    let app = spin(shards, 0);
+    let classes = app.classes();
+    let mut rng = SplitMix64::new(seed);
+    let mut b = StreamBuilder::new(app.cell_space(), instances * 2);
+    let mut first = vec![0u32];
+    // Per shard: the last writing instance and the instances reading since.
+    let mut last_write: Vec<Option<u32>> = vec![None; shards];
+    let mut reads_since: Vec<Vec<u32>> = vec![Vec::new(); shards];
+    let mut deps: Vec<Vec<u32>> = vec![Vec::new(); instances];
+    let mut touched: Vec<Vec<(usize, bool)>> = vec![Vec::new(); instances];
+    for i in 0..instances as u32 {
+        for _ in 0..1 + rng.below(2) {
+            let shard = rng.below(shards as u64) as usize;
+            let write = rng.unit() < writes;
+            let class = classes.local(shard, write).unwrap_or(0);
+            let op = Op::Spin {
+                ns: 0,
+                shards: ShardSet::single(shard),
+                write,
+            };
+            b.push(class, op, &[Span::one(shard as u64, write)]);
+            touched[i as usize].push((shard, write));
+            if let Some(w) = last_write[shard].filter(|w| *w != i) {
+                deps[i as usize].push(w);
+            }
+            if write {
+                deps[i as usize].extend(reads_since[shard].iter().filter(|r| **r != i));
+                reads_since[shard].clear();
+                last_write[shard] = Some(i);
+            } else {
+                reads_since[shard].push(i);
+            }
+        }
+        first.push(b.len() as u32);
+    }
+    // Forward dependencies: instance i also depends on a later instance
+    // it conflicts with (committed later, as under a collision).
+    for i in 0..instances {
+        if rng.unit() < 0.3 {
+            let j = i + 1 + rng.below(4) as usize;
+            let clash = j < instances
+                && touched[i]
+                    .iter()
+                    .any(|&(s, w)| touched[j].iter().any(|&(t, v)| s == t && (w || v)));
+            if clash {
+                deps[i].push(j as u32);
+            }
+        }
+    }
+    let mut table = CommitTable {
+        first,
+        dep_start: vec![0],
+        deps: Vec::new(),
+        seq: (0..instances).map(|_| rng.below(1000)).collect(),
+    };
+    for d in &mut deps {
+        d.sort_unstable();
+        d.dedup();
+        table.deps.extend(d.iter());
+        table.dep_start.push(table.deps.len() as u32);
+    }
+    let stream = b.finish_commits(table).expect("a valid commit table");
+    Stream::from_parts(app, classes, stream)
+}
+
+/// A random event forest over the handlers app: `roots` trees, each event
+/// with up to `fanout` children (depth at most 3), colors drawn from
+/// `colors`.
+pub fn event_stream(seed: u64, roots: usize, fanout: u64, colors: u32) -> Stream {
+    use psmr_core::cell::Span;
+    use psmr_core::stream::{EventForest, StreamBuilder};
+    use psmr_core::{Op, NO_REQUEST};
+    let app = AppSpec::Handlers { colors };
+    let classes = app.classes();
+    let mut rng = SplitMix64::new(seed);
+    let mut b = StreamBuilder::new(app.cell_space(), roots * 4);
+    let mut parent = Vec::new();
+    for _ in 0..roots {
+        // Breadth first: (parent, depth) of events still to create.
+        let mut level = std::collections::VecDeque::from([(NO_REQUEST, 0u32)]);
+        while let Some((p, depth)) = level.pop_front() {
+            let color = rng.below(colors as u64) as u32;
+            let id = b.push(
+                0,
+                Op::Event {
+                    color,
+                    tag: rng.next_u64() as u32,
+                    ns: 0,
+                },
+                &[Span::one(color as u64, true)],
+            );
+            parent.push(p);
+            if depth < 3 {
+                for _ in 0..rng.below(fanout + 1) {
+                    level.push_back((id, depth + 1));
+                }
+            }
+        }
+    }
+    let forest = EventForest::from_parents(parent).expect("breadth-first ids");
+    let stream = b.finish_events(forest).expect("events write one color");
+    Stream::from_parts(app, classes, stream)
 }

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use psmr_core::codec;
 use psmr_core::threads::ThreadHost;
+use psmr_core::trace::TraceEvent;
 use psmr_scenario::bench::{bench, BenchOptions, BenchReport};
 use psmr_scenario::{
     parse_scenario_with, run_scenario, Diagnostic, Limits, MonitorSnapshot, Report, RunMonitor,
@@ -132,7 +133,8 @@ pub struct Engine {
     host: ThreadHost,
     limits: Limits,
     current: Mutex<Option<Arc<Active>>>,
-    last: Mutex<Option<Report>>,
+    /// The traces of the last report's runs, moved out of it (not copied).
+    last: Mutex<Option<Vec<Vec<TraceEvent>>>>,
 }
 
 /// Lock, ignoring poisoning: every critical section below leaves the data
@@ -335,10 +337,15 @@ impl Engine {
         drop(current);
         Some(match outcome {
             Ok(Finished::Bench(bench)) => Outcome::Bench { ok: true, bench },
-            Ok(Finished::Run(report)) => {
-                // The report crosses to JS as JSON without its traces; the
-                // full one stays here until the next report replaces it.
-                *lock(&self.last) = Some(report.clone());
+            Ok(Finished::Run(mut report)) => {
+                // The report crosses to JS as JSON without its traces; they
+                // are moved out and stay here until the next report.
+                let traces = report
+                    .runs
+                    .iter_mut()
+                    .map(|r| std::mem::take(&mut r.trace))
+                    .collect();
+                *lock(&self.last) = Some(traces);
                 Outcome::Report { ok: true, report }
             }
             Err(diagnostics) => Outcome::Refused {
@@ -352,8 +359,8 @@ impl Engine {
     /// last report; `None` when there is no such run.
     pub fn trace_bytes(&self, run_index: usize) -> Option<Vec<u8>> {
         let last = lock(&self.last);
-        let run = last.as_ref()?.runs.get(run_index)?;
-        Some(codec::encode_bytes(&run.trace))
+        let trace = last.as_ref()?.get(run_index)?;
+        Some(codec::encode_bytes(trace))
     }
 }
 
@@ -603,6 +610,11 @@ mod tests {
                     delivered: 6,
                     elapsed_ms: 1.5,
                     paused: false,
+                    workers: vec![psmr_core::exec::LiveSample {
+                        executed: 3,
+                        queue_len: 1,
+                        state: psmr_core::exec::LiveState::Waiting,
+                    }],
                 },
                 threads: 2,
                 requests: 10,
@@ -612,5 +624,6 @@ mod tests {
         assert_eq!(v["snapshot"]["scheduler"], "early");
         assert_eq!(v["snapshot"]["threads"], 2);
         assert_eq!(v["snapshot"]["executed"], 5);
+        assert_eq!(v["snapshot"]["workers"][0]["state"], "waiting");
     }
 }

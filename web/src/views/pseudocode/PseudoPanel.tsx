@@ -6,7 +6,17 @@
  * a new family's file is picked up without changing this panel.
  */
 import { useEffect, useRef, useState } from 'react';
-import { KIND, KIND_NAMES, REASON_NAMES, SCHEDULER, describe, type TraceEvent } from '../../trace/codec';
+import {
+  F,
+  KIND,
+  KIND_NAMES,
+  REASON_NAMES,
+  SCHEDULER,
+  describe,
+  field,
+  type FieldWord,
+  type TraceEvent,
+} from '../../trace/codec';
 import type { ReplayState } from '../../trace/state';
 import { JumpButtons } from '../jumps';
 import { caption } from '../narrate';
@@ -43,42 +53,56 @@ export function pseudoEvent(e: TraceEvent, track: Track): PseudoEvent {
       if (m) out.sequential = m.sequential;
     }
   };
+  const get = (w: FieldWord) => field(e, w);
   switch (kind) {
     case 'Delivered':
-      withReq(e.a, e.b);
+      withReq(get(F.Delivered.req), get(F.Delivered.class));
       break;
     case 'Enqueued':
+      withReq(get(F.Enqueued.req));
+      break;
     case 'Dequeued':
+      withReq(get(F.Dequeued.req));
+      break;
     case 'ExecStart':
+      withReq(get(F.ExecStart.req));
+      break;
     case 'ExecEnd':
+      withReq(get(F.ExecEnd.req));
+      break;
     case 'GraphInsert':
+      withReq(get(F.GraphInsert.req));
+      break;
     case 'GraphRemove':
-      withReq(e.a);
+      withReq(get(F.GraphRemove.req));
       break;
     case 'WaitStart':
+      out.reason = REASON_NAMES[get(F.WaitStart.reason)];
+      withReq(get(F.WaitStart.req));
+      break;
     case 'WaitEnd':
-      out.reason = REASON_NAMES[e.extra];
-      withReq(e.a);
+      out.reason = REASON_NAMES[get(F.WaitEnd.reason)];
+      withReq(get(F.WaitEnd.req));
       break;
     case 'SyncArrive':
-      withReq(e.b, e.a);
-      out.cycle = e.extra;
+      withReq(get(F.SyncArrive.req), get(F.SyncArrive.class));
+      out.cycle = get(F.SyncArrive.cycle);
       break;
     case 'SyncRelease':
-      withReq(e.b, e.a);
-      out.cycle = e.extra;
-      out.executor = e.c;
+      withReq(get(F.SyncRelease.req), get(F.SyncRelease.class));
+      out.cycle = get(F.SyncRelease.cycle);
+      out.executor = get(F.SyncRelease.executor);
       break;
     case 'Steal':
-      out.victim = e.a;
-      out.count = e.b;
-      out.req = e.c;
+      out.victim = get(F.Steal.victim);
+      out.count = get(F.Steal.count);
+      out.req = get(F.Steal.first);
       break;
     case 'StealDone':
-      out.victim = e.a;
+      out.victim = get(F.StealDone.victim);
       break;
     case 'Flag':
-      out.ready = e.extra !== 0;
+      out.ready = get(F.Flag.ready) !== 0;
       break;
     default:
       break;

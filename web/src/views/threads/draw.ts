@@ -5,7 +5,7 @@
  * and stolen requests in the stealer's lane. Pure function of a replay
  * state, so it is measured (docs/benchmarks/frontend.md) without React.
  */
-import { KIND, SCHEDULER, type TraceEvent } from '../../trace/codec';
+import { F, FOCUS, KIND, SCHEDULER, field, type FieldWord, type TraceEvent } from '../../trace/codec';
 import type { ReplayState } from '../../trace/state';
 import type { Palette } from '../display';
 import type { ThreadStatus } from '../status';
@@ -56,21 +56,9 @@ export function heightFor(l: LaneLayout, lanes: number): number {
 /** The request the current event is about, to highlight it everywhere. */
 export function focusRequest(e: TraceEvent | null): number {
   if (!e) return -1;
-  switch (e.kind) {
-    case KIND.SyncArrive:
-    case KIND.SyncRelease:
-      return e.b;
-    case KIND.Steal:
-      return e.c;
-    case KIND.Flag:
-    case KIND.StealDone:
-    case KIND.QueueLen:
-    case KIND.MapSwitch:
-    case KIND.Scc:
-      return -1;
-    default:
-      return e.a;
-  }
+  // The engine's vocabulary says which field names the event's request.
+  const w = FOCUS[e.kind] ?? -1;
+  return w < 0 ? -1 : field(e, w as FieldWord);
 }
 
 export interface DrawInput {
@@ -131,7 +119,7 @@ export function drawLanes(
   const overflowTargets: { x: number; y: number }[] = [];
   // The event enqueued a request into lane t's queue (where the dispatch arrow points).
   const dispatched = (e: TraceEvent | null, t: number) =>
-    !!e && e.thread === SCHEDULER && e.kind === KIND.Enqueued && e.b === t;
+    !!e && e.thread === SCHEDULER && e.kind === KIND.Enqueued && field(e, F.Enqueued.to) === t;
   const clsOf = (r: number) => (r >= 0 && r < reqClass.length ? reqClass[r] : -1);
 
   // Scheduler header.

@@ -9,13 +9,16 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::cell::{CellSpace, Span};
 use crate::class::ClassTable;
-use crate::request::Op;
+use crate::request::{Op, ShardSet};
 
+mod handlers;
 pub(crate) mod kv;
 mod list;
 mod spin;
 
+pub use handlers::Handlers;
 pub use kv::KvStore;
 pub use list::ShardedList;
 pub use spin::SpinApp;
@@ -61,24 +64,37 @@ pub enum AppSpec {
     LinkedList {
         /// Number of shards (1..=64).
         #[serde(default = "one")]
+        #[schemars(range(min = 1, max = 64))]
         shards: usize,
         /// Entries per list: light (1K), moderate (10K) or heavy (100K).
         size: ListCost,
     },
     /// An ordered key-value store partitioned by key range (papers 001, 000).
     KvStore {
-        /// Number of shards (1..=64).
+        /// Number of range shards (1..=64): the key ranges the request
+        /// classes cover (conflicts are per key).
         #[serde(default = "one")]
+        #[schemars(range(min = 1, max = 64))]
         shards: usize,
-        /// Keys preloaded (0..keys).
+        /// Keys preloaded (0..keys), at least one per shard.
+        #[schemars(range(min = 1, max = 16777216))]
         keys: u64,
+    },
+    /// Event handlers over `colors` colors (paper 002): an event spins for
+    /// its cost and updates its color's state. Runs event streams only.
+    Handlers {
+        /// Number of colors.
+        #[schemars(range(min = 1, max = 1048576))]
+        colors: u32,
     },
     /// Synthetic work: every request spins for `ns` nanoseconds.
     Spin {
         /// Number of shards (1..=64).
         #[serde(default = "one")]
+        #[schemars(range(min = 1, max = 64))]
         shards: usize,
-        /// Busy time of one request, in nanoseconds.
+        /// Busy time of one request, in nanoseconds (at most 10 ms).
+        #[schemars(range(max = 10000000))]
         ns: u32,
     },
 }
@@ -93,12 +109,72 @@ impl AppSpec {
             AppSpec::LinkedList { shards, .. }
             | AppSpec::KvStore { shards, .. }
             | AppSpec::Spin { shards, .. } => shards,
+            AppSpec::Handlers { .. } => 1,
         }
     }
+    /// The application's `kind` as the scenario file names it.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            AppSpec::LinkedList { .. } => "linked-list",
+            AppSpec::KvStore { .. } => "kv-store",
+            AppSpec::Handlers { .. } => "handlers",
+            AppSpec::Spin { .. } => "spin",
+        }
+    }
+
+    /// What this application's requests conflict on: shards for the list
+    /// and the spin app, keys for the key-value store.
+    pub fn cell_space(&self) -> CellSpace {
+        match *self {
+            AppSpec::KvStore { .. } => CellSpace::Keys,
+            AppSpec::Handlers { .. } => CellSpace::Colors,
+            _ => CellSpace::Shards {
+                shards: self.shards() as u32,
+            },
+        }
+    }
+
     /// The request classes of this application (local read/write per shard,
-    /// global read/write).
+    /// global read/write). The key-value store's shard `i` is the key range
+    /// [`kv::shard_range`] gives; its classes cover keys, not shards.
     pub fn classes(&self) -> ClassTable {
-        ClassTable::sharded(self.shards())
+        match *self {
+            AppSpec::KvStore { shards, keys } => {
+                let ranges: Vec<(u64, u64)> = (0..shards)
+                    .map(|s| kv::shard_range(s, keys, shards))
+                    .collect();
+                ClassTable::sharded_over(&ranges, (0, u64::MAX))
+            }
+            AppSpec::Handlers { .. } => ClassTable::new(vec![crate::class::ClassDef {
+                name: "E".into(),
+                footprint: vec![Span::write(0, u64::MAX)],
+                weight: 1.0,
+                shard: None,
+                write: true,
+            }]),
+            _ => ClassTable::sharded(self.shards()),
+        }
+    }
+
+    /// The cells `op` reads and writes, appended to `out` (the one
+    /// definition of every operation's footprint).
+    pub fn footprint(&self, op: &Op, out: &mut Vec<Span>) {
+        match *op {
+            Op::ListContains { shard, .. } => out.push(Span::one(shard as u64, false)),
+            Op::ListAdd { shard, .. } => out.push(Span::one(shard as u64, true)),
+            Op::ListContainsAll { .. } | Op::ListAddAll { .. } => {
+                let write = matches!(op, Op::ListAddAll { .. });
+                out.extend(ShardSet::all(self.shards()).spans(write));
+            }
+            Op::KvRead { key } => out.push(Span::one(key, false)),
+            Op::KvWrite { key, .. } | Op::KvInsert { key, .. } => out.push(Span::one(key, true)),
+            Op::KvScan { start, len } => out.push(Span::read(
+                start,
+                start.saturating_add(len.max(1) as u64 - 1),
+            )),
+            Op::Spin { shards, write, .. } => out.extend(shards.spans(write)),
+            Op::Event { color, .. } => out.push(Span::one(color as u64, true)),
+        }
     }
     /// A fresh instance with its initial population.
     pub fn build(&self) -> Box<dyn Application> {
@@ -108,6 +184,7 @@ impl AppSpec {
             }
             AppSpec::KvStore { shards, keys } => Box::new(KvStore::new(shards, keys)),
             AppSpec::Spin { shards, ns } => Box::new(SpinApp::new(shards, ns)),
+            AppSpec::Handlers { colors } => Box::new(Handlers::new(colors)),
         }
     }
 }

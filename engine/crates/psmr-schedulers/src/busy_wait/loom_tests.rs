@@ -29,7 +29,8 @@ use loom::sync::Arc;
 use psmr_mapping::{CtoT, Mode};
 
 use super::CycleSync;
-use crate::early::{worker_loop, BarrierSync, Dispatcher, Job, Plan, Probe, SeqSync};
+use crate::early::{worker_loop, BarrierSync, Dispatcher, Job, Plan, SeqSync};
+use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::testkit;
 use crate::SpinPolicy;
@@ -66,23 +67,23 @@ impl<S: SeqSync> Shared<S> {
 }
 
 impl Probe for ModelProbe<'_> {
-    fn execute(&mut self, job: Job) {
+    fn execute(&mut self, req: psmr_core::RequestId, class: psmr_core::ClassId) {
         let m = &self.m;
         // Relaxed: read only after every thread was joined.
-        m.executed[job.req as usize].fetch_add(1, Ordering::Relaxed);
-        let seen = if m.writer_classes.contains(&job.class) {
+        m.executed[req as usize].fetch_add(1, Ordering::Relaxed);
+        let seen = if m.writer_classes.contains(&class) {
             // SAFETY: loom checks this claim: it fails the model if this
             // write is not ordered by happens-before with every other
             // access to the cell.
             m.writes.with_mut(|w| unsafe {
-                (*w).push(job.req);
+                (*w).push(req);
                 (*w).len() as u32
             })
         } else {
             // SAFETY: as above, checked by loom.
             m.writes.with(|w| unsafe { (*w).len() as u32 + 1 })
         };
-        m.seen[job.req as usize].store(seen, Ordering::Relaxed);
+        m.seen[req as usize].store(seen, Ordering::Relaxed);
     }
 }
 
@@ -249,7 +250,7 @@ impl SeqSync for NoSync {
     fn local(&self) {}
     fn sequential<P: Probe>(&self, _l: &mut (), me: u16, job: Job, probe: &mut P) {
         if me == self.executor[job.class as usize] {
-            probe.execute(job);
+            probe.execute(job.req, job.class);
         }
     }
 }

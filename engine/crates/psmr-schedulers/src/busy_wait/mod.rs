@@ -28,10 +28,12 @@
 use crossbeam_utils::CachePadded;
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::Counter;
+use psmr_core::{EventKind, Family, Needs, StreamKind, NO_REQUEST};
 use psmr_core::{RunError, Scheduler, SchedulerId, ThreadRef, WaitReason};
 
-use crate::early::{run_family, FamilyConfig, Job, Plan, Probe, SeqSync};
-use crate::spec::{SchedulerSpec, SpinPolicy};
+use crate::early::{run_family, FamilyConfig, Job, Plan, SeqSync};
+use crate::probe::Probe;
+use crate::spec::{EarlyParams, SpinPolicy};
 use crate::spin::Backoff;
 use crate::sync::{AtomicU32, Ordering};
 use crate::BuildEnv;
@@ -87,7 +89,11 @@ impl SeqSync for CycleSync {
         cycles[c] = 1 - cycles[c];
         let cycle = cycles[c];
         let mark = &self.marks[c][cycle as usize];
-        probe.sync_arrive(job.class, job.req, cycle);
+        probe.record(EventKind::SyncArrive {
+            class: job.class,
+            req: job.req,
+            cycle,
+        });
         // Line 9. AcqRel: the Release half publishes everything this thread
         // did before arriving (its earlier executions) to the executor; the
         // Acquire half lets the last arriver, the executor, see all of them,
@@ -96,8 +102,13 @@ impl SeqSync for CycleSync {
         let arrived = mark.fetch_add(1, Ordering::AcqRel) + 1;
         if arrived == self.parties[c] {
             // Line 10: every thread of the class is here; run it.
-            probe.execute(job);
-            probe.sync_release(job.class, job.req, me, cycle);
+            probe.execute(job.req, job.class);
+            probe.record(EventKind::SyncRelease {
+                class: job.class,
+                req: job.req,
+                executor: me,
+                cycle,
+            });
             // Line 11. Release: a waiter that reads this 0 with Acquire
             // sees the execution's effects before it runs anything else.
             // No other thread writes this mark until every waiter has read
@@ -120,7 +131,7 @@ impl CycleSync {
         if mark.load(Ordering::Acquire) == 0 {
             return;
         }
-        let since = probe.wait_begin(WaitReason::Cycle, job.req);
+        let since = probe.wait_begin(WaitReason::Cycle, job.req, NO_REQUEST);
         let mut backoff = Backoff::new(self.spin);
         while mark.load(Ordering::Acquire) != 0 {
             backoff.snooze();
@@ -144,16 +155,29 @@ impl BusyWait {
     pub fn new(config: FamilyConfig, spin: SpinPolicy) -> Self {
         BusyWait { config, spin }
     }
-    /// Build from a scenario entry (`build`'s `busy-wait` arm).
-    pub fn from_spec(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Self, RunError> {
-        let config = FamilyConfig::from_spec(spec, env)?;
-        Ok(BusyWait::new(config, spec.spin.unwrap_or_default()))
+    /// Build from a scenario entry's `early` object (`build`'s `busy-wait` arm).
+    pub fn from_params(params: &EarlyParams, env: &BuildEnv<'_>) -> Result<Self, RunError> {
+        let config = FamilyConfig::from_params(params, env)?;
+        Ok(BusyWait::new(config, params.spin.unwrap_or_default()))
     }
 }
+
+/// Busy-wait is early scheduling with cycles: same needs, plus `spin`.
+pub const NEEDS: Needs = Needs {
+    family: Family::Early,
+    streams: &[StreamKind::Total],
+    spaces: &[],
+    covering_classes: true,
+    roles: &[],
+    params: Some(("early", &["mapping", "queue_capacity", "spin"])),
+};
 
 impl Scheduler for BusyWait {
     fn id(&self) -> SchedulerId {
         SchedulerId::BusyWait
+    }
+    fn needs(&self) -> &'static Needs {
+        &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         let sync = CycleSync::new(&self.config.plan, self.spin);

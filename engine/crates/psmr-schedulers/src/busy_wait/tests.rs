@@ -7,10 +7,12 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use psmr_core::trace::Counter;
+use psmr_core::{ClassId, RequestId};
 use psmr_mapping::Mode;
 
 use super::*;
-use crate::early::{worker_loop, Job, Plan, Probe};
+use crate::early::{worker_loop, Job, Plan};
+use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::testkit;
 
@@ -30,11 +32,11 @@ struct TestProbe<'a> {
 }
 
 impl Probe for TestProbe<'_> {
-    fn execute(&mut self, job: Job) {
-        self.s.executed[job.req as usize].fetch_add(1, Ordering::Relaxed);
-        if job.class == 0 {
+    fn execute(&mut self, req: RequestId, class: ClassId) {
+        self.s.executed[req as usize].fetch_add(1, Ordering::Relaxed);
+        if class == 0 {
             assert_eq!(self.s.running.swap(1, Ordering::AcqRel), 0, "overlap");
-            self.s.order.lock().unwrap().push(job.req);
+            self.s.order.lock().unwrap().push(req);
             std::hint::spin_loop();
             self.s.running.store(0, Ordering::Release);
         }

@@ -31,22 +31,19 @@
 //! code with plain threads.
 
 use psmr_core::exec::{RunContext, RunOutput};
-use psmr_core::trace::{Counter, EventKind, Recorder, SCHEDULER};
-use psmr_core::{ClassId, RequestId, RunError, Scheduler, SchedulerId, WaitReason};
-use psmr_core::{ClassTable, ThreadRef};
+use psmr_core::trace::{EventKind, SCHEDULER};
+use psmr_core::{ClassId, RequestId, RunError, Scheduler, SchedulerId, WaitReason, NO_REQUEST};
+use psmr_core::{ClassTable, Family, Needs, StreamKind, ThreadRef};
 use psmr_mapping::{CtoT, Mode};
 
+use crate::probe::{CtxProbe, Probe};
 use crate::queue::{BoundedFifo, PushEvent};
-use crate::spec::{SchedulerSpec, DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
+use crate::spec::{EarlyParams, DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::BuildEnv;
 
 pub mod barrier;
 
-pub use barrier::{BarrierSync, ClassBarrier};
-
-/// `req` field of a wait that is not about a particular request (a worker
-/// idle on an empty queue that then gets closed).
-pub const NO_REQUEST: RequestId = RequestId::MAX;
+pub use barrier::BarrierSync;
 
 /// What travels through a worker's queue: the request and its class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,25 +160,6 @@ impl<'p> Dispatcher<'p> {
     }
 }
 
-/// The hooks the protocol calls: execution and everything worth tracing.
-/// The real run implements it over [`RunContext`] and a [`Recorder`]; the
-/// model checkers implement it over their own logs.
-pub trait Probe {
-    /// Execute the request (the only execution path).
-    fn execute(&mut self, job: Job);
-    fn dequeued(&mut self, _job: Job) {}
-    /// A wait starts; returns its start time (ns) for `wait_done`.
-    fn wait_begin(&mut self, _reason: WaitReason, _req: RequestId) -> u64 {
-        0
-    }
-    /// The wait that began at `start_ns` ended after `spins` busy checks.
-    fn wait_done(&mut self, _reason: WaitReason, _req: RequestId, _start_ns: u64, _spins: u32) {}
-    fn sync_arrive(&mut self, _class: ClassId, _req: RequestId, _cycle: u8) {}
-    fn sync_release(&mut self, _class: ClassId, _req: RequestId, _executor: ThreadRef, _cycle: u8) {
-    }
-    fn count(&mut self, _c: Counter, _n: u64) {}
-}
-
 /// How the threads of a sequential class synchronize on one request
 /// (barriers in [`BarrierSync`], busy-wait cycles in
 /// [`crate::busy_wait::CycleSync`]).
@@ -208,56 +186,20 @@ pub fn worker_loop<S: SeqSync, P: Probe>(
     let mut local = sync.local();
     loop {
         let mut idle_since: Option<u64> = None;
-        let next =
-            queue.pop(|| idle_since = Some(probe.wait_begin(WaitReason::EmptyQueue, NO_REQUEST)));
+        let next = queue.pop(|| {
+            idle_since = Some(probe.wait_begin(WaitReason::EmptyQueue, NO_REQUEST, NO_REQUEST))
+        });
         if let Some(start_ns) = idle_since {
             let req = next.map_or(NO_REQUEST, |j| j.req);
             probe.wait_done(WaitReason::EmptyQueue, req, start_ns, 0);
         }
         let Some(job) = next else { break };
-        probe.dequeued(job);
+        probe.record(EventKind::Dequeued { req: job.req });
         if plan.class(job.class).sequential {
             sync.sequential(&mut local, me, job, probe);
         } else {
-            probe.execute(job);
+            probe.execute(job.req, job.class);
         }
-    }
-}
-
-/// The real run's probe: executes through the run context and records into
-/// the worker's recorder.
-pub struct CtxProbe<'c, 'a> {
-    pub ctx: &'c RunContext<'a>,
-    pub rec: Recorder<'a>,
-}
-
-impl Probe for CtxProbe<'_, '_> {
-    fn execute(&mut self, job: Job) {
-        self.ctx
-            .execute(&mut self.rec, &self.ctx.requests[job.req as usize]);
-    }
-    fn dequeued(&mut self, job: Job) {
-        self.rec.record(EventKind::Dequeued { req: job.req });
-    }
-    fn wait_begin(&mut self, reason: WaitReason, req: RequestId) -> u64 {
-        self.rec.wait_begin(reason, req)
-    }
-    fn wait_done(&mut self, reason: WaitReason, req: RequestId, start_ns: u64, spins: u32) {
-        self.rec.wait_done(reason, req, start_ns, spins);
-    }
-    fn sync_arrive(&mut self, class: ClassId, req: RequestId, cycle: u8) {
-        self.rec.record(EventKind::SyncArrive { class, req, cycle });
-    }
-    fn sync_release(&mut self, class: ClassId, req: RequestId, executor: ThreadRef, cycle: u8) {
-        self.rec.record(EventKind::SyncRelease {
-            class,
-            req,
-            executor,
-            cycle,
-        });
-    }
-    fn count(&mut self, c: Counter, n: u64) {
-        self.rec.count(c, n);
     }
 }
 
@@ -276,10 +218,9 @@ fn drive(ctx: &RunContext<'_>, plan: &Plan, queues: &[BoundedFifo<Job>]) -> RunO
     let sample_every = (ctx.requests.len() * queues.len() / MAX_SAMPLES).max(16) as u32;
     let start_ns = rec.now();
     let mut full_wait_ns = 0u64;
-    for req in ctx.requests {
-        if !ctx.deliver(&mut rec, req) {
-            break;
-        }
+    let mut deliverer = ctx.deliverer();
+    while let Some(d) = deliverer.next(&mut rec) {
+        let req = &ctx.requests[d as usize];
         out.delivered += 1;
         let job = Job {
             req: req.id,
@@ -292,7 +233,7 @@ fn drive(ctx: &RunContext<'_>, plan: &Plan, queues: &[BoundedFifo<Job>]) -> RunO
             // `Dequeued`, which it records after taking the same lock.
             queues[to as usize].push(job, |e| match e {
                 PushEvent::Blocked => {
-                    full_since = Some(rec.wait_begin(WaitReason::FullQueue, req.id));
+                    full_since = Some(rec.wait_begin(WaitReason::FullQueue, req.id, to as u32));
                 }
                 PushEvent::Pushed { .. } => {
                     if let Some(since) = full_since {
@@ -305,7 +246,7 @@ fn drive(ctx: &RunContext<'_>, plan: &Plan, queues: &[BoundedFifo<Job>]) -> RunO
         }
         if out.delivered % sample_every == 0 {
             for (t, q) in queues.iter().enumerate() {
-                out.sample_queue(&mut rec, t as ThreadRef, q.len());
+                out.sample_queue(&mut rec, ctx.progress, t as ThreadRef, q.len());
             }
         }
     }
@@ -315,7 +256,8 @@ fn drive(ctx: &RunContext<'_>, plan: &Plan, queues: &[BoundedFifo<Job>]) -> RunO
     out.scheduler_busy_ns = rec
         .now()
         .saturating_sub(start_ns)
-        .saturating_sub(full_wait_ns);
+        .saturating_sub(full_wait_ns)
+        .saturating_sub(deliverer.waited_ns());
     out
 }
 
@@ -342,10 +284,7 @@ pub(crate) fn run_family<S: SeqSync>(
         .run(
             plan.threads(),
             |i| {
-                let mut probe = CtxProbe {
-                    ctx,
-                    rec: ctx.recorder(i as ThreadRef),
-                };
+                let mut probe = CtxProbe::new(ctx, i as ThreadRef);
                 worker_loop(i as ThreadRef, &queues[i], plan, sync, &mut probe);
             },
             || drive(ctx, plan, &queues),
@@ -365,17 +304,17 @@ pub struct FamilyConfig {
 }
 
 impl FamilyConfig {
-    /// Resolve `spec.mapping` (default: the optimizer) for `env`, check the
-    /// queue capacity (1..=MAX_QUEUE_CAPACITY, default
+    /// Resolve `params.mapping` (default: the optimizer) for `env`, check
+    /// the queue capacity (1..=MAX_QUEUE_CAPACITY, default
     /// [`DEFAULT_QUEUE_CAPACITY`]).
-    pub fn from_spec(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Self, RunError> {
-        let capacity = spec.queue_capacity.unwrap_or(DEFAULT_QUEUE_CAPACITY);
+    pub fn from_params(params: &EarlyParams, env: &BuildEnv<'_>) -> Result<Self, RunError> {
+        let capacity = params.queue_capacity.unwrap_or(DEFAULT_QUEUE_CAPACITY);
         if capacity == 0 || capacity > MAX_QUEUE_CAPACITY {
             return Err(RunError::InvalidConfig(format!(
                 "queue_capacity must be in 1..={MAX_QUEUE_CAPACITY}, got {capacity}"
             )));
         }
-        let mapping = spec.mapping.clone().unwrap_or_default();
+        let mapping = params.mapping.clone().unwrap_or_default();
         let resolved = psmr_mapping::resolve(&mapping, env.classes, env.threads)
             .map_err(RunError::InvalidConfig)?;
         Self::from_ctot(&resolved.ctot, env.classes, capacity, resolved.how)
@@ -427,15 +366,29 @@ impl Early {
     pub fn new(config: FamilyConfig) -> Self {
         Early { config }
     }
-    /// Build from a scenario entry (`build`'s `early` arm).
-    pub fn from_spec(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Self, RunError> {
-        FamilyConfig::from_spec(spec, env).map(Early::new)
+    /// Build from a scenario entry's `early` object (`build`'s `early` arm).
+    pub fn from_params(params: &EarlyParams, env: &BuildEnv<'_>) -> Result<Self, RunError> {
+        FamilyConfig::from_params(params, env).map(Early::new)
     }
 }
+
+/// Early scheduling runs totally ordered streams on any cell space, routing
+/// by class.
+pub const NEEDS: Needs = Needs {
+    family: Family::Early,
+    streams: &[StreamKind::Total],
+    spaces: &[],
+    covering_classes: true,
+    roles: &[],
+    params: Some(("early", &["mapping", "queue_capacity"])),
+};
 
 impl Scheduler for Early {
     fn id(&self) -> SchedulerId {
         SchedulerId::Early
+    }
+    fn needs(&self) -> &'static Needs {
+        &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         let sync = BarrierSync::new(&self.config.plan);

@@ -21,12 +21,13 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use psmr_core::workload::{generate, SplitMix64};
-use psmr_core::{Request, ThreadRef};
+use psmr_core::{ClassId, RequestId, Stream, ThreadRef};
 use psmr_mapping::CtoT;
 use shuttle::sync::Arc;
 
-use super::{worker_loop, BarrierSync, Dispatcher, Job, Plan, Probe, SeqSync};
+use super::{worker_loop, BarrierSync, Dispatcher, Job, Plan, SeqSync};
 use crate::busy_wait::CycleSync;
+use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::spec::SpinPolicy;
 use crate::testkit;
@@ -46,9 +47,9 @@ struct LogProbe<'a> {
 }
 
 impl Probe for LogProbe<'_> {
-    fn execute(&mut self, job: Job) {
+    fn execute(&mut self, req: RequestId, _class: ClassId) {
         let l = self.log;
-        let i = job.req as usize;
+        let i = req as usize;
         l.start[i].store(l.clock.fetch_add(1, Ordering::SeqCst), Ordering::Relaxed);
         shuttle::thread::yield_now();
         l.end[i].store(l.clock.fetch_add(1, Ordering::SeqCst), Ordering::Relaxed);
@@ -66,7 +67,7 @@ struct Shared<S> {
 /// One generated setting: stream, mapping, queue capacity.
 #[derive(Clone)]
 struct Setting {
-    requests: Vec<Request>,
+    stream: Stream,
     ctot: CtoT,
     capacity: usize,
 }
@@ -75,10 +76,10 @@ fn setting(seed: u64, n: u32) -> Setting {
     let shards = 2;
     let app = testkit::spin(shards, 0);
     let w = testkit::workload(seed, n, 0.4, 0.15);
-    let requests = generate(&app, &app.classes(), &w);
+    let stream = generate(&app, &app.classes(), &w);
     let ctot = testkit::random_mapping(shards, 4, &mut SplitMix64::new(seed ^ 0x5eed));
     Setting {
-        requests,
+        stream,
         ctot,
         capacity: 1 + (seed as usize % 2),
     }
@@ -87,7 +88,7 @@ fn setting(seed: u64, n: u32) -> Setting {
 /// One schedule: deliver on this thread, run four workers, check the log.
 fn run<S: SeqSync + Send + 'static>(s: &Setting, make_sync: fn(&Plan) -> S) {
     let plan = Plan::new(&s.ctot, s.ctot.classes.len()).unwrap();
-    let n = s.requests.len();
+    let n = s.stream.len();
     let shared = Arc::new(Shared {
         sync: make_sync(&plan),
         queues: (0..plan.threads())
@@ -111,7 +112,7 @@ fn run<S: SeqSync + Send + 'static>(s: &Setting, make_sync: fn(&Plan) -> S) {
         })
         .collect();
     let mut d = Dispatcher::new(&shared.plan);
-    for r in &s.requests {
+    for r in &s.stream.requests {
         let job = Job {
             req: r.id,
             class: r.class,
@@ -126,17 +127,18 @@ fn run<S: SeqSync + Send + 'static>(s: &Setting, make_sync: fn(&Plan) -> S) {
     for w in workers {
         w.join().unwrap();
     }
-    check(&s.requests, &shared.log);
+    check(&s.stream, &shared.log);
 }
 
-fn check(requests: &[Request], log: &Log) {
+fn check(stream: &Stream, log: &Log) {
+    let requests = &stream.requests;
     let at = |v: &Vec<AtomicU64>, i: usize| v[i].load(Ordering::Relaxed);
     for (i, c) in log.count.iter().enumerate() {
         assert_eq!(c.load(Ordering::Relaxed), 1, "request {i} executed once");
     }
     for (i, a) in requests.iter().enumerate() {
         for (j, b) in requests.iter().enumerate().skip(i + 1) {
-            if a.access.conflicts_with(b.access) {
+            if stream.conflicts(a.id, b.id) {
                 assert!(
                     at(&log.end, i) < at(&log.start, j),
                     "conflicting #{j} started before #{i} ended"
@@ -185,7 +187,7 @@ impl SeqSync for NoSync {
     fn local(&self) {}
     fn sequential<P: Probe>(&self, _l: &mut (), me: ThreadRef, job: Job, probe: &mut P) {
         if me == self.executor[job.class as usize] {
-            probe.execute(job);
+            probe.execute(job.req, job.class);
         }
     }
 }

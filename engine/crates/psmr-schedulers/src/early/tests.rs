@@ -54,7 +54,7 @@ struct ReqTrace {
 }
 
 fn by_request(r: &RunResult) -> BTreeMap<RequestId, ReqTrace> {
-    assert!(!r.trace_truncated);
+    assert!(!r.trace_window.cut);
     let mut m: BTreeMap<RequestId, ReqTrace> = BTreeMap::new();
     for e in &r.trace {
         match e.kind {
@@ -314,16 +314,19 @@ fn build_resolves_the_mapping_and_checks_the_capacity() {
         threads: 4,
     };
     for id in [SchedulerId::Early, SchedulerId::BusyWait] {
-        let mut spec = SchedulerSpec::new(id);
-        spec.mapping = Some(psmr_mapping::MappingSpec::Naive);
+        let mut spec = crate::SchedulerSpec::new(id);
+        spec.early = Some(crate::EarlyParams {
+            mapping: Some(psmr_mapping::MappingSpec::Naive),
+            ..Default::default()
+        });
         let s = crate::build(&spec, &env).unwrap();
         assert_eq!(s.id(), id);
         assert_eq!(s.info().mapping_how, "naive");
         testkit::assert_correct(&testkit::run(s.as_ref(), &stream, 4));
         // The default mapping (the optimizer) also builds and runs.
-        let s = crate::build(&SchedulerSpec::new(id), &env).unwrap();
+        let s = crate::build(&crate::SchedulerSpec::new(id), &env).unwrap();
         testkit::assert_correct(&testkit::run(s.as_ref(), &stream, 4));
-        spec.queue_capacity = Some(0);
+        spec.early.as_mut().unwrap().queue_capacity = Some(0);
         assert!(matches!(
             crate::build(&spec, &env).err(),
             Some(RunError::InvalidConfig(_))

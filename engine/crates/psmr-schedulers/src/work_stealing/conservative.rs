@@ -12,7 +12,8 @@
 
 use psmr_core::{EventKind, Request};
 
-use super::worker::{Arrival, Policy, Sink, Worker};
+use super::worker::{Arrival, Policy, Worker};
+use crate::probe::Probe;
 
 /// The conservative variant.
 pub const POLICY: Policy = Policy {
@@ -22,12 +23,13 @@ pub const POLICY: Policy = Policy {
     victims_from_next: false,
     optimistic: false,
     broken: false,
+    skip_single_thread_markers: false,
 };
 
 /// Algorithm 7 lines 14-22: barrier, the smallest thread executes, barrier.
-pub fn sync_with_barriers<S: Sink>(w: &mut Worker<'_, '_, S>, req: &Request) {
+pub fn sync_with_barriers<P: Probe>(w: &mut Worker<'_, '_, P>, req: &Request) {
     let class = req.class;
-    w.sink.record(EventKind::SyncArrive {
+    w.probe.record(EventKind::SyncArrive {
         class,
         req: req.id,
         cycle: 0,
@@ -42,8 +44,8 @@ pub fn sync_with_barriers<S: Sink>(w: &mut Worker<'_, '_, S>, req: &Request) {
         .min()
         .expect("R.1: a class has threads");
     if w.id == executor {
-        w.sink.execute(req);
-        w.sink.record(EventKind::SyncRelease {
+        w.probe.execute(req.id, req.class);
+        w.probe.record(EventKind::SyncRelease {
             class,
             req: req.id,
             executor: executor as u16,

@@ -28,15 +28,15 @@ use std::collections::HashMap;
 use loom::cell::UnsafeCell;
 use loom::sync::atomic::{AtomicU32, Ordering};
 use loom::sync::Arc;
-use psmr_core::request::{Access, Op};
-use psmr_core::trace::Counter;
-use psmr_core::{ClassTable, EventKind, Request, RequestId, WaitReason};
+use psmr_core::request::{Op, ShardSet};
+use psmr_core::{ClassId, ClassTable, EventKind, Request, RequestId};
 use psmr_mapping::{CtoT, Mode};
 
-use super::barrier::Barrier;
 use super::shared::{EnqueueStep, Plan, Shared};
-use super::worker::{Policy, Sink, Worker};
+use super::worker::{Policy, Worker};
 use super::{aggressive, conservative, moderate, optimistic};
+use crate::barrier::GenerationBarrier;
+use crate::probe::Probe;
 use crate::spec::SpinPolicy;
 use crate::testkit;
 
@@ -49,17 +49,28 @@ struct Model {
     steals: AtomicU32,
 }
 
-struct ModelSink {
+struct ModelProbe {
     m: Arc<Model>,
+    requests: &'static [Request],
 }
 
-impl Sink for ModelSink {
-    fn execute(&mut self, req: &Request) {
+/// The shard a model request touches (the first of its spin op's shards)
+/// and whether it writes it.
+fn cell(r: &Request) -> (usize, bool) {
+    let Op::Spin { shards, write, .. } = r.op else {
+        unreachable!("model requests are spin ops")
+    };
+    (shards.iter().next().unwrap(), write)
+}
+
+impl Probe for ModelProbe {
+    fn execute(&mut self, id: RequestId, _class: ClassId) {
         let m = &self.m;
+        let req = &self.requests[id as usize];
         // Relaxed: read only after every thread was joined.
         m.executed[req.id as usize].fetch_add(1, Ordering::Relaxed);
-        let shard = req.access.touched().iter().next().unwrap();
-        let seen = if req.access.writes.contains(shard) {
+        let (shard, write) = cell(req);
+        let seen = if write {
             // SAFETY: loom checks this claim: it fails the model if this
             // write is not ordered by happens-before with every other
             // access to the cell.
@@ -78,11 +89,6 @@ impl Sink for ModelSink {
             self.m.steals.fetch_add(1, Ordering::Relaxed);
         }
     }
-    fn count(&mut self, _c: Counter, _n: u64) {}
-    fn wait_begin(&mut self, _r: WaitReason, _q: RequestId) -> u64 {
-        0
-    }
-    fn wait_done(&mut self, _r: WaitReason, _q: RequestId, _s: u64, _n: u32) {}
 }
 
 /// Requests of the 2-shard class table (R1 W1 R2 W2 Rg Wg) by class name.
@@ -92,18 +98,18 @@ fn stream(classes: &ClassTable, names: &[&str]) -> Vec<Request> {
         .enumerate()
         .map(|(id, name)| {
             let class = classes.by_name(name).unwrap();
-            let access = classes.get(class).access;
+            let def = classes.get(class);
+            let shards = match def.shard {
+                Some(s) => ShardSet::single(s as usize),
+                None => ShardSet::all(classes.shards()),
+            };
             Request {
                 id: id as u32,
                 class,
                 op: Op::Spin {
                     ns: 0,
-                    shards: access.touched(),
-                    write: !access.writes.is_empty(),
-                },
-                access: Access {
-                    reads: access.reads,
-                    writes: access.writes,
+                    shards,
+                    write: def.write,
                 },
             }
         })
@@ -116,9 +122,9 @@ fn expected(requests: &[Request]) -> Vec<u32> {
     requests
         .iter()
         .map(|r| {
-            let shard = r.access.touched().iter().next().unwrap();
+            let (shard, write) = cell(r);
             let n = applied.entry(shard).or_default();
-            if r.access.writes.contains(shard) {
+            if write {
                 *n += 1;
                 *n
             } else {
@@ -139,10 +145,10 @@ fn run_model(
 ) -> u32 {
     let _ = ctot;
     let shared = Arc::new(Shared::new(requests, plan, 4));
-    let barriers: Arc<Vec<Barrier>> = Arc::new(
+    let barriers: Arc<Vec<GenerationBarrier>> = Arc::new(
         plan.classes
             .iter()
-            .map(|c| Barrier::new(c.threads.len()))
+            .map(|c| GenerationBarrier::new(c.threads.len()))
             .collect(),
     );
     let model = Arc::new(Model {
@@ -156,8 +162,8 @@ fn run_model(
         .map(|i| {
             let (shared, barriers, model) = (shared.clone(), barriers.clone(), model.clone());
             loom::thread::spawn(move || {
-                let sink = ModelSink { m: model };
-                Worker::new(i, &shared, &barriers, policy, spin, sink).run();
+                let probe = ModelProbe { m: model, requests };
+                Worker::new(i, &shared, &barriers, policy, spin, probe).run();
             })
         })
         .collect();

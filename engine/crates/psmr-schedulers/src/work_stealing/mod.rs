@@ -11,7 +11,7 @@
 //! * [`shared`]: the shared state (ready queues, flags, markers, cycles)
 //!   and its critical sections; compiles against [`crate::sync`] for loom.
 //! * [`worker`]: the worker loop (transfer, execute, steal), driven through
-//!   a [`worker::Sink`].
+//!   a [`crate::probe::Probe`].
 //! * one module per variant; `broken.rs` is a fault-injection variant.
 //! * this module: the scheduler thread (Algorithm 6) and the
 //!   [`psmr_core::Scheduler`] implementation.
@@ -23,18 +23,20 @@
 //! stealer empties it); a worker's exec queue and a stealer's stolen batch
 //! each hold at most one ready queue's worth.
 
-use psmr_core::exec::{RunContext, RunOutput};
+use psmr_core::exec::{Progress, RunContext, RunOutput};
 use psmr_core::scheduler::{ClassAssignment, SchedulerInfo};
-use psmr_core::trace::{Counter, Recorder, SCHEDULER};
-use psmr_core::{ClassTable, EventKind, Request, RequestId, RunError, Scheduler, SchedulerId};
-use psmr_core::{ThreadRef, WaitReason};
+use psmr_core::trace::{Recorder, SCHEDULER};
+use psmr_core::{ClassTable, EventKind, RequestId, RunError, Scheduler, SchedulerId};
+use psmr_core::{Family, Needs, StreamKind, ThreadRef, WaitReason};
 use psmr_mapping::CtoT;
 
-use crate::spec::{SchedulerSpec, SpinPolicy, DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
+use crate::barrier::GenerationBarrier;
+use crate::probe::CtxProbe;
+use crate::spec::{SchedulerSpec, SpinPolicy, StealingParams};
+use crate::spec::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::BuildEnv;
 
 pub mod aggressive;
-pub mod barrier;
 #[cfg(any(test, feature = "fault-injection"))]
 pub mod broken;
 pub mod conservative;
@@ -50,9 +52,8 @@ mod shuttle_tests;
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod tests;
 
-use barrier::Barrier;
 use shared::{EnqueueStep, Plan, Shared};
-use worker::{Policy, Sink, Worker};
+use worker::{Policy, Worker};
 
 /// Name of the stealing-throughput metric in `RunOutput::extra`
 /// (000 Fig. 7: stolen requests executed per second of the run).
@@ -142,15 +143,26 @@ impl WorkStealing {
     }
 }
 
+/// The four variants run totally ordered streams, routing by class.
+pub const NEEDS: Needs = Needs {
+    family: Family::WorkStealing,
+    streams: &[StreamKind::Total],
+    spaces: &[],
+    covering_classes: true,
+    roles: &[],
+    params: Some(("stealing", &["mapping", "queue_capacity", "spin"])),
+};
+
 /// `build` for the four `ws-*` ids.
 pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
-    let (ctot, how) = mapping(spec, env)?;
+    let params = spec.stealing.clone().unwrap_or_default();
+    let (ctot, how) = mapping(&params, env)?;
     let ws = WorkStealing::with_ctot(
         spec.id,
         &ctot,
         env.classes,
-        spec.spin.unwrap_or_default(),
-        spec.queue_capacity.unwrap_or(DEFAULT_QUEUE_CAPACITY),
+        params.spin.unwrap_or_default(),
+        params.queue_capacity.unwrap_or(DEFAULT_QUEUE_CAPACITY),
     )?
     .with_mapping_how(how);
     #[cfg(feature = "fault-injection")]
@@ -166,9 +178,9 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
     Ok(Box::new(ws))
 }
 
-/// The CtoT of the spec (`spec.mapping`, default: the optimizer).
-fn mapping(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<(CtoT, String), RunError> {
-    let m = spec.mapping.clone().unwrap_or_default();
+/// The CtoT of the parameters (`mapping`, default: the optimizer).
+fn mapping(params: &StealingParams, env: &BuildEnv<'_>) -> Result<(CtoT, String), RunError> {
+    let m = params.mapping.clone().unwrap_or_default();
     let r = psmr_mapping::resolve(&m, env.classes, env.threads).map_err(RunError::InvalidConfig)?;
     Ok((r.ctot, r.how))
 }
@@ -181,7 +193,7 @@ fn mapping(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<(CtoT, String), R
 /// (the pattern of 000 Table 1).
 pub fn partition_ctot(classes: &ClassTable, threads: usize) -> CtoT {
     use psmr_mapping::{ClassMapping, Mode};
-    let shards = (classes.len() - 2) / 2;
+    let shards = classes.shards();
     let owners = |i: usize| -> Vec<usize> {
         if threads >= shards {
             (0..threads).filter(|t| t % shards == i).collect()
@@ -218,34 +230,13 @@ pub fn partition_ctot(classes: &ClassTable, threads: usize) -> CtoT {
     }
 }
 
-/// The real sink: executes through the run context, records into the
-/// thread's recorder.
-struct CtxSink<'c, 'a> {
-    ctx: &'c RunContext<'a>,
-    rec: Recorder<'a>,
-}
-
-impl Sink for CtxSink<'_, '_> {
-    fn execute(&mut self, req: &Request) {
-        self.ctx.execute(&mut self.rec, req);
-    }
-    fn record(&mut self, kind: EventKind) {
-        self.rec.record(kind);
-    }
-    fn count(&mut self, c: Counter, n: u64) {
-        self.rec.count(c, n);
-    }
-    fn wait_begin(&mut self, reason: WaitReason, req: RequestId) -> u64 {
-        self.rec.wait_begin(reason, req)
-    }
-    fn wait_done(&mut self, reason: WaitReason, req: RequestId, start_ns: u64, spins: u32) {
-        self.rec.wait_done(reason, req, start_ns, spins);
-    }
-}
-
 impl Scheduler for WorkStealing {
     fn id(&self) -> SchedulerId {
         self.id
+    }
+
+    fn needs(&self) -> &'static Needs {
+        &NEEDS
     }
 
     fn info(&self) -> SchedulerInfo {
@@ -260,11 +251,11 @@ impl Scheduler for WorkStealing {
             )));
         }
         let shared = Shared::new(ctx.requests, &self.plan, self.capacity);
-        let barriers: Vec<Barrier> = self
+        let barriers: Vec<GenerationBarrier> = self
             .plan
             .classes
             .iter()
-            .map(|c| Barrier::new(c.threads.len()))
+            .map(|c| GenerationBarrier::new(c.threads.len()))
             .collect();
         let start_ns = ctx.trace.now();
         let mut out = ctx
@@ -272,11 +263,8 @@ impl Scheduler for WorkStealing {
             .run(
                 ctx.threads,
                 |i| {
-                    let sink = CtxSink {
-                        ctx,
-                        rec: ctx.recorder(i as ThreadRef),
-                    };
-                    Worker::new(i, &shared, &barriers, self.policy, self.spin, sink).run();
+                    let probe = CtxProbe::new(ctx, i as ThreadRef);
+                    Worker::new(i, &shared, &barriers, self.policy, self.spin, probe).run();
                 },
                 || deliver(ctx, &shared),
             )
@@ -302,21 +290,22 @@ fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>) -> RunOutput {
     let mut next = vec![0usize; shared.plan.classes.len()];
     let mut blocked_ns = 0u64;
     let start_ns = rec.now();
-    for req in ctx.requests {
-        if !ctx.deliver(&mut rec, req) {
-            break;
-        }
+    let mut deliverer = ctx.deliverer();
+    let progress = ctx.progress;
+    while let Some(d) = deliverer.next(&mut rec) {
+        let req = &ctx.requests[d as usize];
         let class = shared.plan.class(req.class);
         let sample = out.delivered % SAMPLE_EVERY == 0;
-        if class.sequential {
-            for &t in &class.threads {
-                blocked_ns += enqueue(&mut rec, &mut out, shared, t, req.id, sample);
-            }
+        let targets: &[usize] = if class.sequential {
+            &class.threads
         } else {
             let k = &mut next[req.class as usize];
-            let t = class.threads[*k % class.threads.len()];
+            let i = *k % class.threads.len();
             *k = k.wrapping_add(1);
-            blocked_ns += enqueue(&mut rec, &mut out, shared, t, req.id, sample);
+            &class.threads[i..i + 1]
+        };
+        for &t in targets {
+            blocked_ns += enqueue(&mut rec, &mut out, progress, shared, t, req.id, sample);
         }
         out.delivered += 1;
     }
@@ -324,7 +313,8 @@ fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>) -> RunOutput {
     out.scheduler_busy_ns = rec
         .now()
         .saturating_sub(start_ns)
-        .saturating_sub(blocked_ns);
+        .saturating_sub(blocked_ns)
+        .saturating_sub(deliverer.waited_ns());
     out
 }
 
@@ -333,6 +323,7 @@ fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>) -> RunOutput {
 fn enqueue(
     rec: &mut Recorder<'_>,
     out: &mut RunOutput,
+    progress: &Progress,
     shared: &Shared<'_>,
     t: usize,
     req: RequestId,
@@ -341,7 +332,7 @@ fn enqueue(
     let mut since = None;
     let mut blocked_ns = 0;
     let len = shared.enqueue(t, req, |step| match step {
-        EnqueueStep::Blocked => since = Some(rec.wait_begin(WaitReason::FullQueue, req)),
+        EnqueueStep::Blocked => since = Some(rec.wait_begin(WaitReason::FullQueue, req, t as u32)),
         EnqueueStep::Done { wakeups, .. } => {
             // Inside the critical section: WaitEnd, Enqueued and the
             // worker's Dequeued keep that order in the trace.
@@ -356,7 +347,7 @@ fn enqueue(
         }
     });
     if sample {
-        out.sample_queue(rec, t as ThreadRef, len);
+        out.sample_queue(rec, progress, t as ThreadRef, len);
     }
     blocked_ns
 }

@@ -11,9 +11,10 @@
 //! which run it without the trailing barrier (`Policy::barrier_after`).
 
 use psmr_core::trace::Counter;
-use psmr_core::{EventKind, Request, WaitReason};
+use psmr_core::{EventKind, Request, WaitReason, NO_REQUEST};
 
-use super::worker::{Arrival, Policy, Sink, Worker};
+use super::worker::{Arrival, Policy, Worker};
+use crate::probe::Probe;
 use crate::spin::Backoff;
 
 /// The moderate variant.
@@ -24,25 +25,26 @@ pub const POLICY: Policy = Policy {
     victims_from_next: false,
     optimistic: false,
     broken: false,
+    skip_single_thread_markers: false,
 };
 
 /// Algorithm 8 lines 24-31 (plus, for moderate, the barrier after):
 /// switch to the class's next cycle, arrive, and either execute (last to
 /// arrive) or wait for the executor's release, stealing meanwhile.
-pub fn sync_in_cycle<S: Sink>(w: &mut Worker<'_, '_, S>, req: &Request) {
+pub fn sync_in_cycle<P: Probe>(w: &mut Worker<'_, '_, P>, req: &Request) {
     let class = req.class;
     let cycle = 1 - w.cycles[class as usize];
     w.cycles[class as usize] = cycle;
     let cycle = cycle as usize;
-    w.sink.record(EventKind::SyncArrive {
+    w.probe.record(EventKind::SyncArrive {
         class,
         req: req.id,
         cycle: cycle as u8,
     });
     let parties = w.shared.plan.class(class).threads.len() as u32;
     if w.shared.cycle_arrive(class, cycle) == parties {
-        w.sink.execute(req);
-        w.sink.record(EventKind::SyncRelease {
+        w.probe.execute(req.id, req.class);
+        w.probe.record(EventKind::SyncRelease {
             class,
             req: req.id,
             executor: w.id as u16,
@@ -60,11 +62,11 @@ pub fn sync_in_cycle<S: Sink>(w: &mut Worker<'_, '_, S>, req: &Request) {
 /// Wait until the executor releases the cycle. The wait is traced in
 /// segments: a successful steal ends the current segment, runs the stolen
 /// requests, and a new segment starts.
-fn wait_for_release<S: Sink>(w: &mut Worker<'_, '_, S>, req: &Request, cycle: usize) {
+fn wait_for_release<P: Probe>(w: &mut Worker<'_, '_, P>, req: &Request, cycle: usize) {
     let class = req.class;
-    w.sink.count(Counter::CycleWaits, 1);
+    w.probe.count(Counter::CycleWaits, 1);
     loop {
-        let start = w.sink.wait_begin(WaitReason::Cycle, req.id);
+        let start = w.probe.wait_begin(WaitReason::Cycle, req.id, NO_REQUEST);
         let mut b = Backoff::new(w.spin);
         let mut victim = None;
         while !w.shared.cycle_released(class, cycle) {
@@ -76,7 +78,7 @@ fn wait_for_release<S: Sink>(w: &mut Worker<'_, '_, S>, req: &Request, cycle: us
             }
             b.snooze();
         }
-        w.sink.wait_done(WaitReason::Cycle, req.id, start, b.spins);
+        w.probe.wait_done(WaitReason::Cycle, req.id, start, b.spins);
         w.account(&b);
         match victim {
             Some(v) => w.run_stolen(v),

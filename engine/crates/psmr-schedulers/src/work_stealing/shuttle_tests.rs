@@ -13,21 +13,21 @@
 //!
 //! Each schedule asserts conservation (every request exactly once) and
 //! order (no conflicting pair overlaps or runs out of delivery order): the
-//! sink logs start and end of each execution with a yield in between, so a
+//! probe logs start and end of each execution with a yield in between, so a
 //! schedule can interleave another thread inside an execution.
 
 use std::sync::Mutex as StdMutex;
 
-use psmr_core::trace::Counter;
 use psmr_core::workload::{generate, SplitMix64, WorkloadSpec};
-use psmr_core::{ClassTable, EventKind, Request, RequestId, WaitReason};
+use psmr_core::{ClassId, ClassTable, RequestId, Stream};
 use psmr_mapping::CtoT;
 use shuttle::sync::Arc;
 
-use super::barrier::Barrier;
 use super::shared::{Plan, Shared};
-use super::worker::{Policy, Sink, Worker};
+use super::worker::{Policy, Worker};
 use super::{aggressive, conservative, moderate, optimistic};
+use crate::barrier::GenerationBarrier;
+use crate::probe::Probe;
 use crate::spec::SpinPolicy;
 use crate::testkit;
 
@@ -36,26 +36,21 @@ use crate::testkit;
 /// contends, and it is not a scheduling point the model needs.
 struct Log(StdMutex<Vec<(bool, RequestId)>>);
 
-struct LogSink {
+struct LogProbe {
     log: Arc<Log>,
 }
 
-impl Sink for LogSink {
-    fn execute(&mut self, req: &Request) {
-        self.log.0.lock().unwrap().push((true, req.id));
+impl Probe for LogProbe {
+    fn execute(&mut self, req: RequestId, _class: ClassId) {
+        self.log.0.lock().unwrap().push((true, req));
         shuttle::thread::yield_now();
-        self.log.0.lock().unwrap().push((false, req.id));
+        self.log.0.lock().unwrap().push((false, req));
     }
-    fn record(&mut self, _k: EventKind) {}
-    fn count(&mut self, _c: Counter, _n: u64) {}
-    fn wait_begin(&mut self, _r: WaitReason, _q: RequestId) -> u64 {
-        0
-    }
-    fn wait_done(&mut self, _r: WaitReason, _q: RequestId, _s: u64, _n: u32) {}
 }
 
 /// Check one finished schedule's log against the stream.
-fn check_log(classes: &ClassTable, requests: &[Request], log: &[(bool, RequestId)]) {
+fn check_log(classes: &ClassTable, stream: &Stream, log: &[(bool, RequestId)]) {
+    let requests = &stream.requests;
     let n = requests.len();
     let (mut start, mut end) = (vec![usize::MAX; n], vec![usize::MAX; n]);
     for (i, (is_start, id)) in log.iter().enumerate() {
@@ -74,7 +69,7 @@ fn check_log(classes: &ClassTable, requests: &[Request], log: &[(bool, RequestId
     for a in 0..n {
         for b in a + 1..n {
             if classes.conflicts(requests[a].class, requests[b].class)
-                && requests[a].access.conflicts_with(requests[b].access)
+                && stream.conflicts(a as RequestId, b as RequestId)
             {
                 assert!(
                     end[a] < start[b],
@@ -88,7 +83,7 @@ fn check_log(classes: &ClassTable, requests: &[Request], log: &[(bool, RequestId
 struct Setting {
     classes: ClassTable,
     plan: Plan,
-    requests: Vec<Request>,
+    stream: Stream,
 }
 
 /// Three shards, four workers, a random valid mapping, a stream with
@@ -100,7 +95,7 @@ fn setting(seed: u64, len: u32) -> &'static Setting {
         skew: psmr_core::workload::Skew::Skewed { hot: 0, share: 0.7 },
         ..testkit::workload(seed, len, 0.25, 0.1)
     };
-    let requests = generate(&app, &classes, &w);
+    let stream = generate(&app, &classes, &w);
     let ctot: CtoT = testkit::random_mapping(3, 4, &mut SplitMix64::new(seed));
     ctot.validate(&classes)
         .expect("random_mapping obeys the rules");
@@ -108,19 +103,19 @@ fn setting(seed: u64, len: u32) -> &'static Setting {
     Box::leak(Box::new(Setting {
         classes,
         plan,
-        requests,
+        stream,
     }))
 }
 
 /// One schedule: the main thread enqueues (Algorithm 6, queue bound 3 so
 /// the scheduler also blocks on full queues) while four workers run.
 fn run(policy: Policy, s: &'static Setting) {
-    let shared = Arc::new(Shared::new(&s.requests, &s.plan, 3));
-    let barriers: Arc<Vec<Barrier>> = Arc::new(
+    let shared = Arc::new(Shared::new(&s.stream.requests, &s.plan, 3));
+    let barriers: Arc<Vec<GenerationBarrier>> = Arc::new(
         s.plan
             .classes
             .iter()
-            .map(|c| Barrier::new(c.threads.len()))
+            .map(|c| GenerationBarrier::new(c.threads.len()))
             .collect(),
     );
     let log = Arc::new(Log(StdMutex::new(Vec::new())));
@@ -129,13 +124,13 @@ fn run(policy: Policy, s: &'static Setting) {
         .map(|i| {
             let (shared, barriers, log) = (shared.clone(), barriers.clone(), log.clone());
             shuttle::thread::spawn(move || {
-                let sink = LogSink { log };
-                Worker::new(i, &shared, &barriers, policy, spin, sink).run();
+                let probe = LogProbe { log };
+                Worker::new(i, &shared, &barriers, policy, spin, probe).run();
             })
         })
         .collect();
     let mut next = vec![0usize; s.plan.classes.len()];
-    for r in &s.requests {
+    for r in &s.stream.requests {
         let class = s.plan.class(r.class);
         let targets: Vec<usize> = if class.sequential {
             class.threads.clone()
@@ -152,7 +147,7 @@ fn run(policy: Policy, s: &'static Setting) {
     for h in handles {
         h.join().unwrap();
     }
-    check_log(&s.classes, &s.requests, &log.0.lock().unwrap());
+    check_log(&s.classes, &s.stream, &log.0.lock().unwrap());
 }
 
 const VARIANTS: [(&str, Policy); 4] = [
@@ -188,4 +183,57 @@ fn shuttle_ws_broken_stealer_is_caught() {
         shuttle::check_random(move || run(super::broken::POLICY, s), 300)
     });
     assert!(caught.is_err(), "no schedule exposed the broken stealer");
+}
+
+/// The 2-shard, 2-thread mapping of the authors' Java code, as
+/// [`super::partition_ctot`] builds it: each shard's write class is
+/// sequential on one thread (W1 on thread 0 alone), and thread 0's reads
+/// R1 R1 R1 come before its write W1, while thread 1 has nothing to do and
+/// steals.
+fn single_thread_class_setting() -> &'static Setting {
+    use psmr_core::cell::Span;
+    use psmr_core::stream::StreamBuilder;
+    use psmr_core::{Op, ShardSet};
+    let app = testkit::spin(2, 0);
+    let classes = app.classes();
+    let ctot = super::partition_ctot(&classes, 2);
+    ctot.validate(&classes)
+        .expect("the Java mapping obeys the rules");
+    let plan = Plan::new(&ctot, &classes).unwrap();
+    let mut b = StreamBuilder::new(app.cell_space(), 4);
+    for write in [false, false, false, true] {
+        let op = Op::Spin {
+            ns: 0,
+            shards: ShardSet::single(0),
+            write,
+        };
+        b.push(classes.local(0, write).unwrap(), op, &[Span::one(0, write)]);
+    }
+    Box::leak(Box::new(Setting {
+        classes,
+        plan,
+        stream: b.finish_total(),
+    }))
+}
+
+/// Regression (review against the authors' Java code): Java runs a
+/// sequential request of a class that has one thread without waiting for
+/// that thread's stealers, so the write W1 can run while a stolen R1 still
+/// runs. Every variant here waits (passes), and the same schedules with
+/// the Java shortcut switched on expose the overlap.
+#[test]
+fn shuttle_ws_single_thread_class_waits_for_its_stealers() {
+    let s = single_thread_class_setting();
+    for (_, policy) in VARIANTS {
+        shuttle::check_pct(move || run(policy, s), 500, 3);
+    }
+    let java = Policy {
+        skip_single_thread_markers: true,
+        ..aggressive::POLICY
+    };
+    let caught = std::panic::catch_unwind(|| shuttle::check_pct(move || run(java, s), 500, 3));
+    assert!(
+        caught.is_err(),
+        "no schedule exposed the Java shortcut: the test lost its teeth"
+    );
 }

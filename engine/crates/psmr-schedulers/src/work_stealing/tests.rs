@@ -61,7 +61,10 @@ fn build_resolves_the_mapping_and_checks_the_thread_count() {
     let s = Stream::new(testkit::list(2), &testkit::workload(5, 300, 0.1, 0.05));
     for id in VARIANTS {
         let mut spec = SchedulerSpec::new(id);
-        spec.mapping = Some(MappingSpec::Naive);
+        spec.stealing = Some(crate::StealingParams {
+            mapping: Some(MappingSpec::Naive),
+            ..Default::default()
+        });
         let env = BuildEnv {
             classes: &s.classes,
             threads: 3,
@@ -83,7 +86,10 @@ fn build_resolves_the_mapping_and_checks_the_thread_count() {
         assert!(matches!(err, RunError::InvalidConfig(_)), "{err:?}");
     }
     let mut spec = SchedulerSpec::new(SchedulerId::WsModerate);
-    spec.queue_capacity = Some(0);
+    spec.stealing = Some(crate::StealingParams {
+        queue_capacity: Some(0),
+        ..Default::default()
+    });
     let env = BuildEnv {
         classes: &s.classes,
         threads: 2,

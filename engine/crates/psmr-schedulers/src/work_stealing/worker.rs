@@ -1,35 +1,21 @@
 //! The worker thread of work stealing (000 Algorithms 7 and 8), shared by
 //! the four variants; what differs is a [`Policy`] and the per-variant
 //! procedures in `conservative.rs`, `moderate.rs`, `aggressive.rs` and
-//! `optimistic.rs`. The worker writes through a [`Sink`] so that the same
-//! code runs in a real run (executing through `RunContext::execute`) and
-//! under loom (writing to a model log).
+//! `optimistic.rs`. The worker executes and records through a [`Probe`] so
+//! that the same code runs in a real run (executing through
+//! `RunContext::execute`) and under loom and shuttle (writing to a model log).
 
 use std::collections::VecDeque;
 
 use psmr_core::trace::Counter;
-use psmr_core::{ClassId, EventKind, Request, RequestId, WaitReason};
+use psmr_core::{ClassId, EventKind, Request, RequestId, WaitReason, NO_REQUEST};
 
-use super::barrier::Barrier;
 use super::shared::{Shared, StealOutcome, Transfer};
 use super::{aggressive, conservative, moderate, optimistic};
+use crate::barrier::GenerationBarrier;
+use crate::probe::Probe;
 use crate::spec::SpinPolicy;
 use crate::spin::Backoff;
-
-/// `req` of wait events that concern no single request (idle waits).
-pub const NO_REQUEST: RequestId = RequestId::MAX;
-
-/// Where a worker executes and records.
-pub trait Sink {
-    /// Execute `req` (the real sink calls `RunContext::execute`).
-    fn execute(&mut self, req: &Request);
-    fn record(&mut self, kind: EventKind);
-    fn count(&mut self, c: Counter, n: u64);
-    /// Start a wait; returns its start time.
-    fn wait_begin(&mut self, reason: WaitReason, req: RequestId) -> u64;
-    /// End a wait that began at `start_ns`, with its spin count.
-    fn wait_done(&mut self, reason: WaitReason, req: RequestId, start_ns: u64, spins: u32);
-}
 
 /// How a sequential request is synchronized.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,34 +41,39 @@ pub struct Policy {
     pub optimistic: bool,
     /// Fault injection: steal ignoring flags and markers (`broken.rs`).
     pub broken: bool,
+    /// The authors' Java shortcut, for the regression test only (false in
+    /// every variant): run a sequential request of a class that has one
+    /// thread without waiting for that thread's stealers. A stolen read can
+    /// then overlap the write (docs/protocols/stealing-flags-markers.md).
+    pub skip_single_thread_markers: bool,
 }
 
 /// One worker thread's private state.
-pub struct Worker<'s, 'r, S: Sink> {
+pub struct Worker<'s, 'r, P: Probe> {
     pub id: usize,
     pub shared: &'s Shared<'r>,
-    pub barriers: &'s [Barrier],
+    pub barriers: &'s [GenerationBarrier],
     pub policy: Policy,
     pub spin: SpinPolicy,
-    pub sink: S,
+    pub probe: P,
     /// The private exec queue (Algorithm 5), at most one ready queue's worth.
     exec: VecDeque<RequestId>,
     /// Requests taken by the current steal, at most one ready queue's worth.
-    stolen: Vec<RequestId>,
+    stolen: VecDeque<RequestId>,
     /// Current cycle (0/1) per class (Algorithm 8 line 4).
     pub cycles: Vec<u8>,
     /// Last exec flag recorded as a `Flag` event.
     flag: bool,
 }
 
-impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
+impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
     pub fn new(
         id: usize,
         shared: &'s Shared<'r>,
-        barriers: &'s [Barrier],
+        barriers: &'s [GenerationBarrier],
         policy: Policy,
         spin: SpinPolicy,
-        sink: S,
+        probe: P,
     ) -> Self {
         Worker {
             id,
@@ -90,9 +81,9 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
             barriers,
             policy,
             spin,
-            sink,
+            probe,
             exec: VecDeque::new(),
-            stolen: Vec::new(),
+            stolen: VecDeque::new(),
             cycles: vec![0; shared.plan.classes.len()],
             flag: false,
         }
@@ -113,7 +104,9 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
                 Transfer::Empty => {
                     self.note_flag(false);
                     if idle.is_none() {
-                        let start = self.sink.wait_begin(WaitReason::EmptyQueue, NO_REQUEST);
+                        let start =
+                            self.probe
+                                .wait_begin(WaitReason::EmptyQueue, NO_REQUEST, NO_REQUEST);
                         idle = Some((start, Backoff::new(self.spin)));
                     }
                     if let Some(victim) = self.try_steal(None) {
@@ -134,7 +127,7 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
 
     fn end_idle(&mut self, idle: &mut Option<(u64, Backoff)>) {
         if let Some((start, b)) = idle.take() {
-            self.sink
+            self.probe
                 .wait_done(WaitReason::EmptyQueue, NO_REQUEST, start, b.spins);
             self.account(&b);
         }
@@ -143,19 +136,19 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
     fn note_flag(&mut self, seq: bool) {
         if seq != self.flag {
             self.flag = seq;
-            self.sink.record(EventKind::Flag { ready: seq });
+            self.probe.record(EventKind::Flag { ready: seq });
         }
     }
 
     /// Algorithm 7 lines 12-24 over the batch in the exec queue.
     fn run_batch(&mut self) {
         while let Some(id) = self.exec.pop_front() {
-            self.sink.record(EventKind::Dequeued { req: id });
+            self.probe.record(EventKind::Dequeued { req: id });
             let req = &self.shared.requests[id as usize];
             if self.shared.plan.class(req.class).sequential {
                 self.sequential(req);
             } else {
-                self.sink.execute(req);
+                self.probe.execute(req.id, req.class);
             }
         }
     }
@@ -163,7 +156,10 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
     /// A sequential request: wait for this thread's stealers (I4), then
     /// synchronize with the class's other threads.
     fn sequential(&mut self, req: &'r Request) {
-        self.wait_markers(req.id);
+        let alone = self.shared.plan.class(req.class).threads.len() == 1;
+        if !(alone && self.policy.skip_single_thread_markers) {
+            self.wait_markers(req.id);
+        }
         match self.policy.arrival {
             Arrival::Barrier => conservative::sync_with_barriers(self, req),
             Arrival::Cycle => moderate::sync_in_cycle(self, req),
@@ -176,29 +172,30 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
         if !self.shared.marked(self.id) {
             return;
         }
-        self.sink.count(Counter::MarkerWaits, 1);
-        let start = self.sink.wait_begin(WaitReason::Marker, req);
+        self.probe.count(Counter::MarkerWaits, 1);
+        let start = self.probe.wait_begin(WaitReason::Marker, req, NO_REQUEST);
         let mut b = Backoff::new(self.spin);
         while self.shared.marked(self.id) {
             b.snooze();
         }
-        self.sink.wait_done(WaitReason::Marker, req, start, b.spins);
+        self.probe
+            .wait_done(WaitReason::Marker, req, start, b.spins);
         self.account(&b);
     }
 
     /// Block at `class`'s barrier, tracing the wait.
     pub fn barrier(&mut self, class: ClassId, req: RequestId) {
-        self.sink.count(Counter::BarrierWaits, 1);
-        let start = self.sink.wait_begin(WaitReason::Barrier, req);
-        self.barriers[class as usize].wait();
-        self.sink.wait_done(WaitReason::Barrier, req, start, 0);
+        self.probe.count(Counter::BarrierWaits, 1);
+        let start = self.probe.wait_begin(WaitReason::Barrier, req, NO_REQUEST);
+        self.barriers[class as usize].wait(|| {});
+        self.probe.wait_done(WaitReason::Barrier, req, start, 0);
     }
 
     /// Add a finished wait's backoff to the counters.
     pub fn account(&mut self, b: &Backoff) {
-        self.sink.count(Counter::Spins, b.spins as u64);
-        self.sink.count(Counter::Yields, b.yields as u64);
-        self.sink.count(Counter::Parks, b.parks as u64);
+        self.probe.count(Counter::Spins, b.spins as u64);
+        self.probe.count(Counter::Yields, b.yields as u64);
+        self.probe.count(Counter::Parks, b.parks as u64);
     }
 
     /// Where the victim search starts: thread 0 (conservative, moderate) or
@@ -223,7 +220,7 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
                 #[cfg(any(test, feature = "fault-injection"))]
                 if super::broken::steal_ignoring_flags(self.shared, v, &mut self.stolen) {
                     let first = self.stolen[0];
-                    self.sink.record(EventKind::Steal {
+                    self.probe.record(EventKind::Steal {
                         victim: v as u16,
                         count: self.stolen.len() as u32,
                         first,
@@ -235,9 +232,9 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
             if self.policy.optimistic && !optimistic::prevalidate(self.shared, v, sync) {
                 continue;
             }
-            let sink = &mut self.sink;
-            let traced = |stolen: &[RequestId]| {
-                sink.record(EventKind::Steal {
+            let probe = &mut self.probe;
+            let traced = |stolen: &VecDeque<RequestId>| {
+                probe.record(EventKind::Steal {
                     victim: v as u16,
                     count: stolen.len() as u32,
                     first: stolen[0],
@@ -251,7 +248,7 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
                 return Some(v);
             }
         }
-        self.sink.count(Counter::FailedSteals, 1);
+        self.probe.count(Counter::FailedSteals, 1);
         None
     }
 
@@ -260,13 +257,16 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
     /// unconditionally, then clear the marker.
     pub fn run_stolen(&mut self, victim: usize) {
         let stolen = std::mem::take(&mut self.stolen);
-        self.sink.count(Counter::Steals, 1);
-        self.sink
+        self.probe.count(Counter::Steals, 1);
+        self.probe
             .count(Counter::StolenRequests, stolen.len() as u64);
         for id in &stolen {
-            self.sink.execute(&self.shared.requests[*id as usize]);
+            {
+                let r = &self.shared.requests[*id as usize];
+                self.probe.execute(r.id, r.class)
+            };
         }
-        self.sink
+        self.probe
             .count(Counter::StolenExecuted, stolen.len() as u64);
         // Relaxed: a statistic read after the run's threads joined.
         self.shared
@@ -274,7 +274,7 @@ impl<'s, 'r, S: Sink> Worker<'s, 'r, S> {
             .fetch_add(stolen.len() as u64, crate::sync::Ordering::Relaxed);
         // Record before clearing, so `StealDone` precedes (in trace seq)
         // the end of the victim's marker wait that the clear allows.
-        self.sink.record(EventKind::StealDone {
+        self.probe.record(EventKind::StealDone {
             victim: victim as u16,
         });
         if !self.policy.broken {
