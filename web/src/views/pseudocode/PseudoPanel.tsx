@@ -170,8 +170,10 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
   const hl = useRef<HTMLLIElement>(null);
   const [pinned, setPinned] = useState<string[]>([]);
   const box = useRef<HTMLDivElement>(null);
-  // Large type moves the lines: scroll again when it changes.
+  // Large type moves the lines, and a longer or shorter caption moves and
+  // resizes the listing box: scroll again when either changes.
   const large = useDisplay((s) => s.large);
+  const capText = cap?.text;
   useEffect(() => {
     // Scroll the panel only (not the page), and only when the line is out
     // of view: scrollIntoView would also scroll the page and lay it out
@@ -188,7 +190,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
       }
     });
     return () => cancelAnimationFrame(id);
-  }, [target?.listing, target?.line, large]);
+  }, [target?.listing, target?.line, large, capText]);
   if (!track) return null;
   const names = track.classNames;
   return (
