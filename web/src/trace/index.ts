@@ -29,6 +29,8 @@ export interface TraceIndex {
   kindCounts: Uint32Array;
   /** Event indices worth jumping to. */
   steals: Int32Array;
+  /** Index of every ExecEnd (the k-th completed request): compare runs by progress (replay/progress.ts). */
+  execEnds: Int32Array;
   releases: Int32Array;
   arrivals: Int32Array;
   /** Queue length of each lane at the end of `queueBuckets` equal time slices. */
@@ -78,6 +80,7 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
   const tMaxNs = new Float64Array(n);
   const kindCounts = new Uint32Array(KIND_COUNT);
   const steals: number[] = [];
+  const execEnds: number[] = [];
   const releases: number[] = [];
   const arrivals: number[] = [];
   let tMax = 0;
@@ -107,6 +110,8 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
       arrivals.push(i);
     } else if (k === KIND.QueueLen) {
       seeThread(trace.get(i, F.QueueLen.of));
+    } else if (k === KIND.ExecEnd) {
+      execEnds.push(i);
     }
   }
   const reqClass = new Int32Array(requests).fill(-1);
@@ -135,6 +140,7 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
     tMaxNs,
     kindCounts,
     steals: Int32Array.from(steals),
+    execEnds: Int32Array.from(execEnds),
     releases: Int32Array.from(releases),
     arrivals: Int32Array.from(arrivals),
     queueBuckets: BUCKETS,
