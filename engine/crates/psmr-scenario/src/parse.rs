@@ -287,6 +287,17 @@ impl Checker<'_> {
                     "expected between {shards} (one per shard) and {MAX_KV_KEYS} keys, got {keys}"
                 ),
                 ),
+            AppSpec::KvStore { value_bytes, .. }
+                if !(8..=psmr_core::app::kv::MAX_VALUE_BYTES).contains(&value_bytes) =>
+            {
+                self.err(
+                    "app.value_bytes",
+                    format!(
+                        "expected 8..={} bytes per value, got {value_bytes}",
+                        psmr_core::app::kv::MAX_VALUE_BYTES
+                    ),
+                )
+            }
             AppSpec::Spin { ns, .. } if ns > MAX_SPIN_NS => self.err(
                 "app.ns",
                 format!("expected at most {MAX_SPIN_NS} ns of work per request, got {ns}"),
@@ -351,6 +362,40 @@ impl Checker<'_> {
         }
         if let Some(mix) = &w.mix {
             self.mix(mix);
+        }
+        if let Some(y) = &w.ycsb {
+            self.ycsb(y);
+        }
+    }
+
+    /// A YCSB workload replaces the class-share generator: its fields must be
+    /// left out, and the spec must fit the app.
+    fn ycsb(&mut self, y: &psmr_core::workload_ycsb::YcsbSpec) {
+        let w = &self.sc.workload;
+        let set: Vec<&str> = [
+            ("writes", w.writes != 0.0),
+            ("global", w.global != 0.0),
+            ("skew", w.skew != Skew::Balanced),
+            ("mix", w.mix.is_some()),
+            ("group_mean", w.group_mean.is_some()),
+            ("scans", w.scans != 0.0),
+            ("scan_len", w.scan_len != 16),
+        ]
+        .iter()
+        .filter(|p| p.1)
+        .map(|p| p.0)
+        .collect();
+        if !set.is_empty() {
+            self.err_at_key(
+                "workload.ycsb",
+                format!(
+                    "with `ycsb`, the YCSB workload decides the operations; remove {}",
+                    set.join(", ")
+                ),
+            );
+        }
+        if let Err((path, message)) = y.check(&self.sc.app, w.requests) {
+            self.err(&path, message);
         }
     }
 

@@ -81,6 +81,7 @@ pub fn workload(seed: u64, requests: u32, writes: f64, global: f64) -> WorkloadS
         group_mean: None,
         scans: 0.0,
         scan_len: 16,
+        ycsb: None,
     }
 }
 
