@@ -560,6 +560,9 @@ impl Checker<'_> {
 
     /// Values inside the parameter objects.
     fn params(&mut self, at: &str, s: &SchedulerSpec) {
+        if let Some(p) = &s.repart {
+            self.repart(&member(at, "repart"), p);
+        }
         let classes = self.sc.app.classes();
         let (key, mapping, capacity, spin) = match (&s.early, &s.stealing) {
             (Some(p), _) => ("early", &p.mapping, p.queue_capacity, p.spin),
@@ -580,6 +583,31 @@ impl Checker<'_> {
         }
         if let Some(sp) = spin {
             self.spin(&member(&at, "spin"), sp);
+        }
+    }
+
+    /// The repartitioning family's values: Δp and W at least 1, Q within
+    /// the queue bounds.
+    fn repart(&mut self, at: &str, p: &psmr_schedulers::RepartParams) {
+        if p.delta_p == Some(0) {
+            self.err(
+                &member(at, "delta_p"),
+                "expected at least 1 request between repartitions, got 0".into(),
+            );
+        }
+        if p.window == Some(0) {
+            self.err(
+                &member(at, "window"),
+                "expected a window of at least 1 request, got 0".into(),
+            );
+        }
+        if let Some(q) = p.queue_bound {
+            if q == 0 || q > MAX_QUEUE_CAPACITY {
+                self.err(
+                    &member(at, "queue_bound"),
+                    format!("expected 1..={MAX_QUEUE_CAPACITY} requests per queue, got {q}"),
+                );
+            }
         }
     }
 

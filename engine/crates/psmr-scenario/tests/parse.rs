@@ -352,3 +352,36 @@ fn ycsb_workloads_are_checked_and_located() {
     assert_eq!(e.path, "app.value_bytes");
     assert_eq!((e.line, e.col), pos_of(&text, "4 }"));
 }
+
+#[test]
+fn repartitioning_parameters_are_checked_and_located() {
+    let kv = r#"{ "kind": "kv-store", "shards": 2, "keys": 1000 }"#;
+    let with = |entry: &str| {
+        format!(
+            r#"{{
+  "name": "r",
+  "description": "d",
+  "app": {kv},
+  "workload": {{ "requests": 100, "ycsb": {{ "workload": "a" }} }},
+  "threads": 2,
+  "schedulers": [ {entry} ]
+}}"#
+        )
+    };
+    parse_scenario(
+        &with(r#"{ "id": "repart-async", "repart": { "window": 100, "queue_bound": 10 } }"#),
+        "t.json",
+    )
+    .unwrap();
+    let text = with(r#"{ "id": "repart-base", "repart": { "delta_p": 0 } }"#);
+    let e = one_error(&text);
+    assert_eq!(e.path, "schedulers[0].repart.delta_p");
+    assert_eq!((e.line, e.col), pos_of(&text, "0 }"));
+    let e = one_error(&with(r#"{ "id": "repart-base", "repart": { "window": 5 } }"#));
+    assert_eq!(e.path, "schedulers[0].repart.window");
+    assert!(e.message.contains("does not apply"), "{}", e.message);
+    // The family runs on keys only.
+    let text = VALID.replace("{ \"id\": \"early\", \"label\": \"e\" }", "{ \"id\": \"repart-rr\" }");
+    let e = one_error(&text);
+    assert!(e.message.contains("keys"), "{}", e.message);
+}

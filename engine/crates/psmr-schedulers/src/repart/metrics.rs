@@ -195,7 +195,7 @@ impl RepartStats {
             .collect();
         put("switch_interval_ms_mean", {
             let n = gaps.len().max(1) as f64;
-            gaps.iter().sum::<f64>() / n
+            gaps.iter().fold(0.0, |a, g| a + g) / n
         });
         put("switch_interval_ms_median", median(&mut gaps));
         put(
