@@ -376,7 +376,8 @@ fn repartitioning_parameters_are_checked_and_located() {
     let text = with(r#"{ "id": "repart-base", "repart": { "delta_p": 0 } }"#);
     let e = one_error(&text);
     assert_eq!(e.path, "schedulers[0].repart.delta_p");
-    assert_eq!((e.line, e.col), pos_of(&text, "0 }"));
+    let (line, col) = pos_of(&text, r#""delta_p": 0"#);
+    assert_eq!((e.line, e.col), (line, col + "\"delta_p\": ".len()));
     let e = one_error(&with(r#"{ "id": "repart-base", "repart": { "window": 5 } }"#));
     assert_eq!(e.path, "schedulers[0].repart.window");
     assert!(e.message.contains("does not apply"), "{}", e.message);
