@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useRun } from '../store';
+import { navStore } from './nav';
 import { NO_OVERRIDES, schedulerNames, toRunOptions, type Overrides } from './overrides';
 
 const PHASE_TEXT = {
@@ -92,7 +93,12 @@ export function RunControls() {
         type="button"
         data-testid="run"
         disabled={!engineReady || running}
-        onClick={() => void run(toRunOptions(overrides, text))}
+        onClick={() => {
+          // From the first screen, a run's results are on the Run tab.
+          const nav = navStore.getState();
+          if (nav.tab === 'lessons' || nav.tab === 'guide') nav.setTab('run');
+          void run(toRunOptions(overrides, text));
+        }}
       >
         Run
       </button>

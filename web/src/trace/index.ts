@@ -5,7 +5,7 @@
  * 1M-event trace never blocks the page; everything here is typed arrays,
  * which the worker transfers to the page without copying.
  */
-import { KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
+import { F, KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
 import { apply, emptyState, serialize } from './state';
 
 export interface TraceIndex {
@@ -86,24 +86,22 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
     const t = trace.tNs(i);
     if (t > tMax) tMax = t;
     tMaxNs[i] = tMax;
-    const a = trace.a(i);
-    const b = trace.b(i);
     if (k === KIND.Delivered) {
-      requests = Math.max(requests, a + 1);
-      classes = Math.max(classes, b + 1);
+      requests = Math.max(requests, trace.get(i, F.Delivered.req) + 1);
+      classes = Math.max(classes, trace.get(i, F.Delivered.class) + 1);
     } else if (k === KIND.Enqueued) {
-      requests = Math.max(requests, a + 1);
-      seeThread(b);
+      requests = Math.max(requests, trace.get(i, F.Enqueued.req) + 1);
+      seeThread(trace.get(i, F.Enqueued.to));
     } else if (k === KIND.Steal) {
-      seeThread(a);
+      seeThread(trace.get(i, F.Steal.victim));
       steals.push(i);
     } else if (k === KIND.SyncRelease) {
       releases.push(i);
-      classes = Math.max(classes, a + 1);
+      classes = Math.max(classes, trace.get(i, F.SyncRelease.class) + 1);
     } else if (k === KIND.SyncArrive) {
       arrivals.push(i);
     } else if (k === KIND.QueueLen) {
-      seeThread(a);
+      seeThread(trace.get(i, F.QueueLen.of));
     }
   }
   const reqClass = new Int32Array(requests).fill(-1);
@@ -112,12 +110,12 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
   let lastReq = -1;
   for (let i = 0; i < n; i++) {
     const k = trace.kind(i);
-    if (k === KIND.Delivered) reqClass[trace.a(i)] = trace.b(i);
+    if (k === KIND.Delivered) reqClass[trace.get(i, F.Delivered.req)] = trace.get(i, F.Delivered.class);
     else if (k === KIND.Enqueued) {
-      const req = trace.a(i);
+      const req = trace.get(i, F.Enqueued.req);
       const cls = reqClass[req];
       if (cls < 0) continue;
-      classThreads[cls * threads + trace.b(i)] = 1;
+      classThreads[cls * threads + trace.get(i, F.Enqueued.to)] = 1;
       if (req === lastReq) classMulti[cls] = 1;
       lastReq = req;
     }
@@ -171,12 +169,13 @@ export function buildCheckpoints(trace: PackedTrace, index: TraceIndex, stride =
     const kind = trace.kind(i);
     if (kind === KIND.ExecStart) index.activity[k]++;
     if (index.queueFromSamples) {
-      if (kind === KIND.QueueLen && trace.a(i) < index.threads) {
-        const at = trace.a(i) * BUCKETS + k;
-        index.queueLen[at] = Math.max(index.queueLen[at], trace.b(i));
+      const of = trace.get(i, F.QueueLen.of);
+      if (kind === KIND.QueueLen && of < index.threads) {
+        const at = of * BUCKETS + k;
+        index.queueLen[at] = Math.max(index.queueLen[at], trace.get(i, F.QueueLen.len));
       }
     } else if (kind === KIND.Enqueued || kind === KIND.Dequeued || kind === KIND.ExecStart) {
-      const lane = kind === KIND.Enqueued ? trace.b(i) : trace.thread(i);
+      const lane = kind === KIND.Enqueued ? trace.get(i, F.Enqueued.to) : trace.thread(i);
       if (lane < index.threads) {
         const at = lane * BUCKETS + k;
         index.queueLen[at] = Math.max(index.queueLen[at], s.lanes[lane].queue.length);

@@ -10,6 +10,7 @@ import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
 import { ExportButtons, toCsv } from '../../export';
 import { groupedBars, lineChart, type Series } from './charts';
+import { useSize } from '../useSize';
 
 /** Long-format CSV of line series: one row per point. */
 function seriesCsv(series: Series[], x: string, y: string): string {
@@ -29,13 +30,21 @@ function barsCsv(groups: { name: string; values: number[] }[], first: string, ba
   ]);
 }
 
-function useSvg(draw: (svg: SVGSVGElement) => void, deps: unknown[]) {
+/**
+ * Draw into an SVG sized to its box in CSS pixels (no viewBox scaling), so
+ * the type is exactly the font size asked for, large type included.
+ */
+function useSvg(draw: (svg: SVGSVGElement, w: number, h: number) => void, deps: unknown[]) {
   const ref = useRef<SVGSVGElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const { width } = useSize(box, { width: 520, height: 0 });
   useEffect(() => {
-    if (ref.current) draw(ref.current);
+    const w = Math.max(280, width);
+    const h = Math.round(Math.max(200, Math.min(420, w * 0.5)));
+    if (ref.current) draw(ref.current, w, h);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
-  return ref;
+  }, [...deps, width]);
+  return [ref, box] as const;
 }
 
 export function ChartsView({ tracks, allRuns, states }: ViewProps) {
@@ -44,8 +53,6 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
   const font = fontPx(large) - 1;
   const live = useRun((s) => s.live);
   const phase = useRun((s) => s.phase);
-  const w = large ? 640 : 520;
-  const h = large ? 300 : 240;
 
   const tput: Series[] =
     phase === 'running' || allRuns.length === 0
@@ -59,17 +66,17 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
           color: pal.classColor(i),
           points: (r.metrics?.throughput_series ?? []).map((p) => ({ x: p.t_ms, y: p.ops_s })),
         }));
-  const tputRef = useSvg(
-    (svg) => lineChart(svg, tput, { w, h, xLabel: 'time (ms)', yLabel: 'throughput (ops/s)', p: pal, font }),
-    [tput, pal, w, h, font],
+  const [tputRef, tputBox] = useSvg(
+    (svg, w, h) => lineChart(svg, tput, { w, h, xLabel: 'time (ms)', yLabel: 'throughput (ops/s)', p: pal, font }),
+    [tput, pal, font],
   );
 
   const lat = allRuns.map((r) => {
     const l = r.latency_us ?? r.metrics?.latency_us;
     return { name: r.label ?? r.scheduler, values: [l?.p50 ?? 0, l?.p90 ?? 0, l?.p99 ?? 0] };
   });
-  const latRef = useSvg(
-    (svg) =>
+  const [latRef, latBox] = useSvg(
+    (svg, w, h) =>
       groupedBars(
         svg,
         lat,
@@ -80,7 +87,7 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
         ],
         { w, h, yLabel: 'latency (µs)', p: pal, font },
       ),
-    [JSON.stringify(lat), pal, w, h, font],
+    [JSON.stringify(lat), pal, font],
   );
 
   const first = tracks[0];
@@ -90,8 +97,8 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
     name: `T${t.thread}`,
     values: [t.exec_ms, t.wait_ms, t.idle_ms],
   }));
-  const thRef = useSvg(
-    (svg) =>
+  const [thRef, thBox] = useSvg(
+    (svg, w, h) =>
       groupedBars(
         svg,
         th,
@@ -102,7 +109,7 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
         ],
         { w, h, yLabel: `time per thread (ms) · ${run0?.label ?? run0?.scheduler ?? ''}`, p: pal, font, stacked: true },
       ),
-    [JSON.stringify(th), pal, w, h, font],
+    [JSON.stringify(th), pal, font],
   );
 
   const idx = first?.model.index;
@@ -117,8 +124,8 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
         })),
       }))
     : [];
-  const qRef = useSvg(
-    (svg) =>
+  const [qRef, qBox] = useSvg(
+    (svg, w, h) =>
       lineChart(svg, qSeries, {
         w,
         h,
@@ -128,7 +135,7 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
         font,
         cursorX: tNs / 1e6,
       }),
-    [first, pal, w, h, font, Math.round(tNs / 1e4)],
+    [first, pal, font, Math.round(tNs / 1e4)],
   );
 
   return (
@@ -136,18 +143,21 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
       <ChartFigure
         title="Throughput over time"
         svg={tputRef}
+        box={tputBox}
         csv={() => seriesCsv(tput, 't_ms', 'ops_s')}
         name="throughput"
       />
       <ChartFigure
         title="Latency percentiles"
         svg={latRef}
+        box={latBox}
         csv={() => barsCsv(lat, 'run', ['p50_us', 'p90_us', 'p99_us'])}
         name="latency"
       />
       <ChartFigure
         title="Executing / waiting / idle per thread"
         svg={thRef}
+        box={thBox}
         csv={() => barsCsv(th, 'thread', ['exec_ms', 'wait_ms', 'idle_ms'])}
         name="threads"
         empty={th.length === 0 ? 'No per-thread times in this report.' : undefined}
@@ -156,6 +166,7 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
         title="Queue lengths over time"
         caption={first ? ` · ${first.label}` : ''}
         svg={qRef}
+        box={qBox}
         csv={() => seriesCsv(qSeries, 't_ms', 'queue_len')}
         name="queues"
       />
@@ -172,11 +183,12 @@ function ChartFigure(props: {
   title: string;
   caption?: string;
   svg: RefObject<SVGSVGElement | null>;
+  box: RefObject<HTMLDivElement | null>;
   csv: () => string;
   name: string;
   empty?: string;
 }) {
-  const { title, caption = '', svg, csv, name, empty } = props;
+  const { title, caption = '', svg, box, csv, name, empty } = props;
   return (
     <figure>
       <figcaption>
@@ -191,7 +203,9 @@ function ChartFigure(props: {
           disabled={empty !== undefined}
         />
       </figcaption>
-      {empty === undefined ? <svg ref={svg} /> : <p className="muted">{empty}</p>}
+      <div ref={box} className="chart-box">
+        {empty === undefined ? <svg ref={svg} /> : <p className="muted">{empty}</p>}
+      </div>
     </figure>
   );
 }

@@ -11,12 +11,15 @@ export interface Series {
   points: { x: number; y: number }[];
 }
 
-const M = { top: 10, right: 12, bottom: 30, left: 56 };
+/** Margins that make room for axis labels of `font` px. */
+function margins(font: number) {
+  return { top: Math.round(font * 0.9), right: 12, bottom: Math.round(font * 2.6), left: Math.round(font * 4.6) };
+}
 
-function frame(svg: SVGSVGElement, w: number, h: number, p: Palette) {
+function frame(svg: SVGSVGElement, w: number, h: number, p: Palette, M: ReturnType<typeof margins>) {
   const root = d3.select(svg);
   root.selectAll('*').remove();
-  root.attr('viewBox', `0 0 ${w} ${h}`).attr('width', '100%').style('max-width', `${w}px`).style('background', p.bg);
+  root.attr('viewBox', `0 0 ${w} ${h}`).attr('width', w).attr('height', h).style('background', p.bg);
   return root.append('g').attr('transform', `translate(${M.left},${M.top})`);
 }
 
@@ -31,7 +34,8 @@ export function lineChart(
   series: Series[],
   o: { w: number; h: number; xLabel: string; yLabel: string; p: Palette; font: number; cursorX?: number },
 ) {
-  const g = frame(svg, o.w, o.h, o.p);
+  const M = margins(o.font);
+  const g = frame(svg, o.w, o.h, o.p, M);
   const iw = o.w - M.left - M.right;
   const ih = o.h - M.top - M.bottom;
   const all = series.flatMap((s) => s.points);
@@ -48,7 +52,7 @@ export function lineChart(
   styleAxis(g.append('g').call(d3.axisLeft(y).ticks(5, 's')), o.p, o.font);
   g.append('text')
     .attr('x', iw)
-    .attr('y', ih + 26)
+    .attr('y', ih + M.bottom - 4)
     .attr('text-anchor', 'end')
     .attr('fill', o.p.dim)
     .attr('font-size', o.font)
@@ -112,7 +116,8 @@ export function groupedBars(
   keys: { name: string; color: string }[],
   o: { w: number; h: number; yLabel: string; p: Palette; font: number; stacked?: boolean },
 ) {
-  const g = frame(svg, o.w, o.h, o.p);
+  const M = margins(o.font);
+  const g = frame(svg, o.w, o.h, o.p, M);
   const iw = o.w - M.left - M.right;
   const ih = o.h - M.top - M.bottom;
   const x0 = d3
