@@ -378,11 +378,16 @@ fn repartitioning_parameters_are_checked_and_located() {
     assert_eq!(e.path, "schedulers[0].repart.delta_p");
     let (line, col) = pos_of(&text, r#""delta_p": 0"#);
     assert_eq!((e.line, e.col), (line, col + "\"delta_p\": ".len()));
-    let e = one_error(&with(r#"{ "id": "repart-base", "repart": { "window": 5 } }"#));
+    let e = one_error(&with(
+        r#"{ "id": "repart-base", "repart": { "window": 5 } }"#,
+    ));
     assert_eq!(e.path, "schedulers[0].repart.window");
     assert!(e.message.contains("does not apply"), "{}", e.message);
     // The family runs on keys only.
-    let text = VALID.replace("{ \"id\": \"early\", \"label\": \"e\" }", "{ \"id\": \"repart-rr\" }");
+    let text = VALID.replace(
+        "{ \"id\": \"early\", \"label\": \"e\" }",
+        "{ \"id\": \"repart-rr\" }",
+    );
     let e = one_error(&text);
     assert!(e.message.contains("keys"), "{}", e.message);
 }

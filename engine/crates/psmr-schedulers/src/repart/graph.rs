@@ -126,6 +126,18 @@ impl WorkloadGraph {
         self.edges.len()
     }
 
+    /// Vertex weights by key index, and the edges as `[u, v, weight]`
+    /// (`u < v`, sorted).
+    pub fn parts(&self) -> (Vec<u64>, Vec<[u64; 3]>) {
+        let mut edges: Vec<[u64; 3]> = self
+            .edges
+            .iter()
+            .map(|(&(u, v), &w)| [u as u64, v as u64, w])
+            .collect();
+        edges.sort_unstable();
+        (self.vwgt.clone(), edges)
+    }
+
     /// Copy the graph for the partitioner (vertices renumbered in key
     /// order, edges sorted).
     pub fn snapshot(&self) -> Result<Snapshot, GraphError> {

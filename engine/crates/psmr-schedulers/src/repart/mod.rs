@@ -49,6 +49,7 @@ use std::sync::Mutex;
 pub mod graph;
 pub mod keys;
 mod metrics;
+pub mod view;
 pub mod worker;
 
 use graph::{Snapshot, WorkloadGraph};
