@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode, KIND, KIND_COUNT, REASON, SCHEDULER, type TraceEvent } from './codec';
+import { decode, encode, KIND, KIND_CODES, REASON, SCHEDULER, type TraceEvent } from './codec';
 import { analyze, buildCheckpoints, buildIndex, positionAtTime } from './index';
 import { ReplayModel } from './model';
 import { apply, emptyState, serialize, type ReplayState } from './state';
@@ -13,7 +13,7 @@ function randomTrace(seed: number, n: number, threads: number): ArrayBuffer {
   const events: TraceEvent[] = [];
   for (let i = 0; i < n; i++) {
     t += pick(1000);
-    const kind = pick(KIND_COUNT);
+    const kind = KIND_CODES[pick(KIND_CODES.length)];
     const thread = pick(threads + 1) === threads ? SCHEDULER : pick(threads);
     const extra = kind === KIND.WaitStart || kind === KIND.WaitEnd ? pick(8) : pick(2);
     const isThreadField = kind === KIND.Steal || kind === KIND.StealDone || kind === KIND.QueueLen;

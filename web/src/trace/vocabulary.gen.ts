@@ -36,14 +36,17 @@ export const KIND = {
   KeyMoved: 39,
 } as const;
 
-/** Number of kind codes; codes are `0..KIND_COUNT`. */
-export const KIND_COUNT = 31;
+/** Kind codes are below KIND_COUNT; codes no kind uses yet are gaps (see KNOWN). */
+export const KIND_COUNT = 40;
 
-/** Engine (kebab-case) name of each kind, by code. */
-export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'exec-end', 'wait-start', 'wait-end', 'sync-arrive', 'sync-release', 'steal', 'steal-done', 'flag', 'graph-insert', 'graph-remove', 'group-found', 'map-switch', 'queue-len', 'dep-edge', 'group-member', 'registered', 'color-steal', 'partitioned', 'commit', 'sync-queued', 'part-sync-arrive', 'part-sync-release', 'partition-start', 'map-balance', 'scheduler-pause', 'scheduler-resume', 'key-moved'] as const;
+/** Whether each code below KIND_COUNT is a kind. */
+export const KNOWN: readonly boolean[] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true];
+
+/** Engine (kebab-case) name of each kind, by code ('' for a gap). */
+export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'exec-end', 'wait-start', 'wait-end', 'sync-arrive', 'sync-release', 'steal', 'steal-done', 'flag', 'graph-insert', 'graph-remove', 'group-found', 'map-switch', 'queue-len', 'dep-edge', 'group-member', 'registered', 'color-steal', 'partitioned', 'commit', '', '', '', '', '', '', '', '', '', 'sync-queued', 'part-sync-arrive', 'part-sync-release', 'partition-start', 'map-balance', 'scheduler-pause', 'scheduler-resume', 'key-moved'] as const;
 
 /** Kinds kept through a cut trace, by code. */
-export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false, false, false, false, true, true, true, true, false];
+export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, false];
 
 /**
  * Where each field of each kind is packed: the word of the event (3, 4, 5 =
@@ -119,7 +122,7 @@ export type NamedEvent =
   ;
 
 /** Per kind code: the word of the request the event is about (its first `req` field), or -1. */
-export const FOCUS: readonly number[] = [3, 3, 3, 3, 3, 3, 3, 4, 4, 5, -1, -1, 3, 3, -1, -1, -1, 3, 4, 4, -1, -1, -1, 3, 3, 3, -1, -1, -1, -1, -1];
+export const FOCUS: readonly number[] = [3, 3, 3, 3, 3, 3, 3, 4, 4, 5, -1, -1, 3, 3, -1, -1, -1, 3, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3, 3, 3, -1, -1, -1, -1, -1];
 
 /** Wait reason codes (the x of WaitStart / WaitEnd), by name. */
 export const REASON = {
