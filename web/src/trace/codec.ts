@@ -202,7 +202,7 @@ export function make(kind: KindName, fields: Record<string, number>, t_ns: numbe
 /** An event with its fields by name, as the engine's vocabulary names them. */
 export function named(e: TraceEvent): NamedEvent {
   const kind = KIND_NAMES[e.kind];
-  const out: Record<string, number | string> = { kind, t_ns: e.t_ns, thread: e.thread };
+  const out: Record<string, number | string> = { kind: kind ?? `kind ${e.kind}`, t_ns: e.t_ns, thread: e.thread };
   const fields: Record<string, FieldWord> = kind ? F[kind] : {};
   for (const [name, w] of Object.entries(fields)) out[name] = field(e, w);
   return out as unknown as NamedEvent;
