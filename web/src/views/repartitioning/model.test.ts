@@ -86,6 +86,8 @@ describe('repartitioning timeline', () => {
 
   it('knows which keys were seen by a time', () => {
     expect(Array.from(seenAt(graph, tl, 200))).toEqual([1, 1, 0, 0]);
+    // Only placed keys count in the cut: 10-11 are apart, 12-13 not placed yet.
+    expect(cutOf(graph, ownersAt(graph, tl, 200).owner, seenAt(graph, tl, 200))).toBe(3);
     expect(Array.from(seenAt(graph, tl, 310))).toEqual([1, 1, 1, 1]);
   });
 });

@@ -226,10 +226,13 @@ export function seenAt(g: GraphView, tl: RepartTimeline, tNs: number): Uint8Arra
   return seen;
 }
 
-/** Edge cut of an assignment over the drawn edges: their total weight between different owners. */
-export function cutOf(g: GraphView, owner: Int32Array): number {
+/**
+ * Edge cut of an assignment over the drawn edges: their total weight between
+ * different owners, counting only keys placed already (`seen`, all if absent).
+ */
+export function cutOf(g: GraphView, owner: Int32Array, seen?: Uint8Array): number {
   let cut = 0;
-  for (const [u, v, w] of g.edges) if (owner[u] !== owner[v]) cut += w;
+  for (const [u, v, w] of g.edges) if (owner[u] !== owner[v] && (!seen || (seen[u] && seen[v]))) cut += w;
   return cut;
 }
 
