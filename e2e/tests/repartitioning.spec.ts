@@ -1,5 +1,10 @@
 import { expect, test } from "@playwright/test";
+import { resetRunCount, runScenario, shot } from "./classroom";
 import { openLab } from "./lab";
+
+test.beforeEach(() => {
+  resetRunCount();
+});
 
 /** A small YCSB scenario on the key-value store for the repartitioning schedulers. */
 function ycsbScenario(
@@ -90,4 +95,42 @@ test("map switches without their sync are caught by the oracle in the browser", 
   const verdict = page.getByTestId("verdict");
   await expect(verdict).toHaveAttribute("data-correct", "false");
   await expect(verdict).toContainText(/conflicting requests reversed/);
+});
+
+test("the Partitions view draws the workload graph, the map switches, Base's pauses and the syncs", async ({
+  page,
+}, info) => {
+  const { problems } = await openLab(page);
+  // The classroom scenario, shorter so its traces stay small.
+  await runScenario(page, "repart-classroom.json", (text) =>
+    text.replace('"requests": 20000', '"requests": 8000'),
+  );
+  // Base beside Async, at the end of the replay.
+  for (const [id, on] of [
+    ["pick-repart-rr", false],
+    ["pick-repart-base", true],
+    ["pick-repart-async", true],
+  ] as const) {
+    const box = page.getByTestId(id);
+    if ((await box.isChecked()) !== on) await box.click();
+  }
+  await page.getByTestId("view-partitions").click();
+  await page.keyboard.press("End");
+  const view = page.getByTestId("repart-view");
+  await expect(view).toBeVisible();
+  await expect(view.getByTestId("repart-track")).toHaveCount(2);
+  // The engine's workload graph of the stream arrived (keys and co-access edges).
+  await expect(view.locator("figcaption").first()).toContainText(
+    /Workload graph of the stream: \d+ keys/,
+  );
+  await expect(view.getByTestId("repart-graph-error")).toHaveCount(0);
+  // Every track lists its switches and syncs; Base's shows its pauses shaded.
+  const stats = await view
+    .getByTestId("repart-stats")
+    .evaluateAll((ps) => ps.map((p) => p.textContent ?? ""));
+  expect(stats.some((s) => /[1-9]\d* map switches/.test(s))).toBe(true);
+  expect(stats.some((s) => /pauses/.test(s))).toBe(true);
+  expect(await view.getByTestId("repart-pause").count()).toBeGreaterThan(0);
+  await shot(page, info, "classroom-repartitioning");
+  expect(problems).toEqual([]);
 });
