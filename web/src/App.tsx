@@ -2,15 +2,27 @@ import { useEffect, useMemo } from 'react';
 import { DisplayToggles } from './components/DisplayToggles';
 import { EngineInfo } from './components/EngineInfo';
 import { DEFAULT_TAB, navStore, useNav } from './components/nav';
+import { openLink, useLink } from './components/links';
 import { collectPanels, type PanelDef } from './components/panels';
 import { RunControls } from './components/RunControls';
-import { RunPanel } from './components/RunPanel';
+import { lazyPanel } from './components/lazyPanel';
 import { ScenarioPicker, ScenarioSource } from './components/ScenarioPicker';
 import { runStore } from './store';
-import { sweepPanel } from './sweep';
 import { useDisplay } from './views/display';
 
-const RUN_PANEL: PanelDef = { id: 'run', title: 'Run', order: 0, component: RunPanel };
+// The Run and Sweep tabs draw with d3: their code is fetched when they are first opened.
+const RUN_PANEL: PanelDef = {
+  id: 'run',
+  title: 'Run',
+  order: 0,
+  component: lazyPanel(() => import('./components/RunPanel').then((m) => m.RunPanel), 'the run results'),
+};
+const SWEEP_PANEL: PanelDef = {
+  id: 'sweep',
+  title: 'Sweep',
+  order: 50,
+  component: lazyPanel(() => import('./sweep/SweepPanel').then((m) => m.SweepPanel), 'the sweep'),
+};
 
 /**
  * The shell: one header (title, tabs, display settings, engine status), the
@@ -19,7 +31,7 @@ const RUN_PANEL: PanelDef = { id: 'run', title: 'Run', order: 0, component: RunP
  */
 export function App() {
   const panels = useMemo(
-    () => [RUN_PANEL, ...collectPanels(), sweepPanel].sort((a, b) => (a.order ?? 100) - (b.order ?? 100)),
+    () => [RUN_PANEL, ...collectPanels(), SWEEP_PANEL].sort((a, b) => (a.order ?? 100) - (b.order ?? 100)),
     [],
   );
   const asked = useNav((s) => s.tab);
@@ -31,7 +43,13 @@ export function App() {
 
   useEffect(() => {
     void runStore.getState().startEngine();
+    // A shared scenario (and moment) in the URL opens in whatever tab it names.
+    void openLink();
+    const onHash = () => void openLink();
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
   }, []);
+  const link = useLink((s) => s.status);
 
   // Large type scales every rem of the app, charts and canvas included.
   useEffect(() => {
@@ -41,7 +59,9 @@ export function App() {
 
   const select = (id: string) => navStore.getState().setTab(id);
   const Active = (panels.find((p) => p.id === tab) ?? RUN_PANEL).component;
-  const cls = ['app', present && 'present', large && 'large', hc && 'hc', !sidebar && 'no-sidebar', `on-${tab}`]
+  // The Author tab has its own editor and run button: the sidebar would show the JSON twice.
+  const showSidebar = sidebar && tab !== 'author';
+  const cls = ['app', present && 'present', large && 'large', hc && 'hc', !showSidebar && 'no-sidebar', `on-${tab}`]
     .filter(Boolean)
     .join(' ');
 
@@ -67,7 +87,7 @@ export function App() {
         <DisplayToggles />
         <EngineInfo />
       </header>
-      {sidebar && (
+      {showSidebar && (
         <aside className="sidebar" data-testid="sidebar">
           <ScenarioPicker />
           <RunControls />
@@ -75,6 +95,12 @@ export function App() {
         </aside>
       )}
       <main className="main">
+        {link.state === 'error' && (
+          <div className="share-link-error" role="alert" data-testid="link-error">
+            <strong>Could not open the shared link.</strong> {link.error}
+          </div>
+        )}
+        {link.state === 'loading' && <p className="muted">Opening the shared scenario…</p>}
         <section className="panel" role="tabpanel">
           <Active />
         </section>

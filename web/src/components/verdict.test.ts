@@ -70,7 +70,9 @@ describe('chart series', () => {
         points: [{ t_ms: 1, ops_s: 5 }],
       },
     ];
-    expect(chartSeries(live, null)).toEqual([{ key: 'run-0', label: 'early × 2', points: [{ t_ms: 1, ops_s: 5 }] }]);
+    expect(chartSeries(live, null)).toEqual([
+      { key: 'run-0', scheduler: 'early', label: 'early × 2', points: [{ t_ms: 1, ops_s: 5 }] },
+    ]);
     const withSeries: Report = {
       scenario: 's',
       cores: 2,

@@ -53,6 +53,8 @@ export interface RunState {
   startEngine(): Promise<void>;
   selectScenario(file: string): void;
   setText(text: string, file?: string): void;
+  /** Open a scenario from a link: its text, as `shared.json`, no shipped file selected. */
+  loadShared(text: string): void;
   validate(): Promise<Diagnostic[]>;
   run(options?: RunOptions): Promise<void>;
   cancel(): Promise<void>;
@@ -105,6 +107,10 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
 
     setText(text, file) {
       set({ text, ...(file ? { file } : {}) });
+    },
+
+    loadShared(text) {
+      set({ text, file: 'shared.json', selected: '', diagnostics: [] });
     },
 
     async validate() {

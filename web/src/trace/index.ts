@@ -31,10 +31,15 @@ export interface TraceIndex {
   steals: Int32Array;
   releases: Int32Array;
   arrivals: Int32Array;
-  /** Queue length of each lane in `buckets` equal time slices (max in slice). */
+  /** Queue length of each lane at the end of `queueBuckets` equal time slices. */
   queueBuckets: number;
-  /** `queueLen[lane * queueBuckets + k]`. From QueueLen samples if any, else replayed queues. */
+  /**
+   * `queueLen[lane * queueBuckets + k]`: the replayed queue length of the
+   * lane in the state at `positionAtTime(queueBucketEndNs(k))`, exactly what
+   * the views show at that moment (so the chart and the views agree).
+   */
   queueLen: Float32Array;
+  /** The trace also holds engine QueueLen samples (the views show the replayed queues). */
   queueFromSamples: boolean;
   /** ExecStart events per time slice (activity strip under the timeline). */
   activity: Float32Array;
@@ -143,6 +148,11 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
   };
 }
 
+/** End time of queue bucket k (ns): bucket k's value is the state at positionAtTime of this. */
+export function queueBucketEndNs(index: Pick<TraceIndex, 'durationNs' | 'queueBuckets'>, k: number): number {
+  return (index.durationNs * (k + 1)) / index.queueBuckets;
+}
+
 function bucketOf(tNs: number, durationNs: number): number {
   if (durationNs <= 0) return 0;
   return Math.min(BUCKETS - 1, Math.floor((tNs / durationNs) * BUCKETS));
@@ -165,26 +175,22 @@ export function buildCheckpoints(trace: PackedTrace, index: TraceIndex, stride =
     offsets[parts.length] = total;
   };
   keep();
+  // Queue lengths at each bucket's end: recorded just before the first
+  // event whose running-max time passes that end, i.e. in the state at
+  // positionAtTime(end) (events are applied in seq order, tMaxNs is monotone).
+  let bucket = 0;
+  const recordQueues = () => {
+    for (let l = 0; l < index.threads; l++) index.queueLen[l * BUCKETS + bucket] = s.lanes[l].queue.length;
+    bucket++;
+  };
   for (let i = 0; i < n; i++) {
+    while (bucket < BUCKETS && queueBucketEndNs(index, bucket) < index.tMaxNs[i]) recordQueues();
     apply(s, trace, i);
     const k = bucketOf(trace.tNs(i), index.durationNs);
-    const kind = trace.kind(i);
-    if (kind === KIND.ExecStart) index.activity[k]++;
-    if (index.queueFromSamples) {
-      const of = trace.get(i, F.QueueLen.of);
-      if (kind === KIND.QueueLen && of < index.threads) {
-        const at = of * BUCKETS + k;
-        index.queueLen[at] = Math.max(index.queueLen[at], trace.get(i, F.QueueLen.len));
-      }
-    } else if (kind === KIND.Enqueued || kind === KIND.Dequeued || kind === KIND.ExecStart) {
-      const lane = kind === KIND.Enqueued ? trace.get(i, F.Enqueued.to) : trace.thread(i);
-      if (lane < index.threads) {
-        const at = lane * BUCKETS + k;
-        index.queueLen[at] = Math.max(index.queueLen[at], s.lanes[lane].queue.length);
-      }
-    }
+    if (trace.kind(i) === KIND.ExecStart) index.activity[k]++;
     if ((i + 1) % stride === 0) keep();
   }
+  while (bucket < BUCKETS) recordQueues();
   const pool = new Float64Array(total);
   let o = 0;
   for (const p of parts) {

@@ -6,7 +6,7 @@
  * the first screen picks its runs and view and adds its bar (bookmarks,
  * questions, what-ifs).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import './classroom.css';
 import { replayStore, useReplay } from '../replay/store';
 import { fileSlug, saveBlob } from '../export';
@@ -15,6 +15,7 @@ import { lessonOfRun, useLesson } from '../lessons/store';
 import { LESSONS } from '../lessons/lessons';
 import { lessonStore } from '../lessons/store';
 import type { Report } from '../engine/protocol';
+import { cutText } from './traceCut';
 import { ClassroomView } from './ClassroomView';
 import { classroomStore } from './classroomStore';
 import { LessonBar } from './LessonBar';
@@ -22,6 +23,66 @@ import { LiveThreads } from './live/LiveThreads';
 import type { RunLike } from './registry';
 import { SyntheticClassroom, syntheticModes } from './synthetic';
 import { forgetOlderThan, hasModel, makeTrack, modelFor, runLabel, shardsOf } from './tracks';
+import { momentUrl, useLink, type Moment } from '../components/links';
+import { findMoment, nameMoment } from './moments';
+import type { Track } from '../replay/store';
+
+/** Go to a shared moment: its view, its leading run, its place. */
+function showMoment(tracks: Track[], m: Moment): void {
+  if (m.view) classroomStore.getState().setView(m.view);
+  const i = Math.max(
+    0,
+    tracks.findIndex((t) => t.label === m.lead || t.scheduler === m.lead),
+  );
+  const p = m.at && tracks[i] ? findMoment(tracks[i], m.at) : null;
+  replayStore.getState().lead(i, p ?? 0);
+}
+
+/** "Share this moment": a link that runs this scenario and opens the classroom at this moment. */
+function ShareMoment({ picks }: { picks: Pick[] }) {
+  const tracks = useReplay((s) => s.tracks);
+  const [url, setUrl] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (tracks.length === 0) return null;
+  const share = async () => {
+    const st = replayStore.getState();
+    const lead = st.tracks[st.leader];
+    const runs = st.tracks.map((t) => picks.find((p) => `run-${p.id}` === t.key)?.run).filter((r) => !!r);
+    const m: Moment = {
+      runs: runs.map((r) => r!.label ?? r!.scheduler),
+      view: classroomStore.getState().viewId,
+      lead: runs[st.leader]?.label ?? lead.scheduler,
+      at: nameMoment(lead, st.position),
+    };
+    const r = await momentUrl(runStore.getState().text, m, lessonStore.getState().lessonId);
+    if (typeof r === 'string') {
+      setUrl(r);
+      setError(null);
+      try {
+        await navigator.clipboard?.writeText(r);
+      } catch {
+        // No clipboard permission: the link is shown to copy by hand.
+      }
+    } else setError(r.error);
+  };
+  return (
+    <span className="share-moment">
+      <button type="button" onClick={() => void share()} data-testid="share-moment" title="A link to this moment">
+        share this moment
+      </button>
+      {url && (
+        <input
+          readOnly
+          value={url}
+          aria-label="link to this moment"
+          data-testid="moment-url"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      )}
+      {error && <span className="warn">{error}</span>}
+    </span>
+  );
+}
 
 const MAX_TRACKS = 4;
 
@@ -132,20 +193,26 @@ function RunClassroom() {
     }
     return out;
   }, [report, previous, serial]);
+  // A shared link's moment belongs to the run the link started.
+  const linkMoment = useLink((s) => (s.momentSerial === serial ? s.moment : null));
   // The choice belongs to one report: a new run starts from the default.
   const [choice, setChoice] = useState<{ serial: number; ids: string[] } | null>(null);
   const chosenIds = useMemo(
-    () => (choice && choice.serial === serial ? choice.ids : defaultChoice(picks, lesson?.runs, !!whatIf)),
-    [choice, serial, picks, lesson, whatIf],
+    () =>
+      choice && choice.serial === serial
+        ? choice.ids
+        : defaultChoice(picks, linkMoment?.runs.length ? linkMoment.runs : lesson?.runs, !!whatIf),
+    [choice, serial, picks, lesson, whatIf, linkMoment],
   );
   const chosen = chosenIds.map((id) => picks.find((p) => p.id === id)).filter((p): p is Pick => !!p);
   const key = `${serial}:${chosenIds.join(',')}`;
   const [status, setStatus] = useState<{ key: string; text: string } | null>(null);
+  const momentShown = useRef(-1);
 
   // A lesson opens on its view once per run.
   useEffect(() => {
-    if (lesson) classroomStore.getState().setView(lesson.view);
-  }, [lesson, serial]);
+    if (lesson && !linkMoment) classroomStore.getState().setView(lesson.view);
+  }, [lesson, serial, linkMoment]);
 
   useEffect(() => {
     let live = true;
@@ -163,6 +230,10 @@ function RunClassroom() {
           makeTrack(`run-${chosen[j].id}`, chosen[j].label, chosen[j].run, m, shards),
         );
         replayStore.getState().setTracks(tracks);
+        if (linkMoment && momentShown.current !== serial) {
+          momentShown.current = serial;
+          showMoment(tracks, linkMoment);
+        }
         const empty = models.every((m) => m.length === 0);
         setStatus({
           key,
@@ -193,7 +264,7 @@ function RunClassroom() {
   };
   const statusText =
     chosen.length === 0 ? 'Tick a run above to replay it.' : status?.key === key ? status.text : 'Loading traces…';
-  const cut = chosen.filter((p) => (p.run as { trace_truncated?: boolean }).trace_truncated);
+  const cut = chosen.filter((p) => p.run.trace_window?.cut || p.run.trace_truncated);
   return (
     <div className="classroom-panel">
       {lesson && <LessonBar lesson={lesson} picks={picks} onPick={(ids) => setChoice({ serial, ids })} />}
@@ -211,11 +282,11 @@ function RunClassroom() {
           </label>
         ))}
         <TraceDownload />
+        <ShareMoment picks={picks} />
       </div>
       {cut.length > 0 && (
         <p className="warn" data-testid="trace-cut">
-          The trace of {cut.map((p) => p.label).join(', ')} was cut at the engine&apos;s event bound: the replay shows
-          the start of the run only.
+          {cut.map((p) => cutText(p.label, p.run.trace_window)).join(' ')}
         </p>
       )}
       {statusText && (

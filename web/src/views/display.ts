@@ -87,18 +87,22 @@ const CLASS_NORMAL = [
   '#9c755f',
   '#bab0ac',
 ];
-/** Saturated colors for a black background. */
+/**
+ * The same hues, lighter and saturated for a black background: class i is
+ * the same color family in both themes (blue, orange, green, red, teal,
+ * yellow, purple, pink, brown, grey).
+ */
 const CLASS_CONTRAST = [
-  '#00b7ff',
-  '#ffb000',
-  '#00e676',
-  '#ff4d4d',
-  '#e040fb',
-  '#ffff00',
-  '#18ffff',
-  '#ff80ab',
-  '#ffffff',
-  '#b2ff59',
+  '#5fa8ff',
+  '#ffa53d',
+  '#4ee67a',
+  '#ff6b5e',
+  '#40e0d0',
+  '#ffe14d',
+  '#d28cff',
+  '#ffa8c5',
+  '#d9a679',
+  '#d0d0d0',
 ];
 
 export interface Palette {

@@ -6,6 +6,7 @@
  * maps, event colors) is one `registerView` call in `views/builtin.ts`.
  */
 import type { ComponentType } from 'react';
+import type { TraceWindow } from '../engine/protocol';
 import type { Track } from '../replay/store';
 import type { ReplayState } from '../trace/state';
 import { profileOf, type Family } from './families';
@@ -35,6 +36,9 @@ export interface RunLike {
     [k: string]: unknown;
   };
   info?: { mapping?: { class: string; sequential: boolean; threads: number[] }[]; mapping_how?: string };
+  /** Where the engine cut a long trace (absent in older reports). */
+  trace_window?: TraceWindow;
+  trace_truncated?: boolean;
   [k: string]: unknown;
 }
 

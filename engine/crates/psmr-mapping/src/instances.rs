@@ -36,8 +36,10 @@ pub fn custom_table(names: &[String], conflicts: &[(usize, usize)], weights: &[f
         .map(|(nm, w)| {
             serde_json::json!({
                 "name": nm,
-                "access": {"reads": 0u64, "writes": 0u64},
+                "footprint": [],
                 "weight": w,
+                "shard": null,
+                "write": false,
             })
         })
         .collect();

@@ -5,7 +5,7 @@
  * and stolen requests in the stealer's lane. Pure function of a replay
  * state, so it is measured (docs/benchmarks/frontend.md) without React.
  */
-import { FOCUS, KIND, SCHEDULER, field, type FieldWord, type TraceEvent } from '../../trace/codec';
+import { F, FOCUS, KIND, SCHEDULER, field, type FieldWord, type TraceEvent } from '../../trace/codec';
 import type { ReplayState } from '../../trace/state';
 import type { Palette } from '../display';
 import type { ThreadStatus } from '../status';
@@ -119,7 +119,7 @@ export function drawLanes(
   const overflowTargets: { x: number; y: number }[] = [];
   // The event enqueued a request into lane t's queue (where the dispatch arrow points).
   const dispatched = (e: TraceEvent | null, t: number) =>
-    !!e && e.thread === SCHEDULER && e.kind === KIND.Enqueued && e.b === t;
+    !!e && e.thread === SCHEDULER && e.kind === KIND.Enqueued && field(e, F.Enqueued.to) === t;
   const clsOf = (r: number) => (r >= 0 && r < reqClass.length ? reqClass[r] : -1);
 
   // Scheduler header.
