@@ -5,7 +5,7 @@
  * 1M-event trace never blocks the page; everything here is typed arrays,
  * which the worker transfers to the page without copying.
  */
-import { F, KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
+import { AUX_BASE, F, KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
 import { apply, emptyState, serialize } from './state';
 
 export interface TraceIndex {
@@ -84,8 +84,10 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
   const releases: number[] = [];
   const arrivals: number[] = [];
   let tMax = 0;
+  // Worker lanes only: the scheduler and auxiliary roles (AUX_BASE + k:
+  // a tracker, a partitioner) record too, but are not workers.
   const seeThread = (t: number) => {
-    if (t !== SCHEDULER && t + 1 > threads) threads = t + 1;
+    if (t !== SCHEDULER && t < AUX_BASE && t + 1 > threads) threads = t + 1;
   };
   for (let i = 0; i < n; i++) {
     const k = trace.kind(i);

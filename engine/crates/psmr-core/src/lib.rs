@@ -12,7 +12,8 @@
 //! * [`class`]: request classes and the conflict relation between them
 //!   (paper 003, Definitions 2-3: internal and external conflicts);
 //! * [`app`]: the replicated applications that do real work;
-//! * [`workload`]: the seeded request-stream generator;
+//! * [`workload`]: the seeded request-stream generator ([`workload_ycsb`]:
+//!   YCSB A, D, E streams for the key-value store);
 //! * [`scheduler`]: the one [`scheduler::Scheduler`] trait every scheduler
 //!   implements, and the fixed list of scheduler ids;
 //! * [`exec`]: the run context handed to a scheduler, and the single
@@ -40,6 +41,7 @@ pub mod stream;
 pub mod threads;
 pub mod trace;
 pub mod workload;
+pub mod workload_ycsb;
 pub mod ycsb;
 
 pub use cell::{CellSpace, Span};

@@ -68,6 +68,11 @@ pub struct WorkloadSpec {
     /// Key-value store only: keys read by one scan.
     #[serde(default = "default_scan_len")]
     pub scan_len: u32,
+    /// Key-value store only: a YCSB core workload (A, D, E) instead of the
+    /// class-share generator; then leave `writes`, `global`, `skew`, `mix`,
+    /// `group_mean`, `scans` and `scan_len` out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ycsb: Option<crate::workload_ycsb::YcsbSpec>,
 }
 
 fn default_seed() -> u64 {
@@ -109,6 +114,19 @@ impl SplitMix64 {
 /// Class weights the workload implies (for the mapping optimizer), indexed
 /// by class id of [`AppSpec::classes`].
 pub fn class_weights(classes: &ClassTable, w: &WorkloadSpec) -> Vec<f64> {
+    class_weights_for(None, classes, w)
+}
+
+/// [`class_weights`], measured on a sample of the stream for a YCSB
+/// workload (which needs the app).
+pub fn class_weights_for(
+    app: Option<&AppSpec>,
+    classes: &ClassTable,
+    w: &WorkloadSpec,
+) -> Vec<f64> {
+    if let (Some(app), Some(y)) = (app, &w.ycsb) {
+        return crate::workload_ycsb::class_weights(app, classes, y, w.seed, w.requests);
+    }
     let n = classes.len();
     let shards = classes.shards();
     let mut weights = vec![0.0; n];
@@ -153,6 +171,9 @@ fn shard_share(skew: &Skew, shard: usize, shards: usize) -> f64 {
 
 /// Generate the request stream (a total order).
 pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Stream {
+    if let Some(y) = &w.ycsb {
+        return crate::workload_ycsb::generate(app, classes, y, w.seed, w.requests);
+    }
     let mut rng = SplitMix64::new(w.seed);
     let picker = ClassPicker::new(classes, class_weights(classes, w), w);
     let mut builder = StreamBuilder::new(app.cell_space(), w.requests as usize);
@@ -266,7 +287,7 @@ fn make_op(
                 (true, true) => Op::ListAddAll { key },
             }
         }
-        AppSpec::KvStore { keys, shards } => kv_op(rng, keys, shards, write, global, shard, w),
+        AppSpec::KvStore { keys, shards, .. } => kv_op(rng, keys, shards, write, global, shard, w),
         // Handlers run event streams (their own generator); as a total
         // stream each request is one event of a random color.
         AppSpec::Handlers { colors } => Op::Event {
@@ -356,6 +377,7 @@ mod tests {
             group_mean: None,
             scans: 0.0,
             scan_len: 16,
+            ycsb: None,
         }
     }
 
@@ -383,6 +405,7 @@ mod tests {
             AppSpec::KvStore {
                 shards: 4,
                 keys: 1000,
+                value_bytes: 8,
             },
             AppSpec::Spin { shards: 2, ns: 10 },
         ] {

@@ -22,6 +22,7 @@ pub mod busy_wait;
 pub mod early;
 pub mod probe;
 pub mod queue;
+pub mod repart;
 pub mod roles;
 pub mod sequential;
 pub mod spec;
@@ -30,7 +31,7 @@ pub mod sync;
 pub mod testkit;
 pub mod work_stealing;
 
-pub use spec::{EarlyParams, SchedulerSpec, SpinPolicy, StealingParams};
+pub use spec::{EarlyParams, RepartParams, SchedulerSpec, SpinPolicy, StealingParams};
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
@@ -54,6 +55,10 @@ pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
         | SchedulerId::WsModerate
         | SchedulerId::WsAggressive
         | SchedulerId::WsOptimistic => &work_stealing::NEEDS,
+        SchedulerId::RepartRr => &repart::NEEDS_RR,
+        SchedulerId::RepartSw => &repart::NEEDS_SW,
+        SchedulerId::RepartBase => &repart::NEEDS_BASE,
+        SchedulerId::RepartAsync => &repart::NEEDS_ASYNC,
         _ => return None,
     })
 }
@@ -74,6 +79,10 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
             &spec.early.clone().unwrap_or_default(),
             env,
         )?)),
+        SchedulerId::RepartRr
+        | SchedulerId::RepartSw
+        | SchedulerId::RepartBase
+        | SchedulerId::RepartAsync => repart::build(spec),
         _ => work_stealing::build(spec, env),
     }
 }

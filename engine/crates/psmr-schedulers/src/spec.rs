@@ -76,6 +76,27 @@ pub struct StealingParams {
     pub spin: Option<SpinPolicy>,
 }
 
+/// Parameters of the repartitioning family (`repart-rr`, `repart-sw`,
+/// `repart-base`, `repart-async`; paper 001): the scenario entry's `repart`
+/// object. `delta_p` applies to `repart-base`, `window` to `repart-async`,
+/// `queue_bound` to all four.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RepartParams {
+    /// `repart-base`: repartition every `delta_p` scheduled requests (the
+    /// paper's Δp). Default 10,000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta_p: Option<u32>,
+    /// `repart-async`: build the workload graph from the last `window`
+    /// requests only (the paper's sliding window W). Default: every request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<u32>,
+    /// Most requests in each worker queue (the paper's Q): the scheduler
+    /// waits for room. Default 1,048,576 (the paper's queues are unbounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_bound: Option<usize>,
+}
+
 /// One scheduler entry of a scenario: an id, an optional label, and at
 /// most one parameter object, named after the scheduler's family (`early`
 /// for `early` and `busy-wait`, `stealing` for `ws-*`). A parameter object
@@ -96,6 +117,9 @@ pub struct SchedulerSpec {
     /// Work-stealing parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stealing: Option<StealingParams>,
+    /// Repartitioning parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repart: Option<RepartParams>,
     /// Fault injection (feature `fault-injection` only): a deliberately
     /// broken variant, e.g. `ws-ignore-flags` for work stealing, so tests
     /// can check that the oracle catches it.
@@ -111,6 +135,7 @@ impl SchedulerSpec {
             label: None,
             early: None,
             stealing: None,
+            repart: None,
             #[cfg(feature = "fault-injection")]
             fault: None,
         }
@@ -127,6 +152,9 @@ impl SchedulerSpec {
         }
         if self.stealing.is_some() {
             v.push("stealing");
+        }
+        if self.repart.is_some() {
+            v.push("repart");
         }
         v
     }
@@ -148,6 +176,13 @@ impl SchedulerSpec {
                     ("mapping", p.mapping.is_some()),
                     ("queue_capacity", p.queue_capacity.is_some()),
                     ("spin", p.spin.is_some()),
+                ])
+            }),
+            "repart" => self.repart.as_ref().map_or(Vec::new(), |p| {
+                present(&[
+                    ("delta_p", p.delta_p.is_some()),
+                    ("window", p.window.is_some()),
+                    ("queue_bound", p.queue_bound.is_some()),
                 ])
             }),
             _ => Vec::new(),
