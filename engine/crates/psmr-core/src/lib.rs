@@ -40,6 +40,7 @@ pub mod stream;
 pub mod threads;
 pub mod trace;
 pub mod workload;
+pub mod workload_commits;
 pub mod ycsb;
 
 pub use cell::{CellSpace, Span};

@@ -352,6 +352,31 @@ impl Checker<'_> {
         if let Some(mix) = &w.mix {
             self.mix(mix);
         }
+        if let Some(c) = &w.commits {
+            self.commits(c);
+        }
+    }
+
+    /// The commit workload: its simulation parameters or replayed instances
+    /// (paths inside `workload.commits`), on an application whose requests
+    /// are commands.
+    fn commits(&mut self, c: &psmr_core::workload_commits::CommitsSpec) {
+        if matches!(self.sc.app, AppSpec::Handlers { .. }) {
+            self.err_at_key(
+                "workload.commits",
+                "the handlers application runs event streams, not commit streams; remove `commits`"
+                    .into(),
+            );
+            return;
+        }
+        if let Err(e) = c.check(self.sc.workload.requests) {
+            let path = if e.path.is_empty() {
+                "workload.commits".to_string()
+            } else {
+                format!("workload.commits.{}", e.path)
+            };
+            self.err(&path, e.message);
+        }
     }
 
     fn mix(&mut self, mix: &std::collections::BTreeMap<String, f64>) {
@@ -515,6 +540,18 @@ impl Checker<'_> {
 
     /// Values inside the parameter objects.
     fn params(&mut self, at: &str, s: &SchedulerSpec) {
+        if let Some(b) = s.late.as_ref().and_then(|p| p.graph_bound) {
+            let max = psmr_schedulers::late::MAX_GRAPH_BOUND;
+            if b == 0 || b > max {
+                self.err(
+                    &member(&member(at, "late"), "graph_bound"),
+                    format!("expected 1..={max} requests in the graph, got {b}"),
+                );
+            }
+        }
+        if let Some(sp) = s.epaxos.as_ref().and_then(|p| p.spin) {
+            self.spin(&member(&member(at, "epaxos"), "spin"), sp);
+        }
         let classes = self.sc.app.classes();
         let (key, mapping, capacity, spin) = match (&s.early, &s.stealing) {
             (Some(p), _) => ("early", &p.mapping, p.queue_capacity, p.spin),
@@ -727,8 +764,12 @@ pub fn implemented() -> Vec<&'static str> {
         .collect()
 }
 
-/// The stream kind a workload makes (today every generator makes a total
-/// order; commit and event workloads add their kinds).
-pub fn stream_kind_of(_workload: &psmr_core::workload::WorkloadSpec) -> StreamKind {
-    StreamKind::Total
+/// The stream kind a workload makes: commits with a `commits` object, a
+/// total order otherwise.
+pub fn stream_kind_of(workload: &psmr_core::workload::WorkloadSpec) -> StreamKind {
+    if workload.commits.is_some() {
+        StreamKind::Commits
+    } else {
+        StreamKind::Total
+    }
 }

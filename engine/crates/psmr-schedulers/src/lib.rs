@@ -20,17 +20,21 @@ use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId};
 pub mod barrier;
 pub mod busy_wait;
 pub mod early;
+pub mod epaxos;
+pub mod late;
 pub mod probe;
 pub mod queue;
 pub mod roles;
 pub mod sequential;
+#[cfg(all(test, shuttle, not(loom)))]
+mod shuttle_log;
 pub mod spec;
 pub mod spin;
 pub mod sync;
 pub mod testkit;
 pub mod work_stealing;
 
-pub use spec::{EarlyParams, SchedulerSpec, SpinPolicy, StealingParams};
+pub use spec::{EarlyParams, EpaxosParams, LateParams, SchedulerSpec, SpinPolicy, StealingParams};
 
 /// What `build` needs to know about the run.
 #[derive(Clone, Copy, Debug)]
@@ -51,6 +55,9 @@ pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
         | SchedulerId::WsModerate
         | SchedulerId::WsAggressive
         | SchedulerId::WsOptimistic => &work_stealing::NEEDS,
+        SchedulerId::Late => &late::NEEDS,
+        SchedulerId::Epaxos => &epaxos::NEEDS,
+        SchedulerId::Pepaxos => &epaxos::parallel::NEEDS,
         _ => return None,
     })
 }
@@ -71,6 +78,9 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
             &spec.early.clone().unwrap_or_default(),
             env,
         )?)),
+        SchedulerId::Late => late::build(spec),
+        SchedulerId::Epaxos => Ok(Box::new(epaxos::Epaxos)),
+        SchedulerId::Pepaxos => epaxos::parallel::build(spec),
         _ => work_stealing::build(spec, env),
     }
 }

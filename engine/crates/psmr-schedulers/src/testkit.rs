@@ -81,6 +81,7 @@ pub fn workload(seed: u64, requests: u32, writes: f64, global: f64) -> WorkloadS
         group_mean: None,
         scans: 0.0,
         scan_len: 16,
+        commits: None,
     }
 }
 
@@ -126,7 +127,8 @@ pub fn run_progress(
     pace_ns: u64,
     progress: &Progress,
 ) -> Result<RunResult, RunError> {
-    let host = ThreadHost::with_capacity(threads).map_err(RunError::Threads)?;
+    let host =
+        ThreadHost::with_capacity(threads + scheduler.roles().len()).map_err(RunError::Threads)?;
     let input = RunInput {
         app: &stream.app,
         classes: &stream.classes,
