@@ -120,7 +120,7 @@ pub fn parse_scenario_with(
 }
 
 /// Turn a serde error at `path` into a located diagnostic.
-fn serde_diagnostic(
+pub(crate) fn serde_diagnostic(
     text: &str,
     file: &str,
     mut path: String,
@@ -133,6 +133,11 @@ fn serde_diagnostic(
         message = format!("invalid JSON: {message}");
     } else {
         let locator = Locator::new(text);
+        // Inside the internally tagged `app`, serde loses the field path;
+        // a list size error can only come from `app.size`.
+        if path == "app" && message.starts_with("expected a list size") {
+            path = "app.size".into();
+        }
         // Unknown fields: point at the offending key itself.
         if let Some(field) = quoted_after(&message, "unknown field `") {
             if let Some(hint) = moved_parameter(&path, &field) {
@@ -158,7 +163,7 @@ fn serde_diagnostic(
     Diagnostic::new(file, pos, &path, message)
 }
 
-fn path_string(p: &serde_path_to_error::Path) -> String {
+pub(crate) fn path_string(p: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut s = String::new();
     for seg in p.iter() {

@@ -442,17 +442,24 @@ pub struct Prepared {
 /// cannot make (a commit simulation over its limits) is a diagnostic at
 /// the workload field at fault.
 pub fn prepare(sc: &Scenario) -> Result<Prepared, Vec<Diagnostic>> {
-    let mut classes = sc.app.classes();
-    let weights = class_weights(&classes, &sc.workload);
-    classes.set_weights(&weights);
-    let stream = generate_stream(&sc.app, &classes, &sc.workload)
-        .map_err(|e| vec![sc.diagnostic(&e.path, e.message)])?;
+    let (classes, stream) = stream_of(sc)?;
     let reference = Reference::compute(sc.app.build().as_ref(), &stream);
     Ok(Prepared {
         classes,
         stream,
         reference,
     })
+}
+
+/// The scenario's classes (with workload weights) and stream, without the
+/// reference.
+pub fn stream_of(sc: &Scenario) -> Result<(ClassTable, Stream), Vec<Diagnostic>> {
+    let mut classes = sc.app.classes();
+    let weights = class_weights(&classes, &sc.workload);
+    classes.set_weights(&weights);
+    let stream = generate_stream(&sc.app, &classes, &sc.workload)
+        .map_err(|e| vec![sc.diagnostic(&e.path, e.message)])?;
+    Ok((classes, stream))
 }
 
 /// Schedulers that route by class need classes that cover the stream;
