@@ -187,6 +187,7 @@ fn main() -> ExitCode {
                 },
                 pace_ns,
                 delivery,
+                thread_pace_ns: None,
             };
             let files = RunFiles {
                 commits: commits.as_deref(),
