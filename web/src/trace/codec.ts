@@ -269,6 +269,16 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
       return `${who} computed partition map ${f(F.Partitioned.epoch)}: edge cut ${f(F.Partitioned.cut)} in ${f(F.Partitioned.time_us)} us`;
     case KIND.Commit:
       return `instance ${f(F.Commit.instance)} committed (seq ${f(F.Commit.seq)}, ${f(F.Commit.deps)} dependencies)`;
+    case KIND.Ready:
+      return `r${f(F.Ready.req)} has no dependency left in the graph: ready to execute`;
+    case KIND.GraphSize:
+      return `the dependency graph holds ${f(F.GraphSize.size)} of at most ${f(F.GraphSize.bound)} requests`;
+    case KIND.SccStart:
+      return `${who} starts executing SCC ${f(F.SccStart.group)} (${f(F.SccStart.size)} instances)`;
+    case KIND.SccEnd:
+      return `${who} finished every instance of SCC ${f(F.SccEnd.group)}`;
+    case KIND.CommitWait:
+      return `instance ${f(F.CommitWait.instance)} waits for instance ${f(F.CommitWait.on)} to commit`;
     default:
       return `${who} event ${e.kind}`;
   }

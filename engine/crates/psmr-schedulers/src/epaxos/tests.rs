@@ -352,6 +352,7 @@ fn closed_loop_delivery_does_not_deadlock() {
             host: &host,
             trace: TraceConfig::OFF,
             pace_ns: 0,
+            thread_pace_ns: &[],
             delivery: Delivery::Closed { clients: Some(1) },
         };
         let r = run_checked(
