@@ -10,6 +10,7 @@ import { openLab } from "./lab";
 
 /** Put `scenario` in the source box, run it, wait for the end. */
 async function runScenario(page: Page, scenario: object) {
+  await page.getByTestId("tab-run").click();
   await page
     .getByTestId("scenario-text")
     .fill(JSON.stringify(scenario, null, 2));
