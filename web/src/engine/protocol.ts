@@ -218,6 +218,8 @@ export interface StreamInfo {
   /** The application's cells: `shards`, `keys` or `colors`. */
   cells: string;
   dense_cells: number;
+  /** Commit streams only: the SCC sizes of the dependency graph. */
+  scc?: SccHistogram;
 }
 
 /** One request class (engine `ClassInfo`): no guessing from names. */
@@ -301,6 +303,8 @@ export interface BenchPoint {
   writes: number;
   throughput_ops_s: number;
   speedup_vs_sequential: number;
+  /** Over `epaxos` on the same stream (commit streams whose scenario lists epaxos). */
+  speedup_vs_epaxos?: number;
   scheduler_ns_per_request: number;
   correct: boolean;
   violation: string | null;
@@ -308,11 +312,28 @@ export interface BenchPoint {
   oversubscribed: boolean;
 }
 
+/** Engine `SccHistogram`: SCC sizes of a commit stream's dependency graph. */
+export interface SccHistogram {
+  /** `[size, count]`, increasing size. */
+  sizes: [number, number][];
+  sccs: number;
+  instances: number;
+  largest: number;
+}
+
+/** The stream of one write share of a sweep. */
+export interface BenchStream {
+  writes: number;
+  stream: StreamInfo;
+}
+
 export interface BenchReport {
   scenario: string;
   cores: number;
   repetitions: number;
   points: BenchPoint[];
+  /** One per write share swept. */
+  streams?: BenchStream[];
 }
 
 export type BenchOutcome = { ok: true; bench: BenchReport } | { ok: false; diagnostics: Diagnostic[] };

@@ -8,6 +8,7 @@ import {
   scenarioShape,
   seriesOf,
   sharesOf,
+  streamLines,
   sweepCsv,
   threadChoices,
 } from './model';
@@ -145,5 +146,51 @@ describe('series of a report', () => {
     expect(early4[col('speedup_vs_sequential')]).toBe('0.5');
     expect(early4[col('cores')]).toBe('2');
     expect(early4[col('violation')]).toBe('');
+  });
+});
+
+describe('commit streams in a sweep', () => {
+  const report: BenchReport = {
+    scenario: 'pepaxos',
+    cores: 2,
+    repetitions: 1,
+    points: [
+      point('sequential', 1, 0, 1000),
+      { ...point('epaxos', 1, 0, 1100), scheduler: 'epaxos', speedup_vs_epaxos: 1 },
+      { ...point('pepaxos', 2, 0, 1870), scheduler: 'pepaxos', speedup_vs_epaxos: 1.7 },
+    ],
+    streams: [
+      {
+        writes: 0,
+        stream: {
+          kind: 'commits',
+          requests: 400,
+          deliveries: 60,
+          cells: 'shards',
+          dense_cells: 1,
+          scc: {
+            sizes: [
+              [1, 52],
+              [2, 4],
+            ],
+            sccs: 56,
+            instances: 60,
+            largest: 2,
+          },
+        },
+      },
+      { writes: 0.5, stream: { kind: 'total', requests: 400, deliveries: 400, cells: 'shards', dense_cells: 1 } },
+    ],
+  };
+
+  it('writes the speedup over epaxos where there is one', () => {
+    const rows = parseCsv(sweepCsv(report));
+    const col = rows[0].indexOf('speedup_vs_epaxos');
+    expect(col).toBeGreaterThan(0);
+    expect(rows.slice(1).map((r) => r[col])).toEqual(['', '1', '1.7']);
+  });
+
+  it("says each commit stream's SCC sizes, and nothing for total orders", () => {
+    expect(streamLines(report)).toEqual(['0% writes: 60 instances, SCC sizes (size x count) 1x52, 2x4']);
   });
 });

@@ -3,7 +3,7 @@
  * default choices, how points become one line per executor, and the CSV.
  * No React and no engine here, so all of it is unit-tested.
  */
-import type { BenchPoint, BenchReport } from '../engine/protocol';
+import type { BenchPoint, BenchReport, SccHistogram } from '../engine/protocol';
 import { toCsv, type CsvColumn } from '../export/csv';
 
 /** An executor of the scenario, as the bench names it. */
@@ -140,6 +140,10 @@ export function sweepColumns(report: BenchReport): CsvColumn<Row>[] {
     { header: 'writes', value: (p) => p.writes },
     { header: 'throughput_ops_s', value: (p) => round(p.throughput_ops_s, 1) },
     { header: 'speedup_vs_sequential', value: (p) => round(p.speedup_vs_sequential, 4) },
+    {
+      header: 'speedup_vs_epaxos',
+      value: (p) => (p.speedup_vs_epaxos === undefined ? null : round(p.speedup_vs_epaxos, 4)),
+    },
     { header: 'scheduler_ns_per_request', value: (p) => round(p.scheduler_ns_per_request, 1) },
     { header: 'latency_p99_us', value: (p) => (p.latency_p99_us === undefined ? null : round(p.latency_p99_us, 1)) },
     { header: 'correct', value: (p) => p.correct },
@@ -159,6 +163,22 @@ export function sweepCsv(report: BenchReport): string {
     (a, b) => a.writes - b.writes || rank(a) - rank(b) || a.threads - b.threads,
   ) as Row[];
   return toCsv(rows, sweepColumns(report));
+}
+
+/** `1x120, 2x3`: a commit stream's SCC sizes in one line (size x count). */
+export function sccSizes(h: SccHistogram): string {
+  return h.sizes.map(([size, count]) => `${size}x${count}`).join(', ');
+}
+
+/** One line per swept write share whose stream is a commit stream: its instances and SCC sizes. */
+export function streamLines(report: BenchReport): string[] {
+  return (report.streams ?? []).flatMap((s) =>
+    s.stream.scc
+      ? [
+          `${+(s.writes * 100).toFixed(2)}% writes: ${s.stream.deliveries} instances, SCC sizes (size x count) ${sccSizes(s.stream.scc)}`,
+        ]
+      : [],
+  );
 }
 
 function round(x: number, digits: number): number {

@@ -307,6 +307,16 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
       return `${who} resumes scheduling after ${f(F.SchedulerResume.pause_us)} us (map ${f(F.SchedulerResume.epoch)})`;
     case KIND.KeyMoved:
       return `key ${f(F.KeyMoved.key)} moves from T${f(F.KeyMoved.from)} to T${f(F.KeyMoved.to)}`;
+    case KIND.Ready:
+      return `r${f(F.Ready.req)} has no dependency left in the graph: ready to execute`;
+    case KIND.GraphSize:
+      return `the dependency graph holds ${f(F.GraphSize.size)} of at most ${f(F.GraphSize.bound)} requests`;
+    case KIND.SccStart:
+      return `${who} starts executing SCC ${f(F.SccStart.group)} (${f(F.SccStart.size)} instances)`;
+    case KIND.SccEnd:
+      return `${who} finished every instance of SCC ${f(F.SccEnd.group)}`;
+    case KIND.CommitWait:
+      return `instance ${f(F.CommitWait.instance)} waits for instance ${f(F.CommitWait.on)} to commit`;
     default:
       return `${who} event ${e.kind}`;
   }

@@ -26,6 +26,11 @@ export const KIND = {
   ColorSteal: 20,
   Partitioned: 21,
   Commit: 22,
+  Ready: 23,
+  GraphSize: 24,
+  SccStart: 25,
+  SccEnd: 26,
+  CommitWait: 27,
   SyncQueued: 32,
   PartSyncArrive: 33,
   PartSyncRelease: 34,
@@ -40,13 +45,13 @@ export const KIND = {
 export const KIND_COUNT = 40;
 
 /** Whether each code below KIND_COUNT is a kind. */
-export const KNOWN: readonly boolean[] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true];
+export const KNOWN: readonly boolean[] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, true, true, true, true, true, true, true, true];
 
 /** Engine (kebab-case) name of each kind, by code ('' for a gap). */
-export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'exec-end', 'wait-start', 'wait-end', 'sync-arrive', 'sync-release', 'steal', 'steal-done', 'flag', 'graph-insert', 'graph-remove', 'group-found', 'map-switch', 'queue-len', 'dep-edge', 'group-member', 'registered', 'color-steal', 'partitioned', 'commit', '', '', '', '', '', '', '', '', '', 'sync-queued', 'part-sync-arrive', 'part-sync-release', 'partition-start', 'map-balance', 'scheduler-pause', 'scheduler-resume', 'key-moved'] as const;
+export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'exec-end', 'wait-start', 'wait-end', 'sync-arrive', 'sync-release', 'steal', 'steal-done', 'flag', 'graph-insert', 'graph-remove', 'group-found', 'map-switch', 'queue-len', 'dep-edge', 'group-member', 'registered', 'color-steal', 'partitioned', 'commit', 'ready', 'graph-size', 'scc-start', 'scc-end', 'commit-wait', '', '', '', '', 'sync-queued', 'part-sync-arrive', 'part-sync-release', 'partition-start', 'map-balance', 'scheduler-pause', 'scheduler-resume', 'key-moved'] as const;
 
 /** Kinds kept through a cut trace, by code. */
-export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, true, false];
+export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, true, true, true, true, false];
 
 /**
  * Where each field of each kind is packed: the word of the event (3, 4, 5 =
@@ -76,6 +81,11 @@ export const F = {
   ColorSteal: { victim: 3, color: 4, count: 5 },
   Partitioned: { epoch: 3, cut: 4, time_us: 5 },
   Commit: { instance: 3, seq: 4, deps: 5 },
+  Ready: { req: 3 },
+  GraphSize: { size: 3, bound: 4 },
+  SccStart: { group: 3, size: 4 },
+  SccEnd: { group: 3 },
+  CommitWait: { instance: 3, on: 4 },
   SyncQueued: { req: 3, lanes: 4, executor: 5 },
   PartSyncArrive: { req: 3, parties: 4 },
   PartSyncRelease: { req: 3, executor: 4 },
@@ -111,6 +121,11 @@ export type NamedEvent =
   | { kind: 'ColorSteal'; t_ns: number; thread: number; victim: number; color: number; count: number; }
   | { kind: 'Partitioned'; t_ns: number; thread: number; epoch: number; cut: number; time_us: number; }
   | { kind: 'Commit'; t_ns: number; thread: number; instance: number; seq: number; deps: number; }
+  | { kind: 'Ready'; t_ns: number; thread: number; req: number; }
+  | { kind: 'GraphSize'; t_ns: number; thread: number; size: number; bound: number; }
+  | { kind: 'SccStart'; t_ns: number; thread: number; group: number; size: number; }
+  | { kind: 'SccEnd'; t_ns: number; thread: number; group: number; }
+  | { kind: 'CommitWait'; t_ns: number; thread: number; instance: number; on: number; }
   | { kind: 'SyncQueued'; t_ns: number; thread: number; req: number; lanes: number; executor: number; }
   | { kind: 'PartSyncArrive'; t_ns: number; thread: number; req: number; parties: number; }
   | { kind: 'PartSyncRelease'; t_ns: number; thread: number; req: number; executor: number; }
@@ -122,7 +137,7 @@ export type NamedEvent =
   ;
 
 /** Per kind code: the word of the request the event is about (its first `req` field), or -1. */
-export const FOCUS: readonly number[] = [3, 3, 3, 3, 3, 3, 3, 4, 4, 5, -1, -1, 3, 3, -1, -1, -1, 3, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3, 3, 3, -1, -1, -1, -1, -1];
+export const FOCUS: readonly number[] = [3, 3, 3, 3, 3, 3, 3, 4, 4, 5, -1, -1, 3, 3, -1, -1, -1, 3, 4, 4, -1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1, -1, 3, 3, 3, -1, -1, -1, -1, -1];
 
 /** Wait reason codes (the x of WaitStart / WaitEnd), by name. */
 export const REASON = {
@@ -136,10 +151,11 @@ export const REASON = {
   MapSwitch: 7,
   FullGraph: 8,
   Lock: 9,
+  Semaphore: 10,
 } as const;
-export const REASON_COUNT = 10;
+export const REASON_COUNT = 11;
 /** Reason names in the engine's kebab-case, by code. */
-export const REASON_NAMES = ['empty-queue', 'full-queue', 'barrier', 'cycle', 'marker', 'dependency', 'scc', 'map-switch', 'full-graph', 'lock'] as const;
+export const REASON_NAMES = ['empty-queue', 'full-queue', 'barrier', 'cycle', 'marker', 'dependency', 'scc', 'map-switch', 'full-graph', 'lock', 'semaphore'] as const;
 
 /** Thread id of the scheduler (delivering) thread. */
 export const SCHEDULER = 65535;

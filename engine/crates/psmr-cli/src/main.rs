@@ -63,6 +63,28 @@ enum Command {
         /// Print the JSON report instead of a table.
         #[arg(long)]
         json: bool,
+        /// Replay the commit stream in this JSON file (`{"instances": [...]}`,
+        /// as `psmr commits` writes it) instead of the workload's.
+        #[arg(long, value_name = "PATH")]
+        commits: Option<PathBuf>,
+        /// Write the canonical order and each run's execution order (requests,
+        /// and instances for a commit stream) as JSON to this file.
+        #[arg(long, value_name = "PATH")]
+        order: Option<PathBuf>,
+    },
+    /// Write a scenario's commit stream (instances in commit order with
+    /// commands, seq and dependencies) and its SCC sizes as JSON.
+    Commits {
+        file: PathBuf,
+        /// Requests (commands) in the stream (overrides the file).
+        #[arg(long)]
+        requests: Option<u32>,
+        /// Seed of the stream (overrides the file).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Write here instead of standard output.
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
     },
     /// Check scenario files; print `FILE:LINE:COL: field.path: message` per error.
     Validate {
@@ -147,19 +169,38 @@ fn main() -> ExitCode {
             delivery,
             no_trace,
             json,
+            commits,
+            order,
         } => {
             let opts = RunOptions {
                 schedulers,
                 threads,
                 requests,
                 seed,
-                trace: no_trace.then_some(false),
+                // The execution orders are read from the trace.
+                trace: if no_trace {
+                    Some(false)
+                } else if order.is_some() {
+                    Some(true)
+                } else {
+                    None
+                },
                 pace_ns,
                 delivery,
                 thread_pace_ns: None,
             };
-            cmd_run(&file, &opts, json)
+            let files = RunFiles {
+                commits: commits.as_deref(),
+                order: order.as_deref(),
+            };
+            cmd_run(&file, &opts, json, &files)
         }
+        Command::Commits {
+            file,
+            requests,
+            seed,
+            out,
+        } => cmd_commits(&file, requests, seed, out.as_deref()),
         Command::Validate { files } => cmd_validate(&files),
         Command::Check {
             files,
@@ -243,19 +284,114 @@ pub(crate) fn host_for(threads: usize) -> Result<ThreadHost, ExitCode> {
     })
 }
 
+/// Files `psmr run` reads or writes beside the scenario.
+struct RunFiles<'p> {
+    commits: Option<&'p std::path::Path>,
+    order: Option<&'p std::path::Path>,
+}
+
+fn bad_input(d: &[Diagnostic]) -> ExitCode {
+    print_diagnostics(d);
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+/// `sc` with the commit stream of `path` (errors located in that file).
+fn replay_commits(
+    sc: &Scenario,
+    path: &std::path::Path,
+    opts: &RunOptions,
+) -> Result<Scenario, ExitCode> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        bad_input(&[Diagnostic::new(
+            &name,
+            (1, 1),
+            "",
+            format!("cannot read the file: {e}"),
+        )])
+    })?;
+    let requests = opts.requests.unwrap_or(sc.workload.requests);
+    let instances = psmr_scenario::commits::parse_commit_file(&text, &name, requests)
+        .map_err(|d| bad_input(&d))?;
+    Ok(psmr_scenario::commits::with_commits(sc, instances))
+}
+
 /// Run a scenario once; `Err` carries the exit code of bad input.
-fn run_once(file: &std::path::Path, opts: &RunOptions) -> Result<(Scenario, Report), ExitCode> {
-    let sc = load(file).map_err(|d| {
-        print_diagnostics(&d);
+fn run_once(
+    file: &std::path::Path,
+    opts: &RunOptions,
+    files: &RunFiles<'_>,
+) -> Result<(Scenario, Report), ExitCode> {
+    let mut sc = load(file).map_err(|d| bad_input(&d))?;
+    if let Some(path) = files.commits {
+        sc = replay_commits(&sc, path, opts)?;
+    }
+    let host = host_for(opts.threads.unwrap_or(sc.threads))?;
+    let report = run_scenario(&sc, opts, &Limits::native(), &host, &RunMonitor::new())
+        .map_err(|d| bad_input(&d))?;
+    Ok((sc, report))
+}
+
+/// Write `value` as pretty JSON to `path`.
+fn write_json<T: serde::Serialize>(path: &std::path::Path, value: &T) -> Result<(), ExitCode> {
+    let s = serde_json::to_string_pretty(value).map_err(|e| {
+        eprintln!("psmr: cannot encode {}: {e}", path.display());
         ExitCode::from(EXIT_BAD_INPUT)
     })?;
-    let host = host_for(opts.threads.unwrap_or(sc.threads))?;
-    let report =
-        run_scenario(&sc, opts, &Limits::native(), &host, &RunMonitor::new()).map_err(|d| {
-            print_diagnostics(&d);
-            ExitCode::from(EXIT_BAD_INPUT)
-        })?;
-    Ok((sc, report))
+    std::fs::write(path, s + "\n").map_err(|e| {
+        eprintln!("psmr: cannot write {}: {e}", path.display());
+        ExitCode::from(EXIT_BAD_INPUT)
+    })
+}
+
+fn cmd_commits(
+    file: &std::path::Path,
+    requests: Option<u32>,
+    seed: Option<u64>,
+    out: Option<&std::path::Path>,
+) -> ExitCode {
+    let sc = match load(file) {
+        Ok(sc) => sc,
+        Err(d) => return bad_input(&d),
+    };
+    let opts = RunOptions {
+        requests,
+        seed,
+        ..RunOptions::default()
+    };
+    let eff = psmr_scenario::runner::effective(&sc, &opts);
+    let errors = psmr_scenario::validate(&eff, &Limits::native());
+    if !errors.is_empty() {
+        return bad_input(&errors);
+    }
+    let export = match psmr_scenario::commits::export_commits(&eff) {
+        Ok(e) => e,
+        Err(d) => return bad_input(&d),
+    };
+    let h = &export.scc;
+    eprintln!(
+        "{} instances, {} SCCs (size x count: {}), largest {}",
+        h.instances,
+        h.sccs,
+        table::scc_sizes(h),
+        h.largest
+    );
+    match out {
+        Some(path) => match write_json(path, &export) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(code) => code,
+        },
+        None => match serde_json::to_string_pretty(&export) {
+            Ok(s) => {
+                println!("{s}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("psmr: cannot encode the stream: {e}");
+                ExitCode::from(EXIT_BAD_INPUT)
+            }
+        },
+    }
 }
 
 /// Print `report` as pretty JSON, or as the table `table` draws.
@@ -276,11 +412,26 @@ fn print_report<R: serde::Serialize>(
     Ok(())
 }
 
-fn cmd_run(file: &std::path::Path, opts: &RunOptions, json: bool) -> ExitCode {
-    let (_, report) = match run_once(file, opts) {
+fn cmd_run(
+    file: &std::path::Path,
+    opts: &RunOptions,
+    json: bool,
+    files: &RunFiles<'_>,
+) -> ExitCode {
+    let (sc, report) = match run_once(file, opts, files) {
         Ok(r) => r,
         Err(code) => return code,
     };
+    if let Some(path) = files.order {
+        let eff = psmr_scenario::runner::effective(&sc, opts);
+        let orders = match psmr_scenario::commits::execution_orders(&eff, &report) {
+            Ok(o) => o,
+            Err(d) => return bad_input(&d),
+        };
+        if let Err(code) = write_json(path, &orders) {
+            return code;
+        }
+    }
     if let Err(code) = print_report(&report, json, table::runs) {
         return code;
     }

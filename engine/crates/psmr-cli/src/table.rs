@@ -75,18 +75,29 @@ pub fn runs(report: &Report) -> String {
     )
 }
 
-/// The table of `psmr bench`; `*` marks oversubscribed points.
+/// The table of `psmr bench`; `*` marks oversubscribed points. A column
+/// of speedups over `epaxos` and the streams' SCC sizes appear for commit
+/// streams.
 pub fn bench(report: &BenchReport) -> String {
+    let vs_epaxos = report.points.iter().any(|p| p.speedup_vs_epaxos.is_some());
     let rows: Vec<Vec<String>> = report
         .points
         .iter()
         .map(|p| {
-            vec![
+            let mut row = vec![
                 p.label.clone(),
                 format!("{}{}", p.threads, if p.oversubscribed { "*" } else { "" }),
                 format!("{}", p.writes),
                 format!("{:.0}", p.throughput_ops_s),
                 format!("{:.2}x", p.speedup_vs_sequential),
+            ];
+            if vs_epaxos {
+                row.push(
+                    p.speedup_vs_epaxos
+                        .map_or("-".into(), |s| format!("{s:.2}x")),
+                );
+            }
+            row.extend([
                 format!("{:.0}", p.scheduler_ns_per_request),
                 format!("{:.1}", p.latency_p99_us),
                 if p.correct {
@@ -94,28 +105,37 @@ pub fn bench(report: &BenchReport) -> String {
                 } else {
                     "VIOLATION".into()
                 },
-            ]
+            ]);
+            row
         })
         .collect();
     let mut out = format!(
         "{} ({} cores, median of {} run(s) per point, trace off)\n",
         report.scenario, report.cores, report.repetitions
     );
-    out.push_str(&render(
-        &[
-            "scheduler",
-            "threads",
-            "writes",
-            "ops/s",
-            "speedup",
-            "sched ns/req",
-            "p99 us",
-            "correct",
-        ],
-        &rows,
-    ));
+    let mut head = vec!["scheduler", "threads", "writes", "ops/s", "speedup"];
+    if vs_epaxos {
+        head.push("vs epaxos");
+    }
+    head.extend(["sched ns/req", "p99 us", "correct"]);
+    out.push_str(&render(&head, &rows));
     if report.points.iter().any(|p| p.oversubscribed) {
-        out.push_str("* oversubscribed: threads + 1 exceed the cores; threads time-share\n");
+        out.push_str(
+            "* oversubscribed: workers + the delivering thread (+ auxiliary threads) exceed the cores; threads time-share\n",
+        );
+    }
+    for s in report.streams.iter().filter(|s| s.stream.scc.is_some()) {
+        let h = s.stream.scc.as_ref().map(scc_sizes).unwrap_or_default();
+        out.push_str(&format!(
+            "writes {}: {} instances, SCC sizes (size x count) {h}\n",
+            s.writes, s.stream.deliveries
+        ));
     }
     out
+}
+
+/// `1x120, 2x3`: an SCC histogram in one line.
+pub fn scc_sizes(h: &psmr_core::commit_sim::SccHistogram) -> String {
+    let v: Vec<String> = h.sizes.iter().map(|(s, c)| format!("{s}x{c}")).collect();
+    v.join(", ")
 }

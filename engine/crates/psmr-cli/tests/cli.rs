@@ -149,13 +149,13 @@ fn not_implemented_scheduler_is_a_clear_error() {
         "not_implemented",
         &VALID.replace(
             "{ \"id\": \"sequential\" }",
-            "{ \"id\": \"sequential\" }, { \"id\": \"pepaxos\" }",
+            "{ \"id\": \"sequential\" }, { \"id\": \"mely\" }",
         ),
     );
     let o = psmr(&["run", f.to_str().unwrap()]);
     let err = bad_input(&o);
     assert!(
-        err.contains(":7:51: schedulers[1].id: scheduler `pepaxos` is not implemented yet"),
+        err.contains(":7:51: schedulers[1].id: scheduler `mely` is not implemented yet"),
         "{err}"
     );
     assert!(o.stdout.is_empty(), "no partial report");

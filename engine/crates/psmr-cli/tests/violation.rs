@@ -81,3 +81,39 @@ fn check_fails_correctness_and_passes_an_expected_violation() {
     }
     assert!(passed, "an expected violation was never observed");
 }
+
+/// PePaxos starting SCCs before the SCCs they depend on finished, and late
+/// scheduling without edges, are caught the same way.
+#[test]
+fn broken_pepaxos_and_late_exit_one() {
+    let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, workload, entry) in [
+        (
+            "pepaxos",
+            r#"{ "seed": 4, "requests": 300, "writes": 1.0, "commits": { "batch_max": 1 } }"#,
+            r#"{ "id": "pepaxos", "fault": "pepaxos-skip-scc-wait" }"#,
+        ),
+        (
+            "late",
+            r#"{ "seed": 4, "requests": 300, "writes": 1.0 }"#,
+            r#"{ "id": "late", "fault": "late-ignore-conflicts" }"#,
+        ),
+    ] {
+        let text = format!(
+            r#"{{
+  "name": "broken {name}", "description": "fault injection",
+  "app": {{ "kind": "spin", "shards": 1, "ns": 100000 }},
+  "workload": {workload},
+  "threads": 2,
+  "schedulers": [ {entry} ],
+  "run": {{ "trace": false }}
+}}"#
+        );
+        let p = dir.join(format!("broken-{name}.json"));
+        std::fs::write(&p, text).unwrap();
+        let o = until_caught(&["run", p.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(&format!("VIOLATION {name}: ")), "{err}");
+    }
+}

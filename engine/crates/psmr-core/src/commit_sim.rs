@@ -1133,8 +1133,9 @@ impl SccHistogram {
     }
 }
 
-/// SCC size distribution of `stream`'s dependency graph.
-pub fn scc_histogram(stream: &CommitStream) -> Result<SccHistogram, TarjanError> {
+/// SCC size distribution of a dependency graph over instances (a
+/// [`CommitStream`] or a stream's [`crate::stream::CommitTable`]).
+pub fn scc_histogram<G: Graph + ?Sized>(stream: &G) -> Result<SccHistogram, TarjanError> {
     let mut tarjan = Tarjan::new();
     let list = tarjan.run_all(stream, |_| Admit::Visit)?;
     let mut sizes = BTreeMap::new();
@@ -1145,7 +1146,7 @@ pub fn scc_histogram(stream: &CommitStream) -> Result<SccHistogram, TarjanError>
         largest: sizes.keys().next_back().copied().unwrap_or(0),
         sizes: sizes.into_iter().collect(),
         sccs: list.len() as u32,
-        instances: stream.len() as u32,
+        instances: stream.node_count() as u32,
     })
 }
 

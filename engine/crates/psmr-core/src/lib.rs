@@ -41,6 +41,7 @@ pub mod stream;
 pub mod threads;
 pub mod trace;
 pub mod workload;
+pub mod workload_commits;
 pub mod workload_ycsb;
 pub mod ycsb;
 

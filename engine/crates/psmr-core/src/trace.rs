@@ -75,11 +75,14 @@ pub enum WaitReason {
     FullGraph,
     /// A lock held by another thread (the late scheduler's graph lock).
     Lock,
+    /// No credit left: as many SCCs as workers are in flight (PePaxos's
+    /// counting semaphore, paper 004 Algorithm 3 line 36).
+    Semaphore,
 }
 
 impl WaitReason {
     /// Every reason with its code (the packed `x` of wait events).
-    pub const ALL: [WaitReason; 10] = [
+    pub const ALL: [WaitReason; 11] = [
         WaitReason::EmptyQueue,
         WaitReason::FullQueue,
         WaitReason::Barrier,
@@ -90,6 +93,7 @@ impl WaitReason {
         WaitReason::MapSwitch,
         WaitReason::FullGraph,
         WaitReason::Lock,
+        WaitReason::Semaphore,
     ];
     pub fn code(self) -> u32 {
         WaitReason::ALL.iter().position(|r| *r == self).unwrap_or(0) as u32
@@ -392,6 +396,21 @@ vocabulary! {
     /// Repartitioning: key number `key` (its low 32 bits) moved from partition
     /// `from` to `to` at map switch `epoch`'s (at most 4096 per switch).
     39 KeyMoved { key: count @ a, from: count @ b, to: count @ c }
+    /// Request `req` has no pending dependency left: a worker may take it
+    /// (late scheduling).
+    23 Ready { req: req @ a }
+    /// The dependency graph now holds `size` requests, at most `bound`
+    /// (late scheduling; recorded at every insert and removal).
+    24 GraphSize { size: count @ a, bound: count @ b }
+    /// The thread starts executing group `group` (an SCC, see GroupFound)
+    /// of `size` instances.
+    25 SccStart [structural] { group: count @ a, size: count @ b }
+    /// The thread finished every instance of group `group`.
+    26 SccEnd [structural] { group: count @ a }
+    /// The dependency graph of committed instance `instance` reaches
+    /// instance `on`, which is not committed yet: `instance` waits for that
+    /// commit, and the thread goes on with later commits (ePaxos).
+    27 CommitWait { instance: count @ a, on: count @ b }
 }
 
 /// The vocabulary, wait reasons and thread-id conventions as JSON (what

@@ -73,6 +73,11 @@ pub struct WorkloadSpec {
     /// `group_mean`, `scans` and `scan_len` out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ycsb: Option<crate::workload_ycsb::YcsbSpec>,
+    /// Make the stream an ePaxos commit stream (paper 004): the same
+    /// commands, ordered by a simulated ePaxos or replayed from a commit
+    /// stream in JSON (see `workload_commits`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commits: Option<crate::workload_commits::CommitsSpec>,
 }
 
 fn default_seed() -> u64 {
@@ -186,6 +191,36 @@ pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Stream
         builder.push(class, op, &footprint);
     }
     builder.finish_total()
+}
+
+/// Why a stream could not be generated: `path` is the workload field at
+/// fault (e.g. `workload.commits.instances[2].deps[0]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamError {
+    pub path: String,
+    pub message: String,
+}
+
+/// Generate the stream of any kind the workload asks for: a total order
+/// ([`generate`]), or with `commits` the same commands as a commit stream
+/// ([`crate::workload_commits`]).
+pub fn generate_stream(
+    app: &AppSpec,
+    classes: &ClassTable,
+    w: &WorkloadSpec,
+) -> Result<Stream, StreamError> {
+    let total = generate(app, classes, w);
+    let Some(commits) = &w.commits else {
+        return Ok(total);
+    };
+    crate::workload_commits::commit_stream(&total, commits, w.seed).map_err(|e| StreamError {
+        path: if e.path.is_empty() {
+            "workload.commits".into()
+        } else {
+            format!("workload.commits.{}", e.path)
+        },
+        message: e.message,
+    })
 }
 
 /// Draws classes: by weight, or (grouping, paper 000 section 5.3) a run of
@@ -378,6 +413,7 @@ mod tests {
             scans: 0.0,
             scan_len: 16,
             ycsb: None,
+            commits: None,
         }
     }
 

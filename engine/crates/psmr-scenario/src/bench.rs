@@ -1,6 +1,8 @@
 //! Bench mode: sweep threads × write rate for each scheduler of a scenario,
 //! trace off, each point checked by the oracle and compared with
-//! sequential execution of the same stream.
+//! sequential execution of the same stream (and, on commit streams, with
+//! `epaxos` when the scenario lists it: PePaxos's speedup as paper 004
+//! reports it).
 //!
 //! Pure over its inputs: the caller passes the thread host and the number of
 //! cores (natively `available_parallelism`, in the browser
@@ -44,15 +46,28 @@ pub struct BenchPoint {
     pub throughput_ops_s: f64,
     /// Over sequential execution of the same stream.
     pub speedup_vs_sequential: f64,
+    /// Over `epaxos` on the same stream (commit streams whose scenario
+    /// lists `epaxos`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speedup_vs_epaxos: Option<f64>,
     /// Delivering thread's busy time per request.
     pub scheduler_ns_per_request: f64,
     pub latency_p99_us: f64,
     /// Every repetition passed the oracle.
     pub correct: bool,
     pub violation: Option<String>,
-    /// `threads + 1` (workers and the delivering thread) exceed the cores:
-    /// threads time-share and the numbers say little about the scheduler.
+    /// The run's threads (workers, the delivering thread and auxiliary
+    /// threads such as PePaxos's graph builder) exceed the cores: threads
+    /// time-share and the numbers say little about the scheduler.
     pub oversubscribed: bool,
+}
+
+/// The stream of one write share (its kind, size and, for commit streams,
+/// SCC sizes).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchStream {
+    pub writes: f64,
+    pub stream: crate::runner::StreamInfo,
 }
 
 /// The sweep's result.
@@ -62,6 +77,9 @@ pub struct BenchReport {
     pub cores: usize,
     pub repetitions: u32,
     pub points: Vec<BenchPoint>,
+    /// One entry per write share swept.
+    #[serde(default)]
+    pub streams: Vec<BenchStream>,
 }
 
 /// Thread counts swept by default: powers of two up to the scenario's
@@ -108,34 +126,70 @@ pub fn bench(
             ..RunOptions::default()
         },
     )?;
+    let name = |s: &crate::runner::Selected| {
+        s.spec
+            .label
+            .clone()
+            .unwrap_or_else(|| s.spec.id.to_string())
+    };
+    // epaxos uses one executor whatever the thread count: like sequential,
+    // one baseline per write share (on commit streams).
+    let epaxos = selected
+        .iter()
+        .find(|s| {
+            s.spec.id == SchedulerId::Epaxos && sc.stream_kind() == psmr_core::StreamKind::Commits
+        })
+        .map(name);
     let parallel: Vec<String> = selected
         .iter()
-        .filter(|s| s.spec.id != SchedulerId::Sequential)
-        .map(|s| {
-            s.spec
-                .label
-                .clone()
-                .unwrap_or_else(|| s.spec.id.to_string())
-        })
+        .filter(|s| s.spec.id != SchedulerId::Sequential && Some(name(s)) != epaxos)
+        .map(name)
         .collect();
+    let roles = |label: &str| {
+        crate::runner::find_scheduler(sc, label)
+            .map(|i| sc.schedulers[i].id)
+            .or_else(|| label.parse().ok())
+            .and_then(psmr_schedulers::needs)
+            .map_or(0, |n| n.roles.len())
+    };
     let reps = sc.run.repetitions().max(1);
     let mut points = Vec::new();
+    let mut streams = Vec::new();
     for &w in &writes {
         let mut swept = sc.clone();
         swept.workload.writes = w;
         // Sequential does not depend on the thread count: one baseline per
         // write share.
+        let mut baselines = vec![SchedulerId::Sequential.to_string()];
+        baselines.extend(epaxos.clone());
         let seq_opts = RunOptions {
-            schedulers: vec![SchedulerId::Sequential.to_string()],
+            schedulers: baselines.clone(),
             threads: Some(1),
             ..base.clone()
         };
         let seq = repeat(&swept, &seq_opts, limits, host, monitor, reps)?;
-        let Some(seq_point) = point(&seq, 0, 1, w, cores, None) else {
+        let Some(seq_point) = point(&seq, 0, 1, w, cores, 0, None, None) else {
             break; // cancelled
         };
+        if let Some(first) = seq.first() {
+            streams.push(BenchStream {
+                writes: w,
+                stream: first.stream.clone(),
+            });
+        }
         let seq_ops = seq_point.throughput_ops_s;
         points.push(seq_point);
+        let mut epaxos_ops = None;
+        if epaxos.is_some() {
+            let Some(p) = point(&seq, 1, 1, w, cores, 0, Some(seq_ops), None) else {
+                break;
+            };
+            epaxos_ops = Some(p.throughput_ops_s);
+            points.push(BenchPoint {
+                speedup_vs_epaxos: Some(1.0),
+                ..p
+            });
+        }
         for &t in &threads {
             if parallel.is_empty() || monitor.is_cancelled() {
                 break;
@@ -146,8 +200,9 @@ pub fn bench(
                 ..base.clone()
             };
             let reports = repeat(&swept, &o, limits, host, monitor, reps)?;
-            for i in 0..parallel.len() {
-                if let Some(p) = point(&reports, i, t, w, cores, Some(seq_ops)) {
+            for (i, label) in parallel.iter().enumerate() {
+                let aux = roles(label);
+                if let Some(p) = point(&reports, i, t, w, cores, aux, Some(seq_ops), epaxos_ops) {
                     points.push(p);
                 }
             }
@@ -158,6 +213,7 @@ pub fn bench(
         cores,
         repetitions: reps,
         points,
+        streams,
     })
 }
 
@@ -228,14 +284,18 @@ fn repeat(
 }
 
 /// The point of run `i` over `reports` (its repetitions); `None` when a
-/// repetition lacks it or it was cancelled.
+/// repetition lacks it or it was cancelled. `aux`: the scheduler's
+/// auxiliary threads.
+#[allow(clippy::too_many_arguments)]
 fn point(
     reports: &[Report],
     i: usize,
     threads: usize,
     writes: f64,
     cores: usize,
+    aux: usize,
     seq_ops: Option<f64>,
+    epaxos_ops: Option<f64>,
 ) -> Option<BenchPoint> {
     let runs: Vec<_> = reports
         .iter()
@@ -261,10 +321,11 @@ fn point(
             Some(s) if s > 0.0 => throughput / s,
             _ => 1.0,
         },
+        speedup_vs_epaxos: epaxos_ops.filter(|e| *e > 0.0).map(|e| throughput / e),
         scheduler_ns_per_request: med(&|r| r.metrics.scheduler_ns_per_request),
         latency_p99_us: med(&|r| r.latency_us.p99),
         correct: bad.is_none(),
         violation: bad.and_then(|r| r.violation.clone()),
-        oversubscribed: threads + 1 > cores,
+        oversubscribed: threads + 1 + aux > cores,
     })
 }

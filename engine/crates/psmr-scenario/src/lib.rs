@@ -10,9 +10,11 @@
 //! * [`runner`]: [`run_scenario`] (one stream, every scheduler, each run
 //!   checked by the oracle), [`RunOptions`], [`RunMonitor`], [`Report`];
 //! * [`expect`]: expectations of a scenario (issue 12);
-//! * [`bench`]: the threads × write-rate sweep.
+//! * [`bench`]: the threads × write-rate sweep;
+//! * [`commits`]: commit streams and execution orders as JSON files.
 
 pub mod bench;
+pub mod commits;
 pub mod diag;
 pub mod expect;
 pub mod locate;

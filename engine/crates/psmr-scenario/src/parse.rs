@@ -120,7 +120,7 @@ pub fn parse_scenario_with(
 }
 
 /// Turn a serde error at `path` into a located diagnostic.
-fn serde_diagnostic(
+pub(crate) fn serde_diagnostic(
     text: &str,
     file: &str,
     mut path: String,
@@ -133,6 +133,11 @@ fn serde_diagnostic(
         message = format!("invalid JSON: {message}");
     } else {
         let locator = Locator::new(text);
+        // Inside the internally tagged `app`, serde loses the field path;
+        // a list size error can only come from `app.size`.
+        if path == "app" && message.starts_with("expected a list size") {
+            path = "app.size".into();
+        }
         // Unknown fields: point at the offending key itself.
         if let Some(field) = quoted_after(&message, "unknown field `") {
             if let Some(hint) = moved_parameter(&path, &field) {
@@ -158,7 +163,7 @@ fn serde_diagnostic(
     Diagnostic::new(file, pos, &path, message)
 }
 
-fn path_string(p: &serde_path_to_error::Path) -> String {
+pub(crate) fn path_string(p: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut s = String::new();
     for seg in p.iter() {
@@ -366,6 +371,9 @@ impl Checker<'_> {
         if let Some(y) = &w.ycsb {
             self.ycsb(y);
         }
+        if let Some(c) = &w.commits {
+            self.commits(c);
+        }
     }
 
     /// A YCSB workload replaces the class-share generator: its fields must be
@@ -396,6 +404,28 @@ impl Checker<'_> {
         }
         if let Err((path, message)) = y.check(&self.sc.app, w.requests) {
             self.err(&path, message);
+        }
+    }
+
+    /// The commit workload: its simulation parameters or replayed instances
+    /// (paths inside `workload.commits`), on an application whose requests
+    /// are commands.
+    fn commits(&mut self, c: &psmr_core::workload_commits::CommitsSpec) {
+        if matches!(self.sc.app, AppSpec::Handlers { .. }) {
+            self.err_at_key(
+                "workload.commits",
+                "the handlers application runs event streams, not commit streams; remove `commits`"
+                    .into(),
+            );
+            return;
+        }
+        if let Err(e) = c.check(self.sc.workload.requests) {
+            let path = if e.path.is_empty() {
+                "workload.commits".to_string()
+            } else {
+                format!("workload.commits.{}", e.path)
+            };
+            self.err(&path, e.message);
         }
     }
 
@@ -562,6 +592,18 @@ impl Checker<'_> {
     fn params(&mut self, at: &str, s: &SchedulerSpec) {
         if let Some(p) = &s.repart {
             self.repart(&member(at, "repart"), p);
+        }
+        if let Some(b) = s.late.as_ref().and_then(|p| p.graph_bound) {
+            let max = psmr_schedulers::late::MAX_GRAPH_BOUND;
+            if b == 0 || b > max {
+                self.err(
+                    &member(&member(at, "late"), "graph_bound"),
+                    format!("expected 1..={max} requests in the graph, got {b}"),
+                );
+            }
+        }
+        if let Some(sp) = s.epaxos.as_ref().and_then(|p| p.spin) {
+            self.spin(&member(&member(at, "epaxos"), "spin"), sp);
         }
         let classes = self.sc.app.classes();
         let (key, mapping, capacity, spin) = match (&s.early, &s.stealing) {
@@ -800,8 +842,12 @@ pub fn implemented() -> Vec<&'static str> {
         .collect()
 }
 
-/// The stream kind a workload makes (today every generator makes a total
-/// order; commit and event workloads add their kinds).
-pub fn stream_kind_of(_workload: &psmr_core::workload::WorkloadSpec) -> StreamKind {
-    StreamKind::Total
+/// The stream kind a workload makes: commits with a `commits` object, a
+/// total order otherwise.
+pub fn stream_kind_of(workload: &psmr_core::workload::WorkloadSpec) -> StreamKind {
+    if workload.commits.is_some() {
+        StreamKind::Commits
+    } else {
+        StreamKind::Total
+    }
 }

@@ -17,7 +17,7 @@ use psmr_core::oracle::{Reference, Violation};
 use psmr_core::run::{run_checked, RoleLane, RunInput, RunResult};
 use psmr_core::threads::ThreadHost;
 use psmr_core::trace::{TraceConfig, TraceEvent, TraceWindow};
-use psmr_core::workload::{class_weights_for, generate};
+use psmr_core::workload::{class_weights_for, generate_stream};
 use psmr_core::{ClassTable, RunError, SchedulerId, Stream};
 use psmr_schedulers::{build, needs, BuildEnv, SchedulerSpec};
 use serde::{Deserialize, Serialize};
@@ -203,6 +203,10 @@ pub struct StreamInfo {
     /// The cell space (`shards`, `keys`, `colors`) and its dense cells.
     pub cells: String,
     pub dense_cells: u32,
+    /// Commit streams: how many SCCs of each size the instances' dependency
+    /// graph has (paper 004's collisions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scc: Option<psmr_core::commit_sim::SccHistogram>,
 }
 
 /// One request class, for the views (no more guessing from names).
@@ -235,13 +239,17 @@ fn class_infos(classes: &ClassTable) -> Vec<ClassInfo> {
         .collect()
 }
 
-fn stream_info(s: &Stream) -> StreamInfo {
+/// What the report says about `s`.
+pub fn stream_info(s: &Stream) -> StreamInfo {
     StreamInfo {
         kind: s.kind().as_str().into(),
         requests: s.len() as u32,
         deliveries: s.deliveries() as u32,
         cells: psmr_core::SpaceKind::of(s.space).as_str().into(),
         dense_cells: s.dense.cells() as u32,
+        scc: s
+            .commits()
+            .and_then(|t| psmr_core::commit_sim::scc_histogram(t).ok()),
     }
 }
 
@@ -434,18 +442,28 @@ pub struct Prepared {
 }
 
 /// Generate the stream and compute the sequential reference (the stream's
-/// canonical order executed on a fresh application).
-pub fn prepare(sc: &Scenario) -> Prepared {
-    let mut classes = sc.app.classes();
-    let weights = class_weights_for(Some(&sc.app), &classes, &sc.workload);
-    classes.set_weights(&weights);
-    let stream = generate(&sc.app, &classes, &sc.workload);
+/// canonical order executed on a fresh application). A stream the engine
+/// cannot make (a commit simulation over its limits) is a diagnostic at
+/// the workload field at fault.
+pub fn prepare(sc: &Scenario) -> Result<Prepared, Vec<Diagnostic>> {
+    let (classes, stream) = stream_of(sc)?;
     let reference = Reference::compute(sc.app.build().as_ref(), &stream);
-    Prepared {
+    Ok(Prepared {
         classes,
         stream,
         reference,
-    }
+    })
+}
+
+/// The scenario's classes (with workload weights) and stream, without the
+/// reference.
+pub fn stream_of(sc: &Scenario) -> Result<(ClassTable, Stream), Vec<Diagnostic>> {
+    let mut classes = sc.app.classes();
+    let weights = class_weights_for(Some(&sc.app), &classes, &sc.workload);
+    classes.set_weights(&weights);
+    let stream = generate_stream(&sc.app, &classes, &sc.workload)
+        .map_err(|e| vec![sc.diagnostic(&e.path, e.message)])?;
+    Ok((classes, stream))
 }
 
 /// Schedulers that route by class need classes that cover the stream;
@@ -582,7 +600,7 @@ pub fn run_scenario(
             ),
         )]);
     }
-    let prepared = prepare(&eff);
+    let prepared = prepare(&eff)?;
     check_covering(&eff, &selected, &prepared)?;
     let env = BuildEnv {
         classes: &prepared.classes,

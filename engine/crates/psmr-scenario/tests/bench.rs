@@ -98,3 +98,73 @@ fn default_threads_are_powers_of_two_up_to_the_scenario() {
     sc.threads = 1;
     assert_eq!(psmr_scenario::bench::default_threads(&sc), [1]);
 }
+
+/// On a commit stream with `epaxos` in the scenario: epaxos is a baseline
+/// like sequential (once per write share), pepaxos points carry their
+/// speedup over it, the graph builder counts towards oversubscription, and
+/// each write share's stream reports its SCC sizes.
+#[test]
+fn commit_streams_compare_pepaxos_with_epaxos() {
+    let sc = parse_scenario(
+        r#"{
+  "name": "bench commits", "description": "small",
+  "app": { "kind": "linked-list", "shards": 1, "size": 100 },
+  "workload": { "requests": 600, "writes": 0.25, "commits": { "batch_max": 1 } },
+  "threads": 2,
+  "schedulers": [ { "id": "epaxos" }, { "id": "pepaxos" } ]
+}"#,
+        "bench.json",
+    )
+    .unwrap();
+    let host = ThreadHost::with_capacity(3).unwrap();
+    let opts = BenchOptions {
+        threads: vec![1, 2],
+        writes: vec![0.0, 1.0],
+        ..BenchOptions::default()
+    };
+    let r = bench(&sc, &opts, &Limits::native(), &host, 4, &RunMonitor::new()).unwrap();
+    for w in [0.0, 1.0] {
+        let at: Vec<_> = r.points.iter().filter(|p| p.writes == w).collect();
+        let labels: Vec<(&str, usize)> = at.iter().map(|p| (p.label.as_str(), p.threads)).collect();
+        assert_eq!(
+            labels,
+            [
+                ("sequential", 1),
+                ("epaxos", 1),
+                ("pepaxos", 1),
+                ("pepaxos", 2)
+            ]
+        );
+        let epaxos = at[1].throughput_ops_s;
+        for p in &at[2..] {
+            assert!(p.correct);
+            let s = p.speedup_vs_epaxos.expect("a speedup over epaxos");
+            assert!((s - p.throughput_ops_s / epaxos).abs() < 1e-9);
+        }
+        // 2 workers + delivering thread + graph builder > 3 of 4 cores? No:
+        // 4 threads on 4 cores is not oversubscribed; 1 worker neither.
+        assert!(!at[3].oversubscribed && !at[2].oversubscribed);
+    }
+    assert_eq!(r.streams.len(), 2);
+    let scc = |i: usize| r.streams[i].stream.scc.clone().expect("SCC sizes");
+    assert_eq!(scc(0).largest, 1, "no writes, no cycles");
+    assert!(scc(1).largest > 1, "all writes without batching collide");
+    let r3 = bench(
+        &sc,
+        &BenchOptions {
+            threads: vec![2],
+            writes: vec![0.0],
+            ..opts
+        },
+        &Limits::native(),
+        &host,
+        3,
+        &RunMonitor::new(),
+    )
+    .unwrap();
+    let pe = r3.points.iter().find(|p| p.label == "pepaxos").unwrap();
+    assert!(
+        pe.oversubscribed,
+        "2 workers + deliverer + builder on 3 cores"
+    );
+}

@@ -391,3 +391,81 @@ fn repartitioning_parameters_are_checked_and_located() {
     let e = one_error(&text);
     assert!(e.message.contains("keys"), "{}", e.message);
 }
+
+/// A commit workload: simulation parameters and replayed instances are
+/// checked where they are written; schedulers must match the stream kind.
+#[test]
+fn commit_workloads_are_checked_and_located() {
+    let with = |commits: &str, scheds: &str| {
+        VALID
+            .replace(
+                "\"global\": 0.05 }",
+                &format!("\"global\": 0.05, \"commits\": {commits} }}"),
+            )
+            .replace(
+                "[ { \"id\": \"sequential\" }, { \"id\": \"early\", \"label\": \"e\" } ]",
+                scheds,
+            )
+    };
+    let ok = with(
+        "{ \"replicas\": 5 }",
+        "[ { \"id\": \"epaxos\" }, { \"id\": \"pepaxos\" } ]",
+    );
+    let sc = parse_scenario(&ok, "t.json").unwrap();
+    assert_eq!(sc.stream_kind(), psmr_core::StreamKind::Commits);
+
+    let text = with("{ \"replicas\": 9 }", "[ { \"id\": \"epaxos\" } ]");
+    let d = one_error(&text);
+    assert_eq!(d.path, "workload.commits.replicas");
+    assert!(d.message.contains("1..=7"), "{d}");
+    assert_eq!((d.line, d.col), pos_of(&text, "9 }"));
+
+    let text = with(
+        "{ \"instances\": [ { \"commands\": [0], \"seq\": 1, \"deps\": [4] } ] }",
+        "[ { \"id\": \"epaxos\" } ]",
+    );
+    let e = errors(&text);
+    assert_eq!(e[0].path, "workload.commits.instances[0].deps[0]");
+    assert_eq!((e[0].line, e[0].col), pos_of(&text, "4] }"));
+
+    // An early-family scheduler cannot run commits; epaxos cannot run a
+    // total order.
+    let text = with("{}", "[ { \"id\": \"early\" } ]");
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[0].id");
+    assert!(d.message.contains("commits stream"), "{d}");
+    let d = one_error(&VALID.replace("\"id\": \"early\"", "\"id\": \"epaxos\""));
+    assert!(d.message.contains("runs commits streams"), "{d}");
+}
+
+#[test]
+fn late_and_pepaxos_parameters_are_checked() {
+    let text = VALID.replace(
+        "{ \"id\": \"early\", \"label\": \"e\" }",
+        "{ \"id\": \"late\", \"late\": { \"graph_bound\": 0 } }",
+    );
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].late.graph_bound");
+    let text = VALID.replace(
+        "{ \"id\": \"early\", \"label\": \"e\" }",
+        "{ \"id\": \"late\", \"epaxos\": {} }",
+    );
+    let d = one_error(&text);
+    assert!(d.message.contains("its parameters go in `late`"), "{d}");
+}
+
+#[test]
+fn list_sizes_take_numbers_and_refuse_zero() {
+    let sc = parse_scenario(&VALID.replace("\"light\"", "1000000"), "t.json").unwrap();
+    assert_eq!(
+        sc.app,
+        psmr_core::app::AppSpec::LinkedList {
+            shards: 2,
+            size: psmr_core::app::ListCost::of(1_000_000)
+        }
+    );
+    let text = VALID.replace("\"light\"", "0");
+    let d = one_error(&text);
+    assert_eq!(d.path, "app.size");
+    assert!(d.message.contains("1..=1000000"), "{d}");
+}

@@ -20,18 +20,24 @@ use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId};
 pub mod barrier;
 pub mod busy_wait;
 pub mod early;
+pub mod epaxos;
+pub mod late;
 pub mod probe;
 pub mod queue;
 pub mod repart;
 pub mod roles;
 pub mod sequential;
+#[cfg(all(test, shuttle, not(loom)))]
+mod shuttle_log;
 pub mod spec;
 pub mod spin;
 pub mod sync;
 pub mod testkit;
 pub mod work_stealing;
 
-pub use spec::{EarlyParams, RepartParams, SchedulerSpec, SpinPolicy, StealingParams};
+pub use spec::{
+    EarlyParams, EpaxosParams, LateParams, RepartParams, SchedulerSpec, SpinPolicy, StealingParams,
+};
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
@@ -59,6 +65,9 @@ pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
         SchedulerId::RepartSw => &repart::NEEDS_SW,
         SchedulerId::RepartBase => &repart::NEEDS_BASE,
         SchedulerId::RepartAsync => &repart::NEEDS_ASYNC,
+        SchedulerId::Late => &late::NEEDS,
+        SchedulerId::Epaxos => &epaxos::NEEDS,
+        SchedulerId::Pepaxos => &epaxos::parallel::NEEDS,
         _ => return None,
     })
 }
@@ -83,6 +92,9 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
         | SchedulerId::RepartSw
         | SchedulerId::RepartBase
         | SchedulerId::RepartAsync => repart::build(spec),
+        SchedulerId::Late => late::build(spec),
+        SchedulerId::Epaxos => Ok(Box::new(epaxos::Epaxos)),
+        SchedulerId::Pepaxos => epaxos::parallel::build(spec),
         _ => work_stealing::build(spec, env),
     }
 }

@@ -26,6 +26,11 @@ pub trait Probe {
     /// The wait that began at `start_ns` ended after `spins` busy checks.
     fn wait_done(&mut self, _reason: WaitReason, _req: RequestId, _start_ns: u64, _spins: u32) {}
     fn count(&mut self, _c: Counter, _n: u64) {}
+    /// Nanoseconds since the run started (0 where there is no clock, as
+    /// under the model checkers); for busy-time accounting.
+    fn now_ns(&self) -> u64 {
+        0
+    }
 }
 
 /// The real run's probe: executes through the run context, records into
@@ -82,5 +87,8 @@ impl Probe for CtxProbe<'_, '_> {
     }
     fn count(&mut self, c: Counter, n: u64) {
         self.rec.count(c, n);
+    }
+    fn now_ns(&self) -> u64 {
+        self.rec.now()
     }
 }

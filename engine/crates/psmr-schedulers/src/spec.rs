@@ -97,9 +97,33 @@ pub struct RepartParams {
     pub queue_bound: Option<usize>,
 }
 
+/// Parameters of late scheduling (`late`): the scenario entry's `late`
+/// object.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LateParams {
+    /// Most requests in the dependency graph (1..=65536); the scheduler
+    /// blocks while it is full. Default: 50 when every request of the
+    /// stream writes, 150 otherwise (paper 003 section 6.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_bound: Option<usize>,
+}
+
+/// Parameters of PePaxos (`pepaxos`): the scenario entry's `epaxos`
+/// object. (`epaxos` itself takes none.)
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EpaxosParams {
+    /// The bounded spin policy of a worker waiting for an instance of
+    /// another SCC to be executed (paper 004 Algorithm 3 line 30 busy-waits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin: Option<SpinPolicy>,
+}
+
 /// One scheduler entry of a scenario: an id, an optional label, and at
 /// most one parameter object, named after the scheduler's family (`early`
-/// for `early` and `busy-wait`, `stealing` for `ws-*`). A parameter object
+/// for `early` and `busy-wait`, `stealing` for `ws-*`, `late` for `late`,
+/// `epaxos` for `pepaxos`, `repart` for `repart-*`). A parameter object
 /// of another family, or a field that does not apply to the id, is a
 /// located error at validation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -120,6 +144,12 @@ pub struct SchedulerSpec {
     /// Repartitioning parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repart: Option<RepartParams>,
+    /// Late scheduling (CBASE) parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late: Option<LateParams>,
+    /// PePaxos parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epaxos: Option<EpaxosParams>,
     /// Fault injection (feature `fault-injection` only): a deliberately
     /// broken variant, e.g. `ws-ignore-flags` for work stealing, so tests
     /// can check that the oracle catches it.
@@ -136,6 +166,8 @@ impl SchedulerSpec {
             early: None,
             stealing: None,
             repart: None,
+            late: None,
+            epaxos: None,
             #[cfg(feature = "fault-injection")]
             fault: None,
         }
@@ -155,6 +187,12 @@ impl SchedulerSpec {
         }
         if self.repart.is_some() {
             v.push("repart");
+        }
+        if self.late.is_some() {
+            v.push("late");
+        }
+        if self.epaxos.is_some() {
+            v.push("epaxos");
         }
         v
     }
@@ -185,6 +223,13 @@ impl SchedulerSpec {
                     ("queue_bound", p.queue_bound.is_some()),
                 ])
             }),
+            "late" => self.late.as_ref().map_or(Vec::new(), |p| {
+                present(&[("graph_bound", p.graph_bound.is_some())])
+            }),
+            "epaxos" => self
+                .epaxos
+                .as_ref()
+                .map_or(Vec::new(), |p| present(&[("spin", p.spin.is_some())])),
             _ => Vec::new(),
         }
     }

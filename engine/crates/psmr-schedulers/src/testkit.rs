@@ -82,6 +82,7 @@ pub fn workload(seed: u64, requests: u32, writes: f64, global: f64) -> WorkloadS
         scans: 0.0,
         scan_len: 16,
         ycsb: None,
+        commits: None,
     }
 }
 

@@ -34,9 +34,15 @@ pub trait Application: Send + Sync {
     fn shards(&self) -> usize;
 }
 
-/// Cost level of the linked list (papers 003/000: 1K, 10K, 100K entries).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
+/// Size of each shard's linked list, which sets a request's cost: the
+/// shorthands of papers 003/000 (light 1K, moderate 10K, heavy 100K
+/// entries) or any number of entries, as paper 004 uses (1, 10K, 100K, 1M).
+///
+/// In JSON: `"light"`, `"moderate"`, `"heavy"` or an integer in
+/// `1..=1000000`. Two sizes are equal when they have the same entries
+/// (`"light"` equals `1000`); a size is written back as its shorthand when
+/// it has one.
+#[derive(Clone, Copy, Debug)]
 pub enum ListCost {
     /// 1,000 entries per shard.
     Light,
@@ -44,15 +50,113 @@ pub enum ListCost {
     Moderate,
     /// 100,000 entries per shard.
     Heavy,
+    /// Any number of entries per shard (`1..=`[`ListCost::MAX_ENTRIES`]).
+    Entries(u32),
 }
 
 impl ListCost {
+    /// Largest list a scenario may ask for (paper 004's largest).
+    pub const MAX_ENTRIES: u32 = 1_000_000;
+
     pub fn entries(self) -> u32 {
         match self {
             ListCost::Light => 1_000,
             ListCost::Moderate => 10_000,
             ListCost::Heavy => 100_000,
+            ListCost::Entries(n) => n,
         }
+    }
+
+    /// The size of `entries` entries, as its shorthand when it has one.
+    pub fn of(entries: u32) -> ListCost {
+        match entries {
+            1_000 => ListCost::Light,
+            10_000 => ListCost::Moderate,
+            100_000 => ListCost::Heavy,
+            n => ListCost::Entries(n),
+        }
+    }
+
+    fn name(self) -> Option<&'static str> {
+        match ListCost::of(self.entries()) {
+            ListCost::Light => Some("light"),
+            ListCost::Moderate => Some("moderate"),
+            ListCost::Heavy => Some("heavy"),
+            ListCost::Entries(_) => None,
+        }
+    }
+}
+
+impl PartialEq for ListCost {
+    fn eq(&self, o: &Self) -> bool {
+        self.entries() == o.entries()
+    }
+}
+
+impl Eq for ListCost {}
+
+impl Serialize for ListCost {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.name() {
+            Some(n) => s.serialize_str(n),
+            None => s.serialize_u32(self.entries()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ListCost {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ListCostVisitor)
+    }
+}
+
+struct ListCostVisitor;
+
+const LIST_COST_EXPECTED: &str =
+    "a list size: light, moderate, heavy, or a number of entries in 1..=1000000";
+
+impl serde::de::Visitor<'_> for ListCostVisitor {
+    type Value = ListCost;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(LIST_COST_EXPECTED)
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ListCost, E> {
+        match v {
+            "light" => Ok(ListCost::Light),
+            "moderate" => Ok(ListCost::Moderate),
+            "heavy" => Ok(ListCost::Heavy),
+            _ => Err(E::custom(format!(
+                "expected {LIST_COST_EXPECTED}, got `{v}`"
+            ))),
+        }
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ListCost, E> {
+        if (1..=ListCost::MAX_ENTRIES as u64).contains(&v) {
+            Ok(ListCost::of(v as u32))
+        } else {
+            Err(E::custom(format!("expected {LIST_COST_EXPECTED}, got {v}")))
+        }
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ListCost, E> {
+        Err(E::custom(format!("expected {LIST_COST_EXPECTED}, got {v}")))
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<ListCost, E> {
+        Err(E::custom(format!("expected {LIST_COST_EXPECTED}, got {v}")))
+    }
+}
+
+impl JsonSchema for ListCost {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListCost".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Entries per list: light (1K), moderate (10K), heavy (100K), or a number of entries (1..=1000000; paper 004 uses 1, 10000, 100000 and 1000000).",
+            "oneOf": [
+                { "type": "string", "enum": ["light", "moderate", "heavy"] },
+                { "type": "integer", "minimum": 1, "maximum": 1000000 }
+            ]
+        })
     }
 }
 
@@ -66,7 +170,8 @@ pub enum AppSpec {
         #[serde(default = "one")]
         #[schemars(range(min = 1, max = 64))]
         shards: usize,
-        /// Entries per list: light (1K), moderate (10K) or heavy (100K).
+        /// Entries per list: light (1K), moderate (10K), heavy (100K), or a
+        /// number of entries (1..=1000000; paper 004: 1, 10K, 100K, 1M).
         size: ListCost,
     },
     /// An ordered key-value store partitioned by key range (papers 001, 000).
@@ -209,3 +314,44 @@ pub(crate) fn fnv(h: u64, v: u64) -> u64 {
 }
 
 pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn size(json: &str) -> Result<ListCost, String> {
+        serde_json::from_str::<ListCost>(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn list_sizes_are_names_or_numbers_of_entries() {
+        assert_eq!(size("\"light\"").unwrap().entries(), 1_000);
+        assert_eq!(size("\"heavy\"").unwrap().entries(), 100_000);
+        for n in [1u32, 10_000, 100_000, 1_000_000] {
+            assert_eq!(size(&n.to_string()).unwrap().entries(), n);
+        }
+        // A number with a shorthand is that shorthand, and writes back as it.
+        assert_eq!(size("10000").unwrap(), ListCost::Moderate);
+        assert_eq!(
+            serde_json::to_string(&ListCost::of(1000)).unwrap(),
+            "\"light\""
+        );
+        assert_eq!(serde_json::to_string(&ListCost::of(1)).unwrap(), "1");
+        for bad in ["0", "1000001", "-3", "2.5", "\"huge\""] {
+            let e = size(bad).unwrap_err();
+            assert!(e.contains("light, moderate, heavy"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_one_entry_list_costs_one_step() {
+        let app = AppSpec::LinkedList {
+            shards: 1,
+            size: ListCost::of(1),
+        }
+        .build();
+        assert_eq!(app.execute(&Op::ListContains { shard: 0, key: 0 }), 1);
+        assert_eq!(app.execute(&Op::ListAdd { shard: 0, key: 1 }), 1);
+        assert_eq!(app.execute(&Op::ListContains { shard: 0, key: 1 }), 1);
+    }
+}

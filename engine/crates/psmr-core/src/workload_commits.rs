@@ -1,0 +1,381 @@
+//! Commit-stream workloads (paper 004): the commands the usual generator
+//! makes, ordered the way ePaxos would commit them.
+//!
+//! A workload with a `commits` object first generates its commands exactly
+//! as a totally ordered workload would (same seed, same classes, same
+//! operations), in *client order*. Then either
+//!
+//! * the ePaxos ordering simulator ([`crate::commit_sim::simulate`]) plays
+//!   them through a few replicas and returns the instances in commit order,
+//!   with their dependencies and sequence numbers; or
+//! * `instances` gives that commit stream directly, in the JSON shape
+//!   `psmr commits` writes (so a graph taken from another ePaxos
+//!   implementation's log can be replayed on these commands).
+//!
+//! The resulting [`Stream`] holds the commands in commit order, instance by
+//! instance (request `r` is client command `commands[r]` of the commit
+//! stream), with an [`Order::Commits`](crate::stream::Order) table; its
+//! canonical order is Algorithm 2's ([`crate::stream::commits_canonical`]).
+//!
+//! The simulator sees each command's footprint as dense cells of the total
+//! stream ([`crate::cell::DenseCells`]): cells no footprint tells apart are
+//! merged, which keeps exactly the conflicts of the footprints (two
+//! commands interfere iff they share a dense cell and one writes it) and
+//! keeps key ranges cheap.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cell::WRITE_BIT;
+use crate::commit_sim::{
+    simulate, CommitSimError, CommitSimSpec, CommitStream, CommitStreamJson, FlatFootprints,
+    InstanceJson,
+};
+use crate::stream::{Stream, StreamBuilder};
+
+/// `workload.commits`: make the stream an ePaxos commit stream. Every
+/// field is optional; the simulation's defaults are paper 004's setting
+/// (docs/epaxos-commit-model.md).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CommitsSpec {
+    /// Seed of the ordering simulation (default: the workload's seed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Replicas, each a command leader (1..=7; default 3, as paper 004).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<u32>,
+    /// Period of a leader's batch timer in ns; 0 proposes every command on
+    /// arrival (default 5 ms, paper 004 section IV-C).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_ns: Option<u64>,
+    /// How late a batch tick may land, drawn per tick (default 1 ms, at
+    /// most half of `batch_ns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_jitter_ns: Option<u64>,
+    /// A leader's queue this long is proposed at once (1..=100000; default
+    /// 1000, paper 004).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_max: Option<u32>,
+    /// Mean gap between two client commands in ns (default 50000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrival_gap_ns: Option<u64>,
+    /// One-way message delay in ns (default 50000: paper 004's 0.1 ms round
+    /// trip).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ns: Option<u64>,
+    /// Extra per-message delay, uniform in 0..=this (ns; default 20000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_jitter_ns: Option<u64>,
+    /// A commit stream to replay instead of simulating one: instances in
+    /// commit order, each with its commands (indices into the workload's
+    /// client order, together each of `0..requests` exactly once), its seq
+    /// and its dependencies (positions in this list). The shape `psmr
+    /// commits` writes. The simulation fields do not apply with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<Vec<InstanceJson>>,
+}
+
+impl CommitsSpec {
+    /// The simulation parameters, defaults filled in; the seed defaults to
+    /// `workload_seed`, and the default tick jitter shrinks to fit a short
+    /// batch period.
+    pub fn sim_spec(&self, workload_seed: u64) -> CommitSimSpec {
+        let d = CommitSimSpec::default();
+        let batch_ns = self.batch_ns.unwrap_or(d.batch_ns);
+        CommitSimSpec {
+            seed: self.seed.unwrap_or(workload_seed),
+            replicas: self.replicas.unwrap_or(d.replicas),
+            batch_ns,
+            batch_jitter_ns: self
+                .batch_jitter_ns
+                .unwrap_or(d.batch_jitter_ns.min(batch_ns / 2)),
+            batch_max: self.batch_max.unwrap_or(d.batch_max),
+            arrival_gap_ns: self.arrival_gap_ns.unwrap_or(d.arrival_gap_ns),
+            delay_ns: self.delay_ns.unwrap_or(d.delay_ns),
+            delay_jitter_ns: self.delay_jitter_ns.unwrap_or(d.delay_jitter_ns),
+        }
+    }
+
+    /// The simulation fields that are set (they do not apply together with
+    /// `instances`).
+    pub fn sim_fields(&self) -> Vec<&'static str> {
+        [
+            ("seed", self.seed.is_some()),
+            ("replicas", self.replicas.is_some()),
+            ("batch_ns", self.batch_ns.is_some()),
+            ("batch_jitter_ns", self.batch_jitter_ns.is_some()),
+            ("batch_max", self.batch_max.is_some()),
+            ("arrival_gap_ns", self.arrival_gap_ns.is_some()),
+            ("delay_ns", self.delay_ns.is_some()),
+            ("delay_jitter_ns", self.delay_jitter_ns.is_some()),
+        ]
+        .iter()
+        .filter(|f| f.1)
+        .map(|f| f.0)
+        .collect()
+    }
+
+    /// Check what the types cannot, without generating anything: ranges of
+    /// the simulation parameters, or the shape of `instances` against
+    /// `requests` commands. Errors name a path inside `commits`.
+    pub fn check(&self, requests: u32) -> Result<(), CommitsError> {
+        match &self.instances {
+            Some(instances) => {
+                if let Some(f) = self.sim_fields().first() {
+                    return Err(CommitsError::new(
+                        f,
+                        "simulation parameters do not apply to a replayed commit stream \
+                         (`instances`); remove one of the two"
+                            .into(),
+                    ));
+                }
+                replayed(instances, requests).map(|_| ())
+            }
+            None => {
+                if requests as usize > crate::commit_sim::MAX_COMMANDS {
+                    return Err(CommitsError::new(
+                        "",
+                        format!(
+                            "a commit stream holds at most {} commands, the workload makes {requests}",
+                            crate::commit_sim::MAX_COMMANDS
+                        ),
+                    ));
+                }
+                self.sim_spec(0).validate().map_err(CommitsError::from_sim)
+            }
+        }
+    }
+}
+
+/// Why a commit workload could not be made: `path` is relative to
+/// `workload.commits` (empty for the object itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommitsError {
+    pub path: String,
+    pub message: String,
+}
+
+impl CommitsError {
+    fn new(path: &str, message: String) -> Self {
+        CommitsError {
+            path: path.to_string(),
+            message,
+        }
+    }
+    fn from_sim(e: CommitSimError) -> Self {
+        match e {
+            CommitSimError::Spec {
+                field,
+                expected,
+                found,
+            } => CommitsError::new(field, format!("expected {expected}, found {found}")),
+            other => CommitsError::new("", other.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for CommitsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// A replayed commit stream, checked against the workload's `requests`.
+fn replayed(instances: &[InstanceJson], requests: u32) -> Result<CommitStream, CommitsError> {
+    let json = CommitStreamJson {
+        instances: instances.to_vec(),
+    };
+    let stream =
+        CommitStream::from_json_shape(&json).map_err(|e| CommitsError::new(&e.path, e.message))?;
+    if stream.command_count() != requests as usize {
+        return Err(CommitsError::new(
+            "instances",
+            format!(
+                "the instances hold {} commands, the workload makes {requests} requests; \
+                 they must match (set workload.requests to {})",
+                stream.command_count(),
+                stream.command_count()
+            ),
+        ));
+    }
+    Ok(stream)
+}
+
+/// The commit stream of `total` (the workload's commands in client order):
+/// simulated with `spec`'s parameters (seed defaulting to `workload_seed`),
+/// or `spec.instances` checked and taken as it is.
+pub fn order(
+    total: &Stream,
+    spec: &CommitsSpec,
+    workload_seed: u64,
+) -> Result<CommitStream, CommitsError> {
+    if let Some(instances) = &spec.instances {
+        return replayed(instances, total.len() as u32);
+    }
+    let mut fp = FlatFootprints::new();
+    let mut touches = Vec::with_capacity(4);
+    for r in 0..total.len() as u32 {
+        touches.clear();
+        touches.extend(
+            total
+                .dense
+                .of(r)
+                .iter()
+                .map(|e| ((e & !WRITE_BIT) as u64, e & WRITE_BIT != 0)),
+        );
+        fp.push(&touches).map_err(CommitsError::from_sim)?;
+    }
+    simulate(&fp, &spec.sim_spec(workload_seed))
+        .map(|s| s.stream)
+        .map_err(CommitsError::from_sim)
+}
+
+/// `total`'s requests in `commits`' commit order, as a commit stream.
+pub fn reorder(total: &Stream, commits: &CommitStream) -> Result<Stream, CommitsError> {
+    let parts = commits.parts();
+    let mut b = StreamBuilder::new(total.space, total.len());
+    for &c in parts.commands {
+        let r = &total.requests[c as usize];
+        b.push(r.class, r.op.clone(), total.footprint(c));
+    }
+    b.finish_commits(commits.table())
+        .map_err(|m| CommitsError::new("", m))
+}
+
+/// Both steps: the commit stream of `total` under `spec`.
+pub fn commit_stream(
+    total: &Stream,
+    spec: &CommitsSpec,
+    workload_seed: u64,
+) -> Result<Stream, CommitsError> {
+    reorder(total, &order(total, spec, workload_seed)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{AppSpec, ListCost};
+    use crate::stream::StreamKind;
+    use crate::workload::{generate, WorkloadSpec};
+
+    fn list_workload(requests: u32, writes: f64) -> (AppSpec, WorkloadSpec) {
+        let app = AppSpec::LinkedList {
+            shards: 1,
+            size: ListCost::Light,
+        };
+        let w = WorkloadSpec {
+            seed: 5,
+            requests,
+            writes,
+            global: 0.0,
+            skew: Default::default(),
+            mix: None,
+            group_mean: None,
+            scans: 0.0,
+            scan_len: 16,
+            ycsb: None,
+            commits: None,
+        };
+        (app, w)
+    }
+
+    #[test]
+    fn the_commit_stream_reorders_the_same_commands() {
+        let (app, w) = list_workload(3000, 0.25);
+        let total = generate(&app, &app.classes(), &w);
+        let spec = CommitsSpec {
+            batch_max: Some(1),
+            ..Default::default()
+        };
+        let commits = order(&total, &spec, w.seed).unwrap();
+        let s = reorder(&total, &commits).unwrap();
+        assert_eq!(s.kind(), StreamKind::Commits);
+        assert_eq!(s.len(), total.len());
+        let parts = commits.parts();
+        for (r, &c) in parts.commands.iter().enumerate() {
+            assert_eq!(s.requests[r].op, total.requests[c as usize].op);
+            assert_eq!(s.footprint(r as u32), total.footprint(c));
+        }
+        // The simulation is a function of the commands and the seed.
+        assert_eq!(commits, order(&total, &spec, w.seed).unwrap());
+        assert_ne!(commits, order(&total, &spec, w.seed + 1).unwrap());
+    }
+
+    /// Without batching at 25 % writes leaders collide: the stream has
+    /// SCCs of two or more instances, and its canonical order covers every
+    /// request once the last instance committed.
+    #[test]
+    fn collisions_make_cycles_and_everything_runs_in_the_end() {
+        let (app, w) = list_workload(2000, 0.25);
+        let total = generate(&app, &app.classes(), &w);
+        let spec = CommitsSpec {
+            batch_max: Some(1),
+            ..Default::default()
+        };
+        let commits = order(&total, &spec, w.seed).unwrap();
+        let h = crate::commit_sim::scc_histogram(&commits).unwrap();
+        assert!(h.largest > 1, "no collision at 25 % writes: {h:?}");
+        let s = reorder(&total, &commits).unwrap();
+        assert_eq!(s.canonical.len(), s.len());
+        assert_eq!(s.runnable(s.deliveries()), s.len());
+    }
+
+    #[test]
+    fn replay_checks_the_command_count_and_the_shape() {
+        let inst = |commands: Vec<u32>, seq, deps: Vec<u32>| InstanceJson {
+            commands,
+            seq,
+            deps,
+        };
+        let spec = CommitsSpec {
+            instances: Some(vec![
+                inst(vec![0, 2], 1, vec![1]),
+                inst(vec![1], 1, vec![0]),
+            ]),
+            ..Default::default()
+        };
+        assert_eq!(spec.check(3), Ok(()));
+        let e = spec.check(4).unwrap_err();
+        assert_eq!(e.path, "instances");
+        assert!(e.message.contains("hold 3 commands"), "{e}");
+        let bad = CommitsSpec {
+            instances: Some(vec![inst(vec![0], 1, vec![3])]),
+            ..Default::default()
+        };
+        assert_eq!(bad.check(1).unwrap_err().path, "instances[0].deps[0]");
+        let mixed = CommitsSpec {
+            replicas: Some(5),
+            ..spec.clone()
+        };
+        assert_eq!(mixed.check(3).unwrap_err().path, "replicas");
+        let (app, w) = list_workload(3, 0.5);
+        let total = generate(&app, &app.classes(), &w);
+        let s = commit_stream(&total, &spec, 1).unwrap();
+        assert_eq!(s.deliveries(), 2);
+        assert_eq!(s.requests[1].op, total.requests[2].op);
+    }
+
+    #[test]
+    fn simulation_parameters_are_checked_with_their_field() {
+        let spec = CommitsSpec {
+            replicas: Some(9),
+            ..Default::default()
+        };
+        let e = spec.check(10).unwrap_err();
+        assert_eq!(e.path, "replicas");
+        assert!(e.message.contains("1..=7"), "{e}");
+        // A short batch period shrinks the default jitter to fit.
+        let short = CommitsSpec {
+            batch_ns: Some(0),
+            ..Default::default()
+        };
+        assert_eq!(short.check(10), Ok(()));
+        assert_eq!(short.sim_spec(3).batch_jitter_ns, 0);
+        assert_eq!(short.sim_spec(3).seed, 3);
+    }
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Reproduce docs/benchmarks/late-epaxos.md: native `psmr bench` sweeps of
+# the paper 004 scenarios (epaxos against pepaxos on commit streams over a
+# list of 1, 10K, 100K and 1M entries, at the paper's conflict rates) and of
+# the paper 003 comparison of late (CBASE) and early scheduling.
+#
+#   scripts/bench-late-epaxos.sh [OUT_DIR]
+#
+# Prints the machine (cores, CPU model, load average) before and after, one
+# table per sweep (with PePaxos's speedup over ePaxos and the streams' SCC
+# sizes), and keeps each sweep's JSON report in OUT_DIR (default: a fresh
+# folder under ${TMPDIR:-/tmp}). Points whose threads (workers, the
+# delivering thread and PePaxos's graph builder) exceed the cores are
+# marked `*`: their threads time-share the cores.
+#
+# Environment:
+#   PSMR_BENCH_THREADS  thread counts to sweep (default 1,2,4)
+#   PSMR_BENCH_WRITES   write shares of the paper 004 sweeps (default 0,0.01,0.02,0.25,1)
+#   PSMR_BENCH_REPS     repetitions per point, median reported (default 3)
+#   PSMR_BENCH_ONLY     run only sweeps whose name contains this text
+#   PSMR_BENCH_TIMEOUT  seconds allowed per sweep before it is stopped (default 600)
+#   CARGO_TARGET_DIR    where the release build of psmr goes (default engine/target)
+#
+# Run it on a quiet machine: other processes' load distorts the numbers
+# (the load average is printed next to them for that reason), and it
+# favours runs with more threads (they get a larger share of a contended
+# machine).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+THREADS="${PSMR_BENCH_THREADS:-1,2,4}"
+WRITES="${PSMR_BENCH_WRITES:-0,0.01,0.02,0.25,1}"
+REPS="${PSMR_BENCH_REPS:-3}"
+ONLY="${PSMR_BENCH_ONLY:-}"
+TIMEOUT_S="${PSMR_BENCH_TIMEOUT:-600}"
+OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-late-epaxos-$(date -u +%Y%m%dT%H%M%SZ)}"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
+PSMR="$TARGET/release/psmr"
+
+# name | scenario file | thread counts | write shares ("-": the scenario's) | requests | repetitions ("-": REPS)
+# Request counts keep a pass within minutes on 2 cores: each sweep runs
+# sequential, epaxos and pepaxos per write share (pepaxos per thread count).
+SWEEPS=(
+  "fig3-list-1|epaxos-fig3-list-1.json|$THREADS|$WRITES|100000|-"
+  "fig4-list-10k|epaxos-fig4-list-10k.json|$THREADS|$WRITES|10000|-"
+  "fig5-list-100k|epaxos-fig5-list-100k.json|$THREADS|$WRITES|2000|-"
+  "fig6-list-1m|epaxos-fig6-list-1m.json|${PSMR_BENCH_THREADS:-1,2}|0,1|200|-"
+  "late-read-light|late-vs-early-read-light.json|$THREADS|-|20000|-"
+  "late-read-moderate|late-vs-early-read-moderate.json|$THREADS|-|4000|-"
+  "late-read-heavy|late-vs-early-read-heavy.json|$THREADS|-|600|-"
+  "late-mixed-light|late-vs-early-mixed-light.json|$THREADS|-|20000|-"
+  "late-mixed-moderate|late-vs-early-mixed-moderate.json|$THREADS|-|4000|-"
+  "late-graph-bound|late-graph-bound.json|${PSMR_BENCH_THREADS:-1,2}|-|20000|-"
+)
+
+machine() {
+  printf 'date (UTC):   %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
+  printf 'cores (nproc): %s\n' "$(nproc)"
+  printf 'CPU model:    %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
+  printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# Print one sweep's JSON report as a table (node is already needed by the web app).
+table() {
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const b = r.bench ?? r;
+    console.log(`${b.scenario} (${b.cores} cores, median of ${b.repetitions})`);
+    const pad = (s, n) => String(s).padStart(n);
+    console.log(["scheduler".padEnd(16), pad("threads", 8), pad("writes", 7), pad("ops/s", 9),
+      pad("speedup", 8), pad("vs epaxos", 10), pad("sched ns/req", 13), pad("correct", 8)].join(" "));
+    for (const p of b.points) {
+      const ve = p.speedup_vs_epaxos == null ? "-" : p.speedup_vs_epaxos.toFixed(2) + "x";
+      console.log([p.label.padEnd(16), pad(p.threads + (p.oversubscribed ? "*" : ""), 8), pad(p.writes, 7),
+        pad(Math.round(p.throughput_ops_s), 9), pad(p.speedup_vs_sequential.toFixed(2) + "x", 8),
+        pad(ve, 10), pad(Math.round(p.scheduler_ns_per_request), 13), pad(p.correct ? "ok" : "WRONG", 8)].join(" "));
+    }
+    for (const s of b.streams ?? []) {
+      const h = s.stream.scc;
+      if (h) console.log(`writes ${s.writes}: ${h.instances} instances, SCC sizes ${h.sizes.map(([z, c]) => z + "x" + c).join(", ")}`);
+    }
+  ' "$1"
+}
+
+# The scenario ($1) with run.repetitions set to $3 and the trace off, written to $2.
+with_reps() {
+  node -e '
+    const fs = require("fs");
+    const sc = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    sc.run = { ...(sc.run ?? {}), repetitions: Number(process.argv[3]), trace: false };
+    fs.writeFileSync(process.argv[2], JSON.stringify(sc, null, 2));
+  ' "$1" "$2" "$3"
+}
+
+need node "install Node.js 20+" || exit 2
+mkdir -p "$OUT"
+echo "== machine"
+machine | tee "$OUT/machine-before.txt"
+
+echo
+echo "== build: cargo build --release -p psmr-cli (target $TARGET)"
+(cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
+
+failed=0
+T0=$SECONDS
+for entry in "${SWEEPS[@]}"; do
+  IFS='|' read -r name file threads writes requests reps <<<"$entry"
+  [ -n "$ONLY" ] && [[ "$name" != *"$ONLY"* ]] && continue
+  scenario="$OUT/$name.scenario.json"
+  [ "$reps" = "-" ] && reps="$REPS"
+  with_reps "$ROOT/scenarios/$file" "$scenario" "$reps"
+  args=(bench "$scenario" --threads "$threads" --requests "$requests" --json)
+  [ "$writes" != "-" ] && args+=(--writes "$writes")
+  echo
+  echo "== $name: psmr bench scenarios/$file ${args[*]:2} (repetitions $reps, load $(cut -d' ' -f1 /proc/loadavg))"
+  t0=$SECONDS
+  rc=0
+  timeout "$TIMEOUT_S" "$PSMR" "${args[@]}" >"$OUT/$name.json" || rc=$?
+  if [ "$rc" -eq 124 ]; then
+    echo "   stopped after ${TIMEOUT_S}s (PSMR_BENCH_TIMEOUT): no numbers for this sweep"
+    failed=1
+    continue
+  fi
+  table "$OUT/$name.json"
+  echo "   ($((SECONDS - t0)) s, exit $rc)"
+  [ "$rc" -ne 0 ] && failed=1
+done
+
+echo
+echo "== machine after $((SECONDS - T0)) s of sweeps"
+machine | tee "$OUT/machine-after.txt"
+echo "JSON reports: $OUT"
+exit "$failed"
