@@ -373,6 +373,21 @@ vocabulary! {
     /// Instance `instance` committed with sequence number `seq` (saturated to
     /// 32 bits) and `deps` dependencies (each a DepEdge between commands).
     22 Commit { instance: count @ a, seq: count @ b, deps: count @ c }
+    /// Request `req` has no pending dependency left: a worker may take it
+    /// (late scheduling).
+    23 Ready { req: req @ a }
+    /// The dependency graph now holds `size` requests, at most `bound`
+    /// (late scheduling; recorded at every insert and removal).
+    24 GraphSize { size: count @ a, bound: count @ b }
+    /// The thread starts executing group `group` (an SCC, see GroupFound)
+    /// of `size` instances.
+    25 SccStart [structural] { group: count @ a, size: count @ b }
+    /// The thread finished every instance of group `group`.
+    26 SccEnd [structural] { group: count @ a }
+    /// The dependency graph of committed instance `instance` reaches
+    /// instance `on`, which is not committed yet: `instance` waits for that
+    /// commit, and the thread goes on with later commits (ePaxos).
+    27 CommitWait { instance: count @ a, on: count @ b }
     /// Repartitioning: the scheduler put a sync for `req` into the queues of
     /// the workers in `lanes` (bit i = worker i, workers 0-31), because `req`
     /// touches keys of several partitions; `executor` runs it.
@@ -396,21 +411,6 @@ vocabulary! {
     /// Repartitioning: key number `key` (its low 32 bits) moved from partition
     /// `from` to `to` at map switch `epoch`'s (at most 4096 per switch).
     39 KeyMoved { key: count @ a, from: count @ b, to: count @ c }
-    /// Request `req` has no pending dependency left: a worker may take it
-    /// (late scheduling).
-    23 Ready { req: req @ a }
-    /// The dependency graph now holds `size` requests, at most `bound`
-    /// (late scheduling; recorded at every insert and removal).
-    24 GraphSize { size: count @ a, bound: count @ b }
-    /// The thread starts executing group `group` (an SCC, see GroupFound)
-    /// of `size` instances.
-    25 SccStart [structural] { group: count @ a, size: count @ b }
-    /// The thread finished every instance of group `group`.
-    26 SccEnd [structural] { group: count @ a }
-    /// The dependency graph of committed instance `instance` reaches
-    /// instance `on`, which is not committed yet: `instance` waits for that
-    /// commit, and the thread goes on with later commits (ePaxos).
-    27 CommitWait { instance: count @ a, on: count @ b }
 }
 
 /// The vocabulary, wait reasons and thread-id conventions as JSON (what
