@@ -291,16 +291,17 @@ impl Checker<'_> {
                 "app.ns",
                 format!("expected at most {MAX_SPIN_NS} ns of work per request, got {ns}"),
             ),
-            AppSpec::Handlers { colors } if colors == 0 || colors > MAX_COLORS => self.err(
+            AppSpec::Handlers { colors, .. } if colors == 0 || colors > MAX_COLORS => self.err(
                 "app.colors",
                 format!("expected 1..={MAX_COLORS} colors, got {colors}"),
             ),
             AppSpec::Handlers { .. } if self.sc.stream_kind() != StreamKind::Events => self.err(
                 "app.kind",
-                "the handlers application runs event streams, and this workload makes a total order; event workloads are not available in scenario files yet".into(),
+                "the handlers application runs event streams, and this workload makes a total order; give the workload an `events` object (see docs/scenario-format.md)".into(),
             ),
             _ => {}
         }
+        self.handlers_data();
     }
 
     fn workload(&mut self, limits: &Limits) {
@@ -351,6 +352,9 @@ impl Checker<'_> {
         }
         if let Some(mix) = &w.mix {
             self.mix(mix);
+        }
+        if let Some(events) = &w.events {
+            self.events(events);
         }
     }
 
@@ -727,8 +731,15 @@ pub fn implemented() -> Vec<&'static str> {
         .collect()
 }
 
-/// The stream kind a workload makes (today every generator makes a total
-/// order; commit and event workloads add their kinds).
-pub fn stream_kind_of(_workload: &psmr_core::workload::WorkloadSpec) -> StreamKind {
-    StreamKind::Total
+/// The stream kind a workload makes: an event stream for an `events`
+/// workload, a total order otherwise.
+pub fn stream_kind_of(workload: &psmr_core::workload::WorkloadSpec) -> StreamKind {
+    if workload.events.is_some() {
+        StreamKind::Events
+    } else {
+        StreamKind::Total
+    }
 }
+
+#[path = "parse_events.rs"]
+mod events;
