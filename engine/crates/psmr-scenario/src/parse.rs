@@ -519,6 +519,9 @@ impl Checker<'_> {
 
     /// Values inside the parameter objects.
     fn params(&mut self, at: &str, s: &SchedulerSpec) {
+        if let Some(p) = &s.coloring {
+            self.coloring_params(&member(at, "coloring"), p);
+        }
         let classes = self.sc.app.classes();
         let (key, mapping, capacity, spin) = match (&s.early, &s.stealing) {
             (Some(p), _) => ("early", &p.mapping, p.queue_capacity, p.spin),
@@ -542,7 +545,7 @@ impl Checker<'_> {
         }
     }
 
-    fn spin(&mut self, at: &str, sp: SpinPolicy) {
+    pub(crate) fn spin(&mut self, at: &str, sp: SpinPolicy) {
         if sp.park_us > 1_000_000 {
             self.err(
                 &member(at, "park_us"),

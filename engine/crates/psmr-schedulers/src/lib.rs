@@ -19,6 +19,7 @@ use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId};
 
 pub mod barrier;
 pub mod busy_wait;
+pub mod coloring;
 pub mod early;
 pub mod probe;
 pub mod queue;
@@ -30,7 +31,7 @@ pub mod sync;
 pub mod testkit;
 pub mod work_stealing;
 
-pub use spec::{EarlyParams, SchedulerSpec, SpinPolicy, StealingParams};
+pub use spec::{ColoringParams, EarlyParams, SchedulerSpec, SpinPolicy, StealingParams};
 
 /// What `build` needs to know about the run.
 #[derive(Clone, Copy, Debug)]
@@ -51,6 +52,8 @@ pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
         | SchedulerId::WsModerate
         | SchedulerId::WsAggressive
         | SchedulerId::WsOptimistic => &work_stealing::NEEDS,
+        SchedulerId::Libasync => &coloring::NEEDS_LIBASYNC,
+        SchedulerId::Mely => &coloring::NEEDS_MELY,
         _ => return None,
     })
 }
@@ -71,6 +74,7 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
             &spec.early.clone().unwrap_or_default(),
             env,
         )?)),
+        SchedulerId::Libasync | SchedulerId::Mely => coloring::build(spec),
         _ => work_stealing::build(spec, env),
     }
 }

@@ -6,21 +6,23 @@
 #[cfg(loom)]
 pub use loom::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 #[cfg(loom)]
-pub use loom::sync::{Arc, Condvar, Mutex};
+pub use loom::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[cfg(loom)]
 pub use loom::thread::yield_now;
 
 #[cfg(all(shuttle, not(loom)))]
 pub use shuttle::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 #[cfg(all(shuttle, not(loom)))]
-pub use shuttle::sync::{Arc, Condvar, Mutex};
+pub use shuttle::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[cfg(all(shuttle, not(loom)))]
 pub use shuttle::thread::yield_now;
 
 #[cfg(not(any(loom, shuttle)))]
 pub use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+/// All three mutexes report a failed `try_lock` with std's error type.
+pub use std::sync::TryLockError;
 #[cfg(not(any(loom, shuttle)))]
-pub use std::sync::{Arc, Condvar, Mutex};
+pub use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[cfg(not(any(loom, shuttle)))]
 pub use std::thread::yield_now;
 
