@@ -390,7 +390,10 @@ fn a_spec_selects_the_broken_stealer_and_the_oracle_catches_it() {
         threads: 4,
     };
     let mut spec = SchedulerSpec::new(SchedulerId::WsOptimistic);
-    spec.mapping = Some(MappingSpec::Naive);
+    spec.stealing = Some(StealingParams {
+        mapping: Some(MappingSpec::Naive),
+        ..StealingParams::default()
+    });
     spec.fault = Some("no-such-fault".into());
     assert!(matches!(
         crate::build(&spec, &env),
