@@ -144,8 +144,9 @@ pub struct SchedulerSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coloring: Option<ColoringParams>,
     /// Fault injection (feature `fault-injection` only): a deliberately
-    /// broken variant, e.g. `ws-ignore-flags` for work stealing, so tests
-    /// can check that the oracle catches it.
+    /// broken variant, e.g. `ws-ignore-flags` for work stealing or
+    /// `steal-running` for `libasync` and `mely`, so tests can check that
+    /// the oracle catches it.
     #[cfg(feature = "fault-injection")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fault: Option<String>,

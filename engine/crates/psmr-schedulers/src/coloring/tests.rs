@@ -578,3 +578,38 @@ fn parameters_are_checked_and_routed() {
     spec.id = SchedulerId::Mely;
     assert_eq!(crate::build(&spec, &env).unwrap().id(), SchedulerId::Mely);
 }
+
+/// With the `fault-injection` feature a scenario selects the broken
+/// stealer through `SchedulerSpec::fault`; `build` refuses unknown faults.
+#[cfg(feature = "fault-injection")]
+#[test]
+fn a_spec_selects_the_broken_runtime_and_the_oracle_catches_it() {
+    let s = testkit::event_stream_spin(9, 6, 6, 2, 300_000);
+    let env = crate::BuildEnv {
+        classes: &s.classes,
+        threads: 2,
+    };
+    for id in [SchedulerId::Libasync, SchedulerId::Mely] {
+        let mut spec = SchedulerSpec::new(id);
+        spec.fault = Some("ws-ignore-flags".into());
+        assert!(matches!(
+            crate::build(&spec, &env),
+            Err(RunError::InvalidConfig(_))
+        ));
+        spec.fault = Some(FAULT_STEAL_RUNNING.into());
+        let sched = crate::build(&spec, &env).unwrap();
+        let caught = (0..6).any(|_| {
+            let r = testkit::run_with(
+                sched.as_ref(),
+                &s,
+                2,
+                TraceConfig::OFF,
+                &CancelToken::default(),
+                0,
+            )
+            .unwrap();
+            !r.verdict.correct
+        });
+        assert!(caught, "{id}: the oracle never caught the broken stealer");
+    }
+}
