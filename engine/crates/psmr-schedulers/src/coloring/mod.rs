@@ -272,7 +272,11 @@ fn drive<D: Discipline>(
         blocked_ns += wait_for_room(rt, root, capacity, spin, &mut p);
         rt.register(&mut p, &mut t, None, ROOT, root);
     }
-    rt.finish(ctx.stream.runnable(d.delivered() as usize) as u64);
+    rt.finish(
+        ctx.stream.runnable(d.delivered() as usize) as u64,
+        &p,
+        &mut t,
+    );
     RunOutput {
         delivered: d.delivered(),
         scheduler_busy_ns: p

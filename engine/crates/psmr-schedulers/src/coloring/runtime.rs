@@ -38,20 +38,25 @@
 //!
 //! ## Sleeping without a lost wake-up
 //! An idle core sets `sleeping` under its lock after finding its queue
-//! empty under that same lock, then waits on its condition variable (which
-//! releases the lock atomically). A registrant appends under the lock and
-//! notifies when it sees `sleeping`. Either the append came first (the core
-//! sees the event) or the core was already waiting (the registrant notifies
-//! it). Waits also time out (`park_us`), since work to steal appears in
-//! other cores' queues without a notification, and so does the end of the
-//! run.
+//! empty and no `stop` under that same lock, then waits on its condition
+//! variable (which releases the lock atomically). A registrant appends
+//! under the lock and notifies when it sees `sleeping`; whoever ends the run
+//! sets `stop` under the lock and notifies. Either the change came first
+//! (the core sees it) or the core was already waiting (and is notified).
+//! Natively the waits also time out (`park_us`), because work to steal
+//! appears in other cores' queues without a notification.
 //!
 //! ## Termination without a global counter
-//! Each core counts the events it executed in its own cache line. Once the
-//! driver has delivered everything, it publishes the number of events the
-//! delivered trees hold (`Stream::runnable`) and sets `done`; an idle core
-//! sums the cores' counts and stops when the sum reaches that number. Nothing
-//! shared by all cores is written per event.
+//! Each core counts the events it executed in its own locked state (the
+//! count of an event is added at the core's next dequeue, which takes the
+//! lock anyway). Once the driver has delivered everything it publishes the
+//! number of events the delivered trees hold (`Stream::runnable`) and sets
+//! `done`. Then the driver, and every core that runs out of work, sums the
+//! counts, taking each core's lock in turn (never two at once), and when
+//! the sum reaches that number sets `stop` on every core. The locks order
+//! every count before any sum that follows it, so the last core to count
+//! sees every count and stops the run: no wake-up depends on a timeout.
+//! Nothing shared by all cores is written per event.
 
 use crossbeam_utils::CachePadded;
 use psmr_core::trace::Counter;
@@ -91,16 +96,19 @@ pub trait EventProbe<'s>: Probe {
     fn sample_queue(&mut self, _len: u32) {}
 }
 
-/// What a core holds under its lock: its queue and whether its thread is
-/// asleep on the condition variable.
+/// What a core holds under its lock: its queue, whether its thread is
+/// asleep on the condition variable, how many events it executed, and
+/// whether the run is over.
 #[derive(Debug)]
 pub struct Locked<Q> {
     pub q: Q,
     pub sleeping: bool,
+    pub executed: u64,
+    pub stop: bool,
 }
 
 /// One core: its queue under a lock, the condition variable its thread
-/// sleeps on, a lock-free hint of its queue length and its executed count.
+/// sleeps on, and a lock-free hint of its queue length.
 #[derive(Debug)]
 pub struct Core<Q> {
     state: Mutex<Locked<Q>>,
@@ -108,9 +116,6 @@ pub struct Core<Q> {
     /// Events queued, written under the lock; read without it as a hint
     /// (victim order, back-pressure), so `Relaxed`.
     len: AtomicU32,
-    /// Events this core executed; written by its thread only, summed by
-    /// idle cores to detect the end of the run (see the module comment).
-    executed: AtomicU64,
 }
 
 /// A color's slot: its owner and, guarded by the owner's lock, the
@@ -323,10 +328,11 @@ impl<'s, D: Discipline> Runtime<'s, D> {
                         state: Mutex::new(Locked {
                             q: d.queue(),
                             sleeping: false,
+                            executed: 0,
+                            stop: false,
                         }),
                         wake: Condvar::new(),
                         len: AtomicU32::new(0),
-                        executed: AtomicU64::new(0),
                     })
                 })
                 .collect(),
@@ -490,15 +496,18 @@ impl<'s, D: Discipline> Runtime<'s, D> {
         self.slot(c).owner.store(me as u32, Ordering::Relaxed);
     }
 
-    /// Take core `k`'s next event; `stolen` says whether a steal moved it
-    /// here (for the stolen-time metric).
+    /// Count `ran` events core `k` executed since its last dequeue, and
+    /// take its next event; `stolen` says whether a steal moved it here
+    /// (for the stolen-time metric).
     pub fn pop<P: EventProbe<'s>>(
         &self,
         k: usize,
+        ran: u64,
         p: &mut P,
         t: &mut Tally,
     ) -> Option<(RequestId, bool)> {
         let mut g = self.lock(k, p, t);
+        g.executed += ran;
         let e = D::pop(self, k, &mut g.q, p)?;
         self.publish(k, &g.q);
         let left = &self.slot(self.op(e).color).stolen_left;
@@ -590,11 +599,12 @@ impl<'s, D: Discipline> Runtime<'s, D> {
     }
 
     /// Core `me` has nothing to do: sleep until an event is registered for
-    /// it or `park_us` pass. Returns at once if its queue is not empty.
+    /// it, the run stops, or (natively) `park_us` pass. Returns at once if
+    /// its queue is not empty or the run is over.
     pub fn sleep<P: EventProbe<'s>>(&self, me: usize, p: &P, t: &mut Tally, park_us: u32) {
         let core = &self.cores[me];
         let mut g = self.lock(me, p, t);
-        if D::len(&g.q) > 0 || self.finished() {
+        if D::len(&g.q) > 0 || g.stop {
             return;
         }
         g.sleeping = true;
@@ -617,49 +627,40 @@ impl<'s, D: Discipline> Runtime<'s, D> {
     }
 
     /// The driver is done: `events` events (those of the delivered trees)
-    /// must run. Wakes sleeping cores so they see it.
-    pub fn finish(&self, events: u64) {
-        // Relaxed store, then Release on `done`: a core that sees `done`
+    /// must run. Stops the run if they all have.
+    pub fn finish<P: EventProbe<'s>>(&self, events: u64, p: &P, t: &mut Tally) {
+        // Relaxed store, then Release on `done`: whoever sees `done`
         // (Acquire) sees the target.
         self.target.store(events, Ordering::Relaxed);
         self.done.store(true, Ordering::Release);
-        self.wake_all();
+        self.stop_if_finished(p, t);
     }
 
-    /// Core `k` executed one more event (its own counter only).
-    pub fn executed(&self, k: usize) {
-        let c = &self.cores[k].executed;
-        // Relaxed: only its own thread writes it; readers only compare the
-        // sum with the target, and a stale (smaller) value only delays them.
-        c.store(c.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-        // Models have no time, so sleepers cannot time out: the thread that
-        // completes the run wakes them (natively their timeouts do, and
-        // nothing shared is read here per event).
-        #[cfg(any(loom, shuttle))]
-        if self.finished() {
-            self.wake_all();
-        }
+    /// Has the run ended (as far as core `k` was told)?
+    pub fn stopped<P: EventProbe<'s>>(&self, k: usize, p: &P, t: &mut Tally) -> bool {
+        self.lock(k, p, t).stop
     }
 
-    /// Wake every sleeping core (each under its lock, so none misses it).
-    pub fn wake_all(&self) {
-        for c in &self.cores {
-            let _g = c.state.lock().unwrap_or_else(|e| e.into_inner());
-            c.wake.notify_all();
-        }
-    }
-
-    /// Has every event of the delivered trees executed?
-    pub fn finished(&self) -> bool {
+    /// If every event of the delivered trees executed, stop every core
+    /// and return `true`. Takes each core's lock in turn, never two at
+    /// once (see the module comment).
+    pub fn stop_if_finished<P: EventProbe<'s>>(&self, p: &P, t: &mut Tally) -> bool {
         if !self.done.load(Ordering::Acquire) {
             return false;
         }
-        let sum: u64 = self
-            .cores
-            .iter()
-            .map(|c| c.executed.load(Ordering::Relaxed))
-            .sum();
-        sum >= self.target.load(Ordering::Relaxed)
+        let target = self.target.load(Ordering::Relaxed);
+        let mut sum = 0;
+        for k in 0..self.cores.len() {
+            sum += self.lock(k, p, t).executed;
+        }
+        if sum < target {
+            return false;
+        }
+        for (k, c) in self.cores.iter().enumerate() {
+            self.lock(k, p, t).stop = true;
+            c.wake.notify_all();
+        }
+        true
     }
 
     /// Events queued at core `k`, a hint.

@@ -385,7 +385,7 @@ fn choose<D: Discipline>(rt: &Runtime<'static, D>, v: usize, cost: u64) -> Choic
 }
 
 fn pop<D: Discipline>(rt: &Runtime<'static, D>, k: usize, p: &mut Quiet) -> Option<u32> {
-    rt.pop(k, p, &mut Tally::default())
+    rt.pop(k, 0, p, &mut Tally::default())
         .map(|(e, _)| rt.op(e).color)
 }
 
@@ -462,7 +462,8 @@ fn a_libasync_steal_moves_the_whole_color_in_order() {
     assert!(matches!(p.0.last(), Some(EventKind::Dequeued { req: 2 })));
     // Event 6 (color 2) registers while 2 sits at core 0.
     rt.register(&mut p, &mut t, Some(1), 0, 6);
-    let order: Vec<u32> = std::iter::from_fn(|| rt.pop(0, &mut p, &mut t).map(|x| x.0)).collect();
+    let order: Vec<u32> =
+        std::iter::from_fn(|| rt.pop(0, 0, &mut p, &mut t).map(|x| x.0)).collect();
     assert_eq!(order, vec![1, 3, 4, 5, 6]);
 }
 

@@ -28,6 +28,9 @@ pub struct Worker<'r, 's, D: Discipline, P: EventProbe<'s>> {
     /// The last refusal traced: (victim, heuristic, color).
     last_refusal: Option<(usize, u8, u32)>,
     executed: u64,
+    /// Events run and not yet counted in the core's locked state (counted
+    /// at the next dequeue).
+    uncounted: u64,
 }
 
 impl<'r, 's, D: Discipline, P: EventProbe<'s>> Worker<'r, 's, D, P> {
@@ -49,6 +52,7 @@ impl<'r, 's, D: Discipline, P: EventProbe<'s>> Worker<'r, 's, D, P> {
             steal_cost_ns,
             last_refusal: None,
             executed: 0,
+            uncounted: 0,
         }
     }
 
@@ -58,7 +62,8 @@ impl<'r, 's, D: Discipline, P: EventProbe<'s>> Worker<'r, 's, D, P> {
         let start = self.probe.now();
         let mut idle: Option<(u64, u32)> = None;
         loop {
-            if let Some((e, stolen)) = self.rt.pop(self.me, &mut self.probe, &mut self.tally) {
+            let ran = std::mem::take(&mut self.uncounted);
+            if let Some((e, stolen)) = self.rt.pop(self.me, ran, &mut self.probe, &mut self.tally) {
                 if let Some((t0, spins)) = idle.take() {
                     self.probe
                         .wait_done(WaitReason::EmptyQueue, NO_REQUEST, t0, spins);
@@ -77,7 +82,9 @@ impl<'r, 's, D: Discipline, P: EventProbe<'s>> Worker<'r, 's, D, P> {
             {
                 continue;
             }
-            if self.rt.finished() {
+            if self.rt.stopped(self.me, &self.probe, &mut self.tally)
+                || self.rt.stop_if_finished(&self.probe, &mut self.tally)
+            {
                 break;
             }
             let (t0, spins) = idle.get_or_insert_with(|| {
@@ -115,7 +122,7 @@ impl<'r, 's, D: Discipline, P: EventProbe<'s>> Worker<'r, 's, D, P> {
             self.rt
                 .register(&mut self.probe, &mut self.tally, Some(self.me), e, c);
         }
-        self.rt.executed(self.me);
+        self.uncounted += 1;
         self.executed += 1;
         if self.executed.is_multiple_of(SAMPLE_EVERY) {
             self.probe.sample_queue(self.rt.queued(self.me));
