@@ -36,7 +36,7 @@ PSMR="$TARGET/release/psmr"
 # Request counts are the scenarios' own, except where a sweep would take
 # minutes on a small machine (noted in docs/benchmarks/early.md). The
 # 8-shard sweep runs once per point: before each run the class-to-thread
-# mapping optimizer spends seconds on 18 classes (outside the measured
+# mapping optimizer takes up to tens of milliseconds on 18 classes (outside the measured
 # window, but it adds up).
 SWEEPS=(
   "read-light|early-rw-read-light.json|$THREADS|-|20000|-"

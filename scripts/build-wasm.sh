@@ -50,6 +50,13 @@ if [ "$CLIPPY" = "1" ]; then
   cd "$ROOT/engine" && exec cargo "${clippy_args[@]}" -- -D warnings
 fi
 
+# The release wasm is what a browser downloads first: link-time
+# optimization over one codegen unit and no debug info make it ~20% smaller
+# (gzipped) and no slower. Set for this build only (its own target dir).
+if [ "$PROFILE" = "release" ]; then
+  export CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_DEBUG=0
+fi
+
 cargo_args=(build -p psmr-wasm --target wasm32-unknown-unknown -Z build-std=panic_abort,std)
 if [ "$PROFILE" = "release" ]; then cargo_args+=(--release); fi
 if [ -n "$FEATURES" ]; then cargo_args+=(--features "$FEATURES"); fi
@@ -60,6 +67,19 @@ echo "build-wasm: cargo ${cargo_args[*]}"
 DIR="release"
 [ "$PROFILE" = "dev" ] && DIR="debug"
 WASM="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$DIR/psmr_wasm.wasm"
+
+# wasm-opt (Debian's binaryen, installed by scripts/lib.sh) shrinks it
+# further at -O2 (speed kept), before wasm-bindgen: binaryen 108 mistypes
+# the externref table wasm-bindgen adds ("WebAssembly.Table.set():
+# Argument 1 is invalid" at start-up), and it keeps the custom sections
+# wasm-bindgen reads. Features come from the module's target_features.
+if [ "$PROFILE" = "release" ] && command -v wasm-opt >/dev/null 2>&1; then
+  echo "build-wasm: wasm-opt -O2 ($(wasm-opt --version))"
+  wasm-opt -O2 "$WASM" -o "$CARGO_TARGET_DIR/psmr_wasm.opt.wasm"
+  WASM="$CARGO_TARGET_DIR/psmr_wasm.opt.wasm"
+elif [ "$PROFILE" = "release" ]; then
+  echo "build-wasm: no wasm-opt (binaryen): the wasm is not optimized further"
+fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"

@@ -78,6 +78,22 @@ install_node_modules() {
   echo "$sum" >"$stamp"
 }
 
+# Debian's binaryen for wasm-opt, which shrinks the engine's wasm for the
+# first load (scripts/build-wasm.sh uses it when present). Optional: without
+# it the build still works, only larger.
+install_binaryen() {
+  if command -v wasm-opt >/dev/null 2>&1; then
+    echo "wasm-opt present: $(wasm-opt --version)"
+    return 0
+  fi
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  if ! $sudo apt-get install -y binaryen; then
+    $sudo apt-get update && $sudo apt-get install -y binaryen
+  fi || echo "binaryen not installed (needs root and the Debian mirror): the wasm stays unoptimized"
+  return 0
+}
+
 # Debian's chromium for the e2e tests (Playwright cannot download its own).
 install_chromium() {
   local bin="${PSMR_CHROMIUM:-/usr/bin/chromium}"

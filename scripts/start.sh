@@ -8,6 +8,7 @@ PORT="${PORT:-5173}"
 step "rust toolchain (engine/rust-toolchain.toml)" "needs network access to the Rust dist server" install_toolchain
 step "wasm-bindgen-cli $WASM_BINDGEN_VERSION" "cargo install needs crates.io" install_wasm_bindgen
 step "node modules (npm ci)" "needs the npm registry" install_node_modules
+step "binaryen (Debian, wasm-opt)" "apt-get install -y binaryen needs root and the Debian mirror" install_binaryen
 step "engine -> wasm (scripts/build-wasm.sh)" "see README.md, Troubleshooting" bash "$ROOT/scripts/build-wasm.sh"
 
 printf '\n\033[1mP-SMR Lab: http://127.0.0.1:%s/\033[0m  (default scenario: scenarios/quickstart.json; Ctrl-C stops)\n\n' "$PORT"

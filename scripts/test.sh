@@ -17,6 +17,7 @@ T0=$SECONDS
 step "rust toolchain (engine/rust-toolchain.toml)" "needs network access to the Rust dist server" install_toolchain
 step "wasm-bindgen-cli $WASM_BINDGEN_VERSION" "cargo install needs crates.io" install_wasm_bindgen
 step "node modules (npm ci)" "needs the npm registry" install_node_modules
+step "binaryen (Debian, wasm-opt)" "apt-get install -y binaryen needs root and the Debian mirror" install_binaryen
 step "chromium (Debian)" "apt-get install -y chromium needs root and the Debian mirror" install_chromium
 
 cd "$ROOT/engine"

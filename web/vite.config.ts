@@ -15,6 +15,8 @@ const isolation = {
 
 export default defineConfig({
   plugins: [react()],
+  // The docs are served as static files: the Guide tab reads docs/instructor-guide.md and its images.
+  publicDir: '../docs',
   server: { headers: isolation, host: '127.0.0.1', port: 5173, strictPort: false },
   preview: { headers: isolation, host: '127.0.0.1', port: 4173, strictPort: true },
   worker: { format: 'es' },

@@ -94,12 +94,15 @@ test('a class mapping that breaks rule R.4 is located by the engine', async ({ p
     Rg: { mode: 'concurrent', threads: [0] },
     Wg: { mode: 'sequential', threads: [0, 1] },
   };
-  const text = smallScenario({ threads: 2, schedulers: [{ id: 'early', mapping: { kind: 'explicit', classes } }] });
+  const text = smallScenario({
+    threads: 2,
+    schedulers: [{ id: 'early', early: { mapping: { kind: 'explicit', classes } } }],
+  });
   await setEditorText(page, text);
   const problem = page.getByTestId('problem').filter({ hasText: 'R.4' });
   await expect(problem).toHaveCount(1, { timeout: 15_000 });
   await expect(problem).toHaveAttribute('data-source', 'engine');
-  await expect(problem).toContainText('schedulers[0].mapping');
+  await expect(problem).toContainText('schedulers[0].early.mapping');
   await expect(page.getByTestId('problems')).toHaveAttribute('data-count', '1');
 });
 

@@ -1,7 +1,6 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { position, releaseOfSeveral, replayOnly, resetRunCount, runScenario, shot } from './classroom';
+import { openLab } from './lab';
 
 /**
  * The Classroom tab, used as a teacher would: run a shipped scenario, open
@@ -13,101 +12,26 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 // app alone, so this file records no action trace (failure screenshots stay).
 test.use({ trace: 'off' });
 
-async function openLab(page: Page) {
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  await page.goto('/');
-  await expect(page.getByTestId('engine-info'), `engine did not start: ${problems.join('; ')}`).toHaveAttribute(
-    'data-state',
-    'ready',
-  );
-  return problems;
-}
-
-/** Run a shipped scenario (optionally edited) and open the Classroom tab on its report. */
-async function runScenario(page: Page, file: string, edit?: (text: string) => string) {
-  await page.getByTestId('tab-run').click();
-  await page.getByTestId('scenario-picker').selectOption(file);
-  if (edit) {
-    const source = page.getByTestId('scenario-text');
-    await source.fill(edit(await source.inputValue()));
-  }
-  const serial = runCount++;
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('phase')).toHaveAttribute('data-phase', 'done');
-  await page.getByTestId('tab-classroom').click();
-  // The replay belongs to this run, not to an earlier one.
-  await expect(page.getByTestId('run-choice')).toHaveAttribute('data-run-serial', String(serial + 1));
-  await expect(page.getByTestId('timeline')).toBeVisible();
-}
-
-/** Runs started on the current page (the run store numbers them from 1). */
-let runCount = 0;
 test.beforeEach(() => {
-  runCount = 0;
+  resetRunCount();
 });
 
-/**
- * Jump from release to release until one synchronizes at least two threads
- * (a class mapped to one thread also "synchronizes", alone), and return the
- * box of the barrier or cycle the current event released.
- */
-async function releaseOfSeveral(page: Page) {
-  const group = page.locator('[data-testid=sync-group][data-just-released=true]');
-  for (let i = 0; i < 50; i++) {
-    await page.getByTestId('next-release').click();
-    await expect(group).toHaveCount(1);
-    const members = (await group.getAttribute('data-members'))!.split(',').filter(Boolean);
-    if (members.length >= 2) return group;
-  }
-  throw new Error('no release of a class with two or more threads in the first 50');
-}
-
-/** Replay only the run of `scheduler` (uncheck the others). */
-async function replayOnly(page: Page, scheduler: string) {
-  const boxes = page.getByTestId('run-choice').locator('input[type=checkbox][data-testid^=pick-]');
-  for (let i = 0; i < (await boxes.count()); i++) {
-    const b = boxes.nth(i);
-    const mine = (await b.getAttribute('data-testid')) === `pick-${scheduler}`;
-    if ((await b.isChecked()) !== mine) await b.click();
-  }
-  await expect(page.getByTestId('pseudo-panel')).toContainText(scheduler);
-}
-
-async function position(page: Page): Promise<number> {
-  return Number(await page.getByTestId('position').getAttribute('data-position'));
-}
-
-/**
- * Screenshot attached to the report; with PSMR_DOC_IMG=1 also copied into
- * docs/img/ for the instructor guide (how its pictures are regenerated).
- */
-async function shot(page: Page, info: TestInfo, name: string, forDocs = true) {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
-  if (forDocs && process.env.PSMR_DOC_IMG === '1') {
-    const docs = fileURLToPath(new URL(`../../docs/img/${name}.png`, import.meta.url));
-    mkdirSync(dirname(docs), { recursive: true });
-    copyFileSync(path, docs);
-  }
-}
-
 test('early scheduling: a barrier shows who arrived and which thread executes', async ({ page }, info) => {
-  const problems = await openLab(page);
+  const { problems } = await openLab(page);
   await runScenario(page, 'classroom-spin.json');
   await replayOnly(page, 'early');
 
-  // Step forward one event at a time with the keyboard, then back.
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('ArrowRight');
+  // Step forward one trace event at a time (shift + arrow), then back.
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
   expect(await position(page)).toBe(3);
-  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Shift+ArrowLeft');
   expect(await position(page)).toBe(2);
+  // A plain arrow moves one algorithm step (one or more events) and says what it was.
+  await page.keyboard.press('ArrowRight');
+  expect(await position(page)).toBeGreaterThan(2);
+  await expect(page.getByTestId('step-caption')).not.toBeEmpty();
   await shot(page, info, 'classroom-threads-early');
 
   // Jump to a barrier release and look at the synchronization view.
@@ -116,7 +40,8 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   await expect(group).toHaveAttribute('data-kind', 'barrier');
   const executor = await group.getAttribute('data-executor');
   expect(executor).toMatch(/^\d+$/);
-  await expect(group.getByTestId('sync-executor')).toContainText(`T${executor} executed it`);
+  const req = await group.getAttribute('data-req');
+  await expect(group.getByTestId('sync-executor')).toContainText(`T${executor} executed r${req}`);
   // Every thread of the class arrived, and the smallest id executed (Algorithm 2).
   const members = (await group.getAttribute('data-members'))!.split(',').map(Number);
   const arrived = (await group.getAttribute('data-arrived'))!.split(',').map(Number);
@@ -127,10 +52,10 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   await expect(page.getByTestId('current-event')).toContainText('released');
   await shot(page, info, 'classroom-sync-barrier');
 
-  // A step back and forward again gives the same picture (replay from checkpoints).
+  // An event back and forward again gives the same picture (replay from checkpoints).
   const at = await position(page);
-  await page.getByTestId('step-back').click();
-  await page.getByTestId('step-forward').click();
+  await page.keyboard.press('Shift+ArrowLeft');
+  await page.keyboard.press('Shift+ArrowRight');
   expect(await position(page)).toBe(at);
   await expect(page.locator('[data-testid=sync-group][data-just-released=true]')).toHaveAttribute(
     'data-executor',
@@ -152,7 +77,7 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
 });
 
 test('busy-wait: a cycle releases once its threads arrived, one of them executing', async ({ page }, info) => {
-  const problems = await openLab(page);
+  const { problems } = await openLab(page);
   await runScenario(page, 'classroom-spin.json');
   await replayOnly(page, 'busy-wait');
   await page.getByTestId('view-sync').click();
@@ -171,42 +96,13 @@ test('busy-wait: a cycle releases once its threads arrived, one of them executin
   expect(problems).toEqual([]);
 });
 
-test('work stealing on a skewed load: a steal is drawn from victim to stealer', async ({ page }, info) => {
-  const problems = await openLab(page);
-  // The shipped skewed scenario, shortened and paced, with local reads only
-  // (every queued request is concurrent, so any may be stolen) and 90% of
-  // them on shard 1: the hot thread's ready queue fills while it works and
-  // idle threads take it. Whether a steal happens still depends on timing,
-  // so, as a teacher would, run it again (at most three times) until one of
-  // the four variants stole.
-  const variants = ['ws-conservative', 'ws-moderate', 'ws-aggressive', 'ws-optimistic'];
+test('work stealing: a steal is drawn from victim to stealer', async ({ page }, info) => {
+  const { problems } = await openLab(page);
+  // The stealing lesson's scenario steals in every run (scripts/check-classroom.mjs checks 20).
+  await runScenario(page, 'ws-classroom.json');
+  await replayOnly(page, 'ws-conservative');
   const next = page.getByTestId('next-steal');
-  let found = '';
-  for (let attempt = 0; attempt < 3 && !found; attempt++) {
-    await runScenario(page, 'skewed-stealing.json', (text) => {
-      const s = JSON.parse(text);
-      s.workload = {
-        ...s.workload,
-        requests: 2000,
-        writes: 0,
-        global: 0,
-        skew: { kind: 'skewed', hot: 0, share: 0.9 },
-      };
-      s.schedulers = variants.map((id) => ({ id }));
-      s.run = { ...s.run, trace: true, pace_ns: 20000 };
-      delete s.expect;
-      return JSON.stringify(s, null, 2);
-    });
-    for (const v of variants) {
-      await replayOnly(page, v);
-      await expect(page.getByTestId('classroom-status')).toHaveCount(0);
-      if (await next.isEnabled()) {
-        found = v;
-        break;
-      }
-    }
-  }
-  expect(found, 'no work-stealing run recorded a steal').not.toBe('');
+  await expect(next).toBeEnabled();
   await page.getByTestId('view-sync').click();
   await next.click();
   const arrow = page.getByTestId('steal-arrow').first();
@@ -217,6 +113,11 @@ test('work stealing on a skewed load: a steal is drawn from victim to stealer', 
   expect((await arrow.getAttribute('data-stolen'))!.length).toBeGreaterThan(0);
   await expect(page.getByTestId('current-event')).toContainText(`T${stealer} steals`);
   await expect(page.getByTestId('current-event')).toContainText(`from T${victim}`);
+  // The stealer is stealing in every view, never idle.
+  await expect(page.locator(`[data-testid=thread-list] li[data-thread="${stealer}"]`)).toHaveAttribute(
+    'data-activity',
+    'stealing',
+  );
   // The pseudo-code panel points at the steal line.
   await expect(page.locator('[data-current=true]')).toContainText('stolen');
   await shot(page, info, 'classroom-steal');
@@ -228,16 +129,10 @@ test('work stealing on a skewed load: a steal is drawn from victim to stealer', 
 });
 
 test('mapping: naive and optimized mappings side by side', async ({ page }, info) => {
-  const problems = await openLab(page);
-  await runScenario(page, 'mapping-naive-vs-optimized.json', (text) => {
-    const s = JSON.parse(text);
-    s.workload.requests = 3000;
-    s.run = { ...s.run, trace: true };
-    delete s.expect;
-    return JSON.stringify(s, null, 2);
-  });
+  const { problems } = await openLab(page);
+  await runScenario(page, 'classroom-mapping.json');
   const boxes = page.getByTestId('run-choice').locator('input[type=checkbox]');
-  // Pick the two early runs (naive and optimized), nothing else.
+  // Pick the two early runs (naive and optimized).
   for (let i = 0; i < (await boxes.count()); i++) {
     const b = boxes.nth(i);
     const early = (await b.getAttribute('data-testid')) === 'pick-early';
@@ -249,8 +144,9 @@ test('mapping: naive and optimized mappings side by side', async ({ page }, info
   const titles = await page.locator('.track-title').allTextContents();
   expect(titles.join(' ')).toMatch(/naive/);
   expect(titles.join(' ')).toMatch(/optimi/);
-  // Both tables list classes with the threads they used.
+  // Both tables list classes with the threads they used; rows that differ are marked.
   for (const t of await tables.all()) await expect(t.locator('td.on').first()).toBeVisible();
+  await expect(page.locator('[data-differs=true]').first()).toBeVisible();
   await shot(page, info, 'classroom-mapping-compare');
   expect(problems).toEqual([]);
 });
@@ -292,10 +188,10 @@ test('a 1M-event synthetic trace scrubs without a long task', async ({ page }, i
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Home');
-    await page.keyboard.press('Shift+ArrowRight');
-    expect(await position(page)).toBe(10);
+    await page.keyboard.press('Control+ArrowRight');
+    expect(await position(page)).toBe(100);
     await page.getByTestId('next-steal').click();
-    expect(await position(page)).toBeGreaterThan(10);
+    expect(await position(page)).toBeGreaterThan(100);
     await page.getByTestId('view-sync').click();
     await page.getByTestId('view-threads').click();
     await page.waitForTimeout(500);

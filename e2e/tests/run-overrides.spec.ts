@@ -36,19 +36,24 @@ test("a run can leave schedulers out and change the thread count without editing
   );
 });
 
-test("a thread count over the browser's limit is refused with a clear message", async ({
+test("a bad override is named at its own field, in its own unit, before anything runs", async ({
   page,
 }) => {
   await openLab(page);
   await page.getByTestId("run-threads").fill("99");
-  await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute(
-    "data-phase",
-    "refused",
+  await expect(page.getByTestId("override-error-threads")).toContainText(
+    "1 to 16",
   );
-  await expect(page.getByTestId("diagnostics")).toContainText("16");
-  // The lab stays usable: clear the override and run again.
+  await expect(page.getByTestId("run")).toBeDisabled();
   await page.getByTestId("run-threads").fill("");
+  await page.getByTestId("run-pace").fill("-5");
+  await expect(page.getByTestId("override-error-pace")).toContainText(
+    "got -5 µs",
+  );
+  await expect(page.getByTestId("override-error-threads")).toHaveCount(0);
+  await expect(page.getByTestId("run")).toBeDisabled();
+  // The lab stays usable: clear the override and run.
+  await page.getByTestId("run-pace").fill("");
   await page.getByTestId("run").click();
   await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
 });

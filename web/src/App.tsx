@@ -1,45 +1,74 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
+import { DisplayToggles } from './components/DisplayToggles';
 import { EngineInfo } from './components/EngineInfo';
+import { DEFAULT_TAB, navStore, useNav } from './components/nav';
+import { openLink, useLink } from './components/links';
 import { collectPanels, type PanelDef } from './components/panels';
 import { RunControls } from './components/RunControls';
-import { RunPanel } from './components/RunPanel';
+import { lazyPanel } from './components/lazyPanel';
 import { ScenarioPicker, ScenarioSource } from './components/ScenarioPicker';
 import { runStore } from './store';
-import { sweepPanel } from './sweep';
+import { useDisplay } from './views/display';
 
-const RUN_PANEL: PanelDef = { id: 'run', title: 'Run', order: 0, component: RunPanel };
+// The Run and Sweep tabs draw with d3: their code is fetched when they are first opened.
+const RUN_PANEL: PanelDef = {
+  id: 'run',
+  title: 'Run',
+  order: 0,
+  component: lazyPanel(() => import('./components/RunPanel').then((m) => m.RunPanel), 'the run results'),
+};
+const SWEEP_PANEL: PanelDef = {
+  id: 'sweep',
+  title: 'Sweep',
+  order: 50,
+  component: lazyPanel(() => import('./sweep/SweepPanel').then((m) => m.SweepPanel), 'the sweep'),
+};
 
-function tabFromHash(panels: PanelDef[]): string {
-  const id = window.location.hash.match(/^#tab=([\w-]+)/)?.[1];
-  return panels.some((p) => p.id === id) ? (id as string) : RUN_PANEL.id;
-}
-
+/**
+ * The shell: one header (title, tabs, display settings, engine status), the
+ * scenario sidebar (collapsible; hidden while presenting), and the active
+ * tab, which fills the rest of the screen and scrolls on its own.
+ */
 export function App() {
-  const panels = useMemo(() => [RUN_PANEL, ...collectPanels(), sweepPanel], []);
-  const [tab, setTab] = useState(() => tabFromHash(panels));
+  const panels = useMemo(
+    () => [RUN_PANEL, ...collectPanels(), SWEEP_PANEL].sort((a, b) => (a.order ?? 100) - (b.order ?? 100)),
+    [],
+  );
+  const asked = useNav((s) => s.tab);
+  const tab = panels.some((p) => p.id === asked) ? asked : DEFAULT_TAB;
+  const large = useDisplay((s) => s.large);
+  const hc = useDisplay((s) => s.highContrast);
+  const present = useDisplay((s) => s.present);
+  const sidebar = useDisplay((s) => s.sidebar);
 
   useEffect(() => {
     void runStore.getState().startEngine();
+    // A shared scenario (and moment) in the URL opens in whatever tab it names.
+    void openLink();
+    const onHash = () => void openLink();
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
   }, []);
+  const link = useLink((s) => s.status);
 
-  const select = (id: string) => {
-    setTab(id);
-    window.history.replaceState(null, '', `#tab=${id}`);
-  };
+  // Large type scales every rem of the app, charts and canvas included.
+  useEffect(() => {
+    document.documentElement.classList.toggle('large', large);
+    document.documentElement.classList.toggle('hc', hc);
+  }, [large, hc]);
+
+  const select = (id: string) => navStore.getState().setTab(id);
   const Active = (panels.find((p) => p.id === tab) ?? RUN_PANEL).component;
+  // The Author tab has its own editor and run button: the sidebar would show the JSON twice.
+  const showSidebar = sidebar && tab !== 'author';
+  const cls = ['app', present && 'present', large && 'large', hc && 'hc', !showSidebar && 'no-sidebar', `on-${tab}`]
+    .filter(Boolean)
+    .join(' ');
 
   return (
-    <div className="app">
+    <div className={cls} data-testid="app">
       <header className="app-header">
         <h1>P-SMR Lab</h1>
-        <EngineInfo />
-      </header>
-      <aside className="sidebar">
-        <ScenarioPicker />
-        <RunControls />
-        <ScenarioSource />
-      </aside>
-      <main className="main">
         <nav className="tabs" role="tablist">
           {panels.map((p) => (
             <button
@@ -55,6 +84,23 @@ export function App() {
             </button>
           ))}
         </nav>
+        <DisplayToggles />
+        <EngineInfo />
+      </header>
+      {showSidebar && (
+        <aside className="sidebar" data-testid="sidebar">
+          <ScenarioPicker />
+          <RunControls />
+          <ScenarioSource />
+        </aside>
+      )}
+      <main className="main">
+        {link.state === 'error' && (
+          <div className="share-link-error" role="alert" data-testid="link-error">
+            <strong>Could not open the shared link.</strong> {link.error}
+          </div>
+        )}
+        {link.state === 'loading' && <p className="muted">Opening the shared scenario…</p>}
         <section className="panel" role="tabpanel">
           <Active />
         </section>

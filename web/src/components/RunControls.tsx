@@ -1,6 +1,14 @@
 import { useState } from 'react';
 import { useRun } from '../store';
-import { NO_OVERRIDES, schedulerNames, toRunOptions, type Overrides } from './overrides';
+import { navStore } from './nav';
+import {
+  checkOverrides,
+  NO_OVERRIDES,
+  schedulerNames,
+  toRunOptions,
+  type OverrideProblem,
+  type Overrides,
+} from './overrides';
 
 const PHASE_TEXT = {
   idle: 'ready to run',
@@ -16,10 +24,12 @@ function OverridePicker({
   value,
   onChange,
   disabled,
+  problems,
 }: {
   value: Overrides;
   onChange: (o: Overrides) => void;
   disabled: boolean;
+  problems: OverrideProblem[];
 }) {
   const text = useRun((s) => s.text);
   const names = schedulerNames(text);
@@ -69,6 +79,11 @@ function OverridePicker({
           onChange={(e) => onChange({ ...value, paceUs: number(e.target.value) })}
         />
       </label>
+      {problems.map((p) => (
+        <p key={p.field} className="override-error" role="alert" data-testid={`override-error-${p.field}`}>
+          {p.message}
+        </p>
+      ))}
     </fieldset>
   );
 }
@@ -84,6 +99,8 @@ export function RunControls() {
   const setPaused = useRun((s) => s.setPaused);
   const text = useRun((s) => s.text);
   const [overrides, setOverrides] = useState<Overrides>(NO_OVERRIDES);
+  const maxThreads = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.limits.max_threads : 16));
+  const problems = checkOverrides(overrides, maxThreads);
   const running = phase === 'running';
   const cancelling = useRun((s) => s.cancelRequested) && running;
   return (
@@ -91,8 +108,13 @@ export function RunControls() {
       <button
         type="button"
         data-testid="run"
-        disabled={!engineReady || running}
-        onClick={() => void run(toRunOptions(overrides, text))}
+        disabled={!engineReady || running || problems.length > 0}
+        onClick={() => {
+          // From the first screen, a run's results are on the Run tab.
+          const nav = navStore.getState();
+          if (nav.tab === 'lessons' || nav.tab === 'guide') nav.setTab('run');
+          void run(toRunOptions(overrides, text));
+        }}
       >
         Run
       </button>
@@ -109,7 +131,7 @@ export function RunControls() {
       <button type="button" data-testid="cancel" disabled={!running || cancelling} onClick={() => void cancel()}>
         {cancelling ? 'Cancelling…' : 'Cancel'}
       </button>
-      <OverridePicker value={overrides} onChange={setOverrides} disabled={running} />
+      <OverridePicker value={overrides} onChange={setOverrides} disabled={running} problems={problems} />
       <span className="phase" data-testid="phase" data-phase={phase}>
         {running && paused ? 'paused' : PHASE_TEXT[phase]}
         {running && (!progress || progress.runs_total === 0) && (

@@ -1,12 +1,27 @@
 import { useRun } from '../store';
 
+/** The `name` of a scenario text, or "Shared scenario". */
+function sharedName(text: string): string {
+  try {
+    const n = (JSON.parse(text) as { name?: unknown }).name;
+    return typeof n === 'string' && n ? n : 'Shared scenario';
+  } catch {
+    return 'Shared scenario';
+  }
+}
+
 /** Pick one of the shipped scenarios; shows its name and description. */
 export function ScenarioPicker() {
   const scenarios = useRun((s) => s.scenarios);
   const selected = useRun((s) => s.selected);
   const selectScenario = useRun((s) => s.selectScenario);
   const running = useRun((s) => s.phase === 'running');
+  const text = useRun((s) => s.text);
+  const file = useRun((s) => s.file);
   const current = scenarios.find((s) => s.file === selected);
+  // The text may come from a link or have been edited: the picker says so.
+  const edited = current !== undefined && current.text !== text;
+  const shared = current === undefined && text !== '';
   return (
     <section className="picker">
       <label htmlFor="scenario-picker">Scenario</label>
@@ -18,9 +33,14 @@ export function ScenarioPicker() {
         onChange={(e) => selectScenario(e.target.value)}
       >
         {scenarios.length === 0 && <option value="">(no scenarios found in scenarios/)</option>}
+        {shared && (
+          <option value="" data-testid="picker-shared">
+            {sharedName(text)} ({file}, from a link or a file)
+          </option>
+        )}
         {scenarios.map((s) => (
           <option key={s.file} value={s.file}>
-            {s.name} ({s.file})
+            {s.name} ({s.file}){edited && s.file === selected ? ', edited' : ''}
           </option>
         ))}
       </select>

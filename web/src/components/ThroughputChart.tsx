@@ -2,6 +2,8 @@ import { useEffect, useMemo, useRef } from 'react';
 import * as d3 from 'd3';
 import { useRun } from '../store';
 import { chartSeries } from './chartData';
+import { useDisplay } from '../views/display';
+import { runKeys, schedulerIdOf } from '../views/charts/keys';
 
 const WIDTH = 640;
 const HEIGHT = 260;
@@ -26,7 +28,15 @@ export function ThroughputChart() {
     .domain([0, d3.max(all, (p) => p.ops_s) ?? 1])
     .nice()
     .range([HEIGHT - M.bottom, M.top]);
-  const color = d3.scaleOrdinal(d3.schemeTableau10).domain(series.map((s) => s.key));
+  const hc = useDisplay((s) => s.highContrast);
+  // One color per scheduler, the same on every tab (views/families.ts); repeats get dashes.
+  const text = useRun((s) => s.text);
+  const keys = runKeys(
+    series.map((s) => ({ scheduler: schedulerIdOf(s.scheduler, text), label: s.label })),
+    hc,
+  );
+  const color = (key: string) => keys[series.findIndex((s) => s.key === key)]?.color ?? '#667085';
+  const dash = (key: string) => keys[series.findIndex((s) => s.key === key)]?.dash;
   const line = d3
     .line<{ t_ms: number; ops_s: number }>()
     .x((p) => x(p.t_ms))
@@ -53,7 +63,14 @@ export function ThroughputChart() {
           s.points.length === 1 ? (
             <circle key={s.key} cx={x(s.points[0].t_ms)} cy={y(s.points[0].ops_s)} r={3} fill={color(s.key)} />
           ) : (
-            <path key={s.key} d={line(s.points) ?? ''} fill="none" stroke={color(s.key)} strokeWidth={1.8} />
+            <path
+              key={s.key}
+              d={line(s.points) ?? ''}
+              fill="none"
+              stroke={color(s.key)}
+              strokeDasharray={dash(s.key)}
+              strokeWidth={2.2}
+            />
           ),
         )}
         {all.length === 0 && (

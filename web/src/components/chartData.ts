@@ -3,6 +3,8 @@ import type { LiveSeries } from '../store';
 
 export interface ChartSeries {
   key: string;
+  /** Scheduler id (its color on every tab). */
+  scheduler: string;
   label: string;
   points: { t_ms: number; ops_s: number }[];
 }
@@ -45,6 +47,7 @@ export function chartSeries(live: readonly LiveSeries[], report: Report | null):
   if (report) {
     const fromReport = report.runs.map((r, i) => ({
       key: `run-${i}`,
+      scheduler: r.scheduler,
       label: `${r.label} × ${r.threads}`,
       points: resample(r.metrics.throughput_series ?? []),
     }));
@@ -52,6 +55,7 @@ export function chartSeries(live: readonly LiveSeries[], report: Report | null):
   }
   return live.map((s) => ({
     key: `run-${s.runIndex}`,
+    scheduler: s.scheduler,
     label: `${s.scheduler} × ${s.threads}`,
     points: s.points,
   }));

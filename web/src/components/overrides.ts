@@ -48,3 +48,34 @@ export function toRunOptions(o: Overrides, text: string): RunOptions {
   if (o.paceUs !== null) options.pace_ns = Math.round(o.paceUs * 1000);
   return options;
 }
+
+/** Largest pace accepted, in microseconds (the engine's bound, 100 ms per request). */
+export const MAX_PACE_US = 100_000;
+
+/** A problem with an override, named by its field as the panel shows it. */
+export interface OverrideProblem {
+  field: 'threads' | 'pace';
+  message: string;
+}
+
+/**
+ * Check the overrides before they reach the engine, in the units the panel
+ * uses (threads, microseconds): a bad value is named at its own field, not
+ * at a line of the scenario file.
+ */
+export function checkOverrides(o: Overrides, maxThreads: number): OverrideProblem[] {
+  const out: OverrideProblem[] = [];
+  if (o.threads !== null && (!Number.isInteger(o.threads) || o.threads < 1 || o.threads > maxThreads)) {
+    out.push({
+      field: 'threads',
+      message: `This run › threads: expected a whole number of worker threads from 1 to ${maxThreads} (the browser's limit), got ${o.threads}`,
+    });
+  }
+  if (o.paceUs !== null && (!(o.paceUs >= 0) || o.paceUs > MAX_PACE_US)) {
+    out.push({
+      field: 'pace',
+      message: `This run › pace: expected 0 to ${MAX_PACE_US.toLocaleString('en-US')} µs per request, got ${o.paceUs} µs`,
+    });
+  }
+  return out;
+}

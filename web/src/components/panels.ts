@@ -1,7 +1,7 @@
 /**
  * Where other parts of the app plug panels into the shell.
  *
- * A module `src/views/index.ts(x)` or `src/editor/index.ts(x)` may export
+ * A module `src/views/index.ts(x)`, `src/editor/index.ts(x)` or `src/lessons/index.ts(x)` may export
  * `panels: PanelDef[]`; each becomes a tab next to "Run". Panels read the
  * run store with `useRun` from `src/store`. The glob below is resolved at
  * build time: a missing module simply contributes nothing.
@@ -22,7 +22,14 @@ interface PanelModule {
 }
 
 const modules = import.meta.glob<PanelModule>(
-  ['../views/index.ts', '../views/index.tsx', '../editor/index.ts', '../editor/index.tsx'],
+  [
+    '../views/index.ts',
+    '../views/index.tsx',
+    '../editor/index.ts',
+    '../editor/index.tsx',
+    '../lessons/index.ts',
+    '../lessons/index.tsx',
+  ],
   { eager: true },
 );
 

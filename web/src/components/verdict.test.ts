@@ -24,7 +24,7 @@ describe('verdicts', () => {
       first_class: 'W1',
       second: 15,
       second_class: 'R1',
-      shard: 0,
+      cell: { unit: 'shard', lo: 0, hi: 0, text: 'shard 1' },
     });
     expect(m).toBe('conflicting requests reversed: #15 (R1) started before #12 (W1) finished, both touch shard 1');
   });
@@ -33,7 +33,7 @@ describe('verdicts', () => {
     expect(runViolation(run({}))).toBeNull();
     expect(runViolation(run({ correct: false, violation: 'from engine' }))).toBe('from engine');
     expect(runViolation(run({ correct: false, violation_detail: { kind: 'missing', req: 3 } }))).toBe(
-      'request #3 was delivered but never executed',
+      'request #3 could run but never executed',
     );
   });
 
@@ -70,7 +70,9 @@ describe('chart series', () => {
         points: [{ t_ms: 1, ops_s: 5 }],
       },
     ];
-    expect(chartSeries(live, null)).toEqual([{ key: 'run-0', label: 'early × 2', points: [{ t_ms: 1, ops_s: 5 }] }]);
+    expect(chartSeries(live, null)).toEqual([
+      { key: 'run-0', scheduler: 'early', label: 'early × 2', points: [{ t_ms: 1, ops_s: 5 }] },
+    ]);
     const withSeries: Report = {
       scenario: 's',
       cores: 2,

@@ -8,15 +8,21 @@ import type { Report, RunReport, Violation } from '../engine/protocol';
 export function describeViolation(v: Violation): string {
   switch (v.kind) {
     case 'missing':
-      return `request #${v.req} was delivered but never executed`;
+      return `request #${v.req} could run but never executed`;
     case 'duplicate':
       return `request #${v.req} executed ${v.times} times`;
+    case 'unexpected':
+      return `request #${v.req} executed although it could not run yet (not delivered, or waiting for an uncommitted dependency)`;
+    case 'admission':
+      return `request #${v.req} was delivered or registered ${v.times} times`;
     case 'response':
       return `request #${v.req} answered ${v.got}, sequential execution answers ${v.expected}`;
     case 'state':
       return 'final state differs from sequential execution';
     case 'order':
-      return `conflicting requests reversed: #${v.second} (${v.second_class}) started before #${v.first} (${v.first_class}) finished, both touch shard ${v.shard + 1}`;
+      return `conflicting requests reversed: #${v.second} (${v.second_class}) started before #${v.first} (${v.first_class}) finished, both touch ${v.cell.text}`;
+    case 'color-order':
+      return `events of ${v.cell.text} ran out of registration order: #${v.second} ran before #${v.first}, which was registered first`;
   }
 }
 

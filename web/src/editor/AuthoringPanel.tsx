@@ -116,6 +116,7 @@ export function AuthoringPanel(props: AuthoringPanelProps) {
         validate={validate}
         onReport={setReport}
         focus={focus}
+        readOnly={running || checking}
       />
       <ProblemList report={report} onPick={setFocus} />
       <div className="authoring-actions">

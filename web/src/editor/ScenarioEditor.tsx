@@ -15,7 +15,7 @@ import {
 } from '@codemirror/language';
 import { lintGutter, lintKeymap } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
-import { EditorSelection, EditorState } from '@codemirror/state';
+import { Compartment, EditorSelection, EditorState } from '@codemirror/state';
 import {
   EditorView,
   drawSelection,
@@ -41,11 +41,22 @@ export interface ScenarioEditorProps {
   onReport: (report: ValidationReport) => void;
   /** Set to move the cursor to a problem (from the list); changes of identity trigger the move. */
   focus?: Problem | null;
+  /** No edits (a run of this text is in progress). */
+  readOnly?: boolean;
 }
 
-export function ScenarioEditor({ text, onTextChange, schema, validate, onReport, focus }: ScenarioEditorProps) {
+export function ScenarioEditor({
+  text,
+  onTextChange,
+  schema,
+  validate,
+  onReport,
+  focus,
+  readOnly = false,
+}: ScenarioEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  const editable = useRef(new Compartment());
   // Callbacks through refs, so the editor is built once and never reconfigured on a render.
   const validateRef = useRef(validate);
   const onTextRef = useRef(onTextChange);
@@ -97,6 +108,7 @@ export function ScenarioEditor({ text, onTextChange, schema, validate, onReport,
           }),
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ 'aria-label': 'Scenario text', 'data-testid': 'scenario-editor' }),
+          editable.current.of([EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]),
         ],
       }),
     });
@@ -116,6 +128,13 @@ export function ScenarioEditor({ text, onTextChange, schema, validate, onReport,
       v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
     }
   }, [text]);
+
+  // Locked while a run is in progress: what runs is what is shown.
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: editable.current.reconfigure([EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]),
+    });
+  }, [readOnly]);
 
   // A new validate (the engine came up): validate again with it.
   useEffect(() => {

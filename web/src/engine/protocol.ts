@@ -62,21 +62,54 @@ export interface RunSnapshot {
   elapsed_ms: number;
   /** Delivery is held back (Pause). */
   paused?: boolean;
+  /**
+   * Each worker thread of the run in progress, sampled at the poll. Named
+   * `workers`, not `threads`, because the snapshot's flattened JSON already
+   * uses `threads` for the worker count.
+   */
+  workers?: LiveWorker[];
 }
 
+/** One worker thread of a live run (engine `LiveSample`). */
+export interface LiveWorker {
+  /** Requests this thread has executed so far. */
+  executed: number;
+  /** Requests in its queue now. */
+  queue_len: number;
+  state: 'idle' | 'executing' | 'waiting' | 'stealing';
+}
+
+/**
+ * A 64-bit value from the engine: a number up to 2^53, a decimal string
+ * above (so it survives JSON.parse).
+ */
+export type U64 = number | string;
+
+/** A cell range named by the oracle (`shard 2`, `keys 10-19`, `color 4`). */
+export interface CellName {
+  unit: 'shard' | 'key' | 'color';
+  lo: U64;
+  hi: U64;
+  text: string;
+}
+
+/** What the oracle found wrong (engine `Violation`). */
 export type Violation =
   | { kind: 'missing'; req: number }
   | { kind: 'duplicate'; req: number; times: number }
-  | { kind: 'response'; req: number; expected: number; got: number }
-  | { kind: 'state'; expected: number; got: number }
+  | { kind: 'unexpected'; req: number }
+  | { kind: 'admission'; req: number; times: number }
+  | { kind: 'response'; req: number; expected: U64; got: U64 }
+  | { kind: 'state'; expected: U64; got: U64 }
   | {
       kind: 'order';
       first: number;
       first_class: string;
       second: number;
       second_class: string;
-      shard: number;
-    };
+      cell: CellName;
+    }
+  | { kind: 'color-order'; first: number; second: number; cell: CellName };
 
 export interface ThroughputPoint {
   t_ms: number;
@@ -114,10 +147,47 @@ export interface RunMetrics {
   extra: Record<string, number>;
 }
 
+/** Scheduler families (engine `RunReport.family`). */
+export type SchedulerFamily =
+  'sequential' | 'early' | 'work-stealing' | 'late' | 'epaxos' | 'repartitioning' | 'coloring';
+
+/** How requests reach the scheduler (engine `Delivery`, `RunReport.delivery`). */
+export interface DeliveryModel {
+  model: 'saturate' | 'rate' | 'closed';
+  /** Closed loop: the number of clients. */
+  clients?: number;
+  /** Rate: deliveries per second. */
+  per_s?: number;
+}
+
+/**
+ * Where a long trace was cut (engine `TraceWindow`): the kept events are
+ * `head_events` complete ones, `gap_events` structural ones from the gap
+ * (steals, SCCs, map switches), then `tail_events` complete ones.
+ */
+export interface TraceWindow {
+  cut: boolean;
+  head_events: number;
+  gap_events: number;
+  tail_events: number;
+  dropped_events: number;
+  /** Run time of the last event before the gap and of the first after it. */
+  gap_from_ns: number;
+  gap_to_ns: number;
+}
+
 /** One scheduler's run (engine `RunReport`, the CLI JSON contract). */
 export interface RunReport {
   /** Scheduler id. */
   scheduler: string;
+  /** The scheduler's family. */
+  family?: SchedulerFamily;
+  /** How requests were delivered (defaults resolved). */
+  delivery?: DeliveryModel;
+  /** Auxiliary lanes (thread ids >= 0xFF00), e.g. a graph builder or a repartitioner. */
+  roles?: { thread: number; name: string }[];
+  /** Which part of the trace was kept when it was cut. */
+  trace_window?: TraceWindow;
   /** Label (the id unless the scenario gives one). */
   label: string;
   threads: number;
@@ -139,11 +209,35 @@ export interface RunReport {
   [key: string]: unknown;
 }
 
+/** The stream every run received (engine `StreamInfo`). */
+export interface StreamInfo {
+  kind: 'total' | 'commits' | 'events';
+  requests: number;
+  /** Delivery units: requests, ePaxos instances or root events. */
+  deliveries: number;
+  /** The application's cells: `shards`, `keys` or `colors`. */
+  cells: string;
+  dense_cells: number;
+}
+
+/** One request class (engine `ClassInfo`): no guessing from names. */
+export interface ClassInfo {
+  name: string;
+  weight: number;
+  /** Local class: its shard (0-based); absent for a global class. */
+  shard?: number;
+  write: boolean;
+  /** Ids of the classes it conflicts with (itself when it has internal conflicts). */
+  conflicts: number[];
+}
+
 /** The engine's report for a whole scenario (the CLI JSON contract). */
 export interface Report {
   scenario: string;
   /** `navigator.hardwareConcurrency` in the browser. */
   cores: number;
+  stream?: StreamInfo;
+  classes?: ClassInfo[];
   runs: RunReport[];
   [key: string]: unknown;
 }
@@ -162,6 +256,15 @@ export interface RunOptions {
   /** Record a trace for the views (default: the scenario's setting). */
   trace?: boolean;
   pace_ns?: number;
+  /**
+   * Extra busy time per executed request for each worker thread (index =
+   * thread id), replacing `pace_ns` for those threads, to slow one thread
+   * down in a what-if. The engine advertises it with the `thread-pace`
+   * feature in `ReadyInfo.features`.
+   */
+  thread_pace_ns?: number[];
+  /** Another delivery model than the scenario's. */
+  delivery?: DeliveryModel;
 }
 
 /** One expectation judged by the engine (`psmr_scenario::expect::ExpectationResult`). */

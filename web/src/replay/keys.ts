@@ -1,6 +1,7 @@
 /**
  * Keyboard shortcuts of the replay (as in raftscope): space play/pause,
- * arrows step one event (shift: 10, ctrl/alt: 100), Home/End. Keys typed
+ * arrows one algorithm step (shift: one trace event, ctrl/alt: 100 events),
+ * Home/End. Keys typed
  * into an input, a select or the scenario editor are left alone.
  */
 import { useEffect } from 'react';
@@ -21,7 +22,9 @@ export function handleKey(
 ): boolean {
   const s = store.getState();
   if (s.tracks.length === 0) return false;
-  const stride = e.shiftKey ? 10 : e.ctrlKey || e.altKey || e.metaKey ? 100 : 1;
+  // Plain arrows move one algorithm step; shift one trace event; ctrl/alt 100 events.
+  const events = e.shiftKey ? 1 : e.ctrlKey || e.altKey || e.metaKey ? 100 : 0;
+  const move = (dir: 1 | -1) => (events > 0 ? s.step(dir * events) : s.stepAlgo(dir));
   switch (e.key) {
     case ' ':
     case 'k':
@@ -29,11 +32,11 @@ export function handleKey(
       return true;
     case 'ArrowRight':
     case 'l':
-      s.step(stride);
+      move(1);
       return true;
     case 'ArrowLeft':
     case 'j':
-      s.step(-stride);
+      move(-1);
       return true;
     case 'Home':
       s.home();

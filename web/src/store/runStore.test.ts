@@ -14,7 +14,7 @@ const info: ReadyInfo = {
   crossOriginIsolated: true,
   version: '0.1.0',
   features: [],
-  limits: { max_threads: 16 },
+  limits: { max_threads: 16, max_roles: 2 },
   initMs: 40,
 };
 

@@ -33,8 +33,15 @@ export interface RunState {
   phase: Phase;
   diagnostics: Diagnostic[];
   report: Report | null;
+  /**
+   * The report before the current one (kept when a new run starts), so the
+   * classroom can compare a what-if run with the run it changed.
+   */
+  previous: { report: Report; serial: number; text: string } | null;
   error: string | null;
   progress: RunSnapshot | null;
+  /** The snapshot before `progress` (per-thread rates between two polls). */
+  prevProgress: RunSnapshot | null;
   live: LiveSeries[];
   /** Increments with every run started (views can reset on change). */
   runSerial: number;
@@ -46,6 +53,8 @@ export interface RunState {
   startEngine(): Promise<void>;
   selectScenario(file: string): void;
   setText(text: string, file?: string): void;
+  /** Open a scenario from a link: its text, as `shared.json`, no shipped file selected. */
+  loadShared(text: string): void;
   validate(): Promise<Diagnostic[]>;
   run(options?: RunOptions): Promise<void>;
   cancel(): Promise<void>;
@@ -72,8 +81,10 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
     phase: 'idle',
     diagnostics: [],
     report: null,
+    previous: null,
     error: null,
     progress: null,
+    prevProgress: null,
     live: [],
     runSerial: 0,
     cancelRequested: false,
@@ -98,6 +109,10 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
       set({ text, ...(file ? { file } : {}) });
     },
 
+    loadShared(text) {
+      set({ text, file: 'shared.json', selected: '', diagnostics: [] });
+    },
+
     async validate() {
       const diagnostics = await engine.validate(get().text, get().file);
       set({ diagnostics });
@@ -106,19 +121,26 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
 
     async run(options = {}) {
       if (get().phase === 'running') return;
+      const last = get().report;
       set({
+        previous: last ? { report: last, serial: get().runSerial, text: get().text } : get().previous,
         phase: 'running',
         diagnostics: [],
         error: null,
         report: null,
         progress: null,
+        prevProgress: null,
         live: [],
         runSerial: get().runSerial + 1,
         cancelRequested: false,
         paused: false,
       });
       const onProgress = (poll: PollSnapshot) => {
-        set((s) => ({ progress: poll.snapshot ?? s.progress, live: addPoll(s.live, poll) }));
+        set((s) => ({
+          progress: poll.snapshot ?? s.progress,
+          prevProgress: poll.snapshot ? s.progress : s.prevProgress,
+          live: addPoll(s.live, poll),
+        }));
       };
       try {
         const outcome = await engine.run(get().text, { file: get().file, ...options }, onProgress);

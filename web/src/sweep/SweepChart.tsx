@@ -2,6 +2,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 import * as d3 from 'd3';
 import type { BenchPoint } from '../engine/protocol';
 import type { SweepSeries } from './model';
+import { schedulerColor } from '../views/families';
 
 export const CHART_WIDTH = 780;
 export const CHART_HEIGHT = 340;
@@ -20,8 +21,10 @@ export interface SweepChartProps {
   svgRef: RefObject<SVGSVGElement | null>;
 }
 
-/** A stable colour per executor, whatever else is picked. */
-export const executorColor = d3.scaleOrdinal<string, string>(d3.schemeTableau10);
+/** The scheduler's colour, the same on every tab (views/families.ts). */
+export function executorColor(scheduler: string): string {
+  return schedulerColor(scheduler);
+}
 
 /**
  * Throughput against worker threads, one line per executor, as in the
@@ -111,7 +114,7 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
         {series.map((s) => (
           <g key={s.label} data-executor={s.label}>
             {s.points.length > 1 && (
-              <path d={line(s.points) ?? ''} fill="none" stroke={executorColor(s.label)} strokeWidth={2} />
+              <path d={line(s.points) ?? ''} fill="none" stroke={executorColor(s.scheduler)} strokeWidth={2} />
             )}
             {s.points.map((p) => (
               <g key={p.threads}>
@@ -126,8 +129,8 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
                   cx={x(p.threads)}
                   cy={y(p.throughput_ops_s)}
                   r={4.5}
-                  fill={p.oversubscribed ? '#ffffff' : executorColor(s.label)}
-                  stroke={executorColor(s.label)}
+                  fill={p.oversubscribed ? '#ffffff' : executorColor(s.scheduler)}
+                  stroke={executorColor(s.scheduler)}
                   strokeWidth={2}
                 >
                   <title>
@@ -161,8 +164,15 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
             const ly = nextRow();
             return (
               <g key={s.label}>
-                <line x1={legendX} x2={legendX + 22} y1={ly} y2={ly} stroke={executorColor(s.label)} strokeWidth={2} />
-                <circle cx={legendX + 11} cy={ly} r={4} fill={executorColor(s.label)} />
+                <line
+                  x1={legendX}
+                  x2={legendX + 22}
+                  y1={ly}
+                  y2={ly}
+                  stroke={executorColor(s.scheduler)}
+                  strokeWidth={2}
+                />
+                <circle cx={legendX + 11} cy={ly} r={4} fill={executorColor(s.scheduler)} />
                 <text x={legendX + 30} y={ly + 4}>
                   {s.label}
                 </text>

@@ -34,7 +34,7 @@ export function SweepTable({ report }: { report: BenchReport }) {
           >
             <td>
               {p.scheduler !== 'sequential' && (
-                <span className="swatch" style={{ background: executorColor(p.label) }} />
+                <span className="swatch" style={{ background: executorColor(p.scheduler) }} />
               )}{' '}
               {p.label === p.scheduler ? p.label : `${p.label} (${p.scheduler})`}
             </td>

@@ -38,7 +38,7 @@ describe('scenarioShape', () => {
         schedulers: [
           { id: 'sequential' },
           { id: 'early' },
-          { id: 'busy-wait', label: 'bw-16', queue_capacity: 16 },
+          { id: 'busy-wait', label: 'bw-16', early: { queue_capacity: 16 } },
           { id: 'early' },
         ],
       }),

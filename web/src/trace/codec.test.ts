@@ -7,6 +7,7 @@ import {
   KIND,
   KIND_COUNT,
   NO_REQUEST,
+  REASON_COUNT,
   SCHEDULER,
   TraceFormatError,
   type TraceEvent,
@@ -70,7 +71,7 @@ describe('packed trace codec', () => {
     expect(() => decode(new ArrayBuffer(EVENT_BYTES + 4))).toThrow(TraceFormatError);
     const bad = new Uint32Array([0, 0, 200 << 16, 0, 0, 0]);
     expect(() => decode(bad.buffer)).toThrow(/unknown kind/);
-    const badReason = new Uint32Array([0, 0, (5 << 16) | (9 << 24), 0, 0, 0]);
+    const badReason = new Uint32Array([0, 0, (KIND.WaitStart << 16) | (REASON_COUNT << 24), 0, 0, 0]);
     expect(() => decode(badReason.buffer)).toThrow(/unknown wait reason/);
   });
 

@@ -11,64 +11,45 @@
  * field is one array access, and a 1M-event trace costs 24 MB, not objects.
  */
 
+import {
+  F,
+  KIND,
+  KIND_COUNT,
+  NO_REQUEST,
+  REASON_COUNT,
+  REASON_NAMES,
+  SCHEDULER,
+  type NamedEvent,
+} from './vocabulary.gen';
+
+export type { NamedEvent } from './vocabulary.gen';
+export {
+  AUX_BASE,
+  F,
+  FOCUS,
+  KIND,
+  KIND_COUNT,
+  KIND_KEBAB,
+  NO_REQUEST,
+  REASON,
+  REASON_COUNT,
+  REASON_NAMES,
+  SCHEDULER,
+  STRUCTURAL,
+} from './vocabulary.gen';
+
 /** Words per packed event. */
 export const WORDS = 6;
 /** Bytes per packed event. */
 export const EVENT_BYTES = WORDS * 4;
-/** The scheduler (delivering) thread's id in `thread`. */
-export const SCHEDULER = 0xffff;
-
-/** Kind codes (w2 bits 16-23). Field use in the comment: a, b, c, extra. */
-export const KIND = {
-  Delivered: 0, // a=req, b=class
-  Enqueued: 1, // a=req, b=to thread
-  Dequeued: 2, // a=req
-  ExecStart: 3, // a=req
-  ExecEnd: 4, // a=req
-  WaitStart: 5, // extra=reason, a=req
-  WaitEnd: 6, // extra=reason, a=req, b=spins
-  SyncArrive: 7, // a=class, b=req, extra=cycle
-  SyncRelease: 8, // a=class, b=req, c=executor, extra=cycle
-  Steal: 9, // a=victim, b=count, c=first req
-  StealDone: 10, // a=victim
-  Flag: 11, // extra=ready 0/1
-  GraphInsert: 12, // a=req, b=deps
-  GraphRemove: 13, // a=req
-  Scc: 14, // a=first, b=size
-  MapSwitch: 15, // a=epoch
-  QueueLen: 16, // a=of thread, b=len
-} as const;
 
 export type KindName = keyof typeof KIND;
 export type KindCode = (typeof KIND)[KindName];
-/** Number of kind codes; codes are `0..KIND_COUNT`. */
-export const KIND_COUNT = 17;
+/** Kind names (as in `KIND`), by code. */
 export const KIND_NAMES: readonly KindName[] = Object.keys(KIND) as KindName[];
-
-/** Wait reasons (the `extra` of WaitStart / WaitEnd). */
-export const REASON = {
-  EmptyQueue: 0,
-  FullQueue: 1,
-  Barrier: 2,
-  Cycle: 3,
-  Marker: 4,
-  Dependency: 5,
-  Scc: 6,
-  MapSwitch: 7,
-} as const;
-export const REASON_COUNT = 8;
-/** Reason names in the engine's kebab-case, indexed by code. */
-export const REASON_NAMES = [
-  'empty-queue',
-  'full-queue',
-  'barrier',
-  'cycle',
-  'marker',
-  'dependency',
-  'scc',
-  'map-switch',
-] as const;
 export type ReasonName = (typeof REASON_NAMES)[number];
+/** The word a field lives in (see `F`): 2 = the 8-bit x, 3-5 = a, b, c. */
+export type FieldWord = 2 | 3 | 4 | 5;
 
 /** One event as an object: for tests, tooltips and the pseudo-code panel. */
 export interface TraceEvent {
@@ -119,6 +100,11 @@ export class PackedTrace {
   }
   c(i: number): number {
     return this.words[i * WORDS + 5];
+  }
+  /** A field of event `i` by its word (`F.<Kind>.<field>`, from the engine's vocabulary). */
+  get(i: number, word: FieldWord): number {
+    const w = this.words[i * WORDS + word];
+    return word === 2 ? w >>> 24 : w;
   }
   event(i: number): TraceEvent {
     return {
@@ -188,8 +174,36 @@ export function encode(events: readonly TraceEvent[]): ArrayBuffer {
   return buf;
 }
 
-/** The engine's "no request" (u32::MAX), e.g. in an idle wait. */
-export const NO_REQUEST = 0xffff_ffff;
+/** The fields of kind `K`, by name. */
+export type FieldsOf<K extends KindName> = { [Name in keyof (typeof F)[K]]: number };
+
+/** An event of kind `kind` from its fields by name (tests, synthetic traces). */
+export function make(kind: KindName, fields: Record<string, number>, t_ns: number, thread: number): TraceEvent {
+  const e: TraceEvent = { t_ns, thread, kind: KIND[kind], extra: 0, a: 0, b: 0, c: 0 };
+  const words: Record<string, FieldWord> = F[kind];
+  for (const [name, w] of Object.entries(words)) {
+    const v = fields[name] ?? 0;
+    if (w === 2) e.extra = v;
+    else if (w === 3) e.a = v;
+    else if (w === 4) e.b = v;
+    else e.c = v;
+  }
+  return e;
+}
+
+/** An event with its fields by name, as the engine's vocabulary names them. */
+export function named(e: TraceEvent): NamedEvent {
+  const kind = KIND_NAMES[e.kind];
+  const out: Record<string, number | string> = { kind, t_ns: e.t_ns, thread: e.thread };
+  const fields: Record<string, FieldWord> = kind ? F[kind] : {};
+  for (const [name, w] of Object.entries(fields)) out[name] = field(e, w);
+  return out as unknown as NamedEvent;
+}
+
+/** A field of an event object by its word (`F.<Kind>.<field>`). */
+export function field(e: TraceEvent, word: FieldWord): number {
+  return word === 2 ? e.extra : word === 3 ? e.a : word === 4 ? e.b : e.c;
+}
 
 /** ` on r<id>`, or nothing for NO_REQUEST. */
 function onReq(req: number): string {
@@ -198,45 +212,63 @@ function onReq(req: number): string {
 
 /** A short human description of an event, for tooltips and the log. */
 export function describe(e: TraceEvent, className: (c: number) => string): string {
-  const who = e.thread === SCHEDULER ? 'scheduler' : `T${e.thread}`;
+  const who = e.thread === SCHEDULER ? 'scheduler' : e.thread >= 0xff00 ? `aux ${e.thread - 0xff00}` : `T${e.thread}`;
+  const f = (w: FieldWord) => field(e, w);
   switch (e.kind) {
     case KIND.Delivered:
-      return `${who} delivered r${e.a} (${className(e.b)})`;
+      return `${who} delivered r${f(F.Delivered.req)} (${className(f(F.Delivered.class))})`;
     case KIND.Enqueued:
-      return `${who} put r${e.a} in T${e.b}'s queue`;
+      return `${who} put r${f(F.Enqueued.req)} in T${f(F.Enqueued.to)}'s queue`;
     case KIND.Dequeued:
-      return `${who} took r${e.a} from its queue`;
+      return `${who} took r${f(F.Dequeued.req)} from its queue`;
     case KIND.ExecStart:
-      return `${who} starts executing r${e.a}`;
+      return `${who} starts executing r${f(F.ExecStart.req)}`;
     case KIND.ExecEnd:
-      return `${who} finished r${e.a}`;
+      return `${who} finished r${f(F.ExecEnd.req)}`;
     case KIND.WaitStart:
-      return `${who} waits (${REASON_NAMES[e.extra] ?? e.extra})${onReq(e.a)}`;
-    case KIND.WaitEnd:
+      return `${who} waits (${REASON_NAMES[f(F.WaitStart.reason)] ?? f(F.WaitStart.reason)})${onReq(f(F.WaitStart.req))}`;
+    case KIND.WaitEnd: {
+      const spins = f(F.WaitEnd.spins);
       return (
-        `${who} stops waiting (${REASON_NAMES[e.extra] ?? e.extra})${onReq(e.a)}` +
-        (e.b > 0 ? ` after ${e.b} spins` : '')
+        `${who} stops waiting (${REASON_NAMES[f(F.WaitEnd.reason)] ?? f(F.WaitEnd.reason)})${onReq(f(F.WaitEnd.req))}` +
+        (spins > 0 ? ` after ${spins} spins` : '')
       );
+    }
     case KIND.SyncArrive:
-      return `${who} arrives at ${className(e.a)}'s sync for r${e.b} (cycle ${e.extra})`;
+      return `${who} arrives at ${className(f(F.SyncArrive.class))}'s sync for r${f(F.SyncArrive.req)} (cycle ${f(F.SyncArrive.cycle)})`;
     case KIND.SyncRelease:
-      return `${className(e.a)}'s sync for r${e.b} released; T${e.c} executed it (cycle ${e.extra})`;
+      return `${className(f(F.SyncRelease.class))}'s sync for r${f(F.SyncRelease.req)} released; T${f(F.SyncRelease.executor)} executed it (cycle ${f(F.SyncRelease.cycle)})`;
     case KIND.Steal:
-      return `${who} steals ${e.b} request(s) from T${e.a}, first r${e.c}`;
+      return `${who} steals ${f(F.Steal.count)} request(s) from T${f(F.Steal.victim)}, first r${f(F.Steal.first)}`;
     case KIND.StealDone:
-      return `${who} finished the work stolen from T${e.a}`;
+      return `${who} finished the work stolen from T${f(F.StealDone.victim)}`;
     case KIND.Flag:
-      return `${who} ready flag = ${e.extra}`;
+      return `${who} ready flag = ${f(F.Flag.ready)}`;
     case KIND.GraphInsert:
-      return `${who} inserts r${e.a} in the graph with ${e.b} dependencies`;
+      return `${who} inserts r${f(F.GraphInsert.req)} in the graph with ${f(F.GraphInsert.deps)} dependencies`;
     case KIND.GraphRemove:
-      return `${who} removes r${e.a} from the graph`;
-    case KIND.Scc:
-      return `${who} found an SCC of ${e.b} from r${e.a}`;
+      return `${who} removes r${f(F.GraphRemove.req)} from the graph`;
+    case KIND.GroupFound:
+      return `${who} found group ${f(F.GroupFound.group)} (${f(F.GroupFound.size)} requests), number ${f(F.GroupFound.position)} in order`;
     case KIND.MapSwitch:
-      return `${who} switches to partition map ${e.a}`;
+      return `${who} switches to partition map ${f(F.MapSwitch.epoch)} (${f(F.MapSwitch.moved)} keys moved)`;
     case KIND.QueueLen:
-      return `T${e.a}'s queue holds ${e.b}`;
+      return `T${f(F.QueueLen.of)}'s queue holds ${f(F.QueueLen.len)}`;
+    case KIND.DepEdge:
+      return `r${f(F.DepEdge.from)} depends on r${f(F.DepEdge.to)}`;
+    case KIND.GroupMember:
+      return `r${f(F.GroupMember.req)} belongs to group ${f(F.GroupMember.group)}`;
+    case KIND.Registered: {
+      const parent = f(F.Registered.parent);
+      const child = f(F.Registered.child);
+      return parent === NO_REQUEST ? `${who} queues root event e${child}` : `e${parent} registers e${child}`;
+    }
+    case KIND.ColorSteal:
+      return `${who} steals color ${f(F.ColorSteal.color)} (${f(F.ColorSteal.count)} events) from T${f(F.ColorSteal.victim)}`;
+    case KIND.Partitioned:
+      return `${who} computed partition map ${f(F.Partitioned.epoch)}: edge cut ${f(F.Partitioned.cut)} in ${f(F.Partitioned.time_us)} us`;
+    case KIND.Commit:
+      return `instance ${f(F.Commit.instance)} committed (seq ${f(F.Commit.seq)}, ${f(F.Commit.deps)} dependencies)`;
     default:
       return `${who} event ${e.kind}`;
   }

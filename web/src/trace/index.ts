@@ -5,7 +5,7 @@
  * 1M-event trace never blocks the page; everything here is typed arrays,
  * which the worker transfers to the page without copying.
  */
-import { KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
+import { F, KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
 import { apply, emptyState, serialize } from './state';
 
 export interface TraceIndex {
@@ -31,10 +31,15 @@ export interface TraceIndex {
   steals: Int32Array;
   releases: Int32Array;
   arrivals: Int32Array;
-  /** Queue length of each lane in `buckets` equal time slices (max in slice). */
+  /** Queue length of each lane at the end of `queueBuckets` equal time slices. */
   queueBuckets: number;
-  /** `queueLen[lane * queueBuckets + k]`. From QueueLen samples if any, else replayed queues. */
+  /**
+   * `queueLen[lane * queueBuckets + k]`: the replayed queue length of the
+   * lane in the state at `positionAtTime(queueBucketEndNs(k))`, exactly what
+   * the views show at that moment (so the chart and the views agree).
+   */
   queueLen: Float32Array;
+  /** The trace also holds engine QueueLen samples (the views show the replayed queues). */
   queueFromSamples: boolean;
   /** ExecStart events per time slice (activity strip under the timeline). */
   activity: Float32Array;
@@ -86,24 +91,22 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
     const t = trace.tNs(i);
     if (t > tMax) tMax = t;
     tMaxNs[i] = tMax;
-    const a = trace.a(i);
-    const b = trace.b(i);
     if (k === KIND.Delivered) {
-      requests = Math.max(requests, a + 1);
-      classes = Math.max(classes, b + 1);
+      requests = Math.max(requests, trace.get(i, F.Delivered.req) + 1);
+      classes = Math.max(classes, trace.get(i, F.Delivered.class) + 1);
     } else if (k === KIND.Enqueued) {
-      requests = Math.max(requests, a + 1);
-      seeThread(b);
+      requests = Math.max(requests, trace.get(i, F.Enqueued.req) + 1);
+      seeThread(trace.get(i, F.Enqueued.to));
     } else if (k === KIND.Steal) {
-      seeThread(a);
+      seeThread(trace.get(i, F.Steal.victim));
       steals.push(i);
     } else if (k === KIND.SyncRelease) {
       releases.push(i);
-      classes = Math.max(classes, a + 1);
+      classes = Math.max(classes, trace.get(i, F.SyncRelease.class) + 1);
     } else if (k === KIND.SyncArrive) {
       arrivals.push(i);
     } else if (k === KIND.QueueLen) {
-      seeThread(a);
+      seeThread(trace.get(i, F.QueueLen.of));
     }
   }
   const reqClass = new Int32Array(requests).fill(-1);
@@ -112,12 +115,12 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
   let lastReq = -1;
   for (let i = 0; i < n; i++) {
     const k = trace.kind(i);
-    if (k === KIND.Delivered) reqClass[trace.a(i)] = trace.b(i);
+    if (k === KIND.Delivered) reqClass[trace.get(i, F.Delivered.req)] = trace.get(i, F.Delivered.class);
     else if (k === KIND.Enqueued) {
-      const req = trace.a(i);
+      const req = trace.get(i, F.Enqueued.req);
       const cls = reqClass[req];
       if (cls < 0) continue;
-      classThreads[cls * threads + trace.b(i)] = 1;
+      classThreads[cls * threads + trace.get(i, F.Enqueued.to)] = 1;
       if (req === lastReq) classMulti[cls] = 1;
       lastReq = req;
     }
@@ -143,6 +146,11 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
   };
 }
 
+/** End time of queue bucket k (ns): bucket k's value is the state at positionAtTime of this. */
+export function queueBucketEndNs(index: Pick<TraceIndex, 'durationNs' | 'queueBuckets'>, k: number): number {
+  return (index.durationNs * (k + 1)) / index.queueBuckets;
+}
+
 function bucketOf(tNs: number, durationNs: number): number {
   if (durationNs <= 0) return 0;
   return Math.min(BUCKETS - 1, Math.floor((tNs / durationNs) * BUCKETS));
@@ -165,25 +173,22 @@ export function buildCheckpoints(trace: PackedTrace, index: TraceIndex, stride =
     offsets[parts.length] = total;
   };
   keep();
+  // Queue lengths at each bucket's end: recorded just before the first
+  // event whose running-max time passes that end, i.e. in the state at
+  // positionAtTime(end) (events are applied in seq order, tMaxNs is monotone).
+  let bucket = 0;
+  const recordQueues = () => {
+    for (let l = 0; l < index.threads; l++) index.queueLen[l * BUCKETS + bucket] = s.lanes[l].queue.length;
+    bucket++;
+  };
   for (let i = 0; i < n; i++) {
+    while (bucket < BUCKETS && queueBucketEndNs(index, bucket) < index.tMaxNs[i]) recordQueues();
     apply(s, trace, i);
     const k = bucketOf(trace.tNs(i), index.durationNs);
-    const kind = trace.kind(i);
-    if (kind === KIND.ExecStart) index.activity[k]++;
-    if (index.queueFromSamples) {
-      if (kind === KIND.QueueLen && trace.a(i) < index.threads) {
-        const at = trace.a(i) * BUCKETS + k;
-        index.queueLen[at] = Math.max(index.queueLen[at], trace.b(i));
-      }
-    } else if (kind === KIND.Enqueued || kind === KIND.Dequeued || kind === KIND.ExecStart) {
-      const lane = kind === KIND.Enqueued ? trace.b(i) : trace.thread(i);
-      if (lane < index.threads) {
-        const at = lane * BUCKETS + k;
-        index.queueLen[at] = Math.max(index.queueLen[at], s.lanes[lane].queue.length);
-      }
-    }
+    if (trace.kind(i) === KIND.ExecStart) index.activity[k]++;
     if ((i + 1) % stride === 0) keep();
   }
+  while (bucket < BUCKETS) recordQueues();
   const pool = new Float64Array(total);
   let o = 0;
   for (const p of parts) {

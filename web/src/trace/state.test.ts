@@ -106,7 +106,10 @@ describe('replay reducer', () => {
     expect(s3.lanes[0].queue).toEqual([7]);
     expect(s3.lanes[1].queue).toEqual([7]);
     const s6 = m.stateAt(6);
-    expect(s6.syncs).toEqual([{ cls: 3, req: 7, cycle: 0, arrived: [1], executor: -1, releasedAt: -1 }]);
+    expect(s6.syncs).toEqual([
+      { cls: 3, req: 7, cycle: 0, arrived: [1], executor: -1, releasedAt: -1, executing: -1, executedBy: -1 },
+    ]);
+    expect(s6.lanes[1].current).toBe(7);
     expect(s6.lanes[1].waitReason).toBe(REASON.Barrier);
     const s10 = m.stateAt(10);
     expect(s10.syncs[0].arrived).toEqual([1, 0]);

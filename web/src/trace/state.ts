@@ -12,7 +12,7 @@
  * sync group list holds at most two groups per class (the open one and the
  * last released one), see `releaseSync`.
  */
-import { KIND, PackedTrace, SCHEDULER } from './codec';
+import { F, KIND, PackedTrace, REASON, SCHEDULER } from './codec';
 
 /** One worker thread's lane. */
 export interface LaneState {
@@ -40,6 +40,13 @@ export interface LaneState {
   stolenAll: number[];
   /** Last sampled queue length (QueueLen), or -1. */
   sampledLen: number;
+  /**
+   * The request the thread took from its queue and has not finished with,
+   * or -1: set by Dequeued, cleared when the thread finishes executing it
+   * or stops waiting for it (a class-mate executed it). While a thread waits
+   * at a barrier or cycle this is the request being synchronized.
+   */
+  current: number;
 }
 
 /** A per-class barrier or busy-wait cycle for one sequential request. */
@@ -53,6 +60,10 @@ export interface SyncGroup {
   executor: number;
   /** Index of the SyncRelease event, or -1. */
   releasedAt: number;
+  /** Thread executing the request right now (between its ExecStart and ExecEnd), or -1. */
+  executing: number;
+  /** Thread that finished executing it (its ExecEnd), or -1; set before the release is recorded. */
+  executedBy: number;
 }
 
 /** The scheduler (delivering) thread. */
@@ -101,6 +112,7 @@ export function emptyLane(): LaneState {
     stolen: [],
     stolenAll: [],
     sampledLen: -1,
+    current: -1,
   };
 }
 
@@ -134,6 +146,16 @@ function removeOne(xs: number[], x: number): boolean {
   return true;
 }
 
+/** The group synchronizing request `req` (a request has one class), or undefined. */
+function groupOf(s: ReplayState, req: number): SyncGroup | undefined {
+  for (const g of s.syncs) if (g.req === req) return g;
+  return undefined;
+}
+
+function newGroup(cls: number, req: number, cycle: number): SyncGroup {
+  return { cls, req, cycle, arrived: [], executor: -1, releasedAt: -1, executing: -1, executedBy: -1 };
+}
+
 function syncIndex(s: ReplayState, cls: number, req: number): number {
   for (let i = 0; i < s.syncs.length; i++) {
     if (s.syncs[i].cls === cls && s.syncs[i].req === req) return i;
@@ -144,7 +166,7 @@ function syncIndex(s: ReplayState, cls: number, req: number): number {
 function arrive(s: ReplayState, thread: number, cls: number, req: number, cycle: number): void {
   let i = syncIndex(s, cls, req);
   if (i < 0) {
-    s.syncs.push({ cls, req, cycle, arrived: [], executor: -1, releasedAt: -1 });
+    s.syncs.push(newGroup(cls, req, cycle));
     i = s.syncs.length - 1;
   }
   const g = s.syncs[i];
@@ -160,11 +182,15 @@ function releaseSync(s: ReplayState, cls: number, req: number, executor: number,
   s.syncs = s.syncs.filter((g) => !(g.cls === cls && g.releasedAt >= 0 && g.req !== req));
   let i = syncIndex(s, cls, req);
   if (i < 0) {
-    s.syncs.push({ cls, req, cycle, arrived: [], executor: -1, releasedAt: -1 });
+    s.syncs.push(newGroup(cls, req, cycle));
     i = s.syncs.length - 1;
   }
   s.syncs[i].executor = executor;
   s.syncs[i].releasedAt = at;
+  // Class-mates that hold the request without a recorded wait (a busy-wait
+  // thread that found the cycle already released) are done with it now;
+  // one still waiting lets go at its WaitEnd.
+  for (const l of s.lanes) if (l.current === req && l.waitReason < 0 && l.exec !== req) l.current = -1;
 }
 
 /**
@@ -174,8 +200,6 @@ function releaseSync(s: ReplayState, cls: number, req: number, executor: number,
 export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
   const thread = trace.thread(i);
   const kind = trace.kind(i);
-  const a = trace.a(i);
-  const b = trace.b(i);
   const t = trace.tNs(i);
   s.position = i + 1;
   s.tNs = t;
@@ -183,20 +207,25 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
   switch (kind) {
     case KIND.Delivered:
       s.scheduler.delivered++;
-      s.scheduler.lastReq = a;
-      s.scheduler.lastClass = b;
+      s.scheduler.lastReq = trace.get(i, F.Delivered.req);
+      s.scheduler.lastClass = trace.get(i, F.Delivered.class);
       break;
     case KIND.Enqueued: {
-      s.scheduler.lastEnqReq = a;
-      s.scheduler.lastEnqTo = b;
-      const to = s.lanes[b];
-      if (to) to.queue.push(a);
+      const req = trace.get(i, F.Enqueued.req);
+      s.scheduler.lastEnqReq = req;
+      s.scheduler.lastEnqTo = trace.get(i, F.Enqueued.to);
+      const to = s.lanes[trace.get(i, F.Enqueued.to)];
+      if (to) to.queue.push(req);
       break;
     }
     case KIND.Dequeued:
-      if (lane) removeOne(lane.queue, a);
+      if (lane) {
+        removeOne(lane.queue, trace.get(i, F.Dequeued.req));
+        lane.current = trace.get(i, F.Dequeued.req);
+      }
       break;
-    case KIND.ExecStart:
+    case KIND.ExecStart: {
+      const a = trace.get(i, F.ExecStart.req);
       if (thread === SCHEDULER) s.scheduler.exec = a;
       if (lane) {
         lane.exec = a;
@@ -204,43 +233,76 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
         // when it starts; one still queued here (no Dequeued) leaves too.
         if (!removeOne(lane.stolen, a)) removeOne(lane.queue, a);
       }
+      const g = groupOf(s, a);
+      if (g && thread !== SCHEDULER) g.executing = thread;
       break;
-    case KIND.ExecEnd:
+    }
+    case KIND.ExecEnd: {
+      const a = trace.get(i, F.ExecEnd.req);
+      const g = groupOf(s, a);
+      if (g && g.executing === thread) {
+        g.executing = -1;
+        g.executedBy = thread;
+      }
       if (lane) {
         lane.exec = -1;
         lane.executed++;
+        if (lane.current === a) lane.current = -1;
       } else if (thread === SCHEDULER) {
         s.scheduler.exec = -1;
         s.scheduler.executed++;
       }
       s.executedTotal++;
       break;
+    }
     case KIND.WaitStart:
       if (lane) {
-        lane.waitReason = trace.extra(i);
-        lane.waitReq = a;
+        lane.waitReason = trace.get(i, F.WaitStart.reason);
+        lane.waitReq = trace.get(i, F.WaitStart.req);
         lane.waitSinceNs = t;
       } else if (thread === SCHEDULER) {
-        s.scheduler.waitReason = trace.extra(i);
+        s.scheduler.waitReason = trace.get(i, F.WaitStart.reason);
       }
       break;
     case KIND.WaitEnd:
       if (lane) {
+        const a = trace.get(i, F.WaitEnd.req);
+        const r = lane.waitReason;
         lane.waitReason = -1;
         lane.waitReq = -1;
-        lane.spins += b;
+        lane.spins += trace.get(i, F.WaitEnd.spins);
+        // Leaving a barrier or cycle for the request it held: a class-mate
+        // executed it (a wait segment cut by a steal is resumed later, but
+        // the thread still holds the request: only a released group lets go).
+        if ((r === REASON.Barrier || r === REASON.Cycle) && lane.current === a) {
+          const g = groupOf(s, a);
+          if (!g || g.releasedAt >= 0 || g.executedBy >= 0) lane.current = -1;
+        }
       } else if (thread === SCHEDULER) {
         s.scheduler.waitReason = -1;
       }
       break;
     case KIND.SyncArrive:
-      arrive(s, thread, a, b, trace.extra(i));
+      arrive(
+        s,
+        thread,
+        trace.get(i, F.SyncArrive.class),
+        trace.get(i, F.SyncArrive.req),
+        trace.get(i, F.SyncArrive.cycle),
+      );
       break;
     case KIND.SyncRelease:
-      releaseSync(s, a, b, trace.c(i), trace.extra(i), i);
+      releaseSync(
+        s,
+        trace.get(i, F.SyncRelease.class),
+        trace.get(i, F.SyncRelease.req),
+        trace.get(i, F.SyncRelease.executor),
+        trace.get(i, F.SyncRelease.cycle),
+        i,
+      );
       break;
     case KIND.Steal:
-      if (lane) steal(s, lane, a, b, trace.c(i));
+      if (lane) steal(s, lane, trace.get(i, F.Steal.victim), trace.get(i, F.Steal.count), trace.get(i, F.Steal.first));
       break;
     case KIND.StealDone:
       if (lane) {
@@ -250,7 +312,7 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       }
       break;
     case KIND.Flag:
-      if (lane) lane.ready = trace.extra(i) ? 1 : 0;
+      if (lane) lane.ready = trace.get(i, F.Flag.ready) ? 1 : 0;
       break;
     case KIND.GraphInsert:
       s.graphSize++;
@@ -259,11 +321,11 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       s.graphSize = Math.max(0, s.graphSize - 1);
       break;
     case KIND.MapSwitch:
-      s.scheduler.epoch = a;
+      s.scheduler.epoch = trace.get(i, F.MapSwitch.epoch);
       break;
     case KIND.QueueLen: {
-      const of = s.lanes[a];
-      if (of) of.sampledLen = b;
+      const of = s.lanes[trace.get(i, F.QueueLen.of)];
+      if (of) of.sampledLen = trace.get(i, F.QueueLen.len);
       break;
     }
     default:
@@ -317,14 +379,25 @@ export function serialize(s: ReplayState): Float64Array {
     sc.executed,
   );
   for (const l of s.lanes) {
-    out.push(l.exec, l.waitReason, l.waitReq, l.waitSinceNs, l.spins, l.executed, l.ready, l.stealVictim, l.sampledLen);
+    out.push(
+      l.exec,
+      l.waitReason,
+      l.waitReq,
+      l.waitSinceNs,
+      l.spins,
+      l.executed,
+      l.ready,
+      l.stealVictim,
+      l.sampledLen,
+      l.current,
+    );
     pushList(out, l.queue);
     pushList(out, l.stolen);
     pushList(out, l.stolenAll);
   }
   out.push(s.syncs.length);
   for (const g of s.syncs) {
-    out.push(g.cls, g.req, g.cycle, g.executor, g.releasedAt);
+    out.push(g.cls, g.req, g.cycle, g.executor, g.releasedAt, g.executing, g.executedBy);
     pushList(out, g.arrived);
   }
   return Float64Array.from(out);
@@ -366,6 +439,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
     const ready = next();
     const stealVictim = next();
     const sampledLen = next();
+    const current = next();
     const queue = list();
     const stolen = list();
     const stolenAll = list();
@@ -382,6 +456,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
       stolen,
       stolenAll,
       sampledLen,
+      current,
     });
   }
   const nSyncs = next();
@@ -392,8 +467,10 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
     const cycle = next();
     const executor = next();
     const releasedAt = next();
+    const executing = next();
+    const executedBy = next();
     const arrived = list();
-    syncs.push({ cls, req, cycle, arrived, executor, releasedAt });
+    syncs.push({ cls, req, cycle, arrived, executor, releasedAt, executing, executedBy });
   }
   return { position, tNs, lanes, scheduler, syncs, graphSize, executedTotal };
 }

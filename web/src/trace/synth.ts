@@ -13,7 +13,7 @@
  * busy-wait: the last to arrive executes), and in `ws` mode an idle worker
  * steals the whole queue of a worker holding only concurrent requests.
  */
-import { KIND, REASON, SCHEDULER, type TraceEvent, encode } from './codec';
+import { make, NO_REQUEST, REASON, SCHEDULER, type FieldsOf, type KindName, type TraceEvent, encode } from './codec';
 
 export interface SynthClass {
   class: string;
@@ -110,8 +110,8 @@ export function synthesize(o: SynthOptions): SynthTrace {
   const maxEvents = o.maxEvents ?? Infinity;
   const bound = o.queueBound ?? 64;
   let tNs = 0;
-  const emit = (thread: number, kind: number, a = 0, b = 0, c = 0, extra = 0) => {
-    events.push({ t_ns: tNs, thread, kind, extra, a, b, c });
+  const emit = <K extends KindName>(thread: number, kind: K, fields: FieldsOf<K>) => {
+    events.push(make(kind, fields as Record<string, number>, tNs, thread));
   };
   const ws: Worker[] = Array.from({ length: o.threads }, () => ({
     queue: [],
@@ -148,11 +148,11 @@ export function synthesize(o: SynthOptions): SynthTrace {
     }
     rr.set(cls, (rr.get(cls) ?? 0) + 1);
     reqClass[req] = cls;
-    emit(SCHEDULER, KIND.Delivered, req, cls);
+    emit(SCHEDULER, 'Delivered', { req, class: cls });
     for (const t of targets) {
-      emit(SCHEDULER, KIND.Enqueued, req, t);
+      emit(SCHEDULER, 'Enqueued', { req, to: t });
       ws[t].queue.push(req);
-      if (m.sequential && o.mode === 'ws') emit(t, KIND.Flag, 0, 0, 0, 1);
+      if (m.sequential && o.mode === 'ws') emit(t, 'Flag', { ready: 1 });
     }
     if (m.sequential) {
       groups.set(req, {
@@ -166,7 +166,7 @@ export function synthesize(o: SynthOptions): SynthTrace {
         done: false,
       });
     }
-    if (req % 8 === 0) emit(SCHEDULER, KIND.QueueLen, targets[0], ws[targets[0]].queue.length);
+    if (req % 8 === 0) emit(SCHEDULER, 'QueueLen', { of: targets[0], len: ws[targets[0]].queue.length });
     delivered++;
     return true;
   };
@@ -175,14 +175,14 @@ export function synthesize(o: SynthOptions): SynthTrace {
     const w = ws[t];
     w.exec = req;
     w.left = execLen();
-    emit(t, KIND.ExecStart, req);
+    emit(t, 'ExecStart', { req });
   };
 
   const stepWorker = (t: number) => {
     const w = ws[t];
     if (w.exec >= 0) {
       if (--w.left > 0) return;
-      emit(t, KIND.ExecEnd, w.exec);
+      emit(t, 'ExecEnd', { req: w.exec });
       executed++;
       if (w.group && w.group.executor === t) {
         w.group.done = true;
@@ -190,7 +190,7 @@ export function synthesize(o: SynthOptions): SynthTrace {
       }
       w.exec = -1;
       if (w.victim >= 0 && w.stolen.length === 0) {
-        emit(t, KIND.StealDone, w.victim);
+        emit(t, 'StealDone', { victim: w.victim });
         w.victim = -1;
       }
       return;
@@ -200,11 +200,11 @@ export function synthesize(o: SynthOptions): SynthTrace {
       w.waitTicks++;
       const reason = o.mode === 'busy-wait' ? REASON.Cycle : REASON.Barrier;
       if (g.released && g.executor === t) {
-        emit(t, KIND.WaitEnd, g.req, 0, 0, reason);
+        emit(t, 'WaitEnd', { req: g.req, spins: 0, reason });
         startExec(t, g.req);
       } else if (g.done) {
         const spins = o.mode === 'busy-wait' ? w.waitTicks * 40 : 0;
-        emit(t, KIND.WaitEnd, g.req, spins, 0, reason);
+        emit(t, 'WaitEnd', { req: g.req, spins, reason });
         w.group = null;
       }
       return;
@@ -215,34 +215,34 @@ export function synthesize(o: SynthOptions): SynthTrace {
     }
     if (w.queue.length > 0) {
       if (w.idle) {
-        emit(t, KIND.WaitEnd, w.queue[0], 0, 0, REASON.EmptyQueue);
+        emit(t, 'WaitEnd', { req: w.queue[0], spins: 0, reason: REASON.EmptyQueue });
         w.idle = false;
       }
       const req = w.queue.shift()!;
-      emit(t, KIND.Dequeued, req);
+      emit(t, 'Dequeued', { req });
       if (!isSeq(req)) {
         startExec(t, req);
         return;
       }
-      if (o.mode === 'ws' && !w.queue.some(isSeq)) emit(t, KIND.Flag, 0, 0, 0, 0);
+      if (o.mode === 'ws' && !w.queue.some(isSeq)) emit(t, 'Flag', { ready: 0 });
       const g = groups.get(req)!;
       const cls = g.cls;
       const cycle = 1 - (w.cycles.get(cls) ?? 1);
       w.cycles.set(cls, cycle);
       g.cycle = o.mode === 'busy-wait' ? cycle : 0;
       g.arrived++;
-      emit(t, KIND.SyncArrive, cls, req, 0, g.cycle);
+      emit(t, 'SyncArrive', { class: cls, req, cycle: g.cycle });
       const last = g.arrived === g.need;
       const reason = o.mode === 'busy-wait' ? REASON.Cycle : REASON.Barrier;
       if (last) {
         g.executor = o.mode === 'busy-wait' ? t : Math.min(...mapping[cls].threads);
         g.released = true;
-        emit(t, KIND.SyncRelease, cls, req, g.executor, g.cycle);
+        emit(t, 'SyncRelease', { class: cls, req, executor: g.executor, cycle: g.cycle });
       }
       w.group = g;
       w.waitTicks = 0;
       if (last && g.executor === t) startExec(t, req);
-      else emit(t, KIND.WaitStart, req, 0, 0, reason);
+      else emit(t, 'WaitStart', { req, on: NO_REQUEST, reason });
       return;
     }
     if (o.mode === 'ws') {
@@ -251,10 +251,10 @@ export function synthesize(o: SynthOptions): SynthTrace {
         const vq = ws[v].queue;
         if (vq.length >= 2 && !vq.some(isSeq) && ws[v].group === null) {
           if (w.idle) {
-            emit(t, KIND.WaitEnd, vq[0], 0, 0, REASON.EmptyQueue);
+            emit(t, 'WaitEnd', { req: vq[0], spins: 0, reason: REASON.EmptyQueue });
             w.idle = false;
           }
-          emit(t, KIND.Steal, v, vq.length, vq[0]);
+          emit(t, 'Steal', { victim: v, count: vq.length, first: vq[0] });
           w.stolen = vq.splice(0, vq.length);
           w.victim = v;
           startExec(t, w.stolen.shift()!);
@@ -263,7 +263,7 @@ export function synthesize(o: SynthOptions): SynthTrace {
       }
     }
     if (!w.idle) {
-      emit(t, KIND.WaitStart, 0, 0, 0, REASON.EmptyQueue);
+      emit(t, 'WaitStart', { req: NO_REQUEST, on: NO_REQUEST, reason: REASON.EmptyQueue });
       w.idle = true;
     }
   };

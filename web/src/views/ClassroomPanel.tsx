@@ -1,22 +1,140 @@
 /**
  * The Classroom tab: choose 1-4 traced runs of the last report (several =
- * compare mode on one shared replay time) and replay them in the views.
+ * compare mode, aligned by requests completed) and replay them in the
+ * views. Runs of the report before (a what-if run's original) can join the
+ * comparison while their traces are still loaded. A lesson started from
+ * the first screen picks its runs and view and adds its bar (bookmarks,
+ * questions, what-ifs).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import './classroom.css';
-import { replayStore } from '../replay/store';
+import { replayStore, useReplay } from '../replay/store';
+import { fileSlug, saveBlob } from '../export';
 import { runStore, useRun } from '../store';
-import { ChartsView } from './charts/ChartsView';
-import { ClassroomView, DisplayToggles } from './ClassroomView';
+import { lessonOfRun, useLesson } from '../lessons/store';
+import { LESSONS } from '../lessons/lessons';
+import { lessonStore } from '../lessons/store';
+import type { Report } from '../engine/protocol';
+import { cutText } from './traceCut';
+import { ClassroomView } from './ClassroomView';
+import { classroomStore } from './classroomStore';
+import { LessonBar } from './LessonBar';
+import { LiveThreads } from './live/LiveThreads';
 import type { RunLike } from './registry';
 import { SyntheticClassroom, syntheticModes } from './synthetic';
-import { forgetOlderThan, makeTrack, modelFor, runLabel, shardsOf } from './tracks';
+import { forgetOlderThan, hasModel, makeTrack, modelFor, runLabel, shardsOf } from './tracks';
+import { momentUrl, useLink, type Moment } from '../components/links';
+import { findMoment, nameMoment } from './moments';
+import type { Track } from '../replay/store';
+
+/** Go to a shared moment: its view, its leading run, its place. */
+function showMoment(tracks: Track[], m: Moment): void {
+  if (m.view) classroomStore.getState().setView(m.view);
+  const i = Math.max(
+    0,
+    tracks.findIndex((t) => t.label === m.lead || t.scheduler === m.lead),
+  );
+  const p = m.at && tracks[i] ? findMoment(tracks[i], m.at) : null;
+  replayStore.getState().lead(i, p ?? 0);
+}
+
+/** "Share this moment": a link that runs this scenario and opens the classroom at this moment. */
+function ShareMoment({ picks }: { picks: Pick[] }) {
+  const tracks = useReplay((s) => s.tracks);
+  const [url, setUrl] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (tracks.length === 0) return null;
+  const share = async () => {
+    const st = replayStore.getState();
+    const lead = st.tracks[st.leader];
+    const runs = st.tracks.map((t) => picks.find((p) => `run-${p.id}` === t.key)?.run).filter((r) => !!r);
+    const m: Moment = {
+      runs: runs.map((r) => r!.label ?? r!.scheduler),
+      view: classroomStore.getState().viewId,
+      lead: runs[st.leader]?.label ?? lead.scheduler,
+      at: nameMoment(lead, st.position),
+    };
+    const r = await momentUrl(runStore.getState().text, m, lessonStore.getState().lessonId);
+    if (typeof r === 'string') {
+      setUrl(r);
+      setError(null);
+      try {
+        await navigator.clipboard?.writeText(r);
+      } catch {
+        // No clipboard permission: the link is shown to copy by hand.
+      }
+    } else setError(r.error);
+  };
+  return (
+    <span className="share-moment">
+      <button type="button" onClick={() => void share()} data-testid="share-moment" title="A link to this moment">
+        share this moment
+      </button>
+      {url && (
+        <input
+          readOnly
+          value={url}
+          aria-label="link to this moment"
+          data-testid="moment-url"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      )}
+      {error && <span className="warn">{error}</span>}
+    </span>
+  );
+}
 
 const MAX_TRACKS = 4;
 
-function defaultChoice(runs: RunLike[]): number[] {
-  const i = runs.findIndex((r) => r.scheduler !== 'sequential');
-  return runs.length === 0 ? [] : [i >= 0 ? i : 0];
+/** One run the classroom can replay: report `serial`, run `index`. */
+interface Pick {
+  id: string;
+  serial: number;
+  index: number;
+  run: RunLike;
+  label: string;
+  before: boolean;
+}
+
+function runsOf(report: Report | null | undefined): RunLike[] {
+  return (report?.runs ?? []) as unknown as RunLike[];
+}
+
+/**
+ * The runs a lesson names (labels or scheduler ids), else the first
+ * parallel run; after a what-if, each beside its run before the change.
+ */
+function defaultChoice(picks: Pick[], wanted: readonly string[] | undefined, withBefore: boolean): string[] {
+  const current = picks.filter((p) => !p.before);
+  if (wanted && wanted.length > 0) {
+    const mine = wanted
+      .map((w) => current.find((p) => p.run.label === w || p.run.scheduler === w))
+      .filter((x): x is Pick => !!x);
+    const ids = mine.flatMap((p) => {
+      const old = withBefore ? picks.find((q) => q.before && q.run.label === p.run.label) : undefined;
+      return old ? [p.id, old.id] : [p.id];
+    });
+    if (ids.length > 0) return ids.slice(0, MAX_TRACKS);
+  }
+  const i = current.findIndex((p) => p.run.scheduler !== 'sequential');
+  return current.length === 0 ? [] : [current[i >= 0 ? i : 0].id];
+}
+
+/** Save the leading track's packed trace (24-byte events, the engine's format) as a file. */
+function TraceDownload() {
+  const tracks = useReplay((s) => s.tracks);
+  const leader = useReplay((s) => s.leader);
+  const t = tracks[leader];
+  if (!t || t.model.length === 0) return null;
+  const save = () => {
+    const w = t.model.trace.words;
+    saveBlob(new Blob([w.slice().buffer as ArrayBuffer]), `trace-${fileSlug(t.label)}.bin`);
+  };
+  return (
+    <button type="button" onClick={save} data-testid="download-trace" title="The packed trace of the leading run">
+      trace ⤓
+    </button>
+  );
 }
 
 export function ClassroomPanel() {
@@ -25,19 +143,76 @@ export function ClassroomPanel() {
   return modes ? <SyntheticClassroom modes={modes} q={q} /> : <RunClassroom />;
 }
 
+/** No report yet: the lessons, one click each. */
+function NoRun() {
+  const ready = useRun((s) => s.engine.state === 'ready');
+  return (
+    <div className="classroom-empty" data-testid="classroom-empty">
+      <p>Start a lesson, or run a traced scenario from the sidebar, to replay it here.</p>
+      <ul>
+        {LESSONS.map((l) => (
+          <li key={l.id}>
+            <button type="button" disabled={!ready} onClick={() => void lessonStore.getState().start(l)}>
+              {l.title} ▶
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function RunClassroom() {
   const report = useRun((s) => s.report);
+  const previous = useRun((s) => s.previous);
   const serial = useRun((s) => s.runSerial);
   const phase = useRun((s) => s.phase);
-  const runs = useMemo(() => (report?.runs ?? []) as unknown as RunLike[], [report]);
+  useLesson((s) => s.lessonId);
+  const whatIf = useLesson((s) => s.whatIf);
+  const lesson = lessonOfRun(serial);
+  const picks = useMemo<Pick[]>(() => {
+    const out: Pick[] = [];
+    const cur = runsOf(report);
+    cur.forEach((r, i) =>
+      out.push({ id: `${serial}:${i}`, serial, index: i, run: r, label: runLabel(r, cur, i), before: false }),
+    );
+    if (previous && previous.serial === serial - 1) {
+      const prev = runsOf(previous.report);
+      prev.forEach((r, i) => {
+        if (hasModel(previous.serial, i)) {
+          out.push({
+            id: `${previous.serial}:${i}`,
+            serial: previous.serial,
+            index: i,
+            run: r,
+            label: `before: ${runLabel(r, prev, i)}`,
+            before: true,
+          });
+        }
+      });
+    }
+    return out;
+  }, [report, previous, serial]);
+  // A shared link's moment belongs to the run the link started.
+  const linkMoment = useLink((s) => (s.momentSerial === serial ? s.moment : null));
   // The choice belongs to one report: a new run starts from the default.
-  const [choice, setChoice] = useState<{ serial: number; runs: number[] } | null>(null);
-  const chosen = useMemo(
-    () => (choice && choice.serial === serial ? choice.runs : defaultChoice(runs)),
-    [choice, serial, runs],
+  const [choice, setChoice] = useState<{ serial: number; ids: string[] } | null>(null);
+  const chosenIds = useMemo(
+    () =>
+      choice && choice.serial === serial
+        ? choice.ids
+        : defaultChoice(picks, linkMoment?.runs.length ? linkMoment.runs : lesson?.runs, !!whatIf),
+    [choice, serial, picks, lesson, whatIf, linkMoment],
   );
-  const key = `${serial}:${chosen.join(',')}`;
+  const chosen = chosenIds.map((id) => picks.find((p) => p.id === id)).filter((p): p is Pick => !!p);
+  const key = `${serial}:${chosenIds.join(',')}`;
   const [status, setStatus] = useState<{ key: string; text: string } | null>(null);
+  const momentShown = useRef(-1);
+
+  // A lesson opens on its view once per run.
+  useEffect(() => {
+    if (lesson && !linkMoment) classroomStore.getState().setView(lesson.view);
+  }, [lesson, serial, linkMoment]);
 
   useEffect(() => {
     let live = true;
@@ -47,24 +222,23 @@ function RunClassroom() {
       return;
     }
     const fetch = (i: number) => runStore.getState().fetchTrace(i);
-    Promise.all(chosen.map((i) => modelFor(serial, i, fetch)))
+    Promise.all(chosen.map((p) => modelFor(p.serial, p.index, fetch)))
       .then((models) => {
         if (!live) return;
+        const shards = shardsOf(runStore.getState().text);
         const tracks = models.map((m, j) =>
-          makeTrack(
-            `run-${chosen[j]}`,
-            runLabel(runs[chosen[j]], runs, chosen[j]),
-            runs[chosen[j]],
-            m,
-            shardsOf(runStore.getState().text),
-          ),
+          makeTrack(`run-${chosen[j].id}`, chosen[j].label, chosen[j].run, m, shards),
         );
         replayStore.getState().setTracks(tracks);
+        if (linkMoment && momentShown.current !== serial) {
+          momentShown.current = serial;
+          showMoment(tracks, linkMoment);
+        }
         const empty = models.every((m) => m.length === 0);
         setStatus({
           key,
           text: empty
-            ? 'These runs recorded no trace events (turn tracing on in the scenario: "run": {"trace": true}).'
+            ? 'These runs recorded no trace events: the scenario has tracing off ("run": {"trace": true} turns it on).'
             : '',
         });
       })
@@ -77,56 +251,50 @@ function RunClassroom() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
-  if (phase === 'running')
-    return (
-      <div className="classroom">
-        <p className="muted" data-testid="classroom-running">
-          A run is in progress: live throughput below; the replay opens when it finishes.
-        </p>
-        <ChartsView tracks={[]} positions={[]} states={[]} runs={[]} allRuns={[]} />
-      </div>
-    );
-  if (!report)
-    return (
-      <p className="muted" data-testid="classroom-empty">
-        Run a scenario with tracing on to replay it here.
-      </p>
-    );
+  if (phase === 'running') return <LiveThreads />;
+  if (!report) return <NoRun />;
 
-  const toggle = (i: number) => {
-    const c = chosen;
-    const next = c.includes(i)
-      ? c.filter((x) => x !== i)
-      : c.length >= MAX_TRACKS
-        ? c
-        : [...c, i].sort((a, b) => a - b);
-    setChoice({ serial, runs: next });
+  const toggle = (id: string) => {
+    const next = chosenIds.includes(id)
+      ? chosenIds.filter((x) => x !== id)
+      : chosenIds.length >= MAX_TRACKS
+        ? chosenIds
+        : [...chosenIds, id];
+    setChoice({ serial, ids: next });
   };
-  const statusText = status?.key === key ? status.text : 'Loading traces…';
-  const chosenRuns = chosen.map((i) => runs[i]);
+  const statusText =
+    chosen.length === 0 ? 'Tick a run above to replay it.' : status?.key === key ? status.text : 'Loading traces…';
+  const cut = chosen.filter((p) => p.run.trace_window?.cut || p.run.trace_truncated);
   return (
     <div className="classroom-panel">
+      {lesson && <LessonBar lesson={lesson} picks={picks} onPick={(ids) => setChoice({ serial, ids })} />}
       <div className="run-choice" data-testid="run-choice" data-run-serial={serial}>
-        <span className="muted">Replay (pick up to {MAX_TRACKS} to compare):</span>
-        {runs.map((r, i) => (
-          <label key={i} className="run-pick">
+        <span className="muted">Replay (up to {MAX_TRACKS} side by side):</span>
+        {picks.map((p) => (
+          <label key={p.id} className={p.before ? 'run-pick before' : 'run-pick'}>
             <input
               type="checkbox"
-              checked={chosen.includes(i)}
-              onChange={() => toggle(i)}
-              data-testid={`pick-${r.scheduler}`}
+              checked={chosenIds.includes(p.id)}
+              onChange={() => toggle(p.id)}
+              data-testid={p.before ? `pick-before-${p.run.label ?? p.run.scheduler}` : `pick-${p.run.scheduler}`}
             />{' '}
-            {runLabel(r, runs, i)}
+            {p.label}
           </label>
         ))}
-        <DisplayToggles />
+        <TraceDownload />
+        <ShareMoment picks={picks} />
       </div>
+      {cut.length > 0 && (
+        <p className="warn" data-testid="trace-cut">
+          {cut.map((p) => cutText(p.label, p.run.trace_window)).join(' ')}
+        </p>
+      )}
       {statusText && (
         <p className="muted" data-testid="classroom-status">
           {statusText}
         </p>
       )}
-      <ClassroomView allRuns={runs} runs={chosenRuns} />
+      <ClassroomView allRuns={runsOf(report)} runs={chosen.map((p) => p.run)} />
     </div>
   );
 }

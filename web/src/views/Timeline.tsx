@@ -1,12 +1,16 @@
 /**
- * Replay controls (after raftscope): a scrubber over the primary track's
- * events with an activity strip, step back / play / step forward, Home/End,
- * a log-scale slowdown slider, and jumps to the next synchronization or
- * steal. Everything here only moves the replay store.
+ * Replay controls (after raftscope): a scrubber over the leading track's
+ * events with an activity strip, step back / play / step forward by
+ * algorithm step, Home/End, the pace (class, brisk, fast steps, or run time
+ * over a log-scale slowdown), and where the run is in requests: delivered
+ * and completed of the stream. Everything here only moves the replay store.
  */
 import { useEffect, useRef } from 'react';
-import { MAX_SLOWDOWN, MIN_SLOWDOWN, replayStore, useReplay } from '../replay/store';
+import { completedAt } from '../replay/progress';
+import { MAX_SLOWDOWN, MIN_SLOWDOWN, replayStore, STEP_PACES_MS, useReplay } from '../replay/store';
 import { usePalette } from './display';
+import { fmtInt } from './status';
+import { JumpButtons } from './jumps';
 
 function fmtNs(ns: number): string {
   if (ns >= 1e9) return `${(ns / 1e9).toFixed(3)} s`;
@@ -21,23 +25,14 @@ function fmtSlowdown(s: number): string {
   return `${s.toFixed(s >= 10 ? 0 : 1)}×`;
 }
 
-/** First index in sorted `xs` greater than `p - 1` (the next mark at or after position p). */
-function nextMark(xs: Int32Array, p: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid] < p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < xs.length ? xs[lo] + 1 : -1;
-}
+const PACE_NAMES: Record<number, string> = { 1600: 'class', 700: 'brisk', 250: 'fast', 80: 'very fast' };
 
 function ActivityStrip() {
   const tracks = useReplay((s) => s.tracks);
+  const leader = useReplay((s) => s.leader);
   const pal = usePalette();
   const ref = useRef<HTMLCanvasElement>(null);
-  const model = tracks[0]?.model;
+  const model = tracks[leader]?.model;
   useEffect(() => {
     const c = ref.current;
     if (!c || !model) return;
@@ -59,38 +54,82 @@ function ActivityStrip() {
   return <canvas ref={ref} className="activity" aria-hidden="true" />;
 }
 
+/** Play pace: steps at a class pace (default), or run time over a slowdown. */
+function PaceControl() {
+  const mode = useReplay((s) => s.mode);
+  const stepMs = useReplay((s) => s.stepMs);
+  const slowdown = useReplay((s) => s.slowdown);
+  const st = replayStore.getState();
+  const value = mode === 'time' ? 'time' : String(stepMs);
+  return (
+    <label className="speed">
+      pace
+      <select
+        value={value}
+        onChange={(e) => {
+          if (e.target.value === 'time') st.setMode('time');
+          else {
+            st.setMode('steps');
+            st.setStepMs(Number(e.target.value));
+          }
+        }}
+        data-testid="pace"
+        aria-label="play pace"
+      >
+        {STEP_PACES_MS.map((ms) => (
+          <option key={ms} value={ms}>
+            {PACE_NAMES[ms] ?? `${ms} ms`}: 1 step / {(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s
+          </option>
+        ))}
+        <option value="time">run time, slowed down</option>
+      </select>
+      {mode === 'time' && (
+        <>
+          <input
+            type="range"
+            min={Math.log10(MIN_SLOWDOWN)}
+            max={Math.log10(MAX_SLOWDOWN)}
+            step={0.05}
+            value={Math.log10(slowdown)}
+            onChange={(e) => st.setSlowdown(10 ** Number(e.target.value))}
+            data-testid="slowdown"
+            aria-label="slowdown, log scale"
+          />
+          <span className="speed-val">{fmtSlowdown(slowdown)}</span>
+        </>
+      )}
+    </label>
+  );
+}
+
 export function Timeline() {
   const tracks = useReplay((s) => s.tracks);
+  const leader = useReplay((s) => s.leader);
   const position = useReplay((s) => s.position);
   const timeNs = useReplay((s) => s.timeNs);
   const playing = useReplay((s) => s.playing);
-  const slowdown = useReplay((s) => s.slowdown);
   const st = replayStore.getState();
-  const model = tracks[0]?.model;
+  const track = tracks[leader];
+  const model = track?.model;
   if (!model) return null;
   const n = model.length;
-  const idx = model.index;
-  const jump = (marks: Int32Array) => {
-    const p = nextMark(marks, position + 1);
-    if (p > 0) {
-      st.pause();
-      st.seek(p);
-    }
-  };
+  const state = model.stateAt(position);
+  const requests = model.index.requests;
+  const done = completedAt(model, position);
   return (
     <div className="timeline" data-testid="timeline">
       <div className="timeline-row">
-        <button type="button" onClick={() => st.home()} title="Home" aria-label="to start">
+        <button type="button" onClick={() => st.home()} title="Home: start of the run" aria-label="to start">
           |◀
         </button>
         <button
           type="button"
-          onClick={() => st.step(-1)}
-          title="← one event back"
+          onClick={() => st.stepAlgo(-1)}
+          title="← one step back (shift: one trace event)"
           aria-label="step back"
           data-testid="step-back"
         >
-          ◀
+          ◀ step
         </button>
         <button
           type="button"
@@ -103,33 +142,33 @@ export function Timeline() {
         </button>
         <button
           type="button"
-          onClick={() => st.step(1)}
-          title="→ one event forward"
+          onClick={() => st.stepAlgo(1)}
+          title="→ one step forward (shift: one trace event)"
           aria-label="step forward"
           data-testid="step-forward"
         >
-          ▶
+          step ▶
         </button>
-        <button type="button" onClick={() => st.end()} title="End" aria-label="to end">
+        <button type="button" onClick={() => st.end()} title="End: end of the run" aria-label="to end">
           ▶|
         </button>
-        <span className="timeline-pos" data-testid="position" data-position={position} data-events={n}>
-          event {position.toLocaleString()} / {n.toLocaleString()} · {fmtNs(timeNs)}
+        <span
+          className="timeline-pos"
+          data-testid="position"
+          data-position={position}
+          data-events={n}
+          data-delivered={state.scheduler.delivered}
+          data-completed={done}
+        >
+          <b>{fmtInt(state.scheduler.delivered)}</b> of {fmtInt(requests)} requests delivered · <b>{fmtInt(done)}</b>{' '}
+          completed
+          {tracks.length > 1 && <> ({track.label} leads)</>}
+          <span className="muted">
+            {' '}
+            · {fmtNs(timeNs)} · event {fmtInt(position)}/{fmtInt(n)}
+          </span>
         </span>
-        <label className="speed">
-          slowdown
-          <input
-            type="range"
-            min={Math.log10(MIN_SLOWDOWN)}
-            max={Math.log10(MAX_SLOWDOWN)}
-            step={0.05}
-            value={Math.log10(slowdown)}
-            onChange={(e) => st.setSlowdown(10 ** Number(e.target.value))}
-            data-testid="slowdown"
-            aria-label="slowdown, log scale"
-          />
-          <span className="speed-val">{fmtSlowdown(slowdown)}</span>
-        </label>
+        <PaceControl />
       </div>
       <div className="scrub">
         <ActivityStrip />
@@ -148,32 +187,8 @@ export function Timeline() {
         />
       </div>
       <div className="timeline-row jumps">
-        <span className="muted">jump to next:</span>
-        <button
-          type="button"
-          disabled={idx.arrivals.length === 0}
-          onClick={() => jump(idx.arrivals)}
-          data-testid="next-arrive"
-        >
-          arrival ({idx.arrivals.length})
-        </button>
-        <button
-          type="button"
-          disabled={idx.releases.length === 0}
-          onClick={() => jump(idx.releases)}
-          data-testid="next-release"
-        >
-          sync release ({idx.releases.length})
-        </button>
-        <button
-          type="button"
-          disabled={idx.steals.length === 0}
-          onClick={() => jump(idx.steals)}
-          data-testid="next-steal"
-        >
-          steal ({idx.steals.length})
-        </button>
-        <span className="muted keys">keys: space play/pause · ←/→ step (shift ×10) · Home/End</span>
+        <JumpButtons i={leader} />
+        <span className="muted keys">space play · ←/→ step (shift: one event) · Home/End</span>
       </div>
     </div>
   );

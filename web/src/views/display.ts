@@ -7,18 +7,68 @@ import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 
 export interface DisplayState {
+  /** Large type everywhere (header, tabs, views, charts, canvas). */
   large: boolean;
   highContrast: boolean;
+  /**
+   * Presentation layout for a projector: the app fills the screen, the
+   * scenario sidebar is hidden, large type is on, and the classroom keeps
+   * its view, the pseudo-code and the timeline visible at once.
+   */
+  present: boolean;
+  /** The scenario sidebar (picker, run controls, JSON source) is open. */
+  sidebar: boolean;
   setLarge(v: boolean): void;
   setHighContrast(v: boolean): void;
+  setPresent(v: boolean): void;
+  setSidebar(v: boolean): void;
 }
 
-export const displayStore = createStore<DisplayState>()((set) => ({
-  large: false,
-  highContrast: false,
-  setLarge: (large) => set({ large }),
-  setHighContrast: (highContrast) => set({ highContrast }),
-}));
+const PREFS_KEY = 'psmr-display';
+type Prefs = Pick<DisplayState, 'large' | 'highContrast' | 'present' | 'sidebar'>;
+const DEFAULT_PREFS: Prefs = { large: false, highContrast: false, present: false, sidebar: true };
+
+/** Display settings survive a reload (a teacher sets the projector up once). */
+function loadPrefs(): Prefs {
+  try {
+    const raw = typeof localStorage === 'undefined' ? null : localStorage.getItem(PREFS_KEY);
+    if (!raw) return DEFAULT_PREFS;
+    const v = JSON.parse(raw) as Partial<Prefs>;
+    const b = (x: unknown, d: boolean) => (typeof x === 'boolean' ? x : d);
+    return {
+      large: b(v.large, false),
+      highContrast: b(v.highContrast, false),
+      present: b(v.present, false),
+      sidebar: b(v.sidebar, true),
+    };
+  } catch {
+    return DEFAULT_PREFS;
+  }
+}
+
+function savePrefs(p: Prefs): void {
+  try {
+    localStorage.setItem(PREFS_KEY, JSON.stringify(p));
+  } catch {
+    // Private mode or no storage: the settings last for this page only.
+  }
+}
+
+export const displayStore = createStore<DisplayState>()((set, get) => {
+  const update = (patch: Partial<Prefs>) => {
+    set(patch);
+    const { large, highContrast, present, sidebar } = get();
+    savePrefs({ large, highContrast, present, sidebar });
+  };
+  return {
+    ...loadPrefs(),
+    setLarge: (large) => update({ large }),
+    setHighContrast: (highContrast) => update({ highContrast }),
+    // Presenting turns large type on and the sidebar off; leaving it gives the sidebar back.
+    setPresent: (present) => update(present ? { present, large: true, sidebar: false } : { present, sidebar: true }),
+    setSidebar: (sidebar) => update({ sidebar }),
+  };
+});
 
 export function useDisplay<T>(sel: (s: DisplayState) => T): T {
   return useStore(displayStore, sel);
@@ -37,18 +87,22 @@ const CLASS_NORMAL = [
   '#9c755f',
   '#bab0ac',
 ];
-/** Saturated colors for a black background. */
+/**
+ * The same hues, lighter and saturated for a black background: class i is
+ * the same color family in both themes (blue, orange, green, red, teal,
+ * yellow, purple, pink, brown, grey).
+ */
 const CLASS_CONTRAST = [
-  '#00b7ff',
-  '#ffb000',
-  '#00e676',
-  '#ff4d4d',
-  '#e040fb',
-  '#ffff00',
-  '#18ffff',
-  '#ff80ab',
-  '#ffffff',
-  '#b2ff59',
+  '#5fa8ff',
+  '#ffa53d',
+  '#4ee67a',
+  '#ff6b5e',
+  '#40e0d0',
+  '#ffe14d',
+  '#d28cff',
+  '#ffa8c5',
+  '#d9a679',
+  '#d0d0d0',
 ];
 
 export interface Palette {

@@ -6,24 +6,24 @@
  * maps, event colors) is one `registerView` call in `views/builtin.ts`.
  */
 import type { ComponentType } from 'react';
+import type { TraceWindow } from '../engine/protocol';
 import type { Track } from '../replay/store';
 import type { ReplayState } from '../trace/state';
+import { profileOf, type Family } from './families';
+import type { ThreadStatus } from './status';
 
-export type Family = 'sequential' | 'early' | 'work-stealing' | 'late' | 'epaxos' | 'repartition' | 'event-coloring';
+export type { Family } from './families';
 
+/** The family of a scheduler id (the report's `family` wins where a run is at hand: `familyOfRun`). */
 export function familyOf(scheduler: string): Family {
-  if (scheduler === 'early' || scheduler === 'busy-wait') return 'early';
-  if (scheduler.startsWith('ws-')) return 'work-stealing';
-  if (scheduler === 'late') return 'late';
-  if (scheduler === 'epaxos' || scheduler === 'pepaxos') return 'epaxos';
-  if (scheduler.startsWith('repart-')) return 'repartition';
-  if (scheduler === 'libasync' || scheduler === 'mely') return 'event-coloring';
-  return 'sequential';
+  return profileOf(scheduler).family;
 }
 
 /** Loose shape of a report run, as far as the views read it. */
 export interface RunLike {
   scheduler: string;
+  /** The engine's family name (newer reports); else guessed from the scheduler id. */
+  family?: string;
   label?: string;
   threads: number;
   throughput_ops_s?: number;
@@ -36,6 +36,9 @@ export interface RunLike {
     [k: string]: unknown;
   };
   info?: { mapping?: { class: string; sequential: boolean; threads: number[] }[]; mapping_how?: string };
+  /** Where the engine cut a long trace (absent in older reports). */
+  trace_window?: TraceWindow;
+  trace_truncated?: boolean;
   [k: string]: unknown;
 }
 
@@ -45,6 +48,12 @@ export interface ViewProps {
   positions: number[];
   /** State of each track at its position (owned by the track's model: read, do not keep). */
   states: ReplayState[];
+  /**
+   * Every worker's status in each track, derived once per replay move from
+   * `states` (views/status.ts). Views show these, never their own reading
+   * of the lanes, so they cannot contradict each other.
+   */
+  statuses: ThreadStatus[][];
   /** Report run of each track (same order), when known. */
   runs: (RunLike | undefined)[];
   /** All runs of the report (charts compare them all). */
@@ -69,9 +78,9 @@ export function registerView(v: ViewDef): void {
   views.sort((a, b) => a.order - b.order);
 }
 
-/** Views that apply to at least one of the given schedulers. */
-export function viewsFor(schedulers: readonly string[]): ViewDef[] {
-  const fams = new Set(schedulers.map(familyOf));
+/** Views that apply to at least one of the given families. */
+export function viewsFor(families: readonly Family[]): ViewDef[] {
+  const fams = new Set(families);
   return views.filter((v) => v.families === 'all' || v.families.some((f) => fams.has(f)));
 }
 

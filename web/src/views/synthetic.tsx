@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import { replayStore, type Track } from '../replay/store';
 import { loadSynthetic } from '../trace/load';
 import type { SynthOptions } from '../trace/synth';
-import { ClassroomView, DisplayToggles } from './ClassroomView';
+import { ClassroomView } from './ClassroomView';
 import type { RunLike } from './registry';
 
 type Mode = SynthOptions['mode'];
@@ -70,7 +70,6 @@ export function SyntheticClassroom({ modes, q }: { modes: Mode[]; q: URLSearchPa
     <div className="classroom-panel">
       <div className="run-choice">
         <span data-testid="synthetic-status">{status}</span>
-        <DisplayToggles />
       </div>
       <ClassroomView allRuns={runs} runs={runs} />
     </div>

@@ -8,13 +8,23 @@ import type { Track } from '../replay/store';
 import { loadTrace } from '../trace/load';
 import type { ReplayModel } from '../trace/model';
 import { inferMapping, shardedNames } from './classes';
+import { familyOfRun } from './families';
 import type { RunLike } from './registry';
 
 const cache = new Map<string, Promise<ReplayModel>>();
 
-/** Forget models of older runs (keeps memory to the current report). */
+/**
+ * Forget models of runs older than the previous one: memory holds the
+ * current report's traces and those of the run before it (a what-if run is
+ * compared with the run it changed).
+ */
 export function forgetOlderThan(serial: number): void {
-  for (const k of cache.keys()) if (Number(k.split(':')[0]) < serial) cache.delete(k);
+  for (const k of cache.keys()) if (Number(k.split(':')[0]) < serial - 1) cache.delete(k);
+}
+
+/** Is run `runIndex` of report `serial` loaded (or loading)? The engine keeps only the last report's traces. */
+export function hasModel(serial: number, runIndex: number): boolean {
+  return cache.has(`${serial}:${runIndex}`);
 }
 
 export function modelFor(
@@ -53,5 +63,5 @@ export function makeTrack(key: string, label: string, run: RunLike, model: Repla
   const count = shards !== undefined ? Math.max(2 * shards + 2, model.index.classes) : model.index.classes;
   const classNames = given.length >= model.index.classes ? given.map((m) => m.class) : shardedNames(count);
   const mapping = given.length > 0 ? given : inferMapping(model, classNames);
-  return { key, label, scheduler: run.scheduler, model, classNames, mapping };
+  return { key, label, scheduler: run.scheduler, family: familyOfRun(run), model, classNames, mapping };
 }

@@ -69,7 +69,7 @@ describe('view registry', () => {
   it('offers synchronization and mapping views to the early and stealing families only', () => {
     expect(familyOf('busy-wait')).toBe('early');
     expect(familyOf('ws-optimistic')).toBe('work-stealing');
-    const ids = (s: string[]) => viewsFor(s).map((v) => v.id);
+    const ids = (s: string[]) => viewsFor(s.map(familyOf)).map((v) => v.id);
     expect(ids(['early'])).toEqual(['threads', 'sync', 'mapping', 'charts']);
     expect(ids(['sequential'])).toEqual(['threads', 'charts']);
     expect(ids(['sequential', 'ws-moderate'])).toContain('sync');

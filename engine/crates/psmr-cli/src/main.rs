@@ -156,6 +156,7 @@ fn main() -> ExitCode {
                 trace: no_trace.then_some(false),
                 pace_ns,
                 delivery,
+                thread_pace_ns: None,
             };
             cmd_run(&file, &opts, json)
         }

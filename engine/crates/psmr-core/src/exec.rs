@@ -361,6 +361,9 @@ pub struct RunContext<'a> {
     /// Extra busy-spin per executed request, to slow a classroom run down
     /// to watching speed (0 = none).
     pub pace_ns: u64,
+    /// Per-worker pace replacing `pace_ns` for the workers it lists (index =
+    /// worker id): slows one thread down in a classroom what-if.
+    pub thread_pace_ns: &'a [u64],
     /// The clients' model, defaults resolved.
     pub delivery: Delivery,
 }
@@ -399,8 +402,13 @@ impl<'a> RunContext<'a> {
             self.log.cells.cross(entries, self.stream.expected(id), 0)
         };
         let response = self.app.execute(&req.op);
-        if self.pace_ns > 0 {
-            clock::spin_for(self.pace_ns);
+        let pace = self
+            .thread_pace_ns
+            .get(rec.thread as usize)
+            .copied()
+            .unwrap_or(self.pace_ns);
+        if pace > 0 {
+            clock::spin_for(pace);
         }
         let left = if events {
             self.leave_color(slot, entries)

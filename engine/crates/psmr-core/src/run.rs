@@ -24,6 +24,8 @@ pub struct RunInput<'a> {
     pub host: &'a ThreadHost,
     pub trace: TraceConfig,
     pub pace_ns: u64,
+    /// Per-worker pace overriding `pace_ns` (see `RunContext::thread_pace_ns`).
+    pub thread_pace_ns: &'a [u64],
     pub delivery: Delivery,
 }
 
@@ -82,6 +84,7 @@ pub fn run_checked(
         trace: &hub,
         progress,
         pace_ns: input.pace_ns,
+        thread_pace_ns: input.thread_pace_ns,
         delivery,
     };
     let output = scheduler.run(&ctx)?;

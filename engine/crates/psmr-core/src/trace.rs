@@ -360,7 +360,7 @@ vocabulary! {
     /// Request `req` belongs to group `group`.
     18 GroupMember [structural] { group: count @ a, req: req @ b }
     /// Event `child` was registered by `parent` (no-request: a delivered root).
-    19 Registered { parent: req @ a, child: req @ b }
+    19 Registered { child: req @ b, parent: req @ a }
     /// The thread stole the whole color `color` (`count` events) from `victim`.
     20 ColorSteal [structural] { victim: thread @ a, color: count @ b, count: count @ c }
     /// A partition of the workload graph was computed: its edge cut and the

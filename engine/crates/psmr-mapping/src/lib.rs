@@ -7,7 +7,9 @@
 //! * [`rules`]: validation against rules R.1-R.5;
 //! * [`naive`]: the naive mapping of paper 003 section 6.5;
 //! * [`optimizer`]: the mapping optimizer (paper 003 section 5.1), an exact
-//!   branch and bound described in `docs/mapping-optimizer.md`;
+//!   branch and bound with a local search for its first incumbent and a
+//!   requirement-clique bound on O.3, described in
+//!   `docs/mapping-optimizer.md`;
 //! * [`resolve`]: what schedulers call to turn a scenario's [`MappingSpec`]
 //!   into a rule-abiding [`CtoT`].
 
@@ -17,7 +19,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod cache;
+#[cfg(test)]
+mod instances;
 pub mod naive;
+mod o3_bound;
 pub mod optimizer;
 #[cfg(test)]
 mod optimizer_tests;

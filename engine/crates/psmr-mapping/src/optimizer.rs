@@ -42,6 +42,9 @@
 //! incumbent with the proven lower bound (the least bound of the open
 //! nodes) and the relative gap.
 
+use crate::o3_bound::Requirements;
+
+mod local_search;
 use crate::{ClassMapping, CtoT, Mode};
 use psmr_core::{ClassId, ClassTable};
 use std::cmp::Ordering;
@@ -179,6 +182,37 @@ pub fn optimize_with(
     threads: usize,
     opts: &Options,
 ) -> Result<Solution, String> {
+    solve(classes, threads, opts, u64::MAX)
+}
+
+/// Like [`optimize_with`], but the search also stops after `max_nodes`
+/// search nodes (whichever of the time limit and the node limit comes
+/// first). With a generous time limit the result then depends only on the
+/// instance and `max_nodes`, not on the machine's speed: the quality
+/// regression test uses it.
+pub fn optimize_with_node_limit(
+    classes: &ClassTable,
+    threads: usize,
+    opts: &Options,
+    max_nodes: u64,
+) -> Result<Solution, String> {
+    solve(classes, threads, opts, max_nodes)
+}
+
+/// Local search runs on the mode vectors in root-bound order, at most
+/// `LS_STEPS` steps each, until it has taken `LS_TOTAL_STEPS` steps or
+/// `LS_SHARE` of the time limit or of the node limit (each step counts as
+/// a node).
+const LS_STEPS: u64 = 1000;
+const LS_TOTAL_STEPS: u64 = 20_000;
+const LS_SHARE: f64 = 0.2;
+
+fn solve(
+    classes: &ClassTable,
+    threads: usize,
+    opts: &Options,
+    max_nodes: u64,
+) -> Result<Solution, String> {
     if threads == 0 || threads > MAX_THREADS {
         return Err(format!(
             "the optimizer supports 1..={MAX_THREADS} threads, got {threads}"
@@ -206,6 +240,7 @@ pub fn optimize_with(
         best_map: None,
         nodes: 0,
         deadline_ns,
+        node_limit: max_nodes,
         timed_out: false,
         open_bound: Value::INFINITE,
     };
@@ -223,20 +258,52 @@ pub fn optimize_with(
         })
         .collect();
     roots.sort_by(|a, b| a.0.cmp_lex(&b.0));
-    // Root bounds ignore O.3, so their least cost bounds every mapping's cost.
-    let cost_floor = roots.first().map_or(0.0, |r| r.0.cost);
+    // Every mapping belongs to some root: the least root O.3 bounds every
+    // mapping's O.3, and the least root cost (the root cost bound does not
+    // depend on O.3) every mapping's cost.
+    let root_o3_floor = roots.first().map_or(0, |r| r.0.o3);
+    let cost_floor = roots.iter().map(|r| r.0.cost).fold(f64::INFINITY, f64::min);
+    // The incumbent before the search: local search on the most promising
+    // mode vectors (see `local_search.rs`).
+    let ls_deadline_ns =
+        start_ns.saturating_add((opts.time_limit_s.max(0.0) * LS_SHARE * 1e9) as u64);
+    let ls_steps = LS_TOTAL_STEPS.min((max_nodes as f64 * LS_SHARE) as u64);
+    for (k, (b, m)) in roots.iter().enumerate() {
+        let left = ls_steps.saturating_sub(search.nodes);
+        if left == 0 || psmr_core::clock::now_ns() >= ls_deadline_ns {
+            break;
+        }
+        if b.o3 > search.best.o3 || search.best.o3 <= root_o3_floor {
+            // No mapping of the remaining roots has a lower O.3, or the
+            // incumbent's O.3 is proven optimal: the branch and bound
+            // takes over the cost.
+            break;
+        }
+        let mut ls = local_search::LocalSearch::new(m);
+        let (found, steps) = ls.run(LS_STEPS.min(left), 0x15ea_0000 + k as u64, ls_deadline_ns);
+        search.nodes += steps;
+        if let Some(found) = found {
+            let ctot = Node::from_cols(&found.cols).to_ctot(m);
+            debug_assert_eq!(ctot.validate(classes), Ok(()));
+            search.offer_ctot(&ctot, classes);
+        }
+    }
     // O.3 first: search with a cap on O.3 (a virtual incumbent of value
-    // (cap, +inf)) for caps 0, 1, 2, 4, ... below the incumbent's O.3.
+    // (cap, +inf)) for caps f, f + 1, 2 f, ... (f the least root O.3, at
+    // least 1 after 0) below the incumbent's O.3.
     // A pass that finds a mapping is an ordinary branch and bound from then
     // on and, when it completes, proves optimality; a pass that completes
     // without one proves O.3 > cap. The cap passes prune nothing on cost
-    // until they find a mapping, so they get half of the time limit;
+    // until they find a mapping, so they get half of the time (and node)
+    // limit left;
     // after that an ordinary branch and bound from the best mapping known
     // uses the rest.
     let full_deadline_ns = deadline_ns;
-    search.deadline_ns = start_ns.saturating_add((opts.time_limit_s.max(0.0) * 0.5e9) as u64);
-    let mut o3_floor = 0u32;
-    let mut cap = 0u32;
+    let now_ns = psmr_core::clock::now_ns();
+    search.deadline_ns = now_ns.saturating_add(deadline_ns.saturating_sub(now_ns) / 2);
+    search.node_limit = search.nodes + max_nodes.saturating_sub(search.nodes) / 2;
+    let mut o3_floor = root_o3_floor;
+    let mut cap = root_o3_floor;
     let mut finished = false;
     while cap < search.best.o3 {
         let real = (search.best, search.best_map.take());
@@ -254,7 +321,7 @@ pub fn optimize_with(
             break;
         }
         o3_floor = cap + 1;
-        cap = if cap == 0 { 1 } else { cap * 2 };
+        cap = if cap == 0 { 1 } else { cap * 2 }.max(o3_floor);
     }
     if !finished {
         // Ordinary branch and bound with the real incumbent; it covers the
@@ -263,6 +330,7 @@ pub fn optimize_with(
         search.timed_out = false;
         search.open_bound = Value::INFINITE;
         search.deadline_ns = full_deadline_ns;
+        search.node_limit = max_nodes;
         search.run_roots(&roots);
     }
     let solve_ms = (psmr_core::clock::now_ns().saturating_sub(start_ns)) as f64 / 1e6;
@@ -467,6 +535,8 @@ struct ModeModel<'a> {
     /// "placing both on one thread puts two independent sequential classes
     /// together" (so, with O.3 tight, they never share a thread).
     cliques: Vec<Vec<usize>>,
+    /// The requirement clique bounding O.3 (`o3_bound.rs`).
+    req: Requirements,
 }
 
 impl<'a> ModeModel<'a> {
@@ -548,6 +618,7 @@ impl<'a> ModeModel<'a> {
             }
         }
         let order = conc_order.into_iter().chain(seq_order).collect();
+        let req = Requirements::new(seq, &forced, &indep, &p.conflicts);
         ModeModel {
             p,
             conc,
@@ -559,6 +630,7 @@ impl<'a> ModeModel<'a> {
             indep,
             order,
             cliques,
+            req,
         }
     }
 
@@ -833,10 +905,15 @@ impl<'a> ModeModel<'a> {
     }
 
     /// Bound of a node at depth `i`: exact cost so far plus the rest bound.
+    /// The O.3 part also counts the requirement clique on the columns so
+    /// far (valid here, where no placement is under way, unlike the
+    /// partial bounds inside `place_conc` and `place_seq`).
     fn node_bound(&self, node: &Node, i: usize, best: &Value) -> Value {
         let r = self.rest_bound(node, i, best);
+        let cols: Vec<(usize, u64)> = node.orbits.iter().map(|o| (o.len, o.col)).collect();
+        let req = self.req.extra_o3(&cols, node.o3, |col| self.pairs(col));
         Value {
-            o3: node.o3.saturating_add(r.o3),
+            o3: node.o3.saturating_add(r.o3.max(req)),
             cost: node.cost + r.cost,
         }
     }
@@ -872,6 +949,17 @@ impl Node {
                 len: threads,
                 col: 0,
             }],
+            o3: 0,
+            cost: 0.0,
+            covered: 0,
+        }
+    }
+
+    /// A node holding complete columns, one orbit per thread (costs are
+    /// not filled in: only for [`Node::to_ctot`]).
+    fn from_cols(cols: &[u64]) -> Node {
+        Node {
+            orbits: cols.iter().map(|&col| Orbit { len: 1, col }).collect(),
             o3: 0,
             cost: 0.0,
             covered: 0,
@@ -952,6 +1040,8 @@ struct Search<'a> {
     best_map: Option<CtoT>,
     nodes: u64,
     deadline_ns: u64,
+    /// The search stops when `nodes` reaches this (like the deadline).
+    node_limit: u64,
     timed_out: bool,
     /// Least bound of the nodes left unexplored by a timeout.
     open_bound: Value,
@@ -975,8 +1065,9 @@ impl<'a> Search<'a> {
 
     fn out_of_time(&mut self) -> bool {
         if !self.timed_out
-            && self.nodes.is_multiple_of(CLOCK_EVERY)
-            && psmr_core::clock::now_ns() >= self.deadline_ns
+            && (self.nodes >= self.node_limit
+                || self.nodes.is_multiple_of(CLOCK_EVERY)
+                    && psmr_core::clock::now_ns() >= self.deadline_ns)
         {
             self.timed_out = true;
         }

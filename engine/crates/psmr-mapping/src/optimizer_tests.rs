@@ -1,7 +1,10 @@
 //! Tests of the optimizer: exhaustive enumeration on small instances and
 //! the mappings of paper 003 section 6.5 / paper 000 Table 1.
 
-use crate::optimizer::{evaluate, optimize_with, Options, Reading, Value};
+use crate::instances::{comparison_family, hard_family};
+use crate::optimizer::{
+    evaluate, optimize_with, optimize_with_node_limit, Options, Reading, Value,
+};
 use crate::testing::{random_tables, sharded_with_mix};
 use crate::{ClassMapping, CtoT, Mode};
 use psmr_core::ClassTable;
@@ -330,8 +333,8 @@ fn zero_weights_mean_equal_weights() {
 
 /// A time limit far below what an instance needs (8 shards on 4 threads
 /// takes longer than 10 s) stops the search with a valid mapping, no worse
-/// than the naive one, a bound no higher than its value and a gap in
-/// (0, 1]; `resolve` reports it in `how`.
+/// than the naive one, a bound no higher than its value and a gap
+/// above 0 (at most 1 when it is on O.3); `resolve` reports it in `how`.
 #[test]
 fn time_limit_returns_best_found_with_gap() {
     let t = sharded_with_mix(8, 0.85, 0.05, &[0.125; 8], &[0.125; 8]);
@@ -343,7 +346,10 @@ fn time_limit_returns_best_found_with_gap() {
     assert!(!s.optimal);
     assert_eq!(s.ctot.validate(&t), Ok(()));
     assert_ne!(s.bound.cmp_lex(&s.value), std::cmp::Ordering::Greater);
-    assert!(s.gap > 0.0 && s.gap <= 1.0, "{s:?}");
+    // A gap on O.3 is at most 1; a gap on the cost (once O.3 is proven) is
+    // relative to a cost that may be small, so it has no upper limit.
+    assert!(s.gap > 0.0, "{s:?}");
+    assert!(s.bound.o3 == s.value.o3 || s.gap <= 1.0, "{s:?}");
     let naive = evaluate(&crate::naive::naive(&t, 4), &t, Reading::AllClasses).value();
     assert_ne!(s.value.cmp_lex(&naive), std::cmp::Ordering::Greater);
     let r = crate::resolve(&crate::MappingSpec::Optimized { time_limit_s: 0.05 }, &t, 4).unwrap();
@@ -381,5 +387,91 @@ fn timing_report() {
                 naive.cost
             );
         }
+    }
+}
+
+/// The least O.3 of each instance of `instances::hard_family()`. Zero is
+/// the least O.3 there is. The two 6-thread instances have optimum 2:
+/// HiGHS proves it on the independent MILP (`scripts/bench-optimizer.sh`,
+/// proof step; the record is in `docs/benchmarks/optimizer.md`), and so
+/// does the optimizer's own requirement bound (8 global-read/local-write
+/// pairs that pairwise cannot share a thread, on 6 threads).
+const HARD_O3_OPTIMA: [(&str, u32); 18] = [
+    ("sharded-8-skewed-t6", 2),
+    ("sharded-8-skewed-t10", 0),
+    ("sharded-8-skewed-t12", 0),
+    ("sharded-8-w2-t6", 2),
+    ("sharded-8-w2-t10", 0),
+    ("sharded-8-w2-t12", 0),
+    ("dense-00-n7-t12", 0),
+    ("dense-01-n8-t12", 0),
+    ("dense-02-n10-t14", 0),
+    ("dense-03-n7-t12", 0),
+    ("dense-04-n10-t14", 0),
+    ("dense-05-n7-t11", 0),
+    ("dense-06-n10-t8", 0),
+    ("dense-07-n8-t8", 0),
+    ("dense-08-n10-t13", 0),
+    ("dense-09-n9-t10", 0),
+    ("dense-10-n9-t14", 0),
+    ("dense-11-n10-t13", 0),
+];
+
+/// Search nodes allowed per hard instance: deterministic, unlike a clock.
+const HARD_NODE_BUDGET: u64 = 10_000;
+
+/// Quality regression on the hard shapes of issue 20: within a fixed node
+/// budget (and a time limit too long to matter) the optimizer reaches the
+/// optimal O.3 of every instance, returns a valid mapping scored as
+/// `evaluate` scores it, and never claims a bound above the optimum.
+/// Before the local search and the requirement bound, 14 of these 18
+/// stopped at a 10 s limit above the optimal O.3 (28-30 for the sharded
+/// ones, 3-13 for the dense ones).
+#[test]
+fn hard_instances_reach_the_optimal_o3_within_a_node_budget() {
+    let family = hard_family();
+    assert_eq!(family.len(), HARD_O3_OPTIMA.len());
+    let opts = Options {
+        time_limit_s: 600.0,
+        reading: Reading::AllClasses,
+    };
+    for (inst, (name, optimum)) in family.iter().zip(HARD_O3_OPTIMA) {
+        assert_eq!(inst.name, name, "the family changed: update the targets");
+        let s =
+            optimize_with_node_limit(&inst.table, inst.threads, &opts, HARD_NODE_BUDGET).unwrap();
+        assert_eq!(s.ctot.validate(&inst.table), Ok(()), "{name}");
+        let scored = evaluate(&s.ctot, &inst.table, Reading::AllClasses).value();
+        assert_same_value(&scored, &s.value, name);
+        assert_eq!(s.value.o3, optimum, "{name}: O.3 reached within the budget");
+        assert!(s.bound.o3 <= optimum, "{name}: bound {:?}", s.bound);
+    }
+}
+
+/// Report (not a test of speed): the optimizer on the comparison and hard
+/// families at the default 10 s limit; `PSMR_BENCH_ONLY=TEXT` keeps the
+/// instances whose name contains TEXT. The comparison with HiGHS is
+/// `scripts/bench-optimizer.sh`. Run with
+/// `cargo test --release -p psmr-mapping family_report -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn family_report() {
+    let only = std::env::var("PSMR_BENCH_ONLY").unwrap_or_default();
+    for inst in comparison_family().into_iter().chain(hard_family()) {
+        if !inst.name.contains(&only) {
+            continue;
+        }
+        let s = optimize_with(&inst.table, inst.threads, &Options::default()).unwrap();
+        assert_eq!(s.ctot.validate(&inst.table), Ok(()));
+        println!(
+            "{} O.3 {} cost {:.4} {} bound ({}, {:.4}) nodes {} {:.1} ms",
+            inst.name,
+            s.value.o3,
+            s.value.cost,
+            if s.optimal { "optimal" } else { "time limit" },
+            s.bound.o3,
+            s.bound.cost,
+            s.nodes,
+            s.solve_ms
+        );
     }
 }

@@ -43,6 +43,10 @@ pub struct RunOptions {
     /// Another delivery model than the scenario's.
     #[serde(default)]
     pub delivery: Option<Delivery>,
+    /// Pace per worker thread (index = worker id), replacing `pace_ns` for
+    /// those threads: slow one thread down (a classroom what-if).
+    #[serde(default)]
+    pub thread_pace_ns: Option<Vec<u64>>,
 }
 
 /// What a poller sees of a scenario run in progress.
@@ -64,7 +68,7 @@ pub struct MonitorSnapshot {
     /// Each worker thread of the current run: executed count, sampled queue
     /// length and what it is doing.
     #[serde(default)]
-    pub live_threads: Vec<LiveSample>,
+    pub workers: Vec<LiveSample>,
 }
 
 struct Current {
@@ -143,7 +147,7 @@ impl RunMonitor {
             s.run_index = c.index;
             s.executed = c.progress.executed();
             s.delivered = c.progress.delivered();
-            s.live_threads = c.progress.sample(c.workers);
+            s.workers = c.progress.sample(c.workers);
         }
         s
     }
@@ -496,6 +500,39 @@ fn member_or(path: &str, field: &str) -> String {
     }
 }
 
+/// The per-thread pace override names existing workers and stays under
+/// the pace limit (located at `run.pace_ns`, the setting it refines).
+fn check_thread_pace(sc: &Scenario, opts: &RunOptions) -> Vec<Diagnostic> {
+    let Some(p) = &opts.thread_pace_ns else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if p.len() > sc.threads {
+        out.push(sc.diagnostic(
+            "run.pace_ns",
+            format!(
+                "thread_pace_ns lists {} threads; the run has {}",
+                p.len(),
+                sc.threads
+            ),
+        ));
+    }
+    if let Some((t, ns)) = p
+        .iter()
+        .enumerate()
+        .find(|(_, ns)| **ns > crate::parse::MAX_PACE_NS)
+    {
+        out.push(sc.diagnostic(
+            "run.pace_ns",
+            format!(
+                "thread_pace_ns[{t}]: expected at most {} ns, got {ns}",
+                crate::parse::MAX_PACE_NS
+            ),
+        ));
+    }
+    out
+}
+
 /// Run every selected scheduler of `sc` on one stream, each checked by the
 /// oracle. Errors (invalid overrides, limits, a scheduler that cannot run)
 /// come back as located diagnostics before any long run starts, except a
@@ -508,7 +545,8 @@ pub fn run_scenario(
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
     let eff = effective(sc, opts);
-    let errors = validate(&eff, limits);
+    let mut errors = validate(&eff, limits);
+    errors.extend(check_thread_pace(&eff, opts));
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -576,6 +614,7 @@ pub fn run_scenario(
         host,
         trace,
         pace_ns: eff.run.pace_ns(),
+        thread_pace_ns: opts.thread_pace_ns.as_deref().unwrap_or(&[]),
         delivery: eff.delivery(),
     };
     monitor.begin(selected.len());

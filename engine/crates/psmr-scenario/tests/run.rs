@@ -220,3 +220,50 @@ fn a_poller_sees_progress_and_can_cancel_mid_run() {
     assert!(r.metrics.requests < 20000);
     assert_eq!(r.speedup_vs_sequential, None, "no complete sequential run");
 }
+
+/// `thread_pace_ns` slows the listed worker: every request it executes
+/// takes at least that long (a bound by construction); bad values are
+/// located diagnostics.
+#[test]
+fn thread_pace_slows_one_worker() {
+    let text = r#"{
+  "name": "pace", "description": "one slow thread",
+  "app": { "kind": "spin", "shards": 2, "ns": 0 },
+  "workload": { "requests": 200, "writes": 0.0 },
+  "threads": 2,
+  "schedulers": [ { "id": "early", "early": { "mapping": { "kind": "naive" } } } ]
+}"#;
+    let sc = parse_scenario(text, "pace.json").unwrap();
+    let host = ThreadHost::with_capacity(2).unwrap();
+    let opts = RunOptions {
+        thread_pace_ns: Some(vec![200_000]),
+        trace: Some(false),
+        ..RunOptions::default()
+    };
+    let r = run_scenario(&sc, &opts, &Limits::native(), &host, &RunMonitor::new()).unwrap();
+    let run = &r.runs[0];
+    assert!(run.correct);
+    let t0 = run.metrics.threads.iter().find(|t| t.thread == 0).unwrap();
+    assert!(t0.executed > 0);
+    assert!(
+        t0.exec_ms / t0.executed as f64 >= 0.2,
+        "thread 0 spent {} ms on {} requests",
+        t0.exec_ms,
+        t0.executed
+    );
+    for bad in [vec![1, 2, 3], vec![0, u64::MAX]] {
+        let e = run_scenario(
+            &sc,
+            &RunOptions {
+                thread_pace_ns: Some(bad),
+                ..RunOptions::default()
+            },
+            &Limits::native(),
+            &host,
+            &RunMonitor::new(),
+        )
+        .unwrap_err();
+        assert_eq!(e[0].path, "run.pace_ns", "{e:?}");
+        assert!(e[0].message.contains("thread_pace_ns"), "{e:?}");
+    }
+}

@@ -33,6 +33,9 @@ pub mod work_stealing;
 
 pub use spec::{ColoringParams, EarlyParams, SchedulerSpec, SpinPolicy, StealingParams};
 
+#[cfg(all(test, not(loom), not(shuttle)))]
+mod oracle_tests;
+
 /// What `build` needs to know about the run.
 #[derive(Clone, Copy, Debug)]
 pub struct BuildEnv<'a> {

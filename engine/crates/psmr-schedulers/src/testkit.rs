@@ -135,6 +135,7 @@ pub fn run_progress(
         host: &host,
         trace,
         pace_ns,
+        thread_pace_ns: &[],
         delivery: Delivery::Saturate,
     };
     run_checked(

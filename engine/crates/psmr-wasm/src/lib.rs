@@ -24,7 +24,9 @@ pub fn engine_version() -> &'static str {
 /// Cargo features this build was compiled with (the app shows them, and the
 /// e2e tests check that the fault-injection build is the one under test).
 pub fn enabled_features() -> Vec<&'static str> {
-    let mut f = Vec::new();
+    // Capabilities the web app checks before offering them, and the
+    // Cargo features of this build.
+    let mut f = vec!["thread-pace"];
     if cfg!(feature = "fault-injection") {
         f.push("fault-injection");
     }

@@ -610,7 +610,7 @@ mod tests {
                     delivered: 6,
                     elapsed_ms: 1.5,
                     paused: false,
-                    live_threads: vec![psmr_core::exec::LiveSample {
+                    workers: vec![psmr_core::exec::LiveSample {
                         executed: 3,
                         queue_len: 1,
                         state: psmr_core::exec::LiveState::Waiting,
@@ -624,6 +624,6 @@ mod tests {
         assert_eq!(v["snapshot"]["scheduler"], "early");
         assert_eq!(v["snapshot"]["threads"], 2);
         assert_eq!(v["snapshot"]["executed"], 5);
-        assert_eq!(v["snapshot"]["live_threads"][0]["state"], "waiting");
+        assert_eq!(v["snapshot"]["workers"][0]["state"], "waiting");
     }
 }

@@ -1,15 +1,24 @@
 /**
  * Charts: throughput over time (live from the engine's progress polls while
  * a run goes on, then each run's `metrics.throughput_series`), latency
- * percentiles per run, per-thread executing / waiting / idle time, and the
- * queue length of every lane over time with the replay position marked.
+ * percentiles per run, per-thread executing / waiting / idle time for each
+ * replayed run, and the queue length of every lane of the leading run over
+ * time, with the replay position marked (click the chart to move there).
+ *
+ * One color per scheduler (views/families.ts), the same as on every tab;
+ * two runs of one scheduler differ by their dashes. Every chart carries its
+ * title and legend in its SVG, so exports have them.
  */
 import { useEffect, useRef, type RefObject } from 'react';
 import { useRun } from '../../store';
-import { fontPx, useDisplay, usePalette } from '../display';
-import type { ViewProps } from '../registry';
+import { replayStore, useReplay } from '../../replay/store';
+import { queueBucketEndNs } from '../../trace/index';
+import { fontPx, useDisplay, usePalette, type Palette } from '../display';
+import type { RunLike, ViewProps } from '../registry';
 import { ExportButtons, toCsv } from '../../export';
 import { groupedBars, lineChart, type Series } from './charts';
+import { runKeys, schedulerIdOf } from './keys';
+import { useSize } from '../useSize';
 
 /** Long-format CSV of line series: one row per point. */
 function seriesCsv(series: Series[], x: string, y: string): string {
@@ -29,106 +38,79 @@ function barsCsv(groups: { name: string; values: number[] }[], first: string, ba
   ]);
 }
 
-function useSvg(draw: (svg: SVGSVGElement) => void, deps: unknown[]) {
+/**
+ * Draw into an SVG sized to its box in CSS pixels (no viewBox scaling), so
+ * the type is exactly the font size asked for, large type included.
+ */
+function useSvg(draw: (svg: SVGSVGElement, w: number, h: number) => void, deps: unknown[]) {
   const ref = useRef<SVGSVGElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const { width } = useSize(box, { width: 520, height: 0 });
   useEffect(() => {
-    if (ref.current) draw(ref.current);
+    const w = Math.max(280, width);
+    const h = Math.round(Math.max(180, Math.min(380, w * 0.42)));
+    if (ref.current) draw(ref.current, w, h);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
-  return ref;
+  }, [...deps, width]);
+  return [ref, box] as const;
 }
 
-export function ChartsView({ tracks, allRuns, states }: ViewProps) {
+/** Colors of worker threads in the queue chart (not class colors: lines are threads). */
+const THREAD_COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
+const THREAD_COLORS_HC = ['#5fa8ff', '#ff6b5e', '#4ee67a', '#c59bff', '#ffb000', '#2ee6cf', '#e0b080', '#ff8fd8'];
+function threadColor(t: number, hc: boolean): string {
+  const c = hc ? THREAD_COLORS_HC : THREAD_COLORS;
+  return c[t % c.length];
+}
+
+export function ChartsView({ tracks, allRuns, runs, states }: ViewProps) {
   const pal = usePalette();
+  const hc = useDisplay((s) => s.highContrast);
   const large = useDisplay((s) => s.large);
   const font = fontPx(large) - 1;
   const live = useRun((s) => s.live);
+  const text = useRun((s) => s.text);
   const phase = useRun((s) => s.phase);
-  const w = large ? 640 : 520;
-  const h = large ? 300 : 240;
+  const leader = useReplay((s) => s.leader);
 
-  const tput: Series[] =
-    phase === 'running' || allRuns.length === 0
-      ? live.map((s, i) => ({
-          name: `${s.scheduler} (live)`,
-          color: pal.classColor(i),
-          points: s.points.map((p) => ({ x: p.t_ms, y: p.ops_s })),
-        }))
-      : allRuns.map((r, i) => ({
-          name: r.label ?? r.scheduler,
-          color: pal.classColor(i),
-          points: (r.metrics?.throughput_series ?? []).map((p) => ({ x: p.t_ms, y: p.ops_s })),
-        }));
-  const tputRef = useSvg(
-    (svg) => lineChart(svg, tput, { w, h, xLabel: 'time (ms)', yLabel: 'throughput (ops/s)', p: pal, font }),
-    [tput, pal, w, h, font],
-  );
-
-  const lat = allRuns.map((r) => {
-    const l = r.latency_us ?? r.metrics?.latency_us;
-    return { name: r.label ?? r.scheduler, values: [l?.p50 ?? 0, l?.p90 ?? 0, l?.p99 ?? 0] };
-  });
-  const latRef = useSvg(
-    (svg) =>
-      groupedBars(
-        svg,
-        lat,
-        [
-          { name: 'p50', color: pal.exec },
-          { name: 'p90', color: pal.wait },
-          { name: 'p99', color: pal.spin },
-        ],
-        { w, h, yLabel: 'latency (µs)', p: pal, font },
-      ),
-    [JSON.stringify(lat), pal, w, h, font],
-  );
-
-  const first = tracks[0];
-  const run0 =
-    allRuns.find((r) => r.scheduler === first?.scheduler && (r.label ?? r.scheduler) === first?.label) ?? allRuns[0];
-  const th = (run0?.metrics?.threads ?? []).map((t) => ({
-    name: `T${t.thread}`,
-    values: [t.exec_ms, t.wait_ms, t.idle_ms],
-  }));
-  const thRef = useSvg(
-    (svg) =>
-      groupedBars(
-        svg,
-        th,
-        [
-          { name: 'executing', color: pal.exec },
-          { name: 'waiting', color: pal.wait },
-          { name: 'idle', color: pal.idle },
-        ],
-        { w, h, yLabel: `time per thread (ms) · ${run0?.label ?? run0?.scheduler ?? ''}`, p: pal, font, stacked: true },
-      ),
-    [JSON.stringify(th), pal, w, h, font],
-  );
-
-  const idx = first?.model.index;
-  const tNs = states[0]?.tNs ?? 0;
-  const qSeries: Series[] = idx
-    ? Array.from({ length: idx.threads }, (_, t) => ({
-        name: `T${t}`,
-        color: pal.classColor(t),
-        points: Array.from({ length: idx.queueBuckets }, (_, k) => ({
-          x: ((k + 0.5) * idx.durationNs) / idx.queueBuckets / 1e6,
-          y: idx.queueLen[t * idx.queueBuckets + k],
-        })),
-      }))
-    : [];
-  const qRef = useSvg(
-    (svg) =>
-      lineChart(svg, qSeries, {
+  const liveMode = phase === 'running' || allRuns.length === 0;
+  const keys = liveMode
+    ? runKeys(
+        live.map((s) => ({ scheduler: schedulerIdOf(s.scheduler, text), label: `${s.scheduler} (live)` })),
+        hc,
+      )
+    : runKeys(allRuns, hc);
+  const tput: Series[] = liveMode
+    ? live.map((s, i) => ({ ...keys[i], points: s.points.map((p) => ({ x: p.t_ms, y: p.ops_s })) }))
+    : allRuns.map((r, i) => ({
+        ...keys[i],
+        points: (r.metrics?.throughput_series ?? []).map((p) => ({ x: p.t_ms, y: p.ops_s })),
+      }));
+  const [tputRef, tputBox] = useSvg(
+    (svg, w, h) =>
+      lineChart(svg, tput, {
         w,
         h,
-        xLabel: 'time (ms)',
-        yLabel: `queue length${idx?.queueFromSamples ? ' (QueueLen samples)' : ' (replayed queues)'}`,
+        xLabel: 'time since the run started (ms)',
+        yLabel: 'requests executed per second',
         p: pal,
         font,
-        cursorX: tNs / 1e6,
+        title: 'Throughput over time',
       }),
-    [first, pal, w, h, font, Math.round(tNs / 1e4)],
+    [JSON.stringify(tput), pal, font],
+  );
+
+  // Latency: one group per percentile, one bar per run (in the run's color).
+  const latRuns = liveMode ? [] : allRuns;
+  const latKeys = runKeys(latRuns, hc);
+  const lat = (['p50', 'p90', 'p99'] as const).map((q) => ({
+    name: q,
+    values: latRuns.map((r) => (r.latency_us ?? r.metrics?.latency_us)?.[q] ?? 0),
+  }));
+  const [latRef, latBox] = useSvg(
+    (svg, w, h) =>
+      groupedBars(svg, lat, latKeys, { w, h, yLabel: 'latency (µs)', p: pal, font, title: 'Latency percentiles' }),
+    [JSON.stringify(lat), JSON.stringify(latKeys), pal, font],
   );
 
   return (
@@ -136,30 +118,150 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
       <ChartFigure
         title="Throughput over time"
         svg={tputRef}
+        box={tputBox}
         csv={() => seriesCsv(tput, 't_ms', 'ops_s')}
         name="throughput"
       />
       <ChartFigure
         title="Latency percentiles"
         svg={latRef}
-        csv={() => barsCsv(lat, 'run', ['p50_us', 'p90_us', 'p99_us'])}
+        box={latBox}
+        csv={() =>
+          barsCsv(
+            lat,
+            'percentile',
+            latRuns.map((r) => `${r.label ?? r.scheduler}_us`),
+          )
+        }
         name="latency"
+        empty={latRuns.length === 0 ? 'Latencies come with the report, when the run ends.' : undefined}
+        note="A request's latency runs from its delivery to the scheduler to the end of its execution: waiting in a queue, waiting at barriers or cycles (or for a stealer), and running it, pace included. Ordering the requests (consensus) is not part of this lab."
       />
-      <ChartFigure
-        title="Executing / waiting / idle per thread"
-        svg={thRef}
-        csv={() => barsCsv(th, 'thread', ['exec_ms', 'wait_ms', 'idle_ms'])}
-        name="threads"
-        empty={th.length === 0 ? 'No per-thread times in this report.' : undefined}
-      />
-      <ChartFigure
-        title="Queue lengths over time"
-        caption={first ? ` · ${first.label}` : ''}
-        svg={qRef}
-        csv={() => seriesCsv(qSeries, 't_ms', 'queue_len')}
-        name="queues"
-      />
+      {tracks.map((t, i) => (
+        <ThreadTimes
+          key={t.key}
+          run={runs[i]}
+          label={t.label}
+          name={i === 0 ? 'threads' : `threads-${i + 1}`}
+          pal={pal}
+          font={font}
+        />
+      ))}
+      {tracks[leader] && (
+        <QueueChart i={leader} label={tracks[leader].label} props={{ tracks, states }} pal={pal} hc={hc} font={font} />
+      )}
     </div>
+  );
+}
+
+/** Executing / waiting / idle per thread of one replayed run (its own report entry). */
+function ThreadTimes({
+  run,
+  label,
+  name,
+  pal,
+  font,
+}: {
+  run: RunLike | undefined;
+  label: string;
+  name: string;
+  pal: Palette;
+  font: number;
+}) {
+  const th = (run?.metrics?.threads ?? []).map((t) => ({
+    name: `T${t.thread}`,
+    values: [t.exec_ms, t.wait_ms, t.idle_ms],
+  }));
+  const title = `Time per thread · ${label}`;
+  const [ref, box] = useSvg(
+    (svg, w, h) =>
+      groupedBars(
+        svg,
+        th,
+        [
+          { name: 'executing', color: pal.exec },
+          { name: 'waiting (barrier, cycle, marker)', color: pal.wait },
+          { name: 'idle (empty queue)', color: pal.idle },
+        ],
+        { w, h, yLabel: 'time (ms)', p: pal, font, stacked: true, title },
+      ),
+    [JSON.stringify(th), pal, font, title],
+  );
+  return (
+    <ChartFigure
+      title={title}
+      svg={ref}
+      box={box}
+      csv={() => barsCsv(th, 'thread', ['exec_ms', 'wait_ms', 'idle_ms'])}
+      name={name}
+      testId="chart-threads"
+      empty={th.length === 0 ? `No per-thread times in the report of ${label}.` : undefined}
+    />
+  );
+}
+
+/** Queue length of every lane over time; the dashed line is the replay position; a click moves there. */
+function QueueChart({
+  i,
+  label,
+  props,
+  pal,
+  hc,
+  font,
+}: {
+  i: number;
+  label: string;
+  props: Pick<ViewProps, 'tracks' | 'states'>;
+  pal: Palette;
+  hc: boolean;
+  font: number;
+}) {
+  const t = props.tracks[i];
+  const idx = t.model.index;
+  const tNs = props.states[i]?.tNs ?? 0;
+  const ends = Array.from({ length: idx.queueBuckets }, (_, k) => queueBucketEndNs(idx, k));
+  const series: Series[] = Array.from({ length: idx.threads }, (_, th) => ({
+    name: `T${th}`,
+    color: threadColor(th, hc),
+    points: ends.map((e, k) => ({ x: e / 1e6, y: idx.queueLen[th * idx.queueBuckets + k] })),
+  }));
+  const replayNs = useReplay((s) => s.timeNs);
+  const title = `Queue lengths over time · ${label}`;
+  const [ref, box] = useSvg(
+    (svg, w, h) =>
+      lineChart(svg, series, {
+        w,
+        h,
+        xLabel: 'time since the run started (ms)',
+        yLabel: 'requests in the queue',
+        p: pal,
+        font,
+        title,
+        cursorX: tNs / 1e6,
+        onPickX: (xMs) => {
+          // Snap to the nearest sample: the views then show exactly the chart's numbers.
+          let k = 0;
+          for (let j = 1; j < ends.length; j++)
+            if (Math.abs(ends[j] / 1e6 - xMs) < Math.abs(ends[k] / 1e6 - xMs)) k = j;
+          const st = replayStore.getState();
+          st.pause();
+          if (st.leader !== i) st.lead(i);
+          st.seekTime(ends[k]);
+        },
+      }),
+    [t, pal, font, hc, Math.round(tNs / 1e4), title],
+  );
+  return (
+    <ChartFigure
+      title={title}
+      svg={ref}
+      box={box}
+      csv={() => seriesCsv(series, 't_ms', 'queue_len')}
+      name="queues"
+      testId="chart-queues"
+      data={{ 'data-replay-t-ms': String(replayNs / 1e6) }}
+      note="Each point is the queue length the replay shows at that moment (click the chart to go there); the dashed line is the replay position."
+    />
   );
 }
 
@@ -170,18 +272,20 @@ export function ChartsView({ tracks, allRuns, states }: ViewProps) {
  */
 function ChartFigure(props: {
   title: string;
-  caption?: string;
   svg: RefObject<SVGSVGElement | null>;
+  box: RefObject<HTMLDivElement | null>;
   csv: () => string;
   name: string;
   empty?: string;
+  note?: string;
+  testId?: string;
+  /** Extra data attributes on the figure (tests read the replay time there). */
+  data?: Record<string, string>;
 }) {
-  const { title, caption = '', svg, csv, name, empty } = props;
+  const { title, svg, box, csv, name, empty, note, testId, data } = props;
   return (
-    <figure>
+    <figure data-testid={testId} {...data}>
       <figcaption>
-        {title}
-        {caption}{' '}
         <ExportButtons
           svg={svg}
           csv={csv}
@@ -191,7 +295,10 @@ function ChartFigure(props: {
           disabled={empty !== undefined}
         />
       </figcaption>
-      {empty === undefined ? <svg ref={svg} /> : <p className="muted">{empty}</p>}
+      <div ref={box} className="chart-box">
+        {empty === undefined ? <svg ref={svg} role="img" aria-label={title} /> : <p className="muted">{empty}</p>}
+      </div>
+      {note && <p className="chart-note">{note}</p>}
     </figure>
   );
 }

@@ -1,6 +1,10 @@
 /**
  * d3 chart helpers: each draws into an <svg> element it is given, from
  * plain numbers, so the React side only supplies data and a ref.
+ *
+ * Every chart carries its title inside the SVG (so an exported SVG or PNG
+ * has it) and its legend below the plot, never on the data. Sizes are CSS
+ * pixels: the type is exactly `font` px, large type included.
  */
 import * as d3 from 'd3';
 import type { Palette } from '../display';
@@ -8,16 +12,85 @@ import type { Palette } from '../display';
 export interface Series {
   name: string;
   color: string;
+  /** Stroke dash pattern, e.g. "6 3" (two runs of one scheduler share a color). */
+  dash?: string;
+  /** y = NaN leaves a gap (no sample there). */
   points: { x: number; y: number }[];
 }
 
-const M = { top: 10, right: 12, bottom: 30, left: 56 };
+export interface Key {
+  name: string;
+  color: string;
+  dash?: string;
+}
 
-function frame(svg: SVGSVGElement, w: number, h: number, p: Palette) {
+interface Frame {
+  g: d3.Selection<SVGGElement, unknown, null, undefined>;
+  iw: number;
+  ih: number;
+  M: { top: number; right: number; bottom: number; left: number };
+}
+
+/** Rows the legend needs for `keys` at width `w`. */
+function legendRows(keys: readonly Key[], w: number, font: number): number {
+  if (keys.length < 2) return 0;
+  let rows = 1;
+  let x = 0;
+  for (const k of keys) {
+    const kw = itemWidth(k, font);
+    if (x > 0 && x + kw > w) {
+      rows++;
+      x = 0;
+    }
+    x += kw;
+  }
+  return rows;
+}
+
+function itemWidth(k: Key, font: number): number {
+  return font * 2 + k.name.length * font * 0.58 + font;
+}
+
+/**
+ * The frame: background, title band, plot area, legend band below. `h` is
+ * the plot's own height; the SVG grows by the title and legend bands.
+ */
+function frame(svg: SVGSVGElement, o: ChartOptions, keys: readonly Key[]): Frame {
+  const font = o.font;
+  const rows = legendRows(keys, o.w - 16, font);
+  const titleH = o.title ? Math.round(font * 1.9) : 0;
+  const legendH = rows > 0 ? rows * Math.round(font * 1.5) + 6 : 0;
+  const M = {
+    top: titleH + Math.round(font * 1.6),
+    right: 12,
+    bottom: Math.round(font * 2.6) + legendH,
+    left: Math.round(font * 4.6),
+  };
+  const total = o.h + titleH + legendH;
   const root = d3.select(svg);
   root.selectAll('*').remove();
-  root.attr('viewBox', `0 0 ${w} ${h}`).attr('width', '100%').style('max-width', `${w}px`).style('background', p.bg);
-  return root.append('g').attr('transform', `translate(${M.left},${M.top})`);
+  root
+    .attr('viewBox', `0 0 ${o.w} ${total}`)
+    .attr('width', o.w)
+    .attr('height', total)
+    .attr('font-family', 'system-ui, sans-serif')
+    .style('background', o.p.bg);
+  root.append('rect').attr('width', o.w).attr('height', total).attr('fill', o.p.bg);
+  if (o.title) {
+    root
+      .append('text')
+      .attr('x', 8)
+      .attr('y', Math.round(font * 1.3))
+      .attr('font-size', Math.round(font * 1.1))
+      .attr('font-weight', 600)
+      .attr('fill', o.p.fg)
+      .text(o.title);
+  }
+  const iw = o.w - M.left - M.right;
+  const ih = total - M.top - M.bottom;
+  const g = root.append('g').attr('transform', `translate(${M.left},${M.top})`);
+  if (rows > 0) legend(root, keys, 8, total - legendH + 4, o.w - 16, o.p, font);
+  return { g, iw, ih, M };
 }
 
 function styleAxis(g: d3.Selection<SVGGElement, unknown, null, undefined>, p: Palette, font: number) {
@@ -25,16 +98,23 @@ function styleAxis(g: d3.Selection<SVGGElement, unknown, null, undefined>, p: Pa
   g.selectAll('line,path').attr('stroke', p.grid);
 }
 
-/** Lines over a shared x axis; `cursorX` draws the replay position. */
+export interface ChartOptions {
+  w: number;
+  /** Height of the plot itself (title and legend add to it). */
+  h: number;
+  p: Palette;
+  font: number;
+  title?: string;
+}
+
+/** Lines over a shared x axis; `cursorX` draws the replay position; NaN y values are gaps. */
 export function lineChart(
   svg: SVGSVGElement,
   series: Series[],
-  o: { w: number; h: number; xLabel: string; yLabel: string; p: Palette; font: number; cursorX?: number },
+  o: ChartOptions & { xLabel: string; yLabel: string; cursorX?: number; onPickX?: (x: number) => void },
 ) {
-  const g = frame(svg, o.w, o.h, o.p);
-  const iw = o.w - M.left - M.right;
-  const ih = o.h - M.top - M.bottom;
-  const all = series.flatMap((s) => s.points);
+  const { g, iw, ih, M } = frame(svg, o, series);
+  const all = series.flatMap((s) => s.points).filter((d) => Number.isFinite(d.y));
   const x = d3
     .scaleLinear()
     .domain([0, d3.max(all, (d) => d.x) ?? 1])
@@ -48,14 +128,20 @@ export function lineChart(
   styleAxis(g.append('g').call(d3.axisLeft(y).ticks(5, 's')), o.p, o.font);
   g.append('text')
     .attr('x', iw)
-    .attr('y', ih + 26)
+    .attr('y', ih + Math.round(o.font * 2.4))
     .attr('text-anchor', 'end')
     .attr('fill', o.p.dim)
     .attr('font-size', o.font)
     .text(o.xLabel);
-  g.append('text').attr('x', 4).attr('y', 8).attr('fill', o.p.dim).attr('font-size', o.font).text(o.yLabel);
+  g.append('text')
+    .attr('x', -M.left + 8)
+    .attr('y', -Math.round(o.font * 0.6))
+    .attr('fill', o.p.dim)
+    .attr('font-size', o.font)
+    .text(o.yLabel);
   const line = d3
     .line<{ x: number; y: number }>()
+    .defined((d) => Number.isFinite(d.y))
     .x((d) => x(d.x))
     .y((d) => y(d.y));
   for (const s of series) {
@@ -63,7 +149,8 @@ export function lineChart(
       .datum(s.points)
       .attr('fill', 'none')
       .attr('stroke', s.color)
-      .attr('stroke-width', 2)
+      .attr('stroke-width', 2.5)
+      .attr('stroke-dasharray', s.dash ?? null)
       .attr('d', line);
   }
   if (o.cursorX !== undefined) {
@@ -73,48 +160,67 @@ export function lineChart(
       .attr('y1', 0)
       .attr('y2', ih)
       .attr('stroke', o.p.focus)
-      .attr('stroke-dasharray', '4 3');
+      .attr('stroke-width', 2)
+      .attr('stroke-dasharray', '5 4');
   }
-  legend(g, series, iw, o.p, o.font);
+  if (o.onPickX) {
+    const pick = o.onPickX;
+    g.append('rect')
+      .attr('width', iw)
+      .attr('height', ih)
+      .attr('fill', 'transparent')
+      .style('cursor', 'pointer')
+      .attr('data-testid', 'chart-pick')
+      .on('click', (ev: MouseEvent) => pick(x.invert(d3.pointer(ev)[0])));
+  }
 }
 
 function legend(
-  g: d3.Selection<SVGGElement, unknown, null, undefined>,
-  series: { name: string; color: string }[],
-  iw: number,
+  root: d3.Selection<SVGSVGElement, unknown, null, undefined>,
+  keys: readonly Key[],
+  x0: number,
+  y0: number,
+  width: number,
   p: Palette,
   font: number,
 ) {
-  if (series.length < 2) return;
-  const items = g.append('g').attr('transform', `translate(${iw - 150},4)`);
-  series.slice(0, 8).forEach((s, i) => {
-    items
-      .append('rect')
-      .attr('x', 0)
-      .attr('y', i * (font + 4))
-      .attr('width', 10)
-      .attr('height', 10)
-      .attr('fill', s.color);
-    items
-      .append('text')
-      .attr('x', 14)
-      .attr('y', i * (font + 4) + 9)
+  const items = root.append('g').attr('class', 'legend').attr('transform', `translate(${x0},${y0})`);
+  let x = 0;
+  let row = 0;
+  const rowH = Math.round(font * 1.5);
+  for (const k of keys) {
+    const kw = itemWidth(k, font);
+    if (x > 0 && x + kw > width) {
+      row++;
+      x = 0;
+    }
+    const it = items.append('g').attr('transform', `translate(${x},${row * rowH})`);
+    it.append('line')
+      .attr('x1', 0)
+      .attr('x2', font * 1.5)
+      .attr('y1', font * 0.55)
+      .attr('y2', font * 0.55)
+      .attr('stroke', k.color)
+      .attr('stroke-width', Math.max(4, font * 0.5))
+      .attr('stroke-dasharray', k.dash ?? null);
+    it.append('text')
+      .attr('x', font * 2)
+      .attr('y', font * 0.9)
       .attr('fill', p.fg)
       .attr('font-size', font)
-      .text(s.name);
-  });
+      .text(k.name);
+    x += kw;
+  }
 }
 
-/** Grouped bars: one group per category, one bar per key. */
+/** Grouped (or stacked) bars: one group per category, one bar per key. */
 export function groupedBars(
   svg: SVGSVGElement,
   groups: { name: string; values: number[] }[],
-  keys: { name: string; color: string }[],
-  o: { w: number; h: number; yLabel: string; p: Palette; font: number; stacked?: boolean },
+  keys: Key[],
+  o: ChartOptions & { yLabel: string; stacked?: boolean },
 ) {
-  const g = frame(svg, o.w, o.h, o.p);
-  const iw = o.w - M.left - M.right;
-  const ih = o.h - M.top - M.bottom;
+  const { g, iw, ih, M } = frame(svg, o, keys);
   const x0 = d3
     .scaleBand()
     .domain(groups.map((d) => d.name))
@@ -128,7 +234,12 @@ export function groupedBars(
     .range([ih, 0]);
   styleAxis(g.append('g').attr('transform', `translate(0,${ih})`).call(d3.axisBottom(x0)), o.p, o.font);
   styleAxis(g.append('g').call(d3.axisLeft(y).ticks(5, 's')), o.p, o.font);
-  g.append('text').attr('x', 4).attr('y', 8).attr('fill', o.p.dim).attr('font-size', o.font).text(o.yLabel);
+  g.append('text')
+    .attr('x', -M.left + 8)
+    .attr('y', -Math.round(o.font * 0.6))
+    .attr('fill', o.p.dim)
+    .attr('font-size', o.font)
+    .text(o.yLabel);
   const x1 = d3
     .scaleBand()
     .domain(keys.map((k) => k.name))
@@ -147,10 +258,11 @@ export function groupedBars(
         .attr('width', bw)
         .attr('height', Math.max(0, bottom - top))
         .attr('fill', keys[k].color)
+        .attr('stroke', keys[k].dash ? o.p.fg : null)
+        .attr('stroke-dasharray', keys[k].dash ?? null)
         .append('title')
         .text(`${grp.name} ${keys[k].name}: ${d3.format('.3s')(v)}`);
       acc += v;
     });
   }
-  legend(g, keys, iw, o.p, o.font);
 }

@@ -41,7 +41,8 @@ async function scenario(name, query, pick) {
   }
   if (pick) best = pick(best);
   await page.getByTestId('scrubber').fill(String(best.p));
-  // Slow enough that the queues stay full while we measure.
+  // Run-time pace, slow enough that the queues stay full while we measure.
+  await page.getByTestId('pace').selectOption('time');
   await page.getByTestId('slowdown').fill('6');
   const frames = await page.evaluate(async (ms) => {
     window.__longTasks.length = 0;

@@ -7,11 +7,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '../classroom.css';
 import { SyntheticClassroom, syntheticModes } from '../synthetic';
+import { DisplayToggles } from '../../components/DisplayToggles';
 
 const q = new URLSearchParams(window.location.search);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
+    <DisplayToggles />
     <SyntheticClassroom modes={syntheticModes(q) ?? ['early']} q={q} />
   </StrictMode>,
 );

@@ -51,7 +51,7 @@ function ConflictGraph({ track }: { track: Track }) {
       {names.map((name, i) => (
         <g key={name}>
           <circle cx={pos[i].x} cy={pos[i].y} r={15} fill={pal.classColor(i)} />
-          <text x={pos[i].x} y={pos[i].y + 4} textAnchor="middle" fontSize={11} fontWeight="bold" fill="#000">
+          <text x={pos[i].x} y={pos[i].y + 4} textAnchor="middle" fontSize="0.8em" fontWeight="bold" fill="#000">
             {name}
           </text>
         </g>
@@ -60,7 +60,24 @@ function ConflictGraph({ track }: { track: Track }) {
   );
 }
 
-function MappingTable({ track }: { track: Track }) {
+/** How a class is mapped, as one comparable string ("S:0,1"). */
+function shape(m: { sequential: boolean; threads: number[] } | undefined): string {
+  return m ? `${m.sequential ? 'S' : 'C'}:${m.threads.join(',')}` : '-';
+}
+
+/** Classes whose mapping differs between the tracks shown (by class name). */
+export function differingClasses(tracks: readonly Track[]): Set<string> {
+  const out = new Set<string>();
+  if (tracks.length < 2) return out;
+  const names = new Set(tracks.flatMap((t) => t.mapping.map((m) => m.class)));
+  for (const n of names) {
+    const shapes = new Set(tracks.map((t) => shape(t.mapping.find((m) => m.class === n))));
+    if (shapes.size > 1) out.add(n);
+  }
+  return out;
+}
+
+function MappingTable({ track, differs }: { track: Track; differs: Set<string> }) {
   const pal = usePalette();
   const threads = track.model.index.threads;
   return (
@@ -76,13 +93,21 @@ function MappingTable({ track }: { track: Track }) {
       </thead>
       <tbody>
         {track.mapping.map((m, c) => (
-          <tr key={m.class} data-class={m.class}>
+          <tr
+            key={m.class}
+            data-class={m.class}
+            data-differs={differs.has(m.class) ? 'true' : undefined}
+            className={differs.has(m.class) ? 'differs' : undefined}
+          >
             <td>
               <span className="chip" style={{ background: pal.classColor(c) }}>
                 {m.class}
               </span>
             </td>
-            <td>{m.threads.length <= 1 ? 'one' : m.sequential ? 'seq' : 'conc'}</td>
+            <td>
+              {m.threads.length <= 1 ? 'one thread' : m.sequential ? 'sequential' : 'concurrent'}
+              {differs.has(m.class) && <span className="differs-mark"> ≠</span>}
+            </td>
             {Array.from({ length: threads }, (_, t) => (
               <td key={t} className={m.threads.includes(t) ? 'on' : 'off'}>
                 {m.threads.includes(t) ? (m.sequential ? 'S' : 'C') : ''}
@@ -101,21 +126,33 @@ function how(run: RunLike | undefined, track: Track): string {
 }
 
 export function MappingView({ tracks, runs }: ViewProps) {
+  const differs = differingClasses(tracks);
   return (
-    <div className="track-grid" data-count={tracks.length} data-testid="mapping-view">
-      {tracks.map((t, i) => (
-        <div key={t.key} className="track-cell">
-          <h3 className="track-title">{t.label}</h3>
-          <p className="muted">
-            CtoT {how(runs[i], t)}. seq (S): every thread of the class gets the request and they synchronize; conc (C):
-            one of them gets it, round robin; one: a single thread.
-          </p>
-          <div className="mapping-row">
-            <ConflictGraph track={t} />
-            <MappingTable track={t} />
+    <div className="mapping-view" data-testid="mapping-view">
+      <p className="mapping-key">
+        How to read the table: a row per request class (R = read, W = write, a number = that shard, g = every shard). A
+        column per thread. <b>S</b>: the class is <i>sequential</i> on that thread: every thread marked S gets each
+        request of the class and they meet (barrier or cycle) before one of them runs it. <b>C</b>: the class is{' '}
+        <i>concurrent</i>: one of the threads marked C gets each request, taking turns.
+        {differs.size > 0 && (
+          <>
+            {' '}
+            Rows marked <b className="differs-mark">≠</b> are mapped differently by the runs shown.
+          </>
+        )}
+      </p>
+      <div className="track-grid" data-count={tracks.length}>
+        {tracks.map((t, i) => (
+          <div key={t.key} className="track-cell">
+            <h3 className="track-title">{t.label}</h3>
+            <p className="muted">Classes-to-threads mapping {how(runs[i], t)}.</p>
+            <div className="mapping-row">
+              <ConflictGraph track={t} />
+              <MappingTable track={t} differs={differs} />
+            </div>
           </div>
-        </div>
-      ))}
+        ))}
+      </div>
     </div>
   );
 }

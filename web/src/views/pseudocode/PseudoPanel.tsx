@@ -5,8 +5,21 @@
  * `work-stealing.ts`, ...), each exporting a `PseudoCode` (see `types.ts`);
  * a new family's file is picked up without changing this panel.
  */
-import { useEffect, useRef } from 'react';
-import { KIND_NAMES, REASON_NAMES, SCHEDULER, describe, type TraceEvent } from '../../trace/codec';
+import { useEffect, useRef, useState } from 'react';
+import {
+  F,
+  KIND,
+  KIND_NAMES,
+  REASON_NAMES,
+  SCHEDULER,
+  describe,
+  field,
+  type FieldWord,
+  type TraceEvent,
+} from '../../trace/codec';
+import type { ReplayState } from '../../trace/state';
+import { JumpButtons } from '../jumps';
+import { caption } from '../narrate';
 import type { Track } from '../../replay/store';
 import { useDisplay } from '../display';
 import { lineFor, type EventKindName, type PseudoCode, type PseudoEvent, type PseudoTarget } from './types';
@@ -39,42 +52,56 @@ export function pseudoEvent(e: TraceEvent, track: Track): PseudoEvent {
       if (m) out.sequential = m.sequential;
     }
   };
+  const get = (w: FieldWord) => field(e, w);
   switch (kind) {
     case 'Delivered':
-      withReq(e.a, e.b);
+      withReq(get(F.Delivered.req), get(F.Delivered.class));
       break;
     case 'Enqueued':
+      withReq(get(F.Enqueued.req));
+      break;
     case 'Dequeued':
+      withReq(get(F.Dequeued.req));
+      break;
     case 'ExecStart':
+      withReq(get(F.ExecStart.req));
+      break;
     case 'ExecEnd':
+      withReq(get(F.ExecEnd.req));
+      break;
     case 'GraphInsert':
+      withReq(get(F.GraphInsert.req));
+      break;
     case 'GraphRemove':
-      withReq(e.a);
+      withReq(get(F.GraphRemove.req));
       break;
     case 'WaitStart':
+      out.reason = REASON_NAMES[get(F.WaitStart.reason)];
+      withReq(get(F.WaitStart.req));
+      break;
     case 'WaitEnd':
-      out.reason = REASON_NAMES[e.extra];
-      withReq(e.a);
+      out.reason = REASON_NAMES[get(F.WaitEnd.reason)];
+      withReq(get(F.WaitEnd.req));
       break;
     case 'SyncArrive':
-      withReq(e.b, e.a);
-      out.cycle = e.extra;
+      withReq(get(F.SyncArrive.req), get(F.SyncArrive.class));
+      out.cycle = get(F.SyncArrive.cycle);
       break;
     case 'SyncRelease':
-      withReq(e.b, e.a);
-      out.cycle = e.extra;
-      out.executor = e.c;
+      withReq(get(F.SyncRelease.req), get(F.SyncRelease.class));
+      out.cycle = get(F.SyncRelease.cycle);
+      out.executor = get(F.SyncRelease.executor);
       break;
     case 'Steal':
-      out.victim = e.a;
-      out.count = e.b;
-      out.req = e.c;
+      out.victim = get(F.Steal.victim);
+      out.count = get(F.Steal.count);
+      out.req = get(F.Steal.first);
       break;
     case 'StealDone':
-      out.victim = e.a;
+      out.victim = get(F.StealDone.victim);
       break;
     case 'Flag':
-      out.ready = e.extra !== 0;
+      out.ready = get(F.Flag.ready) !== 0;
       break;
     default:
       break;
@@ -104,11 +131,40 @@ function RecentEvents({ track, position }: { track: Track; position: number }) {
   );
 }
 
-export function PseudoPanel({ track, position }: { track: Track | undefined; position: number }) {
+/** Bookkeeping events: never the line a step is about. */
+const QUIET = new Set([KIND.QueueLen, KIND.Flag]);
+
+/**
+ * The line of the step that brought the replay to `position`: its last
+ * event that has a line of its own (queue samples and flags skipped).
+ */
+function stepLine(code: PseudoCode, track: Track, position: number, start: number): PseudoTarget | null {
+  const t = track.model.trace;
+  for (let i = position - 1; i >= Math.max(0, start, position - 64); i--) {
+    if (QUIET.has(t.kind(i) as never)) continue;
+    const target = lineFor(code, pseudoEvent(t.event(i), track));
+    if (target) return target;
+  }
+  return null;
+}
+
+export interface PseudoPanelProps {
+  track: Track | undefined;
+  position: number;
+  state: ReplayState | undefined;
+  /** Compare mode: the panel is one of several (title and own jump buttons). */
+  index?: number;
+  compare?: boolean;
+}
+
+export function PseudoPanel({ track, position, state, index = 0, compare = false }: PseudoPanelProps) {
   const code = track ? codeFor(track.scheduler) : null;
   const ev = track?.model.eventBefore(position) ?? null;
-  const target: PseudoTarget | null = code && ev && track ? lineFor(code, pseudoEvent(ev, track)) : null;
+  const cap = track && state ? caption(track, position, state) : null;
+  const target: PseudoTarget | null = code && ev && track ? stepLine(code, track, position, cap?.start ?? 0) : null;
+  const present = useDisplay((s) => s.present);
   const hl = useRef<HTMLLIElement>(null);
+  const [pinned, setPinned] = useState<string[]>([]);
   const box = useRef<HTMLDivElement>(null);
   // Large type moves the lines: scroll again when it changes.
   const large = useDisplay((s) => s.large);
@@ -116,51 +172,80 @@ export function PseudoPanel({ track, position }: { track: Track | undefined; pos
     // Scroll the panel only (not the page), and only when the line is out
     // of view: scrollIntoView would also scroll the page and lay it out
     // again on every replay step.
-    const el = hl.current;
-    const b = box.current;
-    if (!el || !b) return;
-    const top = el.offsetTop;
-    if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) {
-      b.scrollTop = Math.max(0, top - b.clientHeight / 3);
-    }
+    // Read the layout in the next frame, where the browser lays the page
+    // out anyway: reading it here would force a second layout per step.
+    const id = requestAnimationFrame(() => {
+      const el = hl.current;
+      const b = box.current;
+      if (!el || !b) return;
+      const top = el.offsetTop;
+      if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) {
+        b.scrollTop = Math.max(0, top - b.clientHeight / 3);
+      }
+    });
+    return () => cancelAnimationFrame(id);
   }, [target?.listing, target?.line, large]);
   if (!track) return null;
   const names = track.classNames;
   return (
-    <aside className="pseudo-panel" data-testid="pseudo-panel">
-      <h3>Pseudo-code · {track.scheduler}</h3>
+    <aside className="pseudo-panel" data-testid="pseudo-panel" data-track={track.key}>
+      <h3>
+        {compare ? track.label : 'What happens'} <span className="muted">· {track.scheduler}</span>
+      </h3>
+      {compare && <JumpButtons i={index} suffix={`-${index}`} />}
+      <p className="step-caption" data-testid="step-caption" aria-live="polite">
+        {cap ? cap.text : 'Before the first step: press step ▶ or play.'}
+      </p>
       <p className="pseudo-event" data-testid="current-event">
         {ev ? describe(ev, (c) => names[c] ?? `C${c}`) : 'Before the first event.'}
       </p>
-      <RecentEvents track={track} position={position} />
+      {!present && !compare && <RecentEvents track={track} position={position} />}
       {!target && ev && code && <p className="muted">This event has no line of its own.</p>}
       {!code ? (
         <p className="muted">No pseudo-code listing for {track.scheduler} yet.</p>
       ) : (
         <div className="pseudo-listings" ref={box}>
-          <p className="muted">{code.source}</p>
-          {code.listings.map((l) => (
-            <div key={l.id} className="pseudo-listing">
-              <h4>{l.title}</h4>
-              <ol>
-                {l.lines.map((line) => {
-                  const on = target?.listing === l.id && target.line === line.n;
-                  return (
-                    <li
-                      key={line.n}
-                      ref={on ? hl : undefined}
-                      className={on ? 'pseudo-line current' : 'pseudo-line'}
-                      data-current={on ? 'true' : undefined}
-                      style={{ paddingLeft: `${line.indent * 1.2}em` }}
-                    >
-                      <span className="ln">{line.n}</span> {line.text}
-                      {line.comment && <span className="pseudo-comment"> {line.comment}</span>}
-                    </li>
-                  );
-                })}
-              </ol>
-            </div>
-          ))}
+          {code.listings.map((l, k) => {
+            // The listing of the current line is open; the others fold to
+            // their title (click to open) so the line fits on a projector.
+            const current = target ? target.listing === l.id : k === 0;
+            const open = current || pinned.includes(l.id);
+            return (
+              <div key={l.id} className="pseudo-listing" data-listing={l.id} data-open={open}>
+                <h4>
+                  <button
+                    type="button"
+                    className="listing-toggle"
+                    aria-expanded={open}
+                    disabled={current}
+                    onClick={() => setPinned((p) => (p.includes(l.id) ? p.filter((x) => x !== l.id) : [...p, l.id]))}
+                  >
+                    {open ? '▾' : '▸'} {l.title}
+                  </button>
+                </h4>
+                {open && (
+                  <ol>
+                    {l.lines.map((line) => {
+                      const on = target?.listing === l.id && target.line === line.n;
+                      return (
+                        <li
+                          key={line.n}
+                          ref={on ? hl : undefined}
+                          className={on ? 'pseudo-line current' : 'pseudo-line'}
+                          data-current={on ? 'true' : undefined}
+                          style={{ paddingLeft: `${line.indent * 1.2}em` }}
+                        >
+                          <span className="ln">{line.n}</span> {line.text}
+                          {line.comment && <span className="pseudo-comment"> {line.comment}</span>}
+                        </li>
+                      );
+                    })}
+                  </ol>
+                )}
+              </div>
+            );
+          })}
+          <p className="muted pseudo-source">{code.source}</p>
         </div>
       )}
     </aside>

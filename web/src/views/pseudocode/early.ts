@@ -8,6 +8,7 @@
  * only the handling of a sequential request differs. The line numbers are
  * the ones the teaching pages print.
  */
+import { cite, PAPERS } from '../papers';
 import type { PseudoCode, PseudoLine, PseudoListing, PseudoRule } from './types';
 
 type Row = [text: string, indent: number, comment?: string];
@@ -112,7 +113,7 @@ const cycleRules: PseudoRule[] = [
 
 export const early: PseudoCode = {
   schedulers: ['early'],
-  source: 'after paper 000, Algorithms 1-2 (paper 003, section 4.3); docs/teaching/early.md',
+  source: `After Algorithms 1-2 of ${cite(PAPERS.earlyScheduling)}, as restated in ${PAPERS.steroids.title}. Explained in docs/teaching/early.md.`,
   listings: [scheduler, barrierWorker],
   // Specific rules first: they decide sequential executions and waits.
   rules: [...barrierRules, ...commonRules(barrierWorker)],
@@ -120,7 +121,7 @@ export const early: PseudoCode = {
 
 export const busyWait: PseudoCode = {
   schedulers: ['busy-wait'],
-  source: 'after paper 000, section 4.1 and Algorithms 3-4; docs/teaching/busy-wait.md',
+  source: `After the busy-wait Algorithms 3-4 of ${cite(PAPERS.steroids)}. Explained in docs/teaching/busy-wait.md.`,
   listings: [scheduler, cycleWorker],
   rules: [...cycleRules, ...commonRules(cycleWorker)],
 };

@@ -11,29 +11,17 @@
  * the panel needs no knowledge of any particular algorithm.
  */
 
-/** Kind codes of the packed trace (common brief, `web/src/trace/codec.ts`). */
-export type EventKindName =
-  | 'Delivered'
-  | 'Enqueued'
-  | 'Dequeued'
-  | 'ExecStart'
-  | 'ExecEnd'
-  | 'WaitStart'
-  | 'WaitEnd'
-  | 'SyncArrive'
-  | 'SyncRelease'
-  | 'Steal'
-  | 'StealDone'
-  | 'Flag'
-  | 'GraphInsert'
-  | 'GraphRemove'
-  | 'Scc'
-  | 'MapSwitch'
-  | 'QueueLen';
+import type { KindName, ReasonName } from '../../trace/codec';
 
-/** Wait reasons of WaitStart / WaitEnd (reason code = index). */
-export type WaitReasonName =
-  'empty-queue' | 'full-queue' | 'barrier' | 'cycle' | 'marker' | 'dependency' | 'scc' | 'map-switch';
+/**
+ * Kind names of the trace vocabulary (generated from the engine's table,
+ * `web/src/trace/vocabulary.gen.ts`): a listing that binds an event the
+ * engine does not emit does not compile.
+ */
+export type EventKindName = KindName;
+
+/** Wait reasons of WaitStart / WaitEnd, as the engine names them. */
+export type WaitReasonName = ReasonName;
 
 /** One line of a listing. `n` is the number printed in the margin. */
 export interface PseudoLine {
@@ -101,7 +89,7 @@ export interface PseudoRule {
 export interface PseudoCode {
   /** Scheduler ids, e.g. `['early']`, `['ws-conservative', 'ws-moderate']`. */
   schedulers: string[];
-  /** Short source note, e.g. "after paper 000, Algorithms 1-2". */
+  /** Short source note naming the paper by title and authors (views/papers.ts), never by a file number. */
   source: string;
   listings: PseudoListing[];
   rules: PseudoRule[];

@@ -8,6 +8,7 @@
  * others, plus a trailing barrier for moderate), and so does the steal
  * listing's victim order and the optimistic pre-check.
  */
+import { cite, PAPERS } from '../papers';
 import type { PseudoCode, PseudoLine, PseudoListing, PseudoRule } from './types';
 
 type Row = [text: string, indent: number, comment?: string];
@@ -156,7 +157,7 @@ function cycleRules(sync: PseudoListing, barrierAfter: boolean): PseudoRule[] {
   return rules;
 }
 
-const SOURCE = 'after paper 000, section 4.2 and Algorithms 6-8 (docs/teaching/work-stealing.md)';
+const SOURCE = `After the work-stealing Algorithms 5-8 of ${cite(PAPERS.steroids)}. Explained in docs/teaching/work-stealing.md.`;
 
 function variant(id: string, sync: PseudoListing, st: PseudoListing, specific: PseudoRule[]): PseudoCode {
   return {

@@ -6,93 +6,61 @@
  * stealing: each thread's ready flag, the markers stealers hold on their
  * victims, and every steal in progress as an arrow from victim to stealer
  * carrying the stolen requests.
+ *
+ * Every phrase about a thread comes from its derived status
+ * (`views/status.ts`), the same one the lanes and captions show.
  */
-import { NO_REQUEST, REASON, REASON_NAMES } from '../../trace/codec';
-import type { ReplayState, SyncGroup } from '../../trace/state';
+import type { ReplayState } from '../../trace/state';
 import type { Track } from '../../replay/store';
 import { usePalette, type Palette } from '../display';
-import { familyOf, type ViewProps } from '../registry';
+import { profileOf } from '../families';
+import type { ViewProps } from '../registry';
+import { groupCard, statusContext, type GroupCard, type ThreadStatus } from '../status';
 
-function threadRole(s: ReplayState, g: SyncGroup, t: number): { role: string; cls: string } {
-  const lane = s.lanes[t];
-  const arrived = g.arrived.includes(t);
-  if (lane?.exec === g.req) return { role: 'executes', cls: 'executes' };
-  if (g.executor === t && g.releasedAt >= 0) return { role: 'executed it', cls: 'executes' };
-  if (lane && lane.waitReq === g.req && lane.waitReason === REASON.Cycle) return { role: 'spins', cls: 'spins' };
-  if (lane && lane.waitReq === g.req && lane.waitReason >= 0) return { role: 'waits', cls: 'waits' };
-  if (arrived) return { role: g.releasedAt >= 0 ? 'released' : 'arrived', cls: 'arrived' };
-  return { role: 'not yet', cls: 'pending' };
-}
-
-function GroupCard({ track, s, g, pal }: { track: Track; s: ReplayState; g: SyncGroup; pal: Palette }) {
-  const name = track.classNames[g.cls] ?? `C${g.cls}`;
-  const members = track.mapping[g.cls]?.threads ?? g.arrived;
-  const need = members.length || g.arrived.length;
-  const busyWait = track.scheduler === 'busy-wait';
-  const kind = busyWait ? `cycle ${g.cycle}` : 'barrier';
-  const released = g.releasedAt >= 0;
-  // The engine records the release once the executor ran the request; in
-  // between, the executor is the member executing it.
-  const runner = members.find((t) => s.lanes[t]?.exec === g.req);
+function GroupBox({ card, justReleased, pal }: { card: GroupCard; justReleased: boolean; pal: Palette }) {
+  const released = card.phase === 'released';
   return (
     <div
-      className={`sync-group ${released ? 'released' : 'open'}`}
+      className={`sync-group ${released ? 'released' : 'open'} phase-${card.phase}`}
       data-testid="sync-group"
-      data-class={name}
-      data-req={g.req}
-      data-kind={busyWait ? 'cycle' : 'barrier'}
-      data-executor={released ? g.executor : ''}
-      data-arrived={g.arrived.join(',')}
-      data-members={members.join(',')}
-      data-just-released={g.releasedAt >= 0 && g.releasedAt === s.position - 1 ? 'true' : undefined}
-      style={{ borderColor: pal.classColor(g.cls) }}
+      data-class={card.name}
+      data-req={card.req}
+      data-kind={card.kind.startsWith('cycle') ? 'cycle' : 'barrier'}
+      data-phase={card.phase}
+      data-executor={released ? card.executor : ''}
+      data-arrived={card.arrived.join(',')}
+      data-members={card.members.join(',')}
+      data-just-released={justReleased ? 'true' : undefined}
+      style={{ borderColor: pal.classColor(card.cls) }}
     >
       <div className="sync-head">
-        <span className="chip" style={{ background: pal.classColor(g.cls) }}>
-          {name}
+        <span className="chip" style={{ background: pal.classColor(card.cls) }}>
+          {card.name}
         </span>{' '}
-        <b>r{g.req}</b> · {kind} ·{' '}
-        {released ? (
-          <span data-testid="sync-executor">
-            released: <b>T{g.executor}</b> executed it
-          </span>
-        ) : runner !== undefined ? (
-          <span>
-            all arrived, <b>T{runner}</b> executes
-          </span>
-        ) : (
-          <span>
-            {g.arrived.length} of {need} arrived
-          </span>
-        )}
+        <b>r{card.req}</b> · {card.kind} ·{' '}
+        <span data-testid={released ? 'sync-executor' : 'sync-headline'}>{card.headline}</span>
       </div>
       <div className="sync-threads">
-        {members.map((t) => {
-          const r = threadRole(s, g, t);
-          return (
-            <span key={t} className={`sync-thread ${r.cls}`} data-thread={t} data-role={r.role}>
-              T{t} <small>{r.role}</small>
-            </span>
-          );
-        })}
+        {card.roles.map((r) => (
+          <span
+            key={r.thread}
+            className={`sync-thread role-${r.role.replace(/\s+/g, '-')} tone-${r.status.tone}`}
+            data-thread={r.thread}
+            data-role={r.role}
+            data-activity={r.status.activity}
+            data-status-req={r.status.req}
+            title={`T${r.thread}: ${r.status.text}`}
+          >
+            T{r.thread} <small>{r.role}</small>
+          </span>
+        ))}
       </div>
     </div>
   );
 }
 
-function laneText(s: ReplayState, t: number): string {
-  const l = s.lanes[t];
-  if (l.exec >= 0) return `executing r${l.exec}`;
-  if (l.waitReason >= 0) {
-    const why = REASON_NAMES[l.waitReason] ?? String(l.waitReason);
-    if (l.waitReason === REASON.EmptyQueue) return 'idle (empty queue)';
-    return l.waitReq === NO_REQUEST ? `waiting: ${why}` : `waiting: ${why} (r${l.waitReq})`;
-  }
-  return l.queue.length > 0 ? 'taking from queue' : 'running';
-}
-
-/** Steals as arrows between thread nodes in a row (SVG). */
-function StealArrows({ s, pal }: { s: ReplayState; pal: Palette }) {
+/** Steals as arrows between thread nodes in a row (SVG); nodes colored by status. */
+function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: ThreadStatus[]; pal: Palette }) {
   const n = s.lanes.length;
   const w = Math.max(320, n * 64);
   const x = (t: number) => 32 + t * ((w - 64) / Math.max(1, n - 1));
@@ -131,20 +99,20 @@ function StealArrows({ s, pal }: { s: ReplayState; pal: Palette }) {
               strokeWidth={3}
               markerEnd="url(#steal-head)"
             />
-            <text x={mid} y={y - 46} textAnchor="middle" fill={pal.steal} fontSize={12}>
+            <text x={mid} y={y - 46} textAnchor="middle" fill={pal.steal} fontSize="0.85em">
               {l.stolenAll.length <= 4 ? l.stolenAll.map((r) => `r${r}`).join(' ') : `${l.stolenAll.length} requests`}
             </text>
           </g>
         );
       })}
       {s.lanes.map((l, t) => (
-        <g key={t}>
-          <circle cx={x(t)} cy={y} r={14} fill={l.exec >= 0 ? pal.exec : l.waitReason > 0 ? pal.wait : pal.idle} />
-          <text x={x(t)} y={y + 4} textAnchor="middle" fill="#fff" fontSize={12} fontWeight="bold">
+        <g key={t} data-testid="steal-node" data-thread={t} data-activity={statuses[t]?.activity}>
+          <circle cx={x(t)} cy={y} r={14} fill={pal[statuses[t]?.tone ?? 'idle']} />
+          <text x={x(t)} y={y + 4} textAnchor="middle" fill={pal.bg} fontSize="0.8em" fontWeight="bold">
             T{t}
           </text>
           {l.ready >= 0 && (
-            <text x={x(t)} y={y + 32} textAnchor="middle" fill={pal.dim} fontSize={11}>
+            <text x={x(t)} y={y + 32} textAnchor="middle" fill={pal.dim} fontSize="0.75em">
               ready={l.ready}
             </text>
           )}
@@ -154,24 +122,56 @@ function StealArrows({ s, pal }: { s: ReplayState; pal: Palette }) {
   );
 }
 
-function TrackSync({ track, s }: { track: Track; s: ReplayState }) {
+/** The thread list: one line per worker, its derived status. */
+export function ThreadList({ s, statuses }: { s: ReplayState; statuses: ThreadStatus[] }) {
+  return (
+    <ul className="lane-list" data-testid="thread-list">
+      {statuses.map((st) => {
+        const l = s.lanes[st.thread];
+        return (
+          <li
+            key={st.thread}
+            data-thread={st.thread}
+            data-activity={st.activity}
+            data-req={st.req}
+            data-queue={l.queue.length}
+            className={`tone-${st.tone}`}
+          >
+            <b>T{st.thread}</b> {st.text} · queue {l.queue.length}
+            {l.spins > 0 && <> · {l.spins} spins so far</>}
+            {l.ready >= 0 && <> · ready flag {l.ready}</>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function TrackSync({ track, s, statuses }: { track: Track; s: ReplayState; statuses: ThreadStatus[] }) {
   const pal = usePalette();
-  const fam = familyOf(track.scheduler);
+  const profile = profileOf(track.scheduler);
+  const ctx = statusContext(track);
   const markers = s.lanes.map((l, t) => ({ t, v: l.stealVictim })).filter((m) => m.v >= 0);
+  const cards = s.syncs.map((g) => ({
+    card: groupCard(g, statuses, ctx, track.mapping[g.cls]?.threads),
+    justReleased: g.releasedAt >= 0 && g.releasedAt === s.position - 1,
+  }));
   return (
     <div className="sync-track">
       <section>
-        <h4>Barriers and cycles</h4>
-        {s.syncs.length === 0 ? (
+        <h4>{profile.sync?.kind === 'cycle' ? 'Cycles' : 'Barriers'}</h4>
+        {cards.length === 0 ? (
           <p className="muted">No sequential request is being synchronized at this point.</p>
         ) : (
-          s.syncs.map((g) => <GroupCard key={`${g.cls}-${g.req}`} track={track} s={s} g={g} pal={pal} />)
+          cards.map(({ card, justReleased }) => (
+            <GroupBox key={`${card.cls}-${card.req}`} card={card} justReleased={justReleased} pal={pal} />
+          ))
         )}
       </section>
-      {fam === 'work-stealing' && (
+      {profile.steals && (
         <section data-testid="steal-section">
           <h4>Stealing</h4>
-          <StealArrows s={s} pal={pal} />
+          <StealArrows s={s} statuses={statuses} pal={pal} />
           <p className="muted">
             Markers:{' '}
             {markers.length === 0 ? 'none set' : markers.map((m) => `T${m.t} holds T${m.v}'s marker`).join(' · ')}
@@ -180,27 +180,19 @@ function TrackSync({ track, s }: { track: Track; s: ReplayState }) {
       )}
       <section>
         <h4>Threads</h4>
-        <ul className="lane-list">
-          {s.lanes.map((l, t) => (
-            <li key={t} data-thread={t}>
-              <b>T{t}</b> {laneText(s, t)} · queue {l.queue.length}
-              {l.spins > 0 && <> · {l.spins} spins so far</>}
-              {l.ready >= 0 && <> · ready flag {l.ready}</>}
-            </li>
-          ))}
-        </ul>
+        <ThreadList s={s} statuses={statuses} />
       </section>
     </div>
   );
 }
 
-export function SyncView({ tracks, states }: ViewProps) {
+export function SyncView({ tracks, states, statuses }: ViewProps) {
   return (
     <div className="track-grid" data-count={tracks.length} data-testid="sync-view">
       {tracks.map((t, i) => (
-        <div key={t.key} className="track-cell">
+        <div key={t.key} className="track-cell" data-track={t.key}>
           {tracks.length > 1 && <h3 className="track-title">{t.label}</h3>}
-          <TrackSync track={t} s={states[i]} />
+          <TrackSync track={t} s={states[i]} statuses={statuses[i]} />
         </div>
       ))}
     </div>

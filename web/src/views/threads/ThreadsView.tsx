@@ -1,33 +1,61 @@
 /** Threads and queues: a canvas per track, redrawn on every replay move. */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
-import { drawLanes, heightFor, layoutFor } from './draw';
+import type { Track } from '../../replay/store';
+import { schedulerStatus, statusContext } from '../status';
+import { useSize } from '../useSize';
+import { replayStore } from '../../replay/store';
+import { drawLanes, heightFor, layoutFor, type Drawn } from './draw';
 
-function useWidth(ref: React.RefObject<HTMLElement | null>): number {
-  const [w, setW] = useState(800);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setW(Math.max(320, Math.floor(el.clientWidth))));
-    ro.observe(el);
-    setW(Math.max(320, Math.floor(el.clientWidth)));
-    return () => ro.disconnect();
-  }, [ref]);
-  return w;
+const reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/**
+ * How long the chips take to move to a new replay position: a step or a
+ * few events animate (dispatch, take, steal, gathering at a barrier); a
+ * jump, a scrub or fast play redraws at once, so scrubbing stays cheap.
+ */
+function transitionMs(moved: number): number {
+  const r = replayStore.getState();
+  if (moved === 0 || reducedMotion || Math.abs(moved) > 400 || r.moved === 'jump') return 0;
+  if (r.playing && (r.mode === 'time' || r.stepMs < 200)) return 0;
+  return r.playing ? Math.min(600, r.stepMs * 0.5) : 450;
 }
 
-export function LaneCanvas(props: ViewProps & { i: number }) {
-  const { tracks, states, positions, i } = props;
+/** Which color is which class (only the classes of this run). */
+function ClassLegend({ track }: { track: Track }) {
+  const pal = usePalette();
+  const names = track.classNames.slice(0, track.model.index.classes);
+  return (
+    <div className="class-legend" data-testid="class-legend">
+      {names.map((n, c) => (
+        <span key={n} className="chip" style={{ background: pal.classColor(c) }}>
+          {n}
+        </span>
+      ))}
+      <span className="muted">
+        {' '}
+        R = read, W = write, g = global · framed: executing · hatched: held at a barrier or cycle · purple outline:
+        stolen
+      </span>
+    </div>
+  );
+}
+
+export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHeight: number }) {
+  const { tracks, states, positions, statuses, i, width, fitHeight } = props;
   const track = tracks[i];
   const state = states[i];
-  const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const width = useWidth(box);
   const large = useDisplay((s) => s.large);
   const pal = usePalette();
-  const layout = layoutFor(width, fontPx(large));
+  const layout = layoutFor(width, fontPx(large), state.lanes.length, fitHeight);
   const height = heightFor(layout, state.lanes.length);
+  // Room left under the lanes for one line per thread (legend line included)?
+  const showText = fitHeight - height > (state.lanes.length + 2.5) * fontPx(large) * 1.6;
+  // The last frame's chips and the transition in progress (see `Transition` in draw.ts).
+  const drawnRef = useRef<Drawn | null>(null);
+  const lastPos = useRef(positions[i]);
   useEffect(() => {
     const c = canvas.current;
     if (!c) return;
@@ -40,16 +68,36 @@ export function LaneCanvas(props: ViewProps & { i: number }) {
     const ctx = c.getContext('2d');
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawLanes(ctx, layout, pal, {
+    const input = {
       state,
+      statuses: statuses[i],
       event: track.model.eventBefore(positions[i]),
       reqClass: track.model.index.reqClass,
       classNames: track.classNames,
-    });
+      schedulerText: schedulerStatus(state, statusContext(track), track.model.index.requests),
+    };
+    const pos = positions[i];
+    const moved = pos - lastPos.current;
+    lastPos.current = pos;
+    const dur = transitionMs(moved);
+    const from = drawnRef.current;
+    if (!from || dur === 0) {
+      drawnRef.current = drawLanes(ctx, layout, pal, input);
+      return;
+    }
+    const start = performance.now();
+    let raf = 0;
+    const frame = () => {
+      const t = (performance.now() - start) / dur;
+      drawnRef.current = drawLanes(ctx, layout, pal, input, t < 1 ? { from, t } : undefined);
+      if (t < 1) raf = requestAnimationFrame(frame);
+    };
+    frame();
+    return () => cancelAnimationFrame(raf);
   });
   const queued = state.lanes.reduce((n, l) => n + l.queue.length, 0);
   return (
-    <div ref={box} className="lane-canvas" data-testid="threads-view">
+    <div className="lane-canvas" data-testid="threads-view">
       <canvas
         ref={canvas}
         style={{ width: '100%', height, display: 'block' }}
@@ -58,17 +106,38 @@ export function LaneCanvas(props: ViewProps & { i: number }) {
         data-queued={queued}
         data-executing={state.lanes.filter((l) => l.exec >= 0).length}
       />
+      <ClassLegend track={track} />
+      {/* The lanes in words (the same statuses the canvas draws): shown when there is room, else for screen readers. */}
+      <ul className={showText ? 'lane-status' : 'sr-only'} data-testid="lane-status">
+        {statuses[i].map((st) => (
+          <li
+            key={st.thread}
+            data-thread={st.thread}
+            data-activity={st.activity}
+            data-req={st.req}
+            className={`tone-${st.tone}`}
+          >
+            <b>T{st.thread}</b> {st.text} · queue {st.queue}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
 
+/** The tracks stacked, each as wide as the view and an equal share of its height. */
 export function ThreadsView(props: ViewProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const { width, height } = useSize(box);
+  const n = Math.max(1, props.tracks.length);
+  const titleH = n > 1 ? 28 : 0;
+  const fit = Math.max(0, Math.floor(height / n) - titleH - 8);
   return (
-    <div className="track-grid" data-count={props.tracks.length}>
+    <div className="track-stack fill" data-count={props.tracks.length} ref={box}>
       {props.tracks.map((t, i) => (
         <div key={t.key} className="track-cell">
           {props.tracks.length > 1 && <h3 className="track-title">{t.label}</h3>}
-          <LaneCanvas {...props} i={i} />
+          <LaneCanvas {...props} i={i} width={Math.max(320, width)} fitHeight={fit} />
         </div>
       ))}
     </div>

@@ -5,9 +5,10 @@
  * and stolen requests in the stealer's lane. Pure function of a replay
  * state, so it is measured (docs/benchmarks/frontend.md) without React.
  */
-import { KIND, REASON, REASON_NAMES, SCHEDULER, type TraceEvent } from '../../trace/codec';
+import { F, FOCUS, KIND, SCHEDULER, field, type FieldWord, type TraceEvent } from '../../trace/codec';
 import type { ReplayState } from '../../trace/state';
 import type { Palette } from '../display';
+import type { ThreadStatus } from '../status';
 
 export interface LaneLayout {
   width: number;
@@ -20,15 +21,29 @@ export interface LaneLayout {
   font: number;
 }
 
-export function layoutFor(width: number, font: number): LaneLayout {
-  const laneH = Math.round(font * 2.4);
+/** Lane heights: at least a line and a half of type, at most a few lines (larger chips, same story). */
+export function laneHeightBounds(font: number): { min: number; max: number } {
+  return { min: Math.round(font * 2.4), max: Math.round(font * 8) };
+}
+
+/**
+ * The layout of `width` x (as tall as `fitHeight` allows) for `lanes`
+ * lanes: lanes grow to fill the height given (a projector's screen), within
+ * `laneHeightBounds`; chips grow with the lanes.
+ */
+export function layoutFor(width: number, font: number, lanes = 1, fitHeight = 0): LaneLayout {
+  const headerH = Math.round(font * 3.2);
+  const { min, max } = laneHeightBounds(font);
+  const fit = fitHeight > 0 ? Math.floor((fitHeight - headerH - 8) / Math.max(1, lanes)) : min;
+  const laneH = Math.max(min, Math.min(max, fit));
+  const grow = laneH / min;
   return {
     width,
     laneH,
-    headerH: Math.round(font * 3.2),
-    labelW: Math.round(font * 9),
-    execW: Math.round(font * 5),
-    chipW: Math.round(font * 2.6),
+    headerH,
+    labelW: Math.round(font * 11),
+    execW: Math.round(font * 5 * Math.min(grow, 1.4)),
+    chipW: Math.round(font * 2.6 * Math.min(grow, 1.25)),
     chipGap: Math.max(2, Math.round(font / 5)),
     font,
   };
@@ -41,43 +56,59 @@ export function heightFor(l: LaneLayout, lanes: number): number {
 /** The request the current event is about, to highlight it everywhere. */
 export function focusRequest(e: TraceEvent | null): number {
   if (!e) return -1;
-  switch (e.kind) {
-    case KIND.SyncArrive:
-    case KIND.SyncRelease:
-      return e.b;
-    case KIND.Steal:
-      return e.c;
-    case KIND.Flag:
-    case KIND.StealDone:
-    case KIND.QueueLen:
-    case KIND.MapSwitch:
-    case KIND.Scc:
-      return -1;
-    default:
-      return e.a;
-  }
-}
-
-function status(s: ReplayState, t: number): { text: string; color: keyof Palette } {
-  const l = s.lanes[t];
-  if (l.exec >= 0) return { text: `exec r${l.exec}`, color: 'exec' };
-  if (l.waitReason >= 0) {
-    const r = l.waitReason;
-    const name = REASON_NAMES[r] ?? `wait ${r}`;
-    if (r === REASON.EmptyQueue) return { text: 'idle', color: 'idle' };
-    return { text: name, color: r === REASON.Cycle ? 'spin' : 'wait' };
-  }
-  return { text: 'running', color: 'dim' };
+  // The engine's vocabulary says which field names the event's request.
+  const w = FOCUS[e.kind] ?? -1;
+  return w < 0 ? -1 : field(e, w as FieldWord);
 }
 
 export interface DrawInput {
   state: ReplayState;
+  /** Every worker's derived status (views/status.ts): the lane labels say exactly this. */
+  statuses: readonly ThreadStatus[];
   event: TraceEvent | null;
   reqClass: Int32Array;
   classNames: readonly string[];
+  /** The scheduler thread's line (views/status.ts `schedulerStatus`). */
+  schedulerText: string;
 }
 
-export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palette, d: DrawInput): void {
+/** Where a chip was drawn: to animate it from there to where the next state puts it. */
+export interface ChipPos {
+  x: number;
+  y: number;
+  w: number;
+  cls: number;
+  req: number;
+}
+
+/** Chip positions of a drawn frame, by chip, by lane and request, and by request. */
+export interface Drawn {
+  byKey: Map<string, ChipPos>;
+  byLaneReq: Map<string, ChipPos>;
+  byReq: Map<number, ChipPos>;
+}
+
+/**
+ * A transition from the previous frame's chips to this state's: `t` runs
+ * 0..1. A chip that was on screen moves from where it was (a take moves it
+ * from the queue to the executing slot; a steal from the victim's lane to
+ * the stealer's); a new chip flies in from the scheduler (a dispatch); a
+ * chip that is gone fades out where it was (an executed request).
+ */
+export interface Transition {
+  from: Drawn;
+  t: number;
+}
+
+const ease = (t: number) => (t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2);
+
+export function drawLanes(
+  ctx: CanvasRenderingContext2D,
+  l: LaneLayout,
+  p: Palette,
+  d: DrawInput,
+  anim?: Transition,
+): Drawn {
   const { state: s, event, reqClass } = d;
   const lanes = s.lanes.length;
   const h = heightFor(l, lanes);
@@ -85,89 +116,101 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
   ctx.fillRect(0, 0, l.width, h);
   ctx.textBaseline = 'middle';
   const focus = focusRequest(event);
+  const overflowTargets: { x: number; y: number }[] = [];
+  // The event enqueued a request into lane t's queue (where the dispatch arrow points).
+  const dispatched = (e: TraceEvent | null, t: number) =>
+    !!e && e.thread === SCHEDULER && e.kind === KIND.Enqueued && field(e, F.Enqueued.to) === t;
   const clsOf = (r: number) => (r >= 0 && r < reqClass.length ? reqClass[r] : -1);
 
   // Scheduler header.
-  const sc = s.scheduler;
   ctx.font = `bold ${l.font}px system-ui, sans-serif`;
   ctx.fillStyle = p.fg;
   const schedY = l.headerH / 2;
   ctx.fillText('Scheduler', 8, schedY);
   ctx.font = `${l.font}px system-ui, sans-serif`;
   ctx.fillStyle = p.dim;
-  let text = `delivered ${sc.delivered}`;
-  if (sc.lastReq >= 0) text += ` · last r${sc.lastReq} (${d.classNames[sc.lastClass] ?? `C${sc.lastClass}`})`;
-  if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
-  if (sc.executed > 0 || sc.exec >= 0) {
-    text += ` · executes requests itself (sequential): ${sc.executed} done`;
-    if (sc.exec >= 0) text += `, now r${sc.exec}`;
-  }
-  ctx.fillText(text, l.labelW, schedY);
+  ctx.fillText(d.schedulerText, l.labelW, schedY, l.width - l.labelW - 8);
 
   const chipH = l.laneH - 8;
   // Chips are collected first and drawn in one path per class color (a
   // canvas state change per chip costs more than the chip), then outlines,
   // then labels, which are skipped when there are too many to read.
   const chips: Chip[] = [];
-  const addChip = (x: number, y: number, w: number, req: number, outline: string | null) => {
-    chips.push({ x, y, w, req, cls: clsOf(req), outline });
+  const held: Chip[] = [];
+  let lane = 0;
+  const addChip = (x: number, y: number, w: number, req: number, outline: string | null, slot = 'q') => {
+    chips.push({ x, y, w, req, cls: clsOf(req), outline, lane, slot });
   };
 
   for (let t = 0; t < lanes; t++) {
-    const lane = s.lanes[t];
+    lane = t;
+    const ln = s.lanes[t];
     const y0 = l.headerH + t * l.laneH;
     ctx.fillStyle = t % 2 === 0 ? p.laneBg : p.bg;
     ctx.fillRect(0, y0, l.width, l.laneH);
-    const st = status(s, t);
-    // Status bar and label.
-    ctx.fillStyle = p[st.color] as string;
+    const st = d.statuses[t];
+    const tone = p[st?.tone ?? 'idle'];
+    // Status bar and label: the derived status, as every other view says it.
+    ctx.fillStyle = tone;
     ctx.fillRect(0, y0 + 2, 5, l.laneH - 4);
     ctx.fillStyle = p.fg;
     ctx.font = `bold ${l.font}px system-ui, sans-serif`;
     ctx.fillText(`T${t}`, 10, y0 + l.laneH / 2);
     ctx.font = `${Math.round(l.font * 0.85)}px system-ui, sans-serif`;
-    ctx.fillStyle = p[st.color] as string;
-    ctx.fillText(st.text, 10 + l.font * 2.2, y0 + l.laneH / 2, l.labelW - l.font * 2.4);
-    // The executing request: a wide chip with a frame.
+    ctx.fillStyle = tone;
+    ctx.fillText(st?.short ?? '', 10 + l.font * 2.2, y0 + l.laneH / 2, l.labelW - l.font * 2.6);
+    // The executing request: a wide chip with a frame. A thread waiting at
+    // a barrier or cycle shows the request it holds there, hatched.
     const ex = l.labelW;
     ctx.strokeStyle = p.grid;
     ctx.lineWidth = 1;
     ctx.strokeRect(ex, y0 + 3, l.execW, l.laneH - 6);
-    if (lane.exec >= 0) addChip(ex + 2, y0 + 4, l.execW - 4, lane.exec, lane.exec === focus ? p.focus : p.exec);
+    if (ln.exec >= 0) addChip(ex + 2, y0 + 4, l.execW - 4, ln.exec, ln.exec === focus ? p.focus : p.exec, 'x');
+    else if (st && st.req >= 0 && HOLDING.has(st.activity)) {
+      const h = { x: ex + 2, y: y0 + 4, w: l.execW - 4, req: st.req, cls: clsOf(st.req), outline: p[st.tone] };
+      held.push({ ...h, lane: t, slot: 'h' });
+    }
     // Stolen requests wait right after the exec slot, outlined in the steal color.
     let x = ex + l.execW + l.chipGap * 2;
     const maxX = l.width - l.font * 3;
-    for (const r of lane.stolen) {
+    for (const r of ln.stolen) {
       if (x + l.chipW > maxX) break;
-      addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : p.steal);
+      addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : p.steal, 's');
       x += l.chipW + l.chipGap;
     }
-    if (lane.stolen.length > 0) x += l.chipGap * 3;
+    if (ln.stolen.length > 0) x += l.chipGap * 3;
     // The queue, oldest first (next to be taken is on the left).
     let shown = 0;
-    for (const r of lane.queue) {
+    for (const r of ln.queue) {
       if (x + l.chipW > maxX) break;
       addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : null);
       x += l.chipW + l.chipGap;
       shown++;
     }
-    const hidden = lane.queue.length - shown;
+    const hidden = ln.queue.length - shown;
     if (hidden > 0) {
       ctx.fillStyle = p.dim;
       ctx.font = `${Math.round(l.font * 0.85)}px system-ui, sans-serif`;
       ctx.fillText(`+${hidden}`, maxX + 4, y0 + l.laneH / 2);
+      // A dispatched request past the drawn part of the queue: the arrow points at "+N".
+      if (dispatched(event, t)) overflowTargets.push({ x: maxX + l.font, y: y0 + 4 });
     }
   }
+  if (anim) moveAndFade(ctx, chips, held, anim, l, chipH, p);
+  const drawn = record(chips, held);
   drawChips(ctx, chips, chipH, l, p);
+  drawHeld(ctx, held, chipH, l, p);
 
   // Dispatch arrows: while the scheduler handles a request, an arrow goes
   // to every queue holding it, so a sequential class's request is seen
   // landing in the queue of each thread of its class (Algorithm 1).
   if (event && event.thread === SCHEDULER && (event.kind === KIND.Enqueued || event.kind === KIND.Delivered)) {
+    const from = { x: l.labelW - 10, y: l.headerH - 6 };
     for (const c of chips) {
-      if (c.req !== focus || c.x <= l.labelW + l.execW) continue;
-      arrow(ctx, l.labelW - 10, l.headerH - 6, c.x + c.w / 2, c.y, p.focus, 2);
+      if (c.req !== focus || c.slot !== 'q') continue;
+      arrow(ctx, from.x, from.y, c.x + c.w / 2, c.y, p.focus, 3.5);
     }
+    for (const o of overflowTargets) arrow(ctx, from.x, from.y, o.x, o.y, p.focus, 3.5);
   }
   // Steal arrows: from victim lane to stealer lane, at the right edge.
   for (let t = 0; t < lanes; t++) {
@@ -184,6 +227,81 @@ export function drawLanes(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     ctx.stroke();
     arrowHead(ctx, xr - 6, ys, xr, ys, p.steal);
   }
+  return drawn;
+}
+
+/** The final positions of this frame's chips (the start of the next transition). */
+function record(chips: Chip[], held: Chip[]): Drawn {
+  const byKey = new Map<string, ChipPos>();
+  const byLaneReq = new Map<string, ChipPos>();
+  const byReq = new Map<number, ChipPos>();
+  for (const c of [...chips, ...held]) {
+    const pos = { x: c.x, y: c.y, w: c.w, cls: c.cls, req: c.req };
+    byKey.set(`${c.lane}:${c.req}:${c.slot}`, pos);
+    if (!byLaneReq.has(`${c.lane}:${c.req}`)) byLaneReq.set(`${c.lane}:${c.req}`, pos);
+    if (!byReq.has(c.req)) byReq.set(c.req, pos);
+  }
+  return { byKey, byLaneReq, byReq };
+}
+
+/**
+ * Move each chip to its place between where it was and where it is now;
+ * draw the chips that left (executed) fading where they were.
+ */
+function moveAndFade(
+  ctx: CanvasRenderingContext2D,
+  chips: Chip[],
+  held: Chip[],
+  a: Transition,
+  l: LaneLayout,
+  chipH: number,
+  p: Palette,
+): void {
+  const k = ease(Math.max(0, Math.min(1, a.t)));
+  const origin = { x: l.labelW - l.chipW, y: l.headerH / 2 - chipH / 2, w: l.chipW };
+  const now = new Set<number>();
+  for (const c of [...chips, ...held]) {
+    now.add(c.req);
+    const f =
+      a.from.byKey.get(`${c.lane}:${c.req}:${c.slot}`) ??
+      a.from.byLaneReq.get(`${c.lane}:${c.req}`) ??
+      a.from.byReq.get(c.req) ??
+      origin;
+    c.x = f.x + (c.x - f.x) * k;
+    c.y = f.y + (c.y - f.y) * k;
+    c.w = f.w + (c.w - f.w) * k;
+  }
+  ctx.save();
+  ctx.globalAlpha = Math.max(0, 1 - k);
+  for (const f of a.from.byKey.values()) {
+    if (now.has(f.req)) continue;
+    ctx.fillStyle = p.classColor(f.cls);
+    ctx.fillRect(f.x, f.y, f.w, chipH);
+  }
+  ctx.restore();
+}
+
+/** Activities in which a thread holds a request it is not executing (shown hatched in its slot). */
+const HOLDING = new Set(['sync', 'spinning', 'marker', 'stealing']);
+
+/** Held requests: class color at half strength, a dashed outline in the status color, the id. */
+function drawHeld(ctx: CanvasRenderingContext2D, held: Chip[], chipH: number, l: LaneLayout, p: Palette): void {
+  if (held.length === 0) return;
+  ctx.save();
+  ctx.setLineDash([4, 3]);
+  ctx.lineWidth = 2.5;
+  for (const c of held) {
+    ctx.globalAlpha = 0.45;
+    ctx.fillStyle = p.classColor(c.cls);
+    ctx.fillRect(c.x, c.y, c.w, chipH);
+    ctx.globalAlpha = 1;
+    ctx.strokeStyle = c.outline ?? p.wait;
+    ctx.strokeRect(c.x, c.y, c.w, chipH);
+    ctx.fillStyle = p.fg;
+    ctx.font = `${Math.round(l.font * 0.8)}px system-ui, sans-serif`;
+    ctx.fillText(`r${c.req}`, c.x + 4, c.y + chipH / 2, c.w - 8);
+  }
+  ctx.restore();
 }
 
 interface Chip {
@@ -193,10 +311,20 @@ interface Chip {
   req: number;
   cls: number;
   outline: string | null;
+  /** Lane and slot (q: queue, x: executing, s: stolen, h: held) identify a chip across frames. */
+  lane: number;
+  slot: string;
 }
 
 /** Above this many chips, request ids are not written on them. */
 export const MAX_LABELLED_CHIPS = 400;
+
+/** Width of the narrowest chip (labels must fit it). */
+function c0w(chips: Chip[]): number {
+  let w = Infinity;
+  for (const c of chips) w = Math.min(w, c.w);
+  return Number.isFinite(w) ? w : 0;
+}
 
 function drawChips(ctx: CanvasRenderingContext2D, chips: Chip[], chipH: number, l: LaneLayout, p: Palette): void {
   const byClass = new Map<number, Chip[]>();
@@ -219,7 +347,7 @@ function drawChips(ctx: CanvasRenderingContext2D, chips: Chip[], chipH: number, 
   }
   if (chips.length > MAX_LABELLED_CHIPS) return;
   ctx.fillStyle = '#000';
-  ctx.font = `${Math.round(l.font * 0.8)}px system-ui, sans-serif`;
+  ctx.font = `${Math.round(Math.min(chipH * 0.45, l.font * 1.1, c0w(chips) * 0.42))}px system-ui, sans-serif`;
   for (const c of chips) {
     if (c.w >= l.font * 2) ctx.fillText(String(c.req), c.x + 3, c.y + chipH / 2, c.w - 6);
   }

@@ -16,6 +16,7 @@ pub const POLICY: Policy = Policy {
     victims_from_next: true,
     optimistic: false,
     broken: false,
+    skip_single_thread_markers: false,
 };
 
 /// The first victim stealer `s` of `n` threads tries: the next id.

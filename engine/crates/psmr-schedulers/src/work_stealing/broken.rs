@@ -21,7 +21,11 @@ pub const POLICY: Policy = Policy {
 pub const FAULT_NAME: &str = "ws-ignore-flags";
 
 /// Take all concurrent requests of `v`'s ready queue, flags be damned.
-pub fn steal_ignoring_flags(shared: &Shared<'_>, v: usize, into: &mut Vec<RequestId>) -> bool {
+pub fn steal_ignoring_flags(
+    shared: &Shared<'_>,
+    v: usize,
+    into: &mut std::collections::VecDeque<RequestId>,
+) -> bool {
     let w = &shared.workers[v];
     let mut st = w.lock();
     let before = into.len();
@@ -33,7 +37,7 @@ pub fn steal_ignoring_flags(shared: &Shared<'_>, v: usize, into: &mut Vec<Reques
             kept.push_back(id);
             classes.insert(class);
         } else {
-            into.push(id);
+            into.push_back(id);
         }
     }
     st.queue = kept;

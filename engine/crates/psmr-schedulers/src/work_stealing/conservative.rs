@@ -23,6 +23,7 @@ pub const POLICY: Policy = Policy {
     victims_from_next: false,
     optimistic: false,
     broken: false,
+    skip_single_thread_markers: false,
 };
 
 /// Algorithm 7 lines 14-22: barrier, the smallest thread executes, barrier.

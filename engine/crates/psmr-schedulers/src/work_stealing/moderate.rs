@@ -25,6 +25,7 @@ pub const POLICY: Policy = Policy {
     victims_from_next: false,
     optimistic: false,
     broken: false,
+    skip_single_thread_markers: false,
 };
 
 /// Algorithm 8 lines 24-31 (plus, for moderate, the barrier after):

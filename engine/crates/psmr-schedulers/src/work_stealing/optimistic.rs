@@ -17,6 +17,7 @@ pub const POLICY: Policy = Policy {
     victims_from_next: true,
     optimistic: true,
     broken: false,
+    skip_single_thread_markers: false,
 };
 
 /// Algorithm 8 line 39: the validation on hints, without the lock.

@@ -236,8 +236,10 @@ pub struct Shared<'r> {
     pub plan: &'r Plan,
     pub workers: Vec<CachePadded<WorkerSlot>>,
     /// `cycles[class][0/1]`: arrivals at the class's current cycle
-    /// (000 Algorithm 8 `sync`, the busy-wait marks of Algorithm 3).
-    pub cycles: Vec<[AtomicU32; 2]>,
+    /// (000 Algorithm 8 `sync`, the busy-wait marks of Algorithm 3). Each
+    /// on its own cache line: threads of different classes spin and
+    /// arrive on them at once, and must not invalidate each other's line.
+    pub cycles: Vec<[CachePadded<AtomicU32>; 2]>,
     /// Per-ready-queue bound (I1).
     pub capacity: usize,
     /// Requests executed by a thread that stole them (for the stealing
@@ -256,7 +258,12 @@ impl<'r> Shared<'r> {
             cycles: plan
                 .classes
                 .iter()
-                .map(|_| [AtomicU32::new(0), AtomicU32::new(0)])
+                .map(|_| {
+                    [
+                        CachePadded::new(AtomicU32::new(0)),
+                        CachePadded::new(AtomicU32::new(0)),
+                    ]
+                })
                 .collect(),
             capacity: capacity.max(1),
             stolen_executed: AtomicU64::new(0),
@@ -370,7 +377,9 @@ impl<'r> Shared<'r> {
     }
 
     /// Algorithm 7 lines 29-36: under `v`'s lock, if the state is valid,
-    /// take its whole ready queue into `into` and raise `v.markers[s]`.
+    /// take its whole ready queue into `into` (which must be empty: the
+    /// queues are swapped, O(1) whatever the queue's length, as in
+    /// [`Shared::transfer`]) and raise `v.markers[s]`.
     /// `traced` runs inside the critical section with the stolen requests,
     /// so the `Steal` event it records is ordered before anything the
     /// victim records after its next take (e.g. its marker wait).
@@ -379,15 +388,16 @@ impl<'r> Shared<'r> {
         s: usize,
         v: usize,
         sync: Option<ClassId>,
-        into: &mut Vec<RequestId>,
-        traced: impl FnOnce(&[RequestId]),
+        into: &mut VecDeque<RequestId>,
+        traced: impl FnOnce(&VecDeque<RequestId>),
     ) -> StealOutcome {
+        debug_assert!(into.is_empty());
         let w = &self.workers[v];
         let mut st = w.lock();
         if !self.valid(&st, sync) {
             return StealOutcome::Refused;
         }
-        into.extend(st.queue.drain(..));
+        std::mem::swap(&mut st.queue, into);
         st.classes = ClassSet::default();
         // Relaxed is enough for raising the marker: the victim can only
         // need it for a sequential request it takes in a later transfer,

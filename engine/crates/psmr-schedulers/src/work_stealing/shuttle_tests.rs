@@ -184,3 +184,56 @@ fn shuttle_ws_broken_stealer_is_caught() {
     });
     assert!(caught.is_err(), "no schedule exposed the broken stealer");
 }
+
+/// The 2-shard, 2-thread mapping of the authors' Java code, as
+/// [`super::partition_ctot`] builds it: each shard's write class is
+/// sequential on one thread (W1 on thread 0 alone), and thread 0's reads
+/// R1 R1 R1 come before its write W1, while thread 1 has nothing to do and
+/// steals.
+fn single_thread_class_setting() -> &'static Setting {
+    use psmr_core::cell::Span;
+    use psmr_core::stream::StreamBuilder;
+    use psmr_core::{Op, ShardSet};
+    let app = testkit::spin(2, 0);
+    let classes = app.classes();
+    let ctot = super::partition_ctot(&classes, 2);
+    ctot.validate(&classes)
+        .expect("the Java mapping obeys the rules");
+    let plan = Plan::new(&ctot, &classes).unwrap();
+    let mut b = StreamBuilder::new(app.cell_space(), 4);
+    for write in [false, false, false, true] {
+        let op = Op::Spin {
+            ns: 0,
+            shards: ShardSet::single(0),
+            write,
+        };
+        b.push(classes.local(0, write).unwrap(), op, &[Span::one(0, write)]);
+    }
+    Box::leak(Box::new(Setting {
+        classes,
+        plan,
+        stream: b.finish_total(),
+    }))
+}
+
+/// Regression (review against the authors' Java code): Java runs a
+/// sequential request of a class that has one thread without waiting for
+/// that thread's stealers, so the write W1 can run while a stolen R1 still
+/// runs. Every variant here waits (passes), and the same schedules with
+/// the Java shortcut switched on expose the overlap.
+#[test]
+fn shuttle_ws_single_thread_class_waits_for_its_stealers() {
+    let s = single_thread_class_setting();
+    for (_, policy) in VARIANTS {
+        shuttle::check_pct(move || run(policy, s), 500, 3);
+    }
+    let java = Policy {
+        skip_single_thread_markers: true,
+        ..aggressive::POLICY
+    };
+    let caught = std::panic::catch_unwind(|| shuttle::check_pct(move || run(java, s), 500, 3));
+    assert!(
+        caught.is_err(),
+        "no schedule exposed the Java shortcut: the test lost its teeth"
+    );
+}

@@ -41,6 +41,11 @@ pub struct Policy {
     pub optimistic: bool,
     /// Fault injection: steal ignoring flags and markers (`broken.rs`).
     pub broken: bool,
+    /// The authors' Java shortcut, for the regression test only (false in
+    /// every variant): run a sequential request of a class that has one
+    /// thread without waiting for that thread's stealers. A stolen read can
+    /// then overlap the write (docs/protocols/stealing-flags-markers.md).
+    pub skip_single_thread_markers: bool,
 }
 
 /// One worker thread's private state.
@@ -54,7 +59,7 @@ pub struct Worker<'s, 'r, P: Probe> {
     /// The private exec queue (Algorithm 5), at most one ready queue's worth.
     exec: VecDeque<RequestId>,
     /// Requests taken by the current steal, at most one ready queue's worth.
-    stolen: Vec<RequestId>,
+    stolen: VecDeque<RequestId>,
     /// Current cycle (0/1) per class (Algorithm 8 line 4).
     pub cycles: Vec<u8>,
     /// Last exec flag recorded as a `Flag` event.
@@ -78,7 +83,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
             spin,
             probe,
             exec: VecDeque::new(),
-            stolen: Vec::new(),
+            stolen: VecDeque::new(),
             cycles: vec![0; shared.plan.classes.len()],
             flag: false,
         }
@@ -151,7 +156,10 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
     /// A sequential request: wait for this thread's stealers (I4), then
     /// synchronize with the class's other threads.
     fn sequential(&mut self, req: &'r Request) {
-        self.wait_markers(req.id);
+        let alone = self.shared.plan.class(req.class).threads.len() == 1;
+        if !(alone && self.policy.skip_single_thread_markers) {
+            self.wait_markers(req.id);
+        }
         match self.policy.arrival {
             Arrival::Barrier => conservative::sync_with_barriers(self, req),
             Arrival::Cycle => moderate::sync_in_cycle(self, req),
@@ -225,7 +233,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
                 continue;
             }
             let probe = &mut self.probe;
-            let traced = |stolen: &[RequestId]| {
+            let traced = |stolen: &VecDeque<RequestId>| {
                 probe.record(EventKind::Steal {
                     victim: v as u16,
                     count: stolen.len() as u32,

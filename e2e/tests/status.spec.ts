@@ -1,0 +1,114 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { expect, test, type Page } from '@playwright/test';
+import { replayOnly, resetRunCount, runScenario } from './classroom';
+import { openLab } from './lab';
+
+/**
+ * One state, one story: a teacher scrubs to random moments of real runs;
+ * the lanes, the thread list and every synchronization card say the same
+ * thing about every thread.
+ *
+ * With PSMR_SAVE_TRACES=1 the traces are also saved (Classroom's "trace ⤓"
+ * button) as the engine fixtures of web/src/views/status.test.ts.
+ */
+
+test.use({ trace: 'off' });
+test.beforeEach(() => resetRunCount());
+
+type Said = { activity: string; req: string };
+
+async function lanesSay(page: Page): Promise<Record<string, Said>> {
+  await page.getByTestId('view-threads').click();
+  const items = page.getByTestId('lane-status').first().locator('li');
+  const out: Record<string, Said> = {};
+  for (const li of await items.all()) {
+    out[(await li.getAttribute('data-thread'))!] = {
+      activity: (await li.getAttribute('data-activity'))!,
+      req: (await li.getAttribute('data-req'))!,
+    };
+  }
+  return out;
+}
+
+async function syncSays(page: Page): Promise<{ list: Record<string, Said>; cards: (Said & { thread: string })[] }> {
+  await page.getByTestId('view-sync').click();
+  const list: Record<string, Said> = {};
+  for (const li of await page.getByTestId('thread-list').first().locator('li').all()) {
+    list[(await li.getAttribute('data-thread'))!] = {
+      activity: (await li.getAttribute('data-activity'))!,
+      req: (await li.getAttribute('data-req'))!,
+    };
+  }
+  const cards: (Said & { thread: string })[] = [];
+  for (const m of await page.locator('[data-testid=sync-group] [data-role]').all()) {
+    cards.push({
+      thread: (await m.getAttribute('data-thread'))!,
+      activity: (await m.getAttribute('data-activity'))!,
+      req: (await m.getAttribute('data-status-req'))!,
+    });
+  }
+  return { list, cards };
+}
+
+/** A seeded sequence of positions (the same moments on every run of the test). */
+function positions(n: number, count: number, seed: number): number[] {
+  let s = seed;
+  return Array.from({ length: count }, () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return Math.floor((s / 2147483648) * n);
+  });
+}
+
+async function saveTrace(page: Page, scheduler: string, scenario: string, shards: number) {
+  if (process.env.PSMR_SAVE_TRACES !== '1') return;
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-trace').click()]);
+  const bytes = readFileSync((await download.path())!);
+  const dir = fileURLToPath(new URL('../../web/src/trace/fixtures/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const name = `${scheduler}.${scenario.replace(/\.json$/, '')}.s${shards}.trace.b64`;
+  writeFileSync(dir + name, gzipSync(bytes, { level: 9 }).toString('base64') + '\n');
+}
+
+const CASES: { scenario: string; shards: number; schedulers: string[] }[] = [
+  { scenario: 'classroom-spin.json', shards: 2, schedulers: ['early', 'busy-wait'] },
+  { scenario: 'ws-classroom.json', shards: 2, schedulers: ['ws-conservative', 'ws-aggressive'] },
+];
+
+for (const c of CASES) {
+  test(`thread status agrees across views at random positions: ${c.scenario}`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const { problems } = await openLab(page);
+    await runScenario(page, c.scenario);
+    for (const scheduler of c.schedulers) {
+      await replayOnly(page, scheduler);
+      await saveTrace(page, scheduler, c.scenario, c.shards);
+      const n = Number(await page.getByTestId('position').getAttribute('data-events'));
+      expect(n).toBeGreaterThan(100);
+      let cardsSeen = 0;
+      for (const p of positions(n, 12, 17)) {
+        await page.getByTestId('scrubber').fill(String(p));
+        await expect(page.getByTestId('position')).toHaveAttribute('data-position', String(p));
+        const lanes = await lanesSay(page);
+        const { list, cards } = await syncSays(page);
+        expect(Object.keys(lanes).length, `${scheduler} @${p}`).toBeGreaterThan(0);
+        expect(list, `${scheduler} @${p}: thread list = lanes`).toEqual(lanes);
+        for (const card of cards) {
+          const lane = lanes[card.thread];
+          if (lane) expect({ activity: card.activity, req: card.req }, `${scheduler} @${p} T${card.thread}`).toEqual(lane);
+        }
+        for (const [t, s] of Object.entries(lanes)) {
+          // "idle" only with an empty queue.
+          if (s.activity === 'idle') {
+            const q = await page.getByTestId('thread-list').first().locator(`li[data-thread="${t}"]`).getAttribute('data-queue');
+            expect(q, `${scheduler} @${p} T${t} idle`).toBe('0');
+          }
+        }
+        cardsSeen += cards.length;
+      }
+      expect(cardsSeen, `${scheduler}: some positions show a barrier or cycle`).toBeGreaterThan(0);
+    }
+    expect(problems).toEqual([]);
+  });
+}

@@ -1,0 +1,90 @@
+// Generates src/trace/vocabulary.gen.ts from src/trace/vocabulary.json (the
+// engine's trace vocabulary, `psmr schema --trace`). Run from web/:
+//   node scripts/gen-vocabulary.mjs
+// A vitest test (src/trace/vocabulary.test.ts) fails when the generated file
+// is stale; a cargo test fails when vocabulary.json is.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+/** `exec-start` -> `ExecStart`. */
+const pascal = (kebab) =>
+  kebab
+    .split('-')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
+
+/** Word of the packed event a slot lives in (x: bits 24-31 of word 2). */
+const WORD = { x: 2, a: 3, b: 4, c: 5 };
+
+export function generate(vocab) {
+  const kinds = [...vocab.kinds].sort((p, q) => p.code - q.code);
+  const reasons = [...vocab.reasons].sort((p, q) => p.code - q.code);
+  const lines = [];
+  lines.push('// Generated from vocabulary.json by scripts/gen-vocabulary.mjs; do not edit.');
+  lines.push('// The engine defines the trace vocabulary once (psmr-core/src/trace.rs).');
+  lines.push('');
+  lines.push('/** Event kind codes (w2 bits 16-23), by name. */');
+  lines.push('export const KIND = {');
+  for (const k of kinds) lines.push(`  ${pascal(k.name)}: ${k.code},`);
+  lines.push('} as const;');
+  lines.push('');
+  lines.push('/** Number of kind codes; codes are `0..KIND_COUNT`. */');
+  lines.push(`export const KIND_COUNT = ${kinds.length};`);
+  lines.push('');
+  lines.push('/** Engine (kebab-case) name of each kind, by code. */');
+  lines.push(`export const KIND_KEBAB = [${kinds.map((k) => `'${k.name}'`).join(', ')}] as const;`);
+  lines.push('');
+  lines.push('/** Kinds kept through a cut trace, by code. */');
+  lines.push(`export const STRUCTURAL: readonly boolean[] = [${kinds.map((k) => k.structural).join(', ')}];`);
+  lines.push('');
+  lines.push('/**');
+  lines.push(' * Where each field of each kind is packed: the word of the event (3, 4, 5 =');
+  lines.push(' * a, b, c; 2 = the 8-bit x in bits 24-31). Read with `PackedTrace.get`.');
+  lines.push(' */');
+  lines.push('export const F = {');
+  for (const k of kinds) {
+    const fields = k.fields.map((f) => `${f.name}: ${WORD[f.slot]}`).join(', ');
+    lines.push(`  ${pascal(k.name)}: { ${fields} },`);
+  }
+  lines.push('} as const;');
+  lines.push('');
+  lines.push('/** An event with its fields by name (see `named` in codec.ts): `switch (e.kind)` narrows it. */');
+  lines.push('export type NamedEvent =');
+  for (const k of kinds) {
+    const fields = k.fields.map((f) => ` ${f.name}: number;`).join('');
+    lines.push(`  | { kind: '${pascal(k.name)}'; t_ns: number; thread: number;${fields} }`);
+  }
+  lines.push('  ;');
+  lines.push('');
+  lines.push('/** Per kind code: the word of the request the event is about (its first `req` field), or -1. */');
+  const focus = kinds.map((k) => {
+    const f = k.fields.find((f) => f.type === 'req');
+    return f ? WORD[f.slot] : -1;
+  });
+  lines.push(`export const FOCUS: readonly number[] = [${focus.join(', ')}];`);
+  lines.push('');
+  lines.push('/** Wait reason codes (the x of WaitStart / WaitEnd), by name. */');
+  lines.push('export const REASON = {');
+  for (const r of reasons) lines.push(`  ${pascal(r.name)}: ${r.code},`);
+  lines.push('} as const;');
+  lines.push(`export const REASON_COUNT = ${reasons.length};`);
+  lines.push("/** Reason names in the engine's kebab-case, by code. */");
+  lines.push(`export const REASON_NAMES = [${reasons.map((r) => `'${r.name}'`).join(', ')}] as const;`);
+  lines.push('');
+  lines.push(`/** Thread id of the scheduler (delivering) thread. */`);
+  lines.push(`export const SCHEDULER = ${vocab.threads.scheduler};`);
+  lines.push(`/** First thread id of auxiliary roles (role k is AUX_BASE + k). */`);
+  lines.push(`export const AUX_BASE = ${vocab.threads.aux_base};`);
+  lines.push(`/** A request field naming no request. */`);
+  lines.push(`export const NO_REQUEST = ${vocab.no_request};`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const vocab = JSON.parse(readFileSync(here('../src/trace/vocabulary.json'), 'utf8'));
+  writeFileSync(here('../src/trace/vocabulary.gen.ts'), generate(vocab));
+  console.log('wrote src/trace/vocabulary.gen.ts');
+}

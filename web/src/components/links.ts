@@ -1,0 +1,114 @@
+/**
+ * Links that keep what they share. The URL hash may carry a scenario
+ * (`scenario=<payload>`, share/codec.ts) and a classroom moment: the runs to
+ * replay (`runs=early,busy-wait`, labels), the view (`view=sync`), the run
+ * that leads (`lead=early`) and where (`at=done:120`, the moment 120
+ * requests were completed, or `at=steal`, a lesson bookmark finder such as
+ * the first steal), and a lesson (`lesson=stealing`).
+ *
+ * A scenario in a link is run again when the link is opened (same seed,
+ * same requests; the timings are new), so a moment is named by progress in
+ * the stream or by what happened, never by trace event number. Tab
+ * switches keep every key (components/nav.ts), so a reload opens the same.
+ */
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { decodeScenario, encodeScenario, payloadFromHash, HASH_KEY } from '../share/codec';
+import { runStore } from '../store';
+import { hashParams, navStore } from './nav';
+import { lessonById } from '../lessons/lessons';
+import { lessonStore } from '../lessons/store';
+
+export interface Moment {
+  runs: string[];
+  view: string | null;
+  lead: string | null;
+  /** `done:<k>` or a bookmark finder id. */
+  at: string | null;
+}
+
+export interface LinkState {
+  /** A shared scenario is being opened, or failed to open. */
+  status: { state: 'none' } | { state: 'loading' } | { state: 'loaded' } | { state: 'error'; error: string };
+  /** A classroom moment waiting for its run's traces (consumed by the classroom). */
+  moment: Moment | null;
+  /** The run serial the moment belongs to (the run the link started). */
+  momentSerial: number;
+}
+
+export const linkStore = createStore<LinkState>()(() => ({
+  status: { state: 'none' },
+  moment: null,
+  momentSerial: -1,
+}));
+
+export function useLink<T>(sel: (s: LinkState) => T): T {
+  return useStore(linkStore, sel);
+}
+
+/** The moment a hash names, if it names runs or a place in them. */
+export function momentOf(p: URLSearchParams): Moment | null {
+  const runs = (p.get('runs') ?? '').split(',').filter(Boolean);
+  const at = p.get('at');
+  if (runs.length === 0 && !at) return null;
+  return { runs, view: p.get('view'), lead: p.get('lead'), at };
+}
+
+let opened = 0;
+
+/**
+ * Open the scenario of the current hash, if any: load it as the shared
+ * scenario; with a classroom moment, run it and hand the moment to the
+ * classroom. The Author tab opens links itself (with its own error box).
+ */
+export async function openLink(): Promise<void> {
+  const payload = payloadFromHash(location.hash);
+  if (payload === null || navStore.getState().tab === 'author') return;
+  const mine = ++opened;
+  linkStore.setState({ status: { state: 'loading' } });
+  const r = await decodeScenario(payload);
+  if (mine !== opened) return;
+  if (!r.ok) {
+    linkStore.setState({ status: { state: 'error', error: r.error } });
+    return;
+  }
+  runStore.getState().loadShared(r.text);
+  linkStore.setState({ status: { state: 'loaded' } });
+  const moment = momentOf(hashParams());
+  if (!moment) return;
+  // The moment needs a run: once the engine is up, run the shared scenario.
+  const start = async () => {
+    const rs = runStore.getState();
+    if (rs.engine.state !== 'ready' || rs.phase === 'running') return false;
+    linkStore.setState({ moment, momentSerial: rs.runSerial + 1 });
+    // A lesson's moment shows the lesson's bar too.
+    const lesson = lessonById(hashParams().get('lesson'));
+    if (lesson) lessonStore.setState({ lessonId: lesson.id, serial: rs.runSerial + 1, whatIf: null });
+    navStore.getState().setTab('classroom');
+    await rs.run();
+    return true;
+  };
+  if (!(await start())) {
+    const unsub = runStore.subscribe((s) => {
+      if (s.engine.state === 'ready') {
+        unsub();
+        void start();
+      }
+    });
+  }
+}
+
+/** A link to this scenario text and classroom moment (the page's URL, hash replaced). */
+export async function momentUrl(text: string, m: Moment, lesson: string | null): Promise<string | { error: string }> {
+  const enc = await encodeScenario(text);
+  if (!enc.ok) return { error: enc.error };
+  const p = new URLSearchParams();
+  p.set('tab', 'classroom');
+  if (lesson) p.set('lesson', lesson);
+  if (m.runs.length > 0) p.set('runs', m.runs.join(','));
+  if (m.view) p.set('view', m.view);
+  if (m.lead) p.set('lead', m.lead);
+  if (m.at) p.set('at', m.at);
+  // The payload is base64url: safe as is, and kept last (it is long).
+  return `${location.origin}${location.pathname}${location.search}#${p.toString()}&${HASH_KEY}=${enc.payload}`;
+}

@@ -1,0 +1,67 @@
+/**
+ * The lesson in progress: which lesson, and the run serial it started, so
+ * the classroom replays the lesson's runs of that report and shows its
+ * bookmarks. Starting a lesson picks its scenario, opens the Classroom and
+ * runs it; no JSON is touched.
+ */
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { navStore, patchHash } from '../components/nav';
+import type { RunOptions } from '../engine/protocol';
+import { runStore } from '../store';
+import { displayStore } from '../views/display';
+import { lessonById, type Lesson } from './lessons';
+
+export interface LessonState {
+  lessonId: string | null;
+  /** Run serial of the lesson's run (its report is the one to replay). */
+  serial: number;
+  /** The what-if change of the current run ("More writes"), or null for the lesson's own run. */
+  whatIf: string | null;
+  start(l: Lesson): Promise<void>;
+  /**
+   * Run the lesson's scenario again with a change (`text`, same seed), or
+   * unchanged (`whatIf` null); the classroom then compares it with the run
+   * before.
+   */
+  rerun(text: string, whatIf: string | null, options?: RunOptions): Promise<void>;
+  stop(): void;
+}
+
+export const lessonStore = createStore<LessonState>()((set, get) => ({
+  lessonId: null,
+  serial: -1,
+  whatIf: null,
+  async start(l) {
+    const rs = runStore.getState();
+    if (rs.phase === 'running') return;
+    rs.selectScenario(l.scenario);
+    set({ lessonId: l.id, serial: rs.runSerial + 1, whatIf: null });
+    // A lesson needs no JSON on screen: the scenario sidebar folds away (the header brings it back).
+    displayStore.getState().setSidebar(false);
+    patchHash({ lesson: l.id, scenario: null, at: null, runs: null, view: null, lead: null });
+    navStore.getState().setTab('classroom');
+    await rs.run();
+  },
+  async rerun(text, whatIf, options = {}) {
+    const rs = runStore.getState();
+    if (rs.phase === 'running' || !get().lessonId) return;
+    rs.setText(text);
+    set({ serial: rs.runSerial + 1, whatIf });
+    await rs.run(options);
+  },
+  stop() {
+    set({ lessonId: null, serial: -1, whatIf: null });
+    patchHash({ lesson: null });
+  },
+}));
+
+export function useLesson<T>(sel: (s: LessonState) => T): T {
+  return useStore(lessonStore, sel);
+}
+
+/** The lesson whose run produced report `serial`, if any. */
+export function lessonOfRun(serial: number): Lesson | undefined {
+  const s = lessonStore.getState();
+  return s.serial === serial ? lessonById(s.lessonId) : undefined;
+}

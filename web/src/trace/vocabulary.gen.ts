@@ -1,0 +1,122 @@
+// Generated from vocabulary.json by scripts/gen-vocabulary.mjs; do not edit.
+// The engine defines the trace vocabulary once (psmr-core/src/trace.rs).
+
+/** Event kind codes (w2 bits 16-23), by name. */
+export const KIND = {
+  Delivered: 0,
+  Enqueued: 1,
+  Dequeued: 2,
+  ExecStart: 3,
+  ExecEnd: 4,
+  WaitStart: 5,
+  WaitEnd: 6,
+  SyncArrive: 7,
+  SyncRelease: 8,
+  Steal: 9,
+  StealDone: 10,
+  Flag: 11,
+  GraphInsert: 12,
+  GraphRemove: 13,
+  GroupFound: 14,
+  MapSwitch: 15,
+  QueueLen: 16,
+  DepEdge: 17,
+  GroupMember: 18,
+  Registered: 19,
+  ColorSteal: 20,
+  Partitioned: 21,
+  Commit: 22,
+} as const;
+
+/** Number of kind codes; codes are `0..KIND_COUNT`. */
+export const KIND_COUNT = 23;
+
+/** Engine (kebab-case) name of each kind, by code. */
+export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'exec-end', 'wait-start', 'wait-end', 'sync-arrive', 'sync-release', 'steal', 'steal-done', 'flag', 'graph-insert', 'graph-remove', 'group-found', 'map-switch', 'queue-len', 'dep-edge', 'group-member', 'registered', 'color-steal', 'partitioned', 'commit'] as const;
+
+/** Kinds kept through a cut trace, by code. */
+export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false];
+
+/**
+ * Where each field of each kind is packed: the word of the event (3, 4, 5 =
+ * a, b, c; 2 = the 8-bit x in bits 24-31). Read with `PackedTrace.get`.
+ */
+export const F = {
+  Delivered: { req: 3, class: 4 },
+  Enqueued: { req: 3, to: 4 },
+  Dequeued: { req: 3 },
+  ExecStart: { req: 3 },
+  ExecEnd: { req: 3 },
+  WaitStart: { reason: 2, req: 3, on: 4 },
+  WaitEnd: { reason: 2, req: 3, spins: 4 },
+  SyncArrive: { class: 3, req: 4, cycle: 2 },
+  SyncRelease: { class: 3, req: 4, executor: 5, cycle: 2 },
+  Steal: { victim: 3, count: 4, first: 5 },
+  StealDone: { victim: 3 },
+  Flag: { ready: 2 },
+  GraphInsert: { req: 3, deps: 4 },
+  GraphRemove: { req: 3 },
+  GroupFound: { group: 3, size: 4, position: 5 },
+  MapSwitch: { epoch: 3, moved: 4 },
+  QueueLen: { of: 3, len: 4 },
+  DepEdge: { from: 3, to: 4 },
+  GroupMember: { group: 3, req: 4 },
+  Registered: { child: 4, parent: 3 },
+  ColorSteal: { victim: 3, color: 4, count: 5 },
+  Partitioned: { epoch: 3, cut: 4, time_us: 5 },
+  Commit: { instance: 3, seq: 4, deps: 5 },
+} as const;
+
+/** An event with its fields by name (see `named` in codec.ts): `switch (e.kind)` narrows it. */
+export type NamedEvent =
+  | { kind: 'Delivered'; t_ns: number; thread: number; req: number; class: number; }
+  | { kind: 'Enqueued'; t_ns: number; thread: number; req: number; to: number; }
+  | { kind: 'Dequeued'; t_ns: number; thread: number; req: number; }
+  | { kind: 'ExecStart'; t_ns: number; thread: number; req: number; }
+  | { kind: 'ExecEnd'; t_ns: number; thread: number; req: number; }
+  | { kind: 'WaitStart'; t_ns: number; thread: number; reason: number; req: number; on: number; }
+  | { kind: 'WaitEnd'; t_ns: number; thread: number; reason: number; req: number; spins: number; }
+  | { kind: 'SyncArrive'; t_ns: number; thread: number; class: number; req: number; cycle: number; }
+  | { kind: 'SyncRelease'; t_ns: number; thread: number; class: number; req: number; executor: number; cycle: number; }
+  | { kind: 'Steal'; t_ns: number; thread: number; victim: number; count: number; first: number; }
+  | { kind: 'StealDone'; t_ns: number; thread: number; victim: number; }
+  | { kind: 'Flag'; t_ns: number; thread: number; ready: number; }
+  | { kind: 'GraphInsert'; t_ns: number; thread: number; req: number; deps: number; }
+  | { kind: 'GraphRemove'; t_ns: number; thread: number; req: number; }
+  | { kind: 'GroupFound'; t_ns: number; thread: number; group: number; size: number; position: number; }
+  | { kind: 'MapSwitch'; t_ns: number; thread: number; epoch: number; moved: number; }
+  | { kind: 'QueueLen'; t_ns: number; thread: number; of: number; len: number; }
+  | { kind: 'DepEdge'; t_ns: number; thread: number; from: number; to: number; }
+  | { kind: 'GroupMember'; t_ns: number; thread: number; group: number; req: number; }
+  | { kind: 'Registered'; t_ns: number; thread: number; child: number; parent: number; }
+  | { kind: 'ColorSteal'; t_ns: number; thread: number; victim: number; color: number; count: number; }
+  | { kind: 'Partitioned'; t_ns: number; thread: number; epoch: number; cut: number; time_us: number; }
+  | { kind: 'Commit'; t_ns: number; thread: number; instance: number; seq: number; deps: number; }
+  ;
+
+/** Per kind code: the word of the request the event is about (its first `req` field), or -1. */
+export const FOCUS: readonly number[] = [3, 3, 3, 3, 3, 3, 3, 4, 4, 5, -1, -1, 3, 3, -1, -1, -1, 3, 4, 4, -1, -1, -1];
+
+/** Wait reason codes (the x of WaitStart / WaitEnd), by name. */
+export const REASON = {
+  EmptyQueue: 0,
+  FullQueue: 1,
+  Barrier: 2,
+  Cycle: 3,
+  Marker: 4,
+  Dependency: 5,
+  Scc: 6,
+  MapSwitch: 7,
+  FullGraph: 8,
+  Lock: 9,
+} as const;
+export const REASON_COUNT = 10;
+/** Reason names in the engine's kebab-case, by code. */
+export const REASON_NAMES = ['empty-queue', 'full-queue', 'barrier', 'cycle', 'marker', 'dependency', 'scc', 'map-switch', 'full-graph', 'lock'] as const;
+
+/** Thread id of the scheduler (delivering) thread. */
+export const SCHEDULER = 65535;
+/** First thread id of auxiliary roles (role k is AUX_BASE + k). */
+export const AUX_BASE = 65280;
+/** A request field naming no request. */
+export const NO_REQUEST = 4294967295;

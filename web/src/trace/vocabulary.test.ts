@@ -1,0 +1,45 @@
+/**
+ * The web app decodes traces with the engine's vocabulary: vocabulary.json
+ * is the engine's (a cargo test checks it against `psmr schema --trace`),
+ * and vocabulary.gen.ts must be what the generator makes of it.
+ */
+import { describe as suite, expect, it } from 'vitest';
+
+// @ts-expect-error: a plain ESM script without types.
+import { generate } from '../../scripts/gen-vocabulary.mjs';
+import vocabulary from './vocabulary.json';
+import committed from './vocabulary.gen.ts?raw';
+import { F, KIND, KIND_COUNT, KIND_NAMES, describe, make, named } from './codec';
+
+suite('trace vocabulary', () => {
+  it('vocabulary.gen.ts is generated from vocabulary.json', () => {
+    expect(committed, 'run: node scripts/gen-vocabulary.mjs').toBe(generate(vocabulary));
+  });
+
+  it('every kind of the engine is known, with its fields in distinct words', () => {
+    expect(KIND_COUNT).toBe(vocabulary.kinds.length);
+    for (const k of vocabulary.kinds) {
+      const name = KIND_NAMES[k.code];
+      expect(name, k.name).toBeDefined();
+      const words = Object.values(F[name]);
+      expect(new Set(words).size, k.name).toBe(words.length);
+      expect(Object.keys(F[name])).toEqual(k.fields.map((f) => f.name));
+    }
+  });
+
+  it('fields round-trip by name, and every kind has its own description', () => {
+    for (const name of KIND_NAMES) {
+      const fields: Record<string, number> = {};
+      Object.keys(F[name]).forEach(
+        (f, i) => (fields[f] = f === 'reason' || f === 'cycle' || f === 'ready' ? 1 : 10 + i),
+      );
+      const e = make(name, fields, 5, 2);
+      expect(e.kind).toBe(KIND[name]);
+      expect(named(e)).toEqual({ kind: name, t_ns: 5, thread: 2, ...fields });
+      expect(
+        describe(e, (c) => `C${c}`),
+        name,
+      ).not.toMatch(/ event \d+$/);
+    }
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Bookmarks: the moments a lesson points at (the first steal, the first
+ * barrier where two threads meet, ...), found in a track's trace. A finder
+ * scans the trace once, stops at the first match, and returns the position
+ * just after the event (so the event is the current one and the state
+ * includes it). New families add finders with `registerFinder`.
+ */
+import { F, KIND, REASON, SCHEDULER } from '../trace/codec';
+import type { Track } from '../replay/store';
+import { nextStep } from '../replay/steps';
+
+export interface Bookmark {
+  /** Position to seek to (the matching event is event position-1). */
+  position: number;
+  /** The view to show it in. */
+  view: string;
+  title: string;
+}
+
+/** Returns the index of the first matching event, or -1. */
+export type Finder = (track: Track) => number;
+
+const finders = new Map<string, Finder>();
+
+export function registerFinder(id: string, f: Finder): void {
+  finders.set(id, f);
+}
+
+/** The first event `pred` accepts, or -1 (one pass over the packed words). */
+function first(track: Track, pred: (i: number) => boolean): number {
+  const t = track.model.trace;
+  for (let i = 0; i < t.length; i++) if (pred(i)) return i;
+  return -1;
+}
+
+/** Is class `cls` one several threads must meet for (sequential, two or more threads)? */
+function meets(track: Track, cls: number): boolean {
+  const m = track.mapping[cls];
+  return !!m && m.sequential && m.threads.length >= 2;
+}
+
+registerFinder('seq-dispatch', (track) => {
+  const t = track.model.trace;
+  const cls = track.model.index.reqClass;
+  // The last Enqueued of the first request of a class with 2+ threads.
+  const d = first(track, (i) => t.kind(i) === KIND.Delivered && meets(track, t.get(i, F.Delivered.class)));
+  if (d < 0) return -1;
+  const req = t.get(d, F.Delivered.req);
+  let last = -1;
+  for (let i = d + 1; i < Math.min(t.length, d + 256); i++) {
+    if (t.kind(i) === KIND.Enqueued && t.get(i, F.Enqueued.req) === req) last = i;
+    if (t.kind(i) === KIND.Delivered && t.thread(i) === SCHEDULER && t.get(i, F.Delivered.req) !== req) break;
+  }
+  if (last < 0 || cls[req] < 0) return d;
+  // Stop where the dispatch step ends (a worker may take the request before
+  // the scheduler has put it in every queue): the caption is the dispatch's.
+  return Math.min(last, nextStep(t, d) - 1);
+});
+
+registerFinder('barrier-gathered', (track) => {
+  const t = track.model.trace;
+  const cls = track.model.index.reqClass;
+  // The executor starting a request of a class whose threads all met.
+  return first(track, (i) => {
+    if (t.kind(i) !== KIND.ExecStart) return false;
+    const req = t.get(i, F.ExecStart.req);
+    return req < cls.length && meets(track, cls[req]);
+  });
+});
+
+registerFinder('barrier-release', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.SyncRelease && meets(track, t.get(i, F.SyncRelease.class)));
+});
+
+registerFinder('cycle-spin', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.Cycle);
+});
+
+registerFinder('cycle-release', (track) => {
+  const t = track.model.trace;
+  // A release after someone spun in that cycle.
+  const spin = first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.Cycle);
+  if (spin < 0) return -1;
+  const req = t.get(spin, F.WaitStart.req);
+  for (let i = spin + 1; i < t.length; i++) {
+    if (t.kind(i) === KIND.SyncRelease && t.get(i, F.SyncRelease.req) === req) return i;
+  }
+  return -1;
+});
+
+registerFinder('full-queue', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.FullQueue);
+});
+
+registerFinder('steal', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.Steal);
+});
+
+registerFinder('marker-wait', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.Marker);
+});
+
+registerFinder('steal-done', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.StealDone);
+});
+
+/** The bookmark `finder` of `track`, or null when the run never did it (or the finder is unknown). */
+export function findBookmark(track: Track, finder: string, view: string, title: string): Bookmark | null {
+  const f = finders.get(finder);
+  if (!f) return null;
+  const i = f(track);
+  return i < 0 ? null : { position: i + 1, view, title };
+}

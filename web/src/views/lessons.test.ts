@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { LESSONS } from '../lessons/lessons';
+import { listScenarios } from '../store/scenarios';
+import { KIND, REASON } from '../trace/codec';
+import { loadTraceHere } from '../trace/load';
+import { rng } from '../trace/synth';
+import type { Track } from '../replay/store';
+import { inferMapping, shardedNames } from './classes';
+import { findBookmark } from './bookmarks';
+import { caption } from './narrate';
+import { allViews } from './registry';
+import { applyWhatIf, WHAT_IFS } from './whatif';
+import './builtin';
+
+const FIXTURES = import.meta.glob<string>('../trace/fixtures/*.trace.b64', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+
+async function fixture(name: string): Promise<Track> {
+  const entry = Object.entries(FIXTURES).find(([p]) => p.endsWith(`/${name}`));
+  if (!entry) throw new Error(`no fixture ${name}`);
+  const bin = Uint8Array.from(atob(entry[1].trim()), (c) => c.charCodeAt(0));
+  const buf = await new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  const model = loadTraceHere(buf);
+  const scheduler = name.split('.')[0];
+  const classNames = shardedNames(Math.max(6, model.index.classes));
+  return { key: name, label: scheduler, scheduler, model, classNames, mapping: inferMapping(model, classNames) };
+}
+
+describe('lessons', () => {
+  it('name shipped scenarios, known views and known finders', () => {
+    const files = new Set(listScenarios().map((s) => s.file));
+    const views = new Set(allViews().map((v) => v.id));
+    expect(LESSONS.length).toBeGreaterThanOrEqual(3);
+    for (const l of LESSONS) {
+      expect(files, l.id).toContain(l.scenario);
+      expect(views, l.id).toContain(l.view);
+      expect(l.mechanism.length, l.id).toBeGreaterThan(0);
+      for (const b of l.bookmarks) expect(views, `${l.id}: ${b.title}`).toContain(b.view);
+    }
+  });
+
+  it('say nothing of papers by file number', () => {
+    const text = JSON.stringify(LESSONS);
+    expect(text).not.toMatch(/paper 0\d\d|(?<![\d,.])\b00[0-4]\b/);
+  });
+});
+
+describe('bookmarks on engine traces', () => {
+  it('find the first steal, marker wait and steal done of a stealing run', async () => {
+    const t = await fixture('ws-conservative.ws-classroom.s2.trace.b64');
+    const steal = findBookmark(t, 'steal', 'sync', 'steal')!;
+    expect(steal).not.toBeNull();
+    expect(t.model.trace.kind(steal.position - 1)).toBe(KIND.Steal);
+    // And it is the first one.
+    expect(t.model.index.steals[0]).toBe(steal.position - 1);
+    const done = findBookmark(t, 'steal-done', 'sync', 'done')!;
+    expect(t.model.trace.kind(done.position - 1)).toBe(KIND.StealDone);
+    expect(done.position).toBeGreaterThan(steal.position);
+  });
+
+  it('find two threads meeting at a barrier in an early run', async () => {
+    const t = await fixture('early.classroom-spin.s2.trace.b64');
+    const b = findBookmark(t, 'barrier-gathered', 'sync', 'x')!;
+    const e = t.model.trace.event(b.position - 1);
+    expect(e.kind).toBe(KIND.ExecStart);
+    const cls = t.model.index.reqClass[e.a];
+    expect(t.mapping[cls].threads.length).toBeGreaterThanOrEqual(2);
+    const state = t.model.stateAt(b.position);
+    const g = state.syncs.find((x) => x.req === e.a)!;
+    expect(g.arrived.length).toBe(t.mapping[cls].threads.length);
+    const spin = findBookmark(t, 'cycle-spin', 'sync', 'x');
+    expect(spin).toBeNull(); // early has barriers, not cycles
+  });
+
+  it('find a spinning thread in a busy-wait run', async () => {
+    const t = await fixture('busy-wait.classroom-spin.s2.trace.b64');
+    const b = findBookmark(t, 'cycle-spin', 'sync', 'x')!;
+    const e = t.model.trace.event(b.position - 1);
+    expect(e.kind).toBe(KIND.WaitStart);
+    expect(e.extra).toBe(REASON.Cycle);
+  });
+});
+
+describe('captions', () => {
+  it('give one plain sentence at any position of engine traces', async () => {
+    for (const name of Object.keys(FIXTURES).map((p) => p.split('/').pop()!)) {
+      const t = await fixture(name);
+      const r = rng(3);
+      for (let k = 0; k < 120; k++) {
+        const p = 1 + Math.floor(r() * t.model.length);
+        const c = caption(t, p, t.model.stateAt(p));
+        expect(c, `${name} @${p}`).not.toBeNull();
+        expect(c!.text, `${name} @${p}`).toMatch(/^[A-Z].*[.)]$/);
+        expect(c!.text, `${name} @${p}`).not.toMatch(/undefined|NaN|\[object/);
+        expect(c!.start).toBeLessThan(p);
+      }
+    }
+  });
+});
+
+describe('what-ifs', () => {
+  const base = JSON.stringify({
+    threads: 2,
+    workload: { seed: 3, requests: 10, writes: 0.2 },
+    schedulers: [{ id: 'early' }],
+    run: { pace_ns: 1000 },
+  });
+  const byId = (id: string) => WHAT_IFS.find((w) => w.id === id)!;
+
+  it('change the scenario on the same seed', () => {
+    const r = applyWhatIf(byId('writes'), base);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const s = JSON.parse(r.text);
+    expect(s.workload.writes).toBeCloseTo(0.4);
+    expect(s.workload.seed).toBe(3);
+    const h = applyWhatIf(byId('hot'), base);
+    expect(h.ok && JSON.parse(h.text).workload.skew).toEqual({ kind: 'skewed', hot: 0, share: 0.9 });
+    const t = applyWhatIf(byId('threads'), base);
+    expect(t.ok && JSON.parse(t.text).threads).toBe(4);
+  });
+
+  it('say why a change does not apply', () => {
+    const mix = JSON.stringify({ threads: 2, workload: { mix: { R1: 1 } }, schedulers: [] });
+    expect(applyWhatIf(byId('writes'), mix)).toEqual({ ok: false, why: 'the workload gives an explicit class mix' });
+    const explicit = JSON.stringify({
+      threads: 2,
+      workload: {},
+      schedulers: [{ id: 'early', mapping: { kind: 'explicit' } }],
+    });
+    expect(applyWhatIf(byId('threads'), explicit).ok).toBe(false);
+    expect(applyWhatIf(byId('writes'), '{ not json').ok).toBe(false);
+  });
+
+  it('slow one thread down through the per-thread pace', () => {
+    const w = byId('slow-t0');
+    expect(w.needs).toBe('thread-pace');
+    const r = applyWhatIf(w, base);
+    expect(r.ok && r.options.thread_pace_ns).toEqual([5000, 1000]);
+  });
+});

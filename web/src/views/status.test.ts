@@ -1,0 +1,165 @@
+/**
+ * One state, one story: at random positions of synthetic and engine traces,
+ * every view says the same thing about every thread, and what it says is
+ * true of the replay state.
+ */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { Track } from '../replay/store';
+import { loadTraceHere } from '../trace/load';
+import type { ReplayModel } from '../trace/model';
+import type { ReplayState } from '../trace/state';
+import { rng, synthesize } from '../trace/synth';
+import { inferMapping, shardedNames } from './classes';
+import type { ViewProps } from './registry';
+import { groupCard, statusContext, threadStatuses, type ThreadStatus } from './status';
+import { SyncView } from './sync/SyncView';
+import { ThreadsView } from './threads/ThreadsView';
+
+function trackOf(model: ReplayModel, scheduler: string, shards: number): Track {
+  const classNames = shardedNames(Math.max(2 * shards + 2, model.index.classes));
+  return { key: scheduler, label: scheduler, scheduler, model, classNames, mapping: inferMapping(model, classNames) };
+}
+
+/** `attr="value"` pairs of every element with `data-thread` inside the markup of `testid`. */
+function threadsIn(html: string, testid: string): Map<number, { activity: string; req: string }> {
+  const start = html.indexOf(`data-testid="${testid}"`);
+  expect(start, `${testid} rendered`).toBeGreaterThanOrEqual(0);
+  const end = html.indexOf('</ul>', start);
+  const out = new Map<number, { activity: string; req: string }>();
+  for (const m of html.slice(start, end).matchAll(/data-thread="(\d+)" data-activity="([\w-]+)" data-req="(-?\d+)"/g)) {
+    out.set(Number(m[1]), { activity: m[2], req: m[3] });
+  }
+  return out;
+}
+
+/** Roles of every member of every synchronization card. */
+function cardRoles(html: string): { thread: number; activity: string; req: string }[] {
+  const out: { thread: number; activity: string; req: string }[] = [];
+  const re = /data-thread="(\d+)" data-role="[^"]*" data-activity="([\w-]+)" data-status-req="(-?\d+)"/g;
+  for (const m of html.matchAll(re)) out.push({ thread: Number(m[1]), activity: m[2], req: m[3] });
+  return out;
+}
+
+/** What a status claims must be true of the replay state. */
+function checkTruth(s: ReplayState, st: ThreadStatus, where: string): void {
+  const lane = s.lanes[st.thread];
+  const msg = `${where} T${st.thread}: "${st.text}"`;
+  if (st.activity === 'idle') {
+    expect(lane.queue.length, msg).toBe(0);
+    expect(lane.exec, msg).toBe(-1);
+    expect(lane.stealVictim, msg).toBe(-1);
+  }
+  if (st.activity === 'executing') expect(st.req, msg).toBe(lane.exec);
+  if (lane.exec >= 0) expect(st.activity, msg).toBe('executing');
+  if (lane.stealVictim >= 0) expect(['stealing', 'executing'], msg).toContain(st.activity);
+  if (st.activity === 'spinning' || (st.activity === 'sync' && lane.waitReason >= 0)) {
+    expect(st.req, msg).toBe(lane.waitReq);
+  }
+  if (st.queue > 0) expect(st.activity, msg).not.toBe('idle');
+}
+
+/** Render the lanes and the synchronization view at position `p` and compare them. */
+function checkAt(track: Track, p: number, where: string): void {
+  const s = track.model.stateAt(p);
+  const ctx = statusContext(track);
+  const statuses = threadStatuses(s, ctx);
+  for (const st of statuses) checkTruth(s, st, `${where} @${p}`);
+  const props: ViewProps = {
+    tracks: [track],
+    positions: [p],
+    states: [s],
+    statuses: [statuses],
+    runs: [undefined],
+    allRuns: [],
+  };
+  const lanes = threadsIn(renderToStaticMarkup(createElement(ThreadsView, props)), 'lane-status');
+  const syncHtml = renderToStaticMarkup(createElement(SyncView, props));
+  const list = threadsIn(syncHtml, 'thread-list');
+  expect(lanes.size, `${where} @${p}: a lane per thread`).toBe(s.lanes.length);
+  expect(list, `${where} @${p}: lanes and thread list agree`).toEqual(lanes);
+  for (const r of cardRoles(syncHtml)) {
+    const l = lanes.get(r.thread);
+    if (!l) continue; // a member the trace never mentioned
+    expect({ activity: r.activity, req: r.req }, `${where} @${p}: card member T${r.thread} agrees`).toEqual(l);
+  }
+  // A card's headline agrees with its members' statuses.
+  for (const g of s.syncs) {
+    const card = groupCard(g, statuses, ctx, track.mapping[g.cls]?.threads);
+    if (card.phase === 'executing') {
+      expect(statuses[card.executor]?.activity, `${where} @${p}: ${card.headline}`).toBe('executing');
+      expect(statuses[card.executor]?.req).toBe(g.req);
+    }
+    if (card.phase === 'gathering') {
+      for (const r of card.roles) expect(r.role, `${where} @${p}: nobody executes r${g.req} yet`).not.toBe('executes');
+    }
+  }
+}
+
+function randomPositions(model: ReplayModel, seed: number, n: number): number[] {
+  const r = rng(seed);
+  return Array.from({ length: n }, () => Math.floor(r() * (model.length + 1)));
+}
+
+describe('thread status agrees across views (synthetic traces)', () => {
+  for (const mode of ['early', 'busy-wait', 'ws'] as const) {
+    it(`${mode}: random positions`, () => {
+      const synth = synthesize({
+        threads: 4,
+        requests: 400,
+        shards: 2,
+        writes: 0.3,
+        global: 0.1,
+        mode,
+        seed: 7,
+        execTicks: 3,
+        skew: mode === 'ws' ? 0.8 : undefined,
+      });
+      const scheduler = mode === 'ws' ? 'ws-conservative' : mode;
+      const track = trackOf(loadTraceHere(synth.buffer), scheduler, 2);
+      for (const p of randomPositions(track.model, 11, 80)) checkAt(track, p, `synthetic ${mode}`);
+    }, 60_000);
+  }
+});
+
+/**
+ * Engine traces recorded in the browser by the e2e test
+ * (`PSMR_SAVE_TRACES=1`, see fixtures/README.md), gzipped and base64'd:
+ * `<scheduler>.<scenario>.s<shards>.trace.b64`.
+ */
+const FIXTURES = import.meta.glob<string>('../trace/fixtures/*.trace.b64', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+
+function fixtures(): { scheduler: string; file: string; shards: number; text: string }[] {
+  return Object.entries(FIXTURES).map(([path, text]) => {
+    const file = path.split('/').pop() ?? path;
+    const [scheduler, , shards] = file.split('.');
+    return { scheduler, file, shards: Number(shards.replace('s', '')), text };
+  });
+}
+
+async function gunzipBase64(text: string): Promise<ArrayBuffer> {
+  const bin = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
+  const stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).arrayBuffer();
+}
+
+describe('thread status agrees across views (engine traces)', () => {
+  it('has engine traces of every classroom mechanism', () => {
+    const schedulers = new Set(fixtures().map((f) => f.scheduler));
+    for (const s of ['early', 'busy-wait', 'ws-conservative', 'ws-aggressive']) expect(schedulers).toContain(s);
+  });
+
+  for (const f of fixtures()) {
+    it(`${f.file}: random positions`, async () => {
+      const buf = await gunzipBase64(f.text);
+      const track = trackOf(loadTraceHere(buf), f.scheduler, f.shards);
+      expect(track.model.length).toBeGreaterThan(100);
+      for (const p of randomPositions(track.model, 5, 120)) checkAt(track, p, f.file);
+    }, 60_000);
+  }
+});

@@ -1,0 +1,317 @@
+/**
+ * One state, one story: what each thread is doing at a replay position,
+ * derived once from the replay state and read by every view (the lanes,
+ * the synchronization cards, the thread list, the steal graph, captions).
+ * No view computes a thread's status on its own, so no two views can
+ * disagree about it.
+ *
+ * Invariants (tested in status.test.ts on synthetic and engine traces):
+ * - `idle` only with an empty queue and nothing held, stolen or executed;
+ * - `executing` names exactly the request the lane executes;
+ * - a thread waiting at a barrier or cycle names the request it waits for,
+ *   and that request's class;
+ * - a thread that holds stolen work (its steal not done) is `stealing` or
+ *   `executing`, never idle.
+ */
+import { NO_REQUEST, REASON, REASON_NAMES } from '../trace/codec';
+import type { LaneState, ReplayState, SyncGroup } from '../trace/state';
+import type { Track } from '../replay/store';
+import { mechanismWord, profileOf, type SyncMechanism } from './families';
+
+export type Activity =
+  'executing' | 'sync' | 'spinning' | 'stealing' | 'marker' | 'blocked' | 'waking' | 'next' | 'idle';
+
+/** The palette entry a status is drawn with. */
+export type Tone = 'exec' | 'wait' | 'spin' | 'steal' | 'idle' | 'dim';
+
+export interface ThreadStatus {
+  thread: number;
+  activity: Activity;
+  /** The request the status is about (executed, waited for, held), or -1. */
+  req: number;
+  /** Its class id, or -1. */
+  cls: number;
+  /** Victim of the thread's steal in progress, or -1. */
+  victim: number;
+  /** Requests in the thread's queue. */
+  queue: number;
+  /** One phrase, the same in every view: "waiting at W1's barrier for r12". */
+  text: string;
+  /** A few words for tight spots (lane labels, cards): "barrier r12". */
+  short: string;
+  tone: Tone;
+}
+
+/** What a status needs besides the replay state. */
+export interface StatusContext {
+  /** Class of each request (trace index), -1 when unknown. */
+  reqClass: Int32Array;
+  classNames: readonly string[];
+  /** How the run's classes synchronize (from the scheduler's profile). */
+  mechanism: SyncMechanism | null;
+}
+
+/** The context of a replay track: its trace's request classes, class names, and its scheduler's mechanism. */
+export function statusContext(track: Track): StatusContext {
+  return {
+    reqClass: track.model.index.reqClass,
+    classNames: track.classNames,
+    mechanism: profileOf(track.scheduler).sync,
+  };
+}
+
+export function className(ctx: StatusContext, cls: number): string {
+  return cls < 0 ? '?' : (ctx.classNames[cls] ?? `C${cls}`);
+}
+
+function classOf(ctx: StatusContext, req: number): number {
+  return req >= 0 && req < ctx.reqClass.length ? ctx.reqClass[req] : -1;
+}
+
+/** The group synchronizing `req`, if the state still holds it. */
+export function groupFor(s: ReplayState, req: number): SyncGroup | undefined {
+  if (req < 0) return undefined;
+  for (const g of s.syncs) if (g.req === req) return g;
+  return undefined;
+}
+
+/** The group's request was executed (its executor's ExecEnd or the release is in the state). */
+export function groupDone(g: SyncGroup): boolean {
+  return g.releasedAt >= 0 || g.executedBy >= 0;
+}
+
+function make(
+  t: number,
+  lane: LaneState,
+  activity: Activity,
+  req: number,
+  cls: number,
+  text: string,
+  short: string,
+  tone: Tone,
+): ThreadStatus {
+  return { thread: t, activity, req, cls, victim: lane.stealVictim, queue: lane.queue.length, text, short, tone };
+}
+
+/** The steal in progress, in words: "stole 4 from T0" / "running 3 stolen from T0". */
+function stealText(lane: LaneState): string {
+  const v = `T${lane.stealVictim}`;
+  if (lane.stolen.length === lane.stolenAll.length) return `stole ${lane.stolenAll.length} from ${v}`;
+  return `running ${lane.stolen.length} more stolen from ${v}`;
+}
+
+function executing(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext): ThreadStatus {
+  const r = lane.exec;
+  const cls = classOf(ctx, r);
+  const g = groupFor(s, r);
+  const stolen = lane.stealVictim >= 0 && lane.stolenAll.includes(r);
+  let why = '';
+  if (g) why = ` for ${className(ctx, cls)} (all arrived at its ${mechanismWord(ctx.mechanism)})`;
+  else if (stolen) why = ` (stolen from T${lane.stealVictim})`;
+  return make(t, lane, 'executing', r, cls, `executing r${r}${why}`, `exec r${r}`, 'exec');
+}
+
+function syncWait(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext, reason: number): ThreadStatus {
+  const r = lane.waitReq;
+  const cls = classOf(ctx, r);
+  const name = className(ctx, cls);
+  const g = groupFor(s, r);
+  if (reason === REASON.Barrier) {
+    const after = g && groupDone(g);
+    const text = after
+      ? `waiting at ${name}'s barrier: r${r} is done, the threads leave together`
+      : `waiting at ${name}'s barrier for r${r}`;
+    return make(t, lane, 'sync', r, cls, text, `barrier r${r}`, 'wait');
+  }
+  // Cycle: a waiter spins, or (stealing variants) steals meanwhile.
+  if (lane.stealVictim >= 0) {
+    const text = `${stealText(lane)} while waiting in ${name}'s cycle for r${r}`;
+    return make(t, lane, 'stealing', r, cls, text, `steal from T${lane.stealVictim}`, 'steal');
+  }
+  const cycle = g ? ` ${g.cycle}` : '';
+  return make(t, lane, 'spinning', r, cls, `spinning in ${name}'s cycle${cycle} for r${r}`, `spin r${r}`, 'spin');
+}
+
+function waiting(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext): ThreadStatus {
+  const reason = lane.waitReason;
+  const r = lane.waitReq === NO_REQUEST ? -1 : lane.waitReq;
+  if (reason === REASON.Barrier || reason === REASON.Cycle) return syncWait(s, t, lane, ctx, reason);
+  if (reason === REASON.Marker) {
+    const text = `waiting for its stealers to finish (marker) before r${r}`;
+    return make(t, lane, 'marker', r, classOf(ctx, r), text, `marker r${r}`, 'wait');
+  }
+  if (reason === REASON.EmptyQueue) {
+    if (lane.stealVictim >= 0) {
+      return make(t, lane, 'stealing', -1, -1, stealText(lane), `steal from T${lane.stealVictim}`, 'steal');
+    }
+    if (lane.queue.length > 0) {
+      const next = lane.queue[0];
+      return make(t, lane, 'waking', next, classOf(ctx, next), `waking up: r${next} is in its queue`, 'waking', 'dim');
+    }
+    return make(t, lane, 'idle', -1, -1, 'idle (empty queue)', 'idle', 'idle');
+  }
+  const why = REASON_NAMES[reason] ?? `reason ${reason}`;
+  const on = r >= 0 ? ` for r${r}` : '';
+  return make(t, lane, 'blocked', r, classOf(ctx, r), `waiting (${why})${on}`, why, 'wait');
+}
+
+function between(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext): ThreadStatus {
+  if (lane.stealVictim >= 0) {
+    return make(t, lane, 'stealing', -1, -1, stealText(lane), `steal from T${lane.stealVictim}`, 'steal');
+  }
+  const held = lane.current;
+  const g = groupFor(s, held);
+  if (held >= 0 && g && !groupDone(g)) {
+    const cls = classOf(ctx, held);
+    const word = mechanismWord(ctx.mechanism);
+    const text = `at ${className(ctx, cls)}'s ${word} for r${held} (arrived)`;
+    return make(t, lane, 'sync', held, cls, text, `${word.split(' ')[0]} r${held}`, 'wait');
+  }
+  if (held >= 0 && !g) {
+    const cls = classOf(ctx, held);
+    return make(t, lane, 'next', held, cls, `took r${held} from its queue`, `took r${held}`, 'dim');
+  }
+  if (lane.queue.length > 0) {
+    const next = lane.queue[0];
+    const text = `next: r${next} from its queue`;
+    return make(t, lane, 'next', next, classOf(ctx, next), text, `next r${next}`, 'dim');
+  }
+  return make(t, lane, 'idle', -1, -1, 'idle (empty queue)', 'idle', 'idle');
+}
+
+/** The status of worker `t` in state `s`. */
+export function threadStatus(s: ReplayState, t: number, ctx: StatusContext): ThreadStatus {
+  const lane = s.lanes[t];
+  if (lane.exec >= 0) return executing(s, t, lane, ctx);
+  if (lane.waitReason >= 0) return waiting(s, t, lane, ctx);
+  return between(s, t, lane, ctx);
+}
+
+/** A thread the trace never mentioned (nothing recorded yet): idle. */
+function unseen(t: number): ThreadStatus {
+  const text = 'idle (empty queue)';
+  return { thread: t, activity: 'idle', req: -1, cls: -1, victim: -1, queue: 0, text, short: 'idle', tone: 'idle' };
+}
+
+/** Every worker's status, in thread order. */
+export function threadStatuses(s: ReplayState, ctx: StatusContext): ThreadStatus[] {
+  return s.lanes.map((_, t) => threadStatus(s, t, ctx));
+}
+
+const INT = new Intl.NumberFormat('en-US');
+/** 12,345 (one formatter: `toLocaleString` builds one per call, too slow per frame). */
+export function fmtInt(n: number): string {
+  return INT.format(n);
+}
+
+/** The scheduler (delivering) thread, in words. */
+export function schedulerStatus(s: ReplayState, ctx: StatusContext, requests: number): string {
+  const sc = s.scheduler;
+  let text = `delivered ${fmtInt(sc.delivered)}${requests > 0 ? ` of ${fmtInt(requests)}` : ''}`;
+  if (sc.waitReason === REASON.FullQueue) text += ' · blocked: a full queue (back-pressure)';
+  else if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
+  else if (sc.lastReq >= 0) text += ` · last r${sc.lastReq} (${className(ctx, sc.lastClass)})`;
+  if (sc.executed > 0 || sc.exec >= 0) {
+    text += ` · executes requests itself: ${sc.executed} done`;
+    if (sc.exec >= 0) text += `, now r${sc.exec}`;
+  }
+  return text;
+}
+
+// ---------------------------------------------------------------------------
+// Synchronization cards, derived from the same statuses.
+
+export type GroupPhase = 'gathering' | 'executing' | 'executed' | 'released';
+
+export interface MemberRole {
+  thread: number;
+  /** Short role in this group: "executes", "waits", "spins", "arrived", "executed it", "not yet", ... */
+  role: string;
+  /** The thread's status (same object the other views show). */
+  status: ThreadStatus;
+}
+
+export interface GroupCard {
+  cls: number;
+  name: string;
+  req: number;
+  /** "barrier", "cycle 1", "cycle 0 + barrier". */
+  kind: string;
+  phase: GroupPhase;
+  members: number[];
+  arrived: number[];
+  /** The executing or executing-done thread, or -1. */
+  executor: number;
+  /** One sentence: "1 of 2 arrived", "all 2 arrived: T0 executes r12", ... */
+  headline: string;
+  roles: MemberRole[];
+}
+
+export function groupPhase(g: SyncGroup): GroupPhase {
+  if (g.releasedAt >= 0) return 'released';
+  if (g.executedBy >= 0) return 'executed';
+  if (g.executing >= 0) return 'executing';
+  return 'gathering';
+}
+
+function memberRole(g: SyncGroup, st: ThreadStatus, phase: GroupPhase): string {
+  const t = st.thread;
+  if (st.req === g.req) {
+    switch (st.activity) {
+      case 'executing':
+        return 'executes';
+      case 'sync':
+        return phase === 'gathering' || phase === 'executing' ? 'waits' : 'leaving';
+      case 'spinning':
+        return 'spins';
+      case 'stealing':
+        return 'steals while waiting';
+      case 'marker':
+        return 'waits for its stealers';
+      default:
+        break;
+    }
+  }
+  if (t === g.executedBy || (phase === 'released' && t === g.executor)) return 'executed it';
+  if (g.arrived.includes(t)) return phase === 'released' ? 'moved on' : 'arrived';
+  return 'not yet';
+}
+
+/** The card of group `g`: members from the mapping (else the arrivals), roles from the statuses. */
+export function groupCard(
+  g: SyncGroup,
+  statuses: readonly ThreadStatus[],
+  ctx: StatusContext,
+  membersOfClass: readonly number[] | undefined,
+): GroupCard {
+  const members = membersOfClass && membersOfClass.length > 0 ? [...membersOfClass] : [...g.arrived];
+  const phase = groupPhase(g);
+  const m = ctx.mechanism;
+  const kind = !m ? 'sync' : m.kind === 'barrier' ? 'barrier' : `cycle ${g.cycle}${m.barrierAfter ? ' + barrier' : ''}`;
+  const executor = g.executing >= 0 ? g.executing : g.executedBy >= 0 ? g.executedBy : g.executor;
+  const need = members.length;
+  const headline =
+    phase === 'gathering'
+      ? `${g.arrived.length} of ${need} arrived`
+      : phase === 'executing'
+        ? `all ${need} arrived: T${executor} executes r${g.req}`
+        : phase === 'executed'
+          ? `T${executor} executed r${g.req}; releasing the others`
+          : `released: T${executor} executed r${g.req}`;
+  const roles = members.map((t) => {
+    const status: ThreadStatus = statuses[t] ?? unseen(t);
+    return { thread: t, status, role: memberRole(g, status, phase) };
+  });
+  return {
+    cls: g.cls,
+    name: className(ctx, g.cls),
+    req: g.req,
+    kind,
+    phase,
+    members,
+    arrived: [...g.arrived],
+    executor,
+    headline,
+    roles,
+  };
+}
