@@ -40,6 +40,10 @@ pub mod mely;
 pub mod runtime;
 pub mod worker;
 
+#[cfg(all(test, loom))]
+mod loom_tests;
+#[cfg(all(test, shuttle, not(loom)))]
+mod shuttle_tests;
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod tests;
 
