@@ -240,7 +240,10 @@ fn time_left_refuses_short_colors_and_takes_long_ones() {
 }
 
 /// Libasync-smp on an unbalanced round: its stealer takes one event per
-/// steal (each color holds one), after walking the victim's list.
+/// steal (each color holds one), after walking the victim's list. Whether
+/// the idle core gets a time slice before core 0 drains its queue depends
+/// on the machine's load, so the run is repeated (at most 5 times) until a
+/// steal happens; every run must be correct and move one event per steal.
 #[test]
 fn libasync_steals_one_short_event_at_a_time() {
     let s = workload_stream(
@@ -249,11 +252,18 @@ fn libasync_steals_one_short_event_at_a_time() {
         2001,
         0,
     );
-    let r = run(&libasync(true), &s, 2);
-    testkit::assert_correct(&r);
-    let steals = counter(&r, "steals");
-    assert!(steals > 0);
-    assert_eq!(counter(&r, "stolen_requests"), steals);
+    let mut stole = false;
+    for _ in 0..5 {
+        let r = run(&libasync(true), &s, 2);
+        testkit::assert_correct(&r);
+        let steals = counter(&r, "steals");
+        assert_eq!(counter(&r, "stolen_requests"), steals);
+        if steals > 0 {
+            stole = true;
+            break;
+        }
+    }
+    assert!(stole, "no run of five stole");
 }
 
 /// The broken stealer takes the color its victim is running: with long
