@@ -24,6 +24,10 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
+    // Tests assert results, never speed: on a loaded 2-core machine a test
+    // that validates every shipped scenario takes several seconds, so the
+    // limit only catches hangs.
+    testTimeout: 60_000,
     // codemirror-json-schema ships ESM with extension-less imports, which
     // Node cannot load; let Vite transform it for the editor's tests.
     server: { deps: { inline: ['codemirror-json-schema'] } },

@@ -32,7 +32,7 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   await page.keyboard.press('ArrowRight');
   expect(await position(page)).toBeGreaterThan(2);
   await expect(page.getByTestId('step-caption')).not.toBeEmpty();
-  await shot(page, info, 'classroom-threads-early');
+  await shot(page, info, 'classroom-threads-early', false);
 
   // Jump to a barrier release and look at the synchronization view.
   await page.getByTestId('view-sync').click();
@@ -50,7 +50,7 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   await expect(group.locator('[data-role="not yet"]')).toHaveCount(0);
   // The pseudo-code panel describes the release event.
   await expect(page.getByTestId('current-event')).toContainText('released');
-  await shot(page, info, 'classroom-sync-barrier');
+  await shot(page, info, 'classroom-sync-barrier', false);
 
   // An event back and forward again gives the same picture (replay from checkpoints).
   const at = await position(page);
@@ -65,14 +65,14 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
   // The mapping behind it: which threads each class uses.
   await page.getByTestId('view-mapping').click();
   await expect(page.getByTestId('mapping-table')).toBeVisible();
-  await shot(page, info, 'classroom-mapping');
+  await shot(page, info, 'classroom-mapping', false);
 
   // Projector mode: large type and high contrast.
   await page.getByTestId('view-threads').click();
   await page.getByTestId('large-type').check();
   await page.getByTestId('high-contrast').check();
   await expect(page.getByTestId('classroom')).toHaveClass(/large/);
-  await shot(page, info, 'classroom-projector');
+  await shot(page, info, 'classroom-projector', false);
   expect(problems).toEqual([]);
 });
 
@@ -92,7 +92,7 @@ test('busy-wait: a cycle releases once its threads arrived, one of them executin
   const arrived = (await group.getAttribute('data-arrived'))!.split(',');
   expect(arrived.length).toBeGreaterThanOrEqual(2);
   expect(arrived).toContain(executor);
-  await shot(page, info, 'classroom-sync-cycle');
+  await shot(page, info, 'classroom-sync-cycle', false);
   expect(problems).toEqual([]);
 });
 
@@ -120,11 +120,11 @@ test('work stealing: a steal is drawn from victim to stealer', async ({ page }, 
   );
   // The pseudo-code panel points at the steal line.
   await expect(page.locator('[data-current=true]')).toContainText('stolen');
-  await shot(page, info, 'classroom-steal');
+  await shot(page, info, 'classroom-steal', false);
   await page.getByTestId('view-threads').click();
-  await shot(page, info, 'classroom-steal-lanes');
+  await shot(page, info, 'classroom-steal-lanes', false);
   await page.getByTestId('view-charts').click();
-  await shot(page, info, 'classroom-charts');
+  await shot(page, info, 'classroom-charts', false);
   expect(problems).toEqual([]);
 });
 
@@ -147,7 +147,7 @@ test('mapping: naive and optimized mappings side by side', async ({ page }, info
   // Both tables list classes with the threads they used; rows that differ are marked.
   for (const t of await tables.all()) await expect(t.locator('td.on').first()).toBeVisible();
   await expect(page.locator('[data-differs=true]').first()).toBeVisible();
-  await shot(page, info, 'classroom-mapping-compare');
+  await shot(page, info, 'classroom-mapping-compare', false);
   expect(problems).toEqual([]);
 });
 

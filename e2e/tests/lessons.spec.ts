@@ -19,6 +19,10 @@ async function pageText(page: Page): Promise<string> {
 const PAPER_NUMBER = /paper 0\d\d|(?<![\d,.])\b00[0-4]\b/i;
 
 async function startLesson(page: Page, id: string) {
+  // As on a projector: the presentation layout (large type, no sidebar) at 1280x720.
+  if (!(await page.getByTestId('app').getAttribute('class'))?.includes('present')) {
+    await page.getByTestId('present').click();
+  }
   await page.getByTestId('tab-lessons').click();
   await page.getByTestId(`start-lesson-${id}`).click();
   await expect(page.getByTestId('lesson-bar')).toHaveAttribute('data-lesson', id, { timeout: 120_000 });

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { replayOnly, resetRunCount, runScenario, shot } from './classroom';
+import { position, replayOnly, resetRunCount, runScenario, shot } from './classroom';
 import { openLab } from './lab';
 
 /**
@@ -51,15 +51,23 @@ for (const size of [
 
     let captions = new Set<string>();
     for (let step = 0; step < 40; step++) {
+      // Wait for the step to land (the position moves), not for a time:
+      // under load the render and the panel's scroll come a few frames later.
+      const before = await position(page);
       await page.keyboard.press('ArrowRight');
+      await expect.poll(() => position(page), { message: `step ${step}: the replay moves` }).toBeGreaterThan(before);
       const caption = page.getByTestId('step-caption');
-      expect(await fullyVisible(caption), `step ${step}: caption visible`).toBe(true);
+      await expect.poll(() => fullyVisible(caption), { message: `step ${step}: caption visible` }).toBe(true);
       const text = (await caption.textContent()) ?? '';
       captions.add(text);
       if (step === 5) expect([...captions].some((c) => c.startsWith('The scheduler delivers r0,'))).toBe(true);
       const line = page.locator('[data-current=true]');
       if ((await line.count()) > 0) {
-        expect(await fullyVisible(line.first()), `step ${step}: highlighted line visible`).toBe(true);
+        // The panel scrolls its line into view in the frame after the step
+        // is drawn: poll until it has (fails if it never does).
+        await expect
+          .poll(() => fullyVisible(line.first()), { message: `step ${step}: highlighted line visible` })
+          .toBe(true);
       }
       expect(await fullyVisible(page.getByTestId('scrubber')), `step ${step}: scrubber visible`).toBe(true);
       expect(await fullyVisible(page.getByTestId('play')), `step ${step}: play visible`).toBe(true);
@@ -79,8 +87,13 @@ for (const size of [
     await page.getByTestId('view-charts').click();
     const tick = page.locator('[data-testid=charts-view] svg .tick text').first();
     await expect(tick).toBeVisible();
-    const tickFont = await tick.evaluate((e) => e.getBoundingClientRect().height);
-    expect(tickFont, 'axis labels in large type').toBeGreaterThanOrEqual(15);
+    // The lazy charts chunk may draw its axes before it has measured its box
+    // and drawn again: wait for the drawn axes, not for a time.
+    await expect
+      .poll(() => tick.evaluate((e) => e.getBoundingClientRect().height), { message: 'axis labels in large type' })
+      .toBeGreaterThanOrEqual(15);
+    // The guide shows the 1280x720 charts (the projector's size).
+    await shot(page, info, `classroom-charts-${size.width}`, size.width === 1280);
     expect(problems).toEqual([]);
   });
 }

@@ -30,14 +30,26 @@ export function generate(vocab) {
   for (const k of kinds) lines.push(`  ${pascal(k.name)}: ${k.code},`);
   lines.push('} as const;');
   lines.push('');
-  lines.push('/** Number of kind codes; codes are `0..KIND_COUNT`. */');
-  lines.push(`export const KIND_COUNT = ${kinds.length};`);
+  // Families own code ranges (late/ePaxos 23-31, repartitioning 32-40,
+  // coloring 41-49), so codes may have gaps: every by-code table has an
+  // entry per code below KIND_COUNT, and KNOWN says which codes are kinds.
+  const count = kinds.length ? kinds[kinds.length - 1].code + 1 : 0;
+  const byCode = (f, gap) => {
+    const out = Array.from({ length: count }, () => gap);
+    for (const k of kinds) out[k.code] = f(k);
+    return out;
+  };
+  lines.push('/** Kind codes are below KIND_COUNT; codes no kind uses yet are gaps (see KNOWN). */');
+  lines.push(`export const KIND_COUNT = ${count};`);
   lines.push('');
-  lines.push('/** Engine (kebab-case) name of each kind, by code. */');
-  lines.push(`export const KIND_KEBAB = [${kinds.map((k) => `'${k.name}'`).join(', ')}] as const;`);
+  lines.push('/** Whether each code below KIND_COUNT is a kind. */');
+  lines.push(`export const KNOWN: readonly boolean[] = [${byCode(() => true, false).join(', ')}];`);
+  lines.push('');
+  lines.push("/** Engine (kebab-case) name of each kind, by code ('' for a gap). */");
+  lines.push(`export const KIND_KEBAB = [${byCode((k) => `'${k.name}'`, "''").join(', ')}] as const;`);
   lines.push('');
   lines.push('/** Kinds kept through a cut trace, by code. */');
-  lines.push(`export const STRUCTURAL: readonly boolean[] = [${kinds.map((k) => k.structural).join(', ')}];`);
+  lines.push(`export const STRUCTURAL: readonly boolean[] = [${byCode((k) => k.structural, false).join(', ')}];`);
   lines.push('');
   lines.push('/**');
   lines.push(' * Where each field of each kind is packed: the word of the event (3, 4, 5 =');
@@ -59,10 +71,10 @@ export function generate(vocab) {
   lines.push('  ;');
   lines.push('');
   lines.push('/** Per kind code: the word of the request the event is about (its first `req` field), or -1. */');
-  const focus = kinds.map((k) => {
+  const focus = byCode((k) => {
     const f = k.fields.find((f) => f.type === 'req');
     return f ? WORD[f.slot] : -1;
-  });
+  }, -1);
   lines.push(`export const FOCUS: readonly number[] = [${focus.join(', ')}];`);
   lines.push('');
   lines.push('/** Wait reason codes (the x of WaitStart / WaitEnd), by name. */');

@@ -104,6 +104,15 @@ export class EngineBridge {
     return this.call<'trace'>({ type: 'trace', runIndex });
   }
 
+  /**
+   * The workload graph of the last report's stream (keys, co-access edges,
+   * round-robin placement), for the repartitioning view. Rejects with the
+   * engine's reason (no report, not a kv-store, too many keys).
+   */
+  workloadGraph(): Promise<unknown> {
+    return this.call<'workloadGraph'>({ type: 'workloadGraph' });
+  }
+
   /** Runs a check of `text` needs (its expect block's repetitions), or its diagnostics. */
   checkPlan(text: string, file?: string): Promise<CheckPlan> {
     return this.call<'checkPlan'>({ type: 'checkPlan', text, file });

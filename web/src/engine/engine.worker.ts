@@ -26,6 +26,7 @@ import init, {
   takeReport,
   takeTrace,
   validate,
+  workloadGraph,
   version,
 } from '../engine-pkg/psmr_wasm.js';
 import type {
@@ -202,6 +203,10 @@ async function handle(req: Request): Promise<void> {
       reply(req.id, buffer, [buffer as ArrayBuffer]);
       return;
     }
+    case 'workloadGraph':
+      // Throws (an error reply) when the last report has no kv-store stream.
+      reply(req.id, JSON.parse(workloadGraph()) as unknown);
+      return;
     case 'checkPlan': {
       // Expectations (psmr-wasm check.rs): an invalid scenario throws its diagnostics as JSON.
       let plan: CheckPlan;

@@ -325,6 +325,7 @@ export type Request =
   | { id: number; type: 'cancel' }
   | { id: number; type: 'pause'; paused: boolean }
   | { id: number; type: 'trace'; runIndex: number }
+  | { id: number; type: 'workloadGraph' }
   | { id: number; type: 'checkPlan'; text: string; file?: string }
   | { id: number; type: 'evaluate'; text: string; reports: Report[]; file?: string };
 
@@ -337,6 +338,8 @@ export interface ResultOf {
   cancel: null;
   pause: null;
   trace: ArrayBuffer;
+  /** The last report's workload graph (repartitioning view; shape in views/repartitioning/model.ts). */
+  workloadGraph: unknown;
   checkPlan: CheckPlan;
   evaluate: ExpectationResult[];
 }

@@ -10,8 +10,9 @@ import type { ReplayModel } from '../trace/model';
 
 const cache = new WeakMap<ReplayModel, Int32Array>();
 
-/** Index of every ExecEnd event of the trace, in order (built once per model, one pass). */
+/** Index of every ExecEnd event of the trace, in order (from the trace index, built in the trace worker). */
 export function completions(model: ReplayModel): Int32Array {
+  if (model.index.execEnds) return model.index.execEnds;
   let c = cache.get(model);
   if (c) return c;
   const t = model.trace;

@@ -15,6 +15,7 @@ import {
   F,
   KIND,
   KIND_COUNT,
+  KNOWN,
   NO_REQUEST,
   REASON_COUNT,
   REASON_NAMES,
@@ -30,6 +31,7 @@ export {
   KIND,
   KIND_COUNT,
   KIND_KEBAB,
+  KNOWN,
   NO_REQUEST,
   REASON,
   REASON_COUNT,
@@ -46,7 +48,13 @@ export const EVENT_BYTES = WORDS * 4;
 export type KindName = keyof typeof KIND;
 export type KindCode = (typeof KIND)[KindName];
 /** Kind names (as in `KIND`), by code. */
-export const KIND_NAMES: readonly KindName[] = Object.keys(KIND) as KindName[];
+export const KIND_NAMES: readonly (KindName | undefined)[] = (() => {
+  const names: (KindName | undefined)[] = Array.from({ length: KIND_COUNT }, () => undefined);
+  for (const [name, code] of Object.entries(KIND)) names[code] = name as KindName;
+  return names;
+})();
+/** Every kind code (codes may have gaps between families' ranges). */
+export const KIND_CODES: readonly number[] = Object.values(KIND);
 export type ReasonName = (typeof REASON_NAMES)[number];
 /** The word a field lives in (see `F`): 2 = the 8-bit x, 3-5 = a, b, c. */
 export type FieldWord = 2 | 3 | 4 | 5;
@@ -132,7 +140,7 @@ export function decode(buf: ArrayBuffer): PackedTrace {
   const trace = new PackedTrace(words);
   for (let i = 0; i < trace.length; i++) {
     const k = trace.kind(i);
-    if (k >= KIND_COUNT) {
+    if (k >= KIND_COUNT || !KNOWN[k]) {
       throw new TraceFormatError(`event ${i}: unknown kind code ${k}`);
     }
     if ((k === KIND.WaitStart || k === KIND.WaitEnd) && trace.extra(i) >= REASON_COUNT) {
@@ -194,7 +202,7 @@ export function make(kind: KindName, fields: Record<string, number>, t_ns: numbe
 /** An event with its fields by name, as the engine's vocabulary names them. */
 export function named(e: TraceEvent): NamedEvent {
   const kind = KIND_NAMES[e.kind];
-  const out: Record<string, number | string> = { kind, t_ns: e.t_ns, thread: e.thread };
+  const out: Record<string, number | string> = { kind: kind ?? `kind ${e.kind}`, t_ns: e.t_ns, thread: e.thread };
   const fields: Record<string, FieldWord> = kind ? F[kind] : {};
   for (const [name, w] of Object.entries(fields)) out[name] = field(e, w);
   return out as unknown as NamedEvent;
@@ -203,6 +211,13 @@ export function named(e: TraceEvent): NamedEvent {
 /** A field of an event object by its word (`F.<Kind>.<field>`). */
 export function field(e: TraceEvent, word: FieldWord): number {
   return word === 2 ? e.extra : word === 3 ? e.a : word === 4 ? e.b : e.c;
+}
+
+/** `T0, T2 and T3` for a lane mask (bit i = worker i). */
+function lanes(mask: number): string {
+  const ts: string[] = [];
+  for (let w = 0; w < 32; w++) if ((mask >>> w) & 1) ts.push(`T${w}`);
+  return ts.length > 1 ? `${ts.slice(0, -1).join(', ')} and ${ts[ts.length - 1]}` : (ts[0] ?? 'no worker');
 }
 
 /** ` on r<id>`, or nothing for NO_REQUEST. */
@@ -269,6 +284,51 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
       return `${who} computed partition map ${f(F.Partitioned.epoch)}: edge cut ${f(F.Partitioned.cut)} in ${f(F.Partitioned.time_us)} us`;
     case KIND.Commit:
       return `instance ${f(F.Commit.instance)} committed (seq ${f(F.Commit.seq)}, ${f(F.Commit.deps)} dependencies)`;
+    case KIND.SyncQueued:
+      return `${who} queues a sync for r${f(F.SyncQueued.req)} across ${lanes(f(F.SyncQueued.lanes))}; T${f(F.SyncQueued.executor)} will execute it`;
+    case KIND.PartSyncArrive: {
+      const req = f(F.PartSyncArrive.req);
+      const what = req === NO_REQUEST ? 'the map switch sync' : `the sync for r${req}`;
+      return `${who} reaches ${what} (${f(F.PartSyncArrive.parties)} workers)`;
+    }
+    case KIND.PartSyncRelease: {
+      const req = f(F.PartSyncRelease.req);
+      return req === NO_REQUEST
+        ? 'every worker passed the map switch sync'
+        : `the sync for r${req} is released; T${f(F.PartSyncRelease.executor)} executed it`;
+    }
+    case KIND.PartitionStart:
+      return `${who} starts partitioning for map ${f(F.PartitionStart.epoch)}: ${f(F.PartitionStart.vertices)} keys, ${f(F.PartitionStart.edges)} edges`;
+    case KIND.MapBalance:
+      return `map ${f(F.MapBalance.epoch)} over ${f(F.MapBalance.keys)} keys: heaviest part ${(f(F.MapBalance.imbalance_permille) / 1000).toFixed(3)}x the average`;
+    case KIND.SchedulerPause:
+      return `${who} stops scheduling to repartition (map ${f(F.SchedulerPause.epoch)})`;
+    case KIND.SchedulerResume:
+      return `${who} resumes scheduling after ${f(F.SchedulerResume.pause_us)} us (map ${f(F.SchedulerResume.epoch)})`;
+    case KIND.KeyMoved:
+      return `key ${f(F.KeyMoved.key)} moves from T${f(F.KeyMoved.from)} to T${f(F.KeyMoved.to)}`;
+    case KIND.ColorHome: {
+      const how = ['hashed', 'the registering core', 'a fixed core'][f(F.ColorHome.how)] ?? 'a core';
+      return `free color ${f(F.ColorHome.color)} goes to T${f(F.ColorHome.core)} (${how})`;
+    }
+    case KIND.ColorQueue: {
+      const op = ['joins', 'leaves', 'moves to the tail of'][f(F.ColorQueue.op)] ?? 'changes in';
+      return `color ${f(F.ColorQueue.color)} ${op} T${f(F.ColorQueue.core)}'s queue (${f(F.ColorQueue.len)} events)`;
+    }
+    case KIND.StealTry:
+      return `${who} looks at T${f(F.StealTry.victim)}'s queue (${f(F.StealTry.queued)} events) for a color to steal`;
+    case KIND.StealRefused: {
+      const why =
+        [
+          'fewer than two colors queued',
+          'no color under half the queue',
+          'time left not above the steal cost',
+          'no stealable color',
+        ][f(F.StealRefused.heuristic)] ?? 'refused';
+      return `${who} does not steal color ${f(F.StealRefused.color)}: ${why} (time left ${f(F.StealRefused.left_ns)} ns, steal cost ${f(F.StealRefused.cost_ns)} ns)`;
+    }
+    case KIND.StealCost:
+      return `${who}'s steal from T${f(F.StealCost.victim)} took ${f(F.StealCost.steal_ns)} ns for ${f(F.StealCost.left_ns)} ns of work`;
     default:
       return `${who} event ${e.kind}`;
   }

@@ -5,7 +5,7 @@
  * 1M-event trace never blocks the page; everything here is typed arrays,
  * which the worker transfers to the page without copying.
  */
-import { F, KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
+import { AUX_BASE, F, KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
 import { apply, emptyState, serialize } from './state';
 
 export interface TraceIndex {
@@ -29,6 +29,8 @@ export interface TraceIndex {
   kindCounts: Uint32Array;
   /** Event indices worth jumping to. */
   steals: Int32Array;
+  /** Index of every ExecEnd (the k-th completed request): compare runs by progress (replay/progress.ts). */
+  execEnds: Int32Array;
   releases: Int32Array;
   arrivals: Int32Array;
   /** Queue length of each lane at the end of `queueBuckets` equal time slices. */
@@ -78,11 +80,14 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
   const tMaxNs = new Float64Array(n);
   const kindCounts = new Uint32Array(KIND_COUNT);
   const steals: number[] = [];
+  const execEnds: number[] = [];
   const releases: number[] = [];
   const arrivals: number[] = [];
   let tMax = 0;
+  // Worker lanes only: the scheduler and auxiliary roles (AUX_BASE + k:
+  // a tracker, a partitioner) record too, but are not workers.
   const seeThread = (t: number) => {
-    if (t !== SCHEDULER && t + 1 > threads) threads = t + 1;
+    if (t !== SCHEDULER && t < AUX_BASE && t + 1 > threads) threads = t + 1;
   };
   for (let i = 0; i < n; i++) {
     const k = trace.kind(i);
@@ -107,6 +112,8 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
       arrivals.push(i);
     } else if (k === KIND.QueueLen) {
       seeThread(trace.get(i, F.QueueLen.of));
+    } else if (k === KIND.ExecEnd) {
+      execEnds.push(i);
     }
   }
   const reqClass = new Int32Array(requests).fill(-1);
@@ -135,6 +142,7 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
     tMaxNs,
     kindCounts,
     steals: Int32Array.from(steals),
+    execEnds: Int32Array.from(execEnds),
     releases: Int32Array.from(releases),
     arrivals: Int32Array.from(arrivals),
     queueBuckets: BUCKETS,

@@ -17,6 +17,7 @@ export function transferablesOf(buffer: ArrayBuffer, a: Analysis): Transferable[
     i.tMaxNs,
     i.kindCounts,
     i.steals,
+    i.execEnds,
     i.releases,
     i.arrivals,
     i.queueLen,

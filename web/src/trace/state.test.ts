@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode, KIND, KIND_COUNT, REASON, SCHEDULER, type TraceEvent } from './codec';
+import { AUX_BASE, decode, encode, KIND, KIND_CODES, REASON, SCHEDULER, type TraceEvent } from './codec';
 import { analyze, buildCheckpoints, buildIndex, positionAtTime } from './index';
 import { ReplayModel } from './model';
 import { apply, emptyState, serialize, type ReplayState } from './state';
@@ -13,7 +13,7 @@ function randomTrace(seed: number, n: number, threads: number): ArrayBuffer {
   const events: TraceEvent[] = [];
   for (let i = 0; i < n; i++) {
     t += pick(1000);
-    const kind = pick(KIND_COUNT);
+    const kind = KIND_CODES[pick(KIND_CODES.length)];
     const thread = pick(threads + 1) === threads ? SCHEDULER : pick(threads);
     const extra = kind === KIND.WaitStart || kind === KIND.WaitEnd ? pick(8) : pick(2);
     const isThreadField = kind === KIND.Steal || kind === KIND.StealDone || kind === KIND.QueueLen;
@@ -238,5 +238,22 @@ describe('sequential SMR', () => {
     expect(m.stateAt(3).scheduler).toMatchObject({ exec: -1, executed: 1 });
     expect(m.stateAt(5).scheduler).toMatchObject({ exec: 1, executed: 1 });
     expect(m.stateAt(5).executedTotal).toBe(1);
+  });
+});
+
+describe('auxiliary roles', () => {
+  it('a tracker or partitioner lane (AUX_BASE + k) is not a worker lane', () => {
+    const trace = decode(
+      encode([
+        { t_ns: 1, thread: SCHEDULER, kind: KIND.Delivered, extra: 0, a: 0, b: 0, c: 0 },
+        { t_ns: 2, thread: 1, kind: KIND.ExecStart, extra: 0, a: 0, b: 0, c: 0 },
+        { t_ns: 3, thread: AUX_BASE + 1, kind: KIND.Partitioned, extra: 0, a: 1, b: 5, c: 9 },
+      ]),
+    );
+    const index = buildIndex(trace);
+    expect(index.threads).toBe(2);
+    const s = emptyState(index.threads);
+    for (let i = 0; i < trace.length; i++) apply(s, trace, i);
+    expect(s.position).toBe(3);
   });
 });

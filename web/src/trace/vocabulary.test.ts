@@ -9,7 +9,7 @@ import { describe as suite, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen-vocabulary.mjs';
 import vocabulary from './vocabulary.json';
 import committed from './vocabulary.gen.ts?raw';
-import { F, KIND, KIND_COUNT, KIND_NAMES, describe, make, named } from './codec';
+import { F, KIND, KIND_CODES, KIND_COUNT, KIND_NAMES, describe, make, named } from './codec';
 
 suite('trace vocabulary', () => {
   it('vocabulary.gen.ts is generated from vocabulary.json', () => {
@@ -17,10 +17,12 @@ suite('trace vocabulary', () => {
   });
 
   it('every kind of the engine is known, with its fields in distinct words', () => {
-    expect(KIND_COUNT).toBe(vocabulary.kinds.length);
+    expect(KIND_CODES.length).toBe(vocabulary.kinds.length);
+    expect(KIND_COUNT).toBe(Math.max(...vocabulary.kinds.map((k) => k.code)) + 1);
     for (const k of vocabulary.kinds) {
       const name = KIND_NAMES[k.code];
       expect(name, k.name).toBeDefined();
+      if (name === undefined) continue;
       const words = Object.values(F[name]);
       expect(new Set(words).size, k.name).toBe(words.length);
       expect(Object.keys(F[name])).toEqual(k.fields.map((f) => f.name));
@@ -29,6 +31,7 @@ suite('trace vocabulary', () => {
 
   it('fields round-trip by name, and every kind has its own description', () => {
     for (const name of KIND_NAMES) {
+      if (name === undefined) continue; // a code no kind uses yet
       const fields: Record<string, number> = {};
       Object.keys(F[name]).forEach(
         (f, i) => (fields[f] = f === 'reason' || f === 'cycle' || f === 'ready' ? 1 : 10 + i),

@@ -2,6 +2,7 @@
 import { ChartsView } from './charts/ChartsView';
 import { MappingView } from './mapping/MappingView';
 import { registerView } from './registry';
+import { RepartView } from './repartitioning/RepartView';
 import { SyncView } from './sync/SyncView';
 import { ThreadsView } from './threads/ThreadsView';
 
@@ -19,5 +20,12 @@ registerView({
   families: ['early', 'work-stealing'],
   order: 30,
   component: MappingView,
+});
+registerView({
+  id: 'partitions',
+  title: 'Partitions',
+  families: ['repartitioning'],
+  order: 25,
+  component: RepartView,
 });
 registerView({ id: 'charts', title: 'Charts', families: 'all', order: 40, component: ChartsView });

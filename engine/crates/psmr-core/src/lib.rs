@@ -14,6 +14,8 @@
 //! * [`app`]: the replicated applications that do real work;
 //! * [`workload`]: the seeded request-stream generator ([`workload_events`]:
 //!   event forests for the event-coloring runtimes);
+//! * [`workload`]: the seeded request-stream generator ([`workload_ycsb`]:
+//!   YCSB A, D, E streams for the key-value store);
 //! * [`scheduler`]: the one [`scheduler::Scheduler`] trait every scheduler
 //!   implements, and the fixed list of scheduler ids;
 //! * [`exec`]: the run context handed to a scheduler, and the single
@@ -42,6 +44,7 @@ pub mod threads;
 pub mod trace;
 pub mod workload;
 pub mod workload_events;
+pub mod workload_ycsb;
 pub mod ycsb;
 
 pub use cell::{CellSpace, Span};

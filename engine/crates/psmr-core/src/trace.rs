@@ -369,6 +369,29 @@ vocabulary! {
     /// Instance `instance` committed with sequence number `seq` (saturated to
     /// 32 bits) and `deps` dependencies (each a DepEdge between commands).
     22 Commit { instance: count @ a, seq: count @ b, deps: count @ c }
+    /// Repartitioning: the scheduler put a sync for `req` into the queues of
+    /// the workers in `lanes` (bit i = worker i, workers 0-31), because `req`
+    /// touches keys of several partitions; `executor` runs it.
+    32 SyncQueued { req: req @ a, lanes: count @ b, executor: thread @ c }
+    /// Repartitioning: the worker reached the sync of `req` (no-request: the
+    /// sync after a map switch) that `parties` workers hold.
+    33 PartSyncArrive { req: req @ a, parties: count @ b }
+    /// Repartitioning: every party reached the sync of `req` (no-request: a
+    /// map switch's) and it was executed by `executor`; the parties go on.
+    34 PartSyncRelease { req: req @ a, executor: thread @ b }
+    /// Repartitioning: the partitioner started on a workload graph of
+    /// `vertices` keys and `edges` edges, for map `epoch`.
+    35 PartitionStart [structural] { epoch: count @ a, vertices: count @ b, edges: count @ c }
+    /// Repartitioning: the balance of map `epoch`: its heaviest part over the
+    /// average, in permille, over `keys` keys of the workload graph.
+    36 MapBalance [structural] { epoch: count @ a, imbalance_permille: count @ b, keys: count @ c }
+    /// Repartitioning (Base): the scheduler stopped delivering to repartition.
+    37 SchedulerPause [structural] { epoch: count @ a }
+    /// Repartitioning (Base): the scheduler resumed after `pause_us`.
+    38 SchedulerResume [structural] { epoch: count @ a, pause_us: count @ b }
+    /// Repartitioning: key number `key` (its low 32 bits) moved from partition
+    /// `from` to `to` at map switch `epoch`'s (at most 4096 per switch).
+    39 KeyMoved { key: count @ a, from: count @ b, to: count @ c }
     /// Color `color`, free (no event pending or running anywhere), was
     /// given core `core` by the registering thread: `how` 0 hashed (color
     /// mod cores), 1 the registering core, 2 a fixed core (paper 002).
@@ -987,8 +1010,10 @@ mod tests {
     /// so the table may have gaps: unique and increasing.
     #[test]
     fn codes_are_unique_and_increasing() {
+        // Families own code ranges (late/ePaxos 23-31, repartitioning 32-40,
+        // coloring 41-49), so a range may have gaps until its owner fills it.
         let codes: Vec<u8> = kinds().iter().map(|k| k.code).collect();
         assert!(codes.windows(2).all(|w| w[0] < w[1]), "{codes:?}");
-        assert_eq!(codes[0], 0);
+        assert_eq!(&codes[..23], &(0..23).collect::<Vec<u8>>()[..]);
     }
 }

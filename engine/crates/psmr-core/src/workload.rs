@@ -74,6 +74,11 @@ pub struct WorkloadSpec {
     /// writes, globals, skew, mix and scans do not apply to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<EventWorkload>,
+    /// Key-value store only: a YCSB core workload (A, D, E) instead of the
+    /// class-share generator; then leave `writes`, `global`, `skew`, `mix`,
+    /// `group_mean`, `scans` and `scan_len` out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ycsb: Option<crate::workload_ycsb::YcsbSpec>,
 }
 
 fn default_seed() -> u64 {
@@ -115,6 +120,19 @@ impl SplitMix64 {
 /// Class weights the workload implies (for the mapping optimizer), indexed
 /// by class id of [`AppSpec::classes`].
 pub fn class_weights(classes: &ClassTable, w: &WorkloadSpec) -> Vec<f64> {
+    class_weights_for(None, classes, w)
+}
+
+/// [`class_weights`], measured on a sample of the stream for a YCSB
+/// workload (which needs the app).
+pub fn class_weights_for(
+    app: Option<&AppSpec>,
+    classes: &ClassTable,
+    w: &WorkloadSpec,
+) -> Vec<f64> {
+    if let (Some(app), Some(y)) = (app, &w.ycsb) {
+        return crate::workload_ycsb::class_weights(app, classes, y, w.seed, w.requests);
+    }
     let n = classes.len();
     let shards = classes.shards();
     let mut weights = vec![0.0; n];
@@ -162,6 +180,9 @@ fn shard_share(skew: &Skew, shard: usize, shards: usize) -> f64 {
 pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Stream {
     if let Some(events) = &w.events {
         return crate::workload_events::generate(app, events, w);
+    }
+    if let Some(y) = &w.ycsb {
+        return crate::workload_ycsb::generate(app, classes, y, w.seed, w.requests);
     }
     let mut rng = SplitMix64::new(w.seed);
     let picker = ClassPicker::new(classes, class_weights(classes, w), w);
@@ -276,7 +297,7 @@ fn make_op(
                 (true, true) => Op::ListAddAll { key },
             }
         }
-        AppSpec::KvStore { keys, shards } => kv_op(rng, keys, shards, write, global, shard, w),
+        AppSpec::KvStore { keys, shards, .. } => kv_op(rng, keys, shards, write, global, shard, w),
         // Handlers run event streams (their own generator); as a total
         // stream each request is one event of a random color.
         AppSpec::Handlers { colors, .. } => Op::Event(crate::request::EventOp::spin(
@@ -367,6 +388,7 @@ mod tests {
             scans: 0.0,
             scan_len: 16,
             events: None,
+            ycsb: None,
         }
     }
 
@@ -394,6 +416,7 @@ mod tests {
             AppSpec::KvStore {
                 shards: 4,
                 keys: 1000,
+                value_bytes: 8,
             },
             AppSpec::Spin { shards: 2, ns: 10 },
         ] {

@@ -287,6 +287,17 @@ impl Checker<'_> {
                     "expected between {shards} (one per shard) and {MAX_KV_KEYS} keys, got {keys}"
                 ),
                 ),
+            AppSpec::KvStore { value_bytes, .. }
+                if !(8..=psmr_core::app::kv::MAX_VALUE_BYTES).contains(&value_bytes) =>
+            {
+                self.err(
+                    "app.value_bytes",
+                    format!(
+                        "expected 8..={} bytes per value, got {value_bytes}",
+                        psmr_core::app::kv::MAX_VALUE_BYTES
+                    ),
+                )
+            }
             AppSpec::Spin { ns, .. } if ns > MAX_SPIN_NS => self.err(
                 "app.ns",
                 format!("expected at most {MAX_SPIN_NS} ns of work per request, got {ns}"),
@@ -355,6 +366,40 @@ impl Checker<'_> {
         }
         if let Some(events) = &w.events {
             self.events(events);
+        }
+        if let Some(y) = &w.ycsb {
+            self.ycsb(y);
+        }
+    }
+
+    /// A YCSB workload replaces the class-share generator: its fields must be
+    /// left out, and the spec must fit the app.
+    fn ycsb(&mut self, y: &psmr_core::workload_ycsb::YcsbSpec) {
+        let w = &self.sc.workload;
+        let set: Vec<&str> = [
+            ("writes", w.writes != 0.0),
+            ("global", w.global != 0.0),
+            ("skew", w.skew != Skew::Balanced),
+            ("mix", w.mix.is_some()),
+            ("group_mean", w.group_mean.is_some()),
+            ("scans", w.scans != 0.0),
+            ("scan_len", w.scan_len != 16),
+        ]
+        .iter()
+        .filter(|p| p.1)
+        .map(|p| p.0)
+        .collect();
+        if !set.is_empty() {
+            self.err_at_key(
+                "workload.ycsb",
+                format!(
+                    "with `ycsb`, the YCSB workload decides the operations; remove {}",
+                    set.join(", ")
+                ),
+            );
+        }
+        if let Err((path, message)) = y.check(&self.sc.app, w.requests) {
+            self.err(&path, message);
         }
     }
 
@@ -522,6 +567,9 @@ impl Checker<'_> {
         if let Some(p) = &s.coloring {
             self.coloring_params(&member(at, "coloring"), p);
         }
+        if let Some(p) = &s.repart {
+            self.repart(&member(at, "repart"), p);
+        }
         let classes = self.sc.app.classes();
         let (key, mapping, capacity, spin) = match (&s.early, &s.stealing) {
             (Some(p), _) => ("early", &p.mapping, p.queue_capacity, p.spin),
@@ -542,6 +590,31 @@ impl Checker<'_> {
         }
         if let Some(sp) = spin {
             self.spin(&member(&at, "spin"), sp);
+        }
+    }
+
+    /// The repartitioning family's values: Δp and W at least 1, Q within
+    /// the queue bounds.
+    fn repart(&mut self, at: &str, p: &psmr_schedulers::RepartParams) {
+        if p.delta_p == Some(0) {
+            self.err(
+                &member(at, "delta_p"),
+                "expected at least 1 request between repartitions, got 0".into(),
+            );
+        }
+        if p.window == Some(0) {
+            self.err(
+                &member(at, "window"),
+                "expected a window of at least 1 request, got 0".into(),
+            );
+        }
+        if let Some(q) = p.queue_bound {
+            if q == 0 || q > MAX_QUEUE_CAPACITY {
+                self.err(
+                    &member(at, "queue_bound"),
+                    format!("expected 1..={MAX_QUEUE_CAPACITY} requests per queue, got {q}"),
+                );
+            }
         }
     }
 

@@ -17,7 +17,7 @@ use psmr_core::oracle::{Reference, Violation};
 use psmr_core::run::{run_checked, RoleLane, RunInput, RunResult};
 use psmr_core::threads::ThreadHost;
 use psmr_core::trace::{TraceConfig, TraceEvent, TraceWindow};
-use psmr_core::workload::{class_weights, generate};
+use psmr_core::workload::{class_weights_for, generate};
 use psmr_core::{ClassTable, RunError, SchedulerId, Stream};
 use psmr_schedulers::{build, needs, BuildEnv, SchedulerSpec};
 use serde::{Deserialize, Serialize};
@@ -437,7 +437,7 @@ pub struct Prepared {
 /// canonical order executed on a fresh application).
 pub fn prepare(sc: &Scenario) -> Prepared {
     let mut classes = sc.app.classes();
-    let weights = class_weights(&classes, &sc.workload);
+    let weights = class_weights_for(Some(&sc.app), &classes, &sc.workload);
     classes.set_weights(&weights);
     let stream = generate(&sc.app, &classes, &sc.workload);
     let reference = Reference::compute(sc.app.build().as_ref(), &stream);

@@ -432,3 +432,94 @@ fn event_runtimes_take_the_coloring_object() {
     assert_eq!(d.path, "schedulers[0].stealing");
     assert!(d.message.contains("go in `coloring`"), "{d}");
 }
+
+fn kv_ycsb(app: &str, workload: &str) -> String {
+    format!(
+        r#"{{
+  "name": "y",
+  "description": "d",
+  "app": {app},
+  "workload": {workload},
+  "threads": 2,
+  "schedulers": [ {{ "id": "sequential" }} ]
+}}"#
+    )
+}
+
+#[test]
+fn ycsb_workloads_are_checked_and_located() {
+    let kv = r#"{ "kind": "kv-store", "shards": 2, "keys": 1000 }"#;
+    let ok = kv_ycsb(
+        kv,
+        r#"{ "requests": 100, "ycsb": { "workload": "e-paper-001" } }"#,
+    );
+    let sc = parse_scenario(&ok, "t.json").unwrap();
+    assert!(sc.workload.ycsb.is_some());
+    // Class-share fields next to ycsb.
+    let text = kv_ycsb(
+        kv,
+        r#"{ "requests": 100, "writes": 0.5, "ycsb": { "workload": "a" } }"#,
+    );
+    let e = one_error(&text);
+    assert_eq!(e.path, "workload.ycsb");
+    assert!(e.message.contains("remove writes"), "{}", e.message);
+    // Hashed key order with inserts.
+    let text = kv_ycsb(
+        kv,
+        r#"{ "requests": 100, "ycsb": { "workload": "d", "key_order": "hashed" } }"#,
+    );
+    assert_eq!(one_error(&text).path, "workload.ycsb.key_order");
+    // Another application.
+    let text = kv_ycsb(
+        r#"{ "kind": "spin", "ns": 1 }"#,
+        r#"{ "requests": 100, "ycsb": { "workload": "a" } }"#,
+    );
+    assert_eq!(one_error(&text).path, "workload.ycsb");
+    // A value size out of range.
+    let text = kv_ycsb(
+        r#"{ "kind": "kv-store", "keys": 1000, "value_bytes": 4 }"#,
+        r#"{ "requests": 100, "ycsb": { "workload": "a" } }"#,
+    );
+    let e = one_error(&text);
+    assert_eq!(e.path, "app.value_bytes");
+    assert_eq!((e.line, e.col), pos_of(&text, "4 }"));
+}
+
+#[test]
+fn repartitioning_parameters_are_checked_and_located() {
+    let kv = r#"{ "kind": "kv-store", "shards": 2, "keys": 1000 }"#;
+    let with = |entry: &str| {
+        format!(
+            r#"{{
+  "name": "r",
+  "description": "d",
+  "app": {kv},
+  "workload": {{ "requests": 100, "ycsb": {{ "workload": "a" }} }},
+  "threads": 2,
+  "schedulers": [ {entry} ]
+}}"#
+        )
+    };
+    parse_scenario(
+        &with(r#"{ "id": "repart-async", "repart": { "window": 100, "queue_bound": 10 } }"#),
+        "t.json",
+    )
+    .unwrap();
+    let text = with(r#"{ "id": "repart-base", "repart": { "delta_p": 0 } }"#);
+    let e = one_error(&text);
+    assert_eq!(e.path, "schedulers[0].repart.delta_p");
+    let (line, col) = pos_of(&text, r#""delta_p": 0"#);
+    assert_eq!((e.line, e.col), (line, col + "\"delta_p\": ".len()));
+    let e = one_error(&with(
+        r#"{ "id": "repart-base", "repart": { "window": 5 } }"#,
+    ));
+    assert_eq!(e.path, "schedulers[0].repart.window");
+    assert!(e.message.contains("does not apply"), "{}", e.message);
+    // The family runs on keys only.
+    let text = VALID.replace(
+        "{ \"id\": \"early\", \"label\": \"e\" }",
+        "{ \"id\": \"repart-rr\" }",
+    );
+    let e = one_error(&text);
+    assert!(e.message.contains("keys"), "{}", e.message);
+}

@@ -23,6 +23,7 @@ pub mod coloring;
 pub mod early;
 pub mod probe;
 pub mod queue;
+pub mod repart;
 pub mod roles;
 pub mod sequential;
 pub mod spec;
@@ -31,7 +32,9 @@ pub mod sync;
 pub mod testkit;
 pub mod work_stealing;
 
-pub use spec::{ColoringParams, EarlyParams, SchedulerSpec, SpinPolicy, StealingParams};
+pub use spec::{
+    ColoringParams, EarlyParams, RepartParams, SchedulerSpec, SpinPolicy, StealingParams,
+};
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
@@ -57,6 +60,10 @@ pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
         | SchedulerId::WsOptimistic => &work_stealing::NEEDS,
         SchedulerId::Libasync => &coloring::NEEDS_LIBASYNC,
         SchedulerId::Mely => &coloring::NEEDS_MELY,
+        SchedulerId::RepartRr => &repart::NEEDS_RR,
+        SchedulerId::RepartSw => &repart::NEEDS_SW,
+        SchedulerId::RepartBase => &repart::NEEDS_BASE,
+        SchedulerId::RepartAsync => &repart::NEEDS_ASYNC,
         _ => return None,
     })
 }
@@ -78,6 +85,10 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
             env,
         )?)),
         SchedulerId::Libasync | SchedulerId::Mely => coloring::build(spec),
+        SchedulerId::RepartRr
+        | SchedulerId::RepartSw
+        | SchedulerId::RepartBase
+        | SchedulerId::RepartAsync => repart::build(spec),
         _ => work_stealing::build(spec, env),
     }
 }

@@ -199,6 +199,7 @@ fn streams(seed: u64) -> [Stream; 4] {
             psmr_core::app::AppSpec::KvStore {
                 shards: 2,
                 keys: 40,
+                value_bytes: 8,
             },
             &psmr_core::workload::WorkloadSpec {
                 scans: 0.5,

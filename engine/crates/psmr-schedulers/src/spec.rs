@@ -119,6 +119,27 @@ pub struct ColoringParams {
     pub spin: Option<SpinPolicy>,
 }
 
+/// Parameters of the repartitioning family (`repart-rr`, `repart-sw`,
+/// `repart-base`, `repart-async`; paper 001): the scenario entry's `repart`
+/// object. `delta_p` applies to `repart-base`, `window` to `repart-async`,
+/// `queue_bound` to all four.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RepartParams {
+    /// `repart-base`: repartition every `delta_p` scheduled requests (the
+    /// paper's Δp). Default 10,000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta_p: Option<u32>,
+    /// `repart-async`: build the workload graph from the last `window`
+    /// requests only (the paper's sliding window W). Default: every request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<u32>,
+    /// Most requests in each worker queue (the paper's Q): the scheduler
+    /// waits for room. Default 1,048,576 (the paper's queues are unbounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_bound: Option<usize>,
+}
+
 /// One scheduler entry of a scenario: an id, an optional label, and at
 /// most one parameter object, named after the scheduler's family (`early`
 /// for `early` and `busy-wait`, `stealing` for `ws-*`, `coloring` for
@@ -143,6 +164,9 @@ pub struct SchedulerSpec {
     /// Event-coloring runtime parameters (`libasync`, `mely`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coloring: Option<ColoringParams>,
+    /// Repartitioning parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repart: Option<RepartParams>,
     /// Fault injection (feature `fault-injection` only): a deliberately
     /// broken variant, e.g. `ws-ignore-flags` for work stealing or
     /// `steal-running` for `libasync` and `mely`, so tests can check that
@@ -160,6 +184,7 @@ impl SchedulerSpec {
             early: None,
             stealing: None,
             coloring: None,
+            repart: None,
             #[cfg(feature = "fault-injection")]
             fault: None,
         }
@@ -179,6 +204,9 @@ impl SchedulerSpec {
         }
         if self.coloring.is_some() {
             v.push("coloring");
+        }
+        if self.repart.is_some() {
+            v.push("repart");
         }
         v
     }
@@ -213,6 +241,13 @@ impl SchedulerSpec {
                     ("steal_cost_ns", p.steal_cost_ns.is_some()),
                     ("queue_capacity", p.queue_capacity.is_some()),
                     ("spin", p.spin.is_some()),
+                ])
+            }),
+            "repart" => self.repart.as_ref().map_or(Vec::new(), |p| {
+                present(&[
+                    ("delta_p", p.delta_p.is_some()),
+                    ("window", p.window.is_some()),
+                    ("queue_bound", p.queue_bound.is_some()),
                 ])
             }),
             _ => Vec::new(),

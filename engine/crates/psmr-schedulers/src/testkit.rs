@@ -82,6 +82,7 @@ pub fn workload(seed: u64, requests: u32, writes: f64, global: f64) -> WorkloadS
         scans: 0.0,
         scan_len: 16,
         events: None,
+        ycsb: None,
     }
 }
 
@@ -127,7 +128,9 @@ pub fn run_progress(
     pace_ns: u64,
     progress: &Progress,
 ) -> Result<RunResult, RunError> {
-    let host = ThreadHost::with_capacity(threads).map_err(RunError::Threads)?;
+    // Room for the scheduler's auxiliary roles too (tracker, partitioner).
+    let host =
+        ThreadHost::with_capacity(threads + scheduler.roles().len()).map_err(RunError::Threads)?;
     let input = RunInput {
         app: &stream.app,
         classes: &stream.classes,

@@ -134,6 +134,13 @@ pub fn take_trace(run_index: usize) -> Result<Vec<u8>, JsValue> {
         .ok_or_else(|| JsValue::from_str(&format!("no run #{run_index} in the last report")))
 }
 
+/// The workload graph of the last report's stream, as JSON (the
+/// repartitioning view). Throws with the reason when there is none.
+#[wasm_bindgen(js_name = workloadGraph)]
+pub fn workload_graph() -> Result<String, JsValue> {
+    engine().workload_graph().map_err(|e| JsValue::from_str(&e))
+}
+
 /// Ask the current run to stop.
 #[wasm_bindgen]
 pub fn cancel() {

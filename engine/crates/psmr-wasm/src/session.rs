@@ -135,6 +135,8 @@ pub struct Engine {
     current: Mutex<Option<Arc<Active>>>,
     /// The traces of the last report's runs, moved out of it (not copied).
     last: Mutex<Option<Vec<Vec<TraceEvent>>>>,
+    /// The scenario of the last report, as it ran (for the workload graph).
+    last_scenario: Mutex<Option<Scenario>>,
 }
 
 /// Lock, ignoring poisoning: every critical section below leaves the data
@@ -154,7 +156,8 @@ fn parse_options<T: Default + serde::de::DeserializeOwned>(json: &str) -> Result
 /// What a job hands back when it finishes.
 #[derive(Debug)]
 enum Finished {
-    Run(Report),
+    /// The report and the scenario it ran (overrides applied).
+    Run(Report, Box<Scenario>),
     Bench(BenchReport),
 }
 
@@ -174,6 +177,7 @@ impl Engine {
             limits,
             current: Mutex::new(None),
             last: Mutex::new(None),
+            last_scenario: Mutex::new(None),
         }
     }
 
@@ -210,7 +214,8 @@ impl Engine {
                     if let Some(cores) = opts.cores {
                         report.cores = cores;
                     }
-                    Ok(Finished::Run(report))
+                    let ran = psmr_scenario::runner::effective(&sc, &opts.run);
+                    Ok(Finished::Run(report, Box::new(ran)))
                 };
             (shape, Box::new(job) as Job)
         })
@@ -337,7 +342,8 @@ impl Engine {
         drop(current);
         Some(match outcome {
             Ok(Finished::Bench(bench)) => Outcome::Bench { ok: true, bench },
-            Ok(Finished::Run(mut report)) => {
+            Ok(Finished::Run(mut report, ran)) => {
+                *lock(&self.last_scenario) = Some(*ran);
                 // The report crosses to JS as JSON without its traces; they
                 // are moved out and stay here until the next report.
                 let traces = report
@@ -353,6 +359,25 @@ impl Engine {
                 diagnostics,
             },
         })
+    }
+
+    /// The workload graph of the last report's stream (JSON of
+    /// `psmr_schedulers::repart::view::GraphView`, for the repartitioning
+    /// view): the stream is generated again from the scenario as it ran
+    /// (same seed, same stream). Errors when there is no report, the app is
+    /// not the kv-store, or the graph is too large to draw.
+    pub fn workload_graph(&self) -> Result<String, String> {
+        let sc = lock(&self.last_scenario)
+            .clone()
+            .ok_or("no report yet: run a scenario first")?;
+        if !matches!(sc.app, psmr_core::app::AppSpec::KvStore { .. }) {
+            return Err("the workload graph is drawn for the kv-store application".into());
+        }
+        let classes = sc.app.classes();
+        let stream = psmr_core::workload::generate(&sc.app, &classes, &sc.workload);
+        let view =
+            psmr_schedulers::repart::view::graph_view(&stream, sc.threads.clamp(1, 64) as u32)?;
+        serde_json::to_string(&view).map_err(|e| e.to_string())
     }
 
     /// The packed trace (see `psmr_core::codec`) of run `run_index` of the
@@ -429,6 +454,45 @@ mod tests {
         assert!(!bytes.is_empty());
         assert_eq!(bytes.len() % (codec::WORDS * 4), 0);
         assert_eq!(e.trace_bytes(1), None);
+    }
+
+    /// The repartitioning view's graph comes from the last report's stream,
+    /// with the requests override applied; other apps get a reason.
+    #[test]
+    fn the_workload_graph_of_the_last_kv_run() {
+        let e = engine();
+        assert!(e.workload_graph().unwrap_err().contains("no report"));
+        let kv = r#"{
+  "name": "kv", "description": "d",
+  "app": { "kind": "kv-store", "shards": 2, "keys": 200 },
+  "workload": { "requests": 5000, "ycsb": { "workload": "e-paper-001" } },
+  "threads": 2,
+  "schedulers": [ { "id": "repart-base", "repart": { "delta_p": 100 } } ]
+}"#;
+        e.start_run(kv, r#"{"requests": 300}"#, spawn_thread)
+            .unwrap();
+        wait_done(&e);
+        assert!(matches!(
+            e.take_report(),
+            Some(Outcome::Report { ok: true, .. })
+        ));
+        let v: serde_json::Value = serde_json::from_str(&e.workload_graph().unwrap()).unwrap();
+        assert_eq!(v["workers"], 2);
+        let keys = v["keys"].as_array().unwrap().len();
+        assert!(keys > 10 && keys <= 200 + 8, "{keys}");
+        let first = v["first_request"].as_array().unwrap();
+        assert!(
+            first.iter().all(|r| r.as_u64().unwrap() < 300),
+            "the override ran"
+        );
+        assert!(
+            !v["edges"].as_array().unwrap().is_empty(),
+            "scans co-access keys"
+        );
+        e.start_run(SMALL, "", spawn_thread).unwrap();
+        wait_done(&e);
+        e.take_report();
+        assert!(e.workload_graph().unwrap_err().contains("kv-store"));
     }
 
     #[test]

@@ -1,8 +1,9 @@
 // Frame-rate and long-task benchmark of the classroom views (docs/benchmarks/frontend.md).
 // Usage: node web/src/views/harness/bench.mjs http://127.0.0.1:4173   (a `vite preview` of the built app)
 // Opens the Classroom tab on a synthetic 16-thread trace, moves to a point with
-// many queued chips, plays for a few seconds and reports frame intervals,
-// long tasks and the number of chips drawn.
+// many queued chips, plays for a few seconds (run-time pace, or step pace
+// with the chips' transitions) and reports frame intervals, long tasks and
+// the number of chips drawn.
 import { chromium } from 'playwright-core';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:4173';
@@ -19,7 +20,7 @@ await page.addInitScript(() => {
   }).observe({ type: 'longtask', buffered: true });
 });
 
-async function scenario(name, query, pick) {
+async function scenario(name, query, pick, pace = 'time') {
   const t0 = Date.now();
   await page.goto(`${base}/?${query}#tab=classroom`);
   await page.waitForFunction(
@@ -41,9 +42,14 @@ async function scenario(name, query, pick) {
   }
   if (pick) best = pick(best);
   await page.getByTestId('scrubber').fill(String(best.p));
-  // Run-time pace, slow enough that the queues stay full while we measure.
-  await page.getByTestId('pace').selectOption('time');
-  await page.getByTestId('slowdown').fill('6');
+  if (pace === 'time') {
+    // Run-time pace, slow enough that the queues stay full while we measure.
+    await page.getByTestId('pace').selectOption('time');
+    await page.getByTestId('slowdown').fill('6');
+  } else {
+    // Step pace: every step animates its chips (dispatch, take, steal) for half the step.
+    await page.getByTestId('pace').selectOption(pace);
+  }
   const frames = await page.evaluate(async (ms) => {
     window.__longTasks.length = 0;
     document.querySelector('[data-testid=play]').click();
@@ -90,4 +96,10 @@ await scenario(
   'synthetic=early&threads=16&shards=4&writes=0.3&global=0.02&exec=12&bound=70&requests=20000',
 );
 await scenario('1M events, 16 lanes', 'synthetic=ws&threads=16&events=1000000&skew=0.6&bound=64');
+await scenario(
+  '16 lanes, ~1000 chips, animated steps (250 ms a step)',
+  'synthetic=early&threads=16&shards=4&writes=0.3&global=0.02&exec=12&bound=70&requests=20000',
+  undefined,
+  '250',
+);
 await browser.close();

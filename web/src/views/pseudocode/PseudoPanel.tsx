@@ -20,6 +20,7 @@ import {
 import type { ReplayState } from '../../trace/state';
 import { JumpButtons } from '../jumps';
 import { caption } from '../narrate';
+import { useReplay } from '../../replay/store';
 import type { Track } from '../../replay/store';
 import { useDisplay } from '../display';
 import { lineFor, type EventKindName, type PseudoCode, type PseudoEvent, type PseudoTarget } from './types';
@@ -160,14 +161,19 @@ export interface PseudoPanelProps {
 export function PseudoPanel({ track, position, state, index = 0, compare = false }: PseudoPanelProps) {
   const code = track ? codeFor(track.scheduler) : null;
   const ev = track?.model.eventBefore(position) ?? null;
-  const cap = track && state ? caption(track, position, state) : null;
+  // Playing by run time moves thousands of events a second: no sentence can
+  // be read at that pace, so the caption waits for a pause (or step play).
+  const racing = useReplay((s) => s.playing && s.mode === 'time');
+  const cap = track && state && !racing ? caption(track, position, state) : null;
   const target: PseudoTarget | null = code && ev && track ? stepLine(code, track, position, cap?.start ?? 0) : null;
   const present = useDisplay((s) => s.present);
   const hl = useRef<HTMLLIElement>(null);
   const [pinned, setPinned] = useState<string[]>([]);
   const box = useRef<HTMLDivElement>(null);
-  // Large type moves the lines: scroll again when it changes.
+  // Large type moves the lines, and a longer or shorter caption moves and
+  // resizes the listing box: scroll again when either changes.
   const large = useDisplay((s) => s.large);
+  const capText = cap?.text;
   useEffect(() => {
     // Scroll the panel only (not the page), and only when the line is out
     // of view: scrollIntoView would also scroll the page and lay it out
@@ -184,7 +190,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
       }
     });
     return () => cancelAnimationFrame(id);
-  }, [target?.listing, target?.line, large]);
+  }, [target?.listing, target?.line, large, capText]);
   if (!track) return null;
   const names = track.classNames;
   return (
@@ -194,7 +200,11 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
       </h3>
       {compare && <JumpButtons i={index} suffix={`-${index}`} />}
       <p className="step-caption" data-testid="step-caption" aria-live="polite">
-        {cap ? cap.text : 'Before the first step: press step ▶ or play.'}
+        {cap
+          ? cap.text
+          : racing
+            ? 'Playing by run time: pause (space) or pick a step pace to read each step.'
+            : 'Before the first step: press step ▶ or play.'}
       </p>
       <p className="pseudo-event" data-testid="current-event">
         {ev ? describe(ev, (c) => names[c] ?? `C${c}`) : 'Before the first event.'}

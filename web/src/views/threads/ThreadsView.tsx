@@ -5,8 +5,14 @@ import type { ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
 import { schedulerStatus, statusContext } from '../status';
 import { useSize } from '../useSize';
-import { replayStore } from '../../replay/store';
+import { replayStore, useReplay } from '../../replay/store';
 import { drawLanes, heightFor, layoutFor, type Drawn } from './draw';
+
+/** Playing by run time: thousands of events a second, drawn without transitions. */
+function racing(): boolean {
+  const r = replayStore.getState();
+  return r.playing && r.mode === 'time';
+}
 
 const reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -52,6 +58,8 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
   const layout = layoutFor(width, fontPx(large), state.lanes.length, fitHeight);
   const height = heightFor(layout, state.lanes.length);
   // Room left under the lanes for one line per thread (legend line included)?
+  // While racing, the hidden list (for screen readers and tests) is not kept up: no one reads it at that pace.
+  const racingNow = useReplay((s) => s.playing && s.mode === 'time');
   const showText = fitHeight - height > (state.lanes.length + 2.5) * fontPx(large) * 1.6;
   // The last frame's chips and the transition in progress (see `Transition` in draw.ts).
   const drawnRef = useRef<Drawn | null>(null);
@@ -82,7 +90,9 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
     const dur = transitionMs(moved);
     const from = drawnRef.current;
     if (!from || dur === 0) {
-      drawnRef.current = drawLanes(ctx, layout, pal, input);
+      const drawn = drawLanes(ctx, layout, pal, input);
+      // Playing by run time never animates: keeping each frame's chips would be wasted work.
+      drawnRef.current = racing() ? null : drawn;
       return;
     }
     const start = performance.now();
@@ -109,7 +119,7 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
       <ClassLegend track={track} />
       {/* The lanes in words (the same statuses the canvas draws): shown when there is room, else for screen readers. */}
       <ul className={showText ? 'lane-status' : 'sr-only'} data-testid="lane-status">
-        {statuses[i].map((st) => (
+        {(showText || !racingNow ? statuses[i] : []).map((st) => (
           <li
             key={st.thread}
             data-thread={st.thread}

@@ -14,7 +14,7 @@ use crate::class::ClassTable;
 use crate::request::{Op, ShardSet};
 
 mod handlers;
-pub(crate) mod kv;
+pub mod kv;
 mod list;
 mod spin;
 
@@ -79,6 +79,11 @@ pub enum AppSpec {
         /// Keys preloaded (0..keys), at least one per shard.
         #[schemars(range(min = 1, max = 16777216))]
         keys: u64,
+        /// Bytes of one value (8..=65536, default 8): a write fills that
+        /// many bytes, a read or scan reads them all (paper 001: 4 KB).
+        #[serde(default = "kv::default_value_bytes")]
+        #[schemars(range(min = 8, max = 65536))]
+        value_bytes: u32,
     },
     /// Event handlers over `colors` colors (paper 002): an event spins for
     /// its cost, touches part of a data set, and updates its color's state.
@@ -147,7 +152,7 @@ impl AppSpec {
     /// [`kv::shard_range`] gives; its classes cover keys, not shards.
     pub fn classes(&self) -> ClassTable {
         match *self {
-            AppSpec::KvStore { shards, keys } => {
+            AppSpec::KvStore { shards, keys, .. } => {
                 let ranges: Vec<(u64, u64)> = (0..shards)
                     .map(|s| kv::shard_range(s, keys, shards))
                     .collect();
@@ -190,7 +195,11 @@ impl AppSpec {
             AppSpec::LinkedList { shards, size } => {
                 Box::new(ShardedList::new(shards, size.entries()))
             }
-            AppSpec::KvStore { shards, keys } => Box::new(KvStore::new(shards, keys)),
+            AppSpec::KvStore {
+                shards,
+                keys,
+                value_bytes,
+            } => Box::new(KvStore::with_value_bytes(shards, keys, value_bytes)),
             AppSpec::Spin { shards, ns } => Box::new(SpinApp::new(shards, ns)),
             AppSpec::Handlers {
                 colors,

@@ -430,7 +430,11 @@ fn app_of(kind: u8, shards: usize) -> psmr_core::app::AppSpec {
     match kind {
         0 => testkit::spin(shards, 300),
         1 => testkit::list(shards),
-        _ => psmr_core::app::AppSpec::KvStore { shards, keys: 512 },
+        _ => psmr_core::app::AppSpec::KvStore {
+            shards,
+            keys: 512,
+            value_bytes: 8,
+        },
     }
 }
 

@@ -390,9 +390,9 @@ fn a_spec_selects_the_broken_stealer_and_the_oracle_catches_it() {
         threads: 4,
     };
     let mut spec = SchedulerSpec::new(SchedulerId::WsOptimistic);
-    spec.stealing = Some(StealingParams {
+    spec.stealing = Some(crate::StealingParams {
         mapping: Some(MappingSpec::Naive),
-        ..StealingParams::default()
+        ..Default::default()
     });
     spec.fault = Some("no-such-fault".into());
     assert!(matches!(

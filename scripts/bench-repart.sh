@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Reproduce docs/benchmarks/repartitioning.md: paper 001 Table 1, scaled to
+# 1/100 (scenarios/repart-table1-{a,d,e}.json), every configuration run
+# PSMR_BENCH_REPS times natively without tracing.
+#
+#   scripts/bench-repart.sh [OUT_DIR]
+#
+# Prints the machine and load average before and after, keeps each run's
+# JSON report in OUT_DIR (default: a fresh folder under ${TMPDIR:-/tmp}) and
+# prints one table per workload: makespan (the run's duration), median
+# throughput over the run's 100 time buckets, median queue-length CV,
+# repartitions, scheduler pause, each as the median over repetitions with
+# the min-max spread of the makespan.
+#
+# Environment:
+#   PSMR_BENCH_REPS      repetitions per scenario (default 3)
+#   PSMR_BENCH_ONLY      workloads to run, e.g. "a e" (default "a d e")
+#   PSMR_BENCH_REQUESTS  override the scenarios' request counts
+#   CARGO_TARGET_DIR     where the release build of psmr goes (default engine/target)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+REPS="${PSMR_BENCH_REPS:-3}"
+ONLY="${PSMR_BENCH_ONLY:-a d e}"
+OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-repart-$(date -u +%Y%m%dT%H%M%SZ)}"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
+PSMR="$TARGET/release/psmr"
+
+machine() {
+  printf 'date (UTC):   %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
+  printf 'cores (nproc): %s\n' "$(nproc)"
+  printf 'CPU model:    %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
+  printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+mkdir -p "$OUT"
+(cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build -q --release -p psmr-cli)
+machine | tee "$OUT/machine-before.txt"
+extra=()
+if [[ -n "${PSMR_BENCH_REQUESTS:-}" ]]; then extra+=(--requests "$PSMR_BENCH_REQUESTS"); fi
+for w in $ONLY; do
+  for rep in $(seq 1 "$REPS"); do
+    echo "==> workload $w, repetition $rep"
+    "$PSMR" run --json --no-trace "${extra[@]}" "$ROOT/scenarios/repart-table1-$w.json" > "$OUT/table1-$w-$rep.json"
+  done
+done
+machine | tee "$OUT/machine-after.txt"
+python3 - "$OUT" "$ONLY" <<'PY'
+import json, statistics, sys, pathlib
+out, only = pathlib.Path(sys.argv[1]), sys.argv[2].split()
+for w in only:
+    runs = {}
+    for f in sorted(out.glob(f"table1-{w}-*.json")):
+        for r in json.loads(f.read_text())["runs"]:
+            runs.setdefault(r["label"], []).append(r)
+    print(f"\n### Workload {w.upper()} ({len(next(iter(runs.values())))} repetitions)\n")
+    print("| configuration | makespan ms (min-max) | median tput kops/s | mean tput kops/s | queue CV % | repartitions | pause ms | correct |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, rs in runs.items():
+        med = lambda f: statistics.median(f(r) for r in rs)
+        x = lambda k: (lambda r: r["metrics"]["extra"].get(k, 0.0))
+        ms = [r["metrics"]["duration_ms"] for r in rs]
+        print(f"| {label} | {statistics.median(ms):.0f} ({min(ms):.0f}-{max(ms):.0f}) "
+              f"| {med(x('throughput_median_ops_s'))/1e3:.1f} | {med(lambda r: r['throughput_ops_s'])/1e3:.1f} "
+              f"| {med(x('queue_cv_median_pct')):.1f} | {med(x('repartitions')):.0f} "
+              f"| {med(x('scheduler_pause_ms')):.1f} | {all(r['correct'] for r in rs)} |")
+PY
+echo "raw reports: $OUT"

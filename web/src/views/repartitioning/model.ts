@@ -1,0 +1,251 @@
+/**
+ * The repartitioning view's data, derived once per trace (pure functions,
+ * no DOM): map switches with the keys that moved, partitions with their
+ * cut, Base's pauses, the syncs across lanes, and the queue-length CV
+ * over time; and, with the stream's workload graph from the engine
+ * (`workloadGraph()`), the owner of every key at any time of the run.
+ *
+ * Owners: every strategy places a key round-robin when a request first
+ * names it, from one counter that map switches never touch, so the
+ * engine's `initial_owner` holds for the whole run except the keys a
+ * switch moved; `KeyMoved` events (at most 4,096 per switch) say which.
+ */
+import { F, KIND, NO_REQUEST, type PackedTrace } from '../../trace/codec';
+
+/** The workload graph of a stream, as the engine's `workloadGraph()` returns it. */
+export interface GraphView {
+  workers: number;
+  /** Store key of each vertex, in key order. */
+  keys: number[];
+  /** First request that touches each key. */
+  first_request: number[];
+  /** Round-robin placement of each key. */
+  initial_owner: number[];
+  weight: number[];
+  /** `[u, v, weight]`, heaviest first (capped). */
+  edges: [number, number, number][];
+  edges_total: number;
+}
+
+export interface Switch {
+  t_ns: number;
+  epoch: number;
+  /** Keys that changed owner (may exceed `moves.length`, which is capped). */
+  moved: number;
+  /** Traced moves of this switch: store key, from, to. */
+  moves: { key: number; from: number; to: number }[];
+}
+
+export interface Partitioning {
+  epoch: number;
+  start_ns: number;
+  end_ns: number;
+  vertices: number;
+  edges: number;
+  cut: number;
+  time_us: number;
+  /** Heaviest part over the average, permille (from the map's balance event). */
+  imbalance_permille?: number;
+}
+
+export interface Pause {
+  epoch: number;
+  start_ns: number;
+  end_ns: number;
+}
+
+export interface SyncQueued {
+  t_ns: number;
+  req: number;
+  /** Bit i = worker i (workers 0-31). */
+  lanes: number;
+  executor: number;
+}
+
+export interface CvPoint {
+  t_ns: number;
+  /** Coefficient of variation of the queue lengths, percent. */
+  cv: number;
+}
+
+export interface RepartTimeline {
+  switches: Switch[];
+  partitions: Partitioning[];
+  pauses: Pause[];
+  syncs: SyncQueued[];
+  cv: CvPoint[];
+  /** Deliveries by time (for "keys seen so far"): the time of each delivered request, by request id. */
+  deliveredAt: Map<number, number>;
+}
+
+/** CV of `lens` in percent; null when every queue is empty. */
+export function cvPercent(lens: readonly number[]): number | null {
+  if (lens.length === 0) return null;
+  const mean = lens.reduce((a, b) => a + b, 0) / lens.length;
+  if (mean <= 0) return null;
+  const v = lens.reduce((a, l) => a + (l - mean) ** 2, 0) / lens.length;
+  return (Math.sqrt(v) / mean) * 100;
+}
+
+/** Read a trace once into the view's timeline. */
+export function timeline(trace: PackedTrace): RepartTimeline {
+  const out: RepartTimeline = { switches: [], partitions: [], pauses: [], syncs: [], cv: [], deliveredAt: new Map() };
+  const open = new Map<number, Partitioning>();
+  const pausing = new Map<number, number>();
+  let pendingMoves: Switch['moves'] = [];
+  // Queue samples of one tick share a timestamp: gather them, close the tick when time moves on.
+  let tickT = -1;
+  let tick: number[] = [];
+  const closeTick = () => {
+    const cv = cvPercent(tick.filter((l) => l >= 0));
+    if (tickT >= 0 && cv !== null) out.cv.push({ t_ns: tickT, cv });
+    tick = [];
+  };
+  for (let i = 0; i < trace.length; i++) {
+    const k = trace.kind(i);
+    const t = trace.tNs(i);
+    switch (k) {
+      case KIND.Delivered:
+        out.deliveredAt.set(trace.get(i, F.Delivered.req), t);
+        break;
+      case KIND.KeyMoved:
+        pendingMoves.push({
+          key: trace.get(i, F.KeyMoved.key),
+          from: trace.get(i, F.KeyMoved.from),
+          to: trace.get(i, F.KeyMoved.to),
+        });
+        break;
+      case KIND.MapSwitch:
+        out.switches.push({
+          t_ns: t,
+          epoch: trace.get(i, F.MapSwitch.epoch),
+          moved: trace.get(i, F.MapSwitch.moved),
+          moves: pendingMoves,
+        });
+        pendingMoves = [];
+        break;
+      case KIND.PartitionStart: {
+        const epoch = trace.get(i, F.PartitionStart.epoch);
+        open.set(epoch, {
+          epoch,
+          start_ns: t,
+          end_ns: t,
+          vertices: trace.get(i, F.PartitionStart.vertices),
+          edges: trace.get(i, F.PartitionStart.edges),
+          cut: 0,
+          time_us: 0,
+        });
+        break;
+      }
+      case KIND.Partitioned: {
+        const epoch = trace.get(i, F.Partitioned.epoch);
+        const p = open.get(epoch) ?? { epoch, start_ns: t, end_ns: t, vertices: 0, edges: 0, cut: 0, time_us: 0 };
+        open.delete(epoch);
+        p.end_ns = t;
+        p.cut = trace.get(i, F.Partitioned.cut);
+        p.time_us = trace.get(i, F.Partitioned.time_us);
+        out.partitions.push(p);
+        break;
+      }
+      case KIND.MapBalance: {
+        const epoch = trace.get(i, F.MapBalance.epoch);
+        const last = out.switches[out.switches.length - 1];
+        // The balance event follows its switch; the partition of that map is the latest finished one.
+        const p = out.partitions[out.partitions.length - 1];
+        if (p && last && last.epoch === epoch) p.imbalance_permille = trace.get(i, F.MapBalance.imbalance_permille);
+        break;
+      }
+      case KIND.SchedulerPause:
+        pausing.set(trace.get(i, F.SchedulerPause.epoch), t);
+        break;
+      case KIND.SchedulerResume: {
+        const epoch = trace.get(i, F.SchedulerResume.epoch);
+        out.pauses.push({ epoch, start_ns: pausing.get(epoch) ?? t, end_ns: t });
+        pausing.delete(epoch);
+        break;
+      }
+      case KIND.SyncQueued:
+        out.syncs.push({
+          t_ns: t,
+          req: trace.get(i, F.SyncQueued.req),
+          lanes: trace.get(i, F.SyncQueued.lanes),
+          executor: trace.get(i, F.SyncQueued.executor),
+        });
+        break;
+      case KIND.QueueLen: {
+        if (t !== tickT) {
+          closeTick();
+          tickT = t;
+        }
+        const of = trace.get(i, F.QueueLen.of);
+        while (tick.length <= of) tick.push(-1);
+        tick[of] = trace.get(i, F.QueueLen.len);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  closeTick();
+  return out;
+}
+
+/** The owner of every vertex of `g` after the switches up to `tNs`, and the keys the last of them moved. */
+export function ownersAt(
+  g: GraphView,
+  tl: RepartTimeline,
+  tNs: number,
+): { owner: Int32Array; lastMoved: Set<number>; epoch: number } {
+  const owner = Int32Array.from(g.initial_owner);
+  const index = new Map<number, number>();
+  g.keys.forEach((k, i) => index.set(k % 2 ** 32, i));
+  let lastMoved = new Set<number>();
+  let epoch = 0;
+  for (const s of tl.switches) {
+    if (s.t_ns > tNs) break;
+    lastMoved = new Set();
+    for (const m of s.moves) {
+      const v = index.get(m.key);
+      if (v !== undefined) {
+        owner[v] = m.to;
+        lastMoved.add(v);
+      }
+    }
+    epoch = s.epoch;
+  }
+  return { owner, lastMoved, epoch };
+}
+
+/** Vertices whose key some request delivered by `tNs` touched (the rest are not placed yet). */
+export function seenAt(g: GraphView, tl: RepartTimeline, tNs: number): Uint8Array {
+  const seen = new Uint8Array(g.keys.length);
+  g.first_request.forEach((r, v) => {
+    const t = tl.deliveredAt.get(r);
+    if (t !== undefined && t <= tNs) seen[v] = 1;
+  });
+  return seen;
+}
+
+/**
+ * Edge cut of an assignment over the drawn edges: their total weight between
+ * different owners, counting only keys placed already (`seen`, all if absent).
+ */
+export function cutOf(g: GraphView, owner: Int32Array, seen?: Uint8Array): number {
+  let cut = 0;
+  for (const [u, v, w] of g.edges) if (owner[u] !== owner[v] && (!seen || (seen[u] && seen[v]))) cut += w;
+  return cut;
+}
+
+/** Workers of a sync's lane mask, ascending. */
+export function lanesOf(mask: number): number[] {
+  const out: number[] = [];
+  for (let w = 0; w < 32; w++) if ((mask >>> w) & 1) out.push(w);
+  return out;
+}
+
+/** True while Base's scheduler is stopped at `tNs`. */
+export function pausedAt(tl: RepartTimeline, tNs: number): boolean {
+  return tl.pauses.some((p) => p.start_ns <= tNs && tNs < p.end_ns);
+}
+
+export { NO_REQUEST };
