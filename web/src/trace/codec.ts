@@ -317,6 +317,28 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
       return `${who} finished every instance of SCC ${f(F.SccEnd.group)}`;
     case KIND.CommitWait:
       return `instance ${f(F.CommitWait.instance)} waits for instance ${f(F.CommitWait.on)} to commit`;
+    case KIND.ColorHome: {
+      const how = ['hashed', 'the registering core', 'a fixed core'][f(F.ColorHome.how)] ?? 'a core';
+      return `free color ${f(F.ColorHome.color)} goes to T${f(F.ColorHome.core)} (${how})`;
+    }
+    case KIND.ColorQueue: {
+      const op = ['joins', 'leaves', 'moves to the tail of'][f(F.ColorQueue.op)] ?? 'changes in';
+      return `color ${f(F.ColorQueue.color)} ${op} T${f(F.ColorQueue.core)}'s queue (${f(F.ColorQueue.len)} events)`;
+    }
+    case KIND.StealTry:
+      return `${who} looks at T${f(F.StealTry.victim)}'s queue (${f(F.StealTry.queued)} events) for a color to steal`;
+    case KIND.StealRefused: {
+      const why =
+        [
+          'fewer than two colors queued',
+          'no color under half the queue',
+          'time left not above the steal cost',
+          'no stealable color',
+        ][f(F.StealRefused.heuristic)] ?? 'refused';
+      return `${who} does not steal color ${f(F.StealRefused.color)}: ${why} (time left ${f(F.StealRefused.left_ns)} ns, steal cost ${f(F.StealRefused.cost_ns)} ns)`;
+    }
+    case KIND.StealCost:
+      return `${who}'s steal from T${f(F.StealCost.victim)} took ${f(F.StealCost.steal_ns)} ns for ${f(F.StealCost.left_ns)} ns of work`;
     default:
       return `${who} event ${e.kind}`;
   }

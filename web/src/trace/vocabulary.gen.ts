@@ -39,19 +39,24 @@ export const KIND = {
   SchedulerPause: 37,
   SchedulerResume: 38,
   KeyMoved: 39,
+  ColorHome: 41,
+  ColorQueue: 42,
+  StealTry: 43,
+  StealRefused: 44,
+  StealCost: 45,
 } as const;
 
 /** Kind codes are below KIND_COUNT; codes no kind uses yet are gaps (see KNOWN). */
-export const KIND_COUNT = 40;
+export const KIND_COUNT = 46;
 
 /** Whether each code below KIND_COUNT is a kind. */
-export const KNOWN: readonly boolean[] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, true, true, true, true, true, true, true, true];
+export const KNOWN: readonly boolean[] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true];
 
 /** Engine (kebab-case) name of each kind, by code ('' for a gap). */
-export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'exec-end', 'wait-start', 'wait-end', 'sync-arrive', 'sync-release', 'steal', 'steal-done', 'flag', 'graph-insert', 'graph-remove', 'group-found', 'map-switch', 'queue-len', 'dep-edge', 'group-member', 'registered', 'color-steal', 'partitioned', 'commit', 'ready', 'graph-size', 'scc-start', 'scc-end', 'commit-wait', '', '', '', '', 'sync-queued', 'part-sync-arrive', 'part-sync-release', 'partition-start', 'map-balance', 'scheduler-pause', 'scheduler-resume', 'key-moved'] as const;
+export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'exec-end', 'wait-start', 'wait-end', 'sync-arrive', 'sync-release', 'steal', 'steal-done', 'flag', 'graph-insert', 'graph-remove', 'group-found', 'map-switch', 'queue-len', 'dep-edge', 'group-member', 'registered', 'color-steal', 'partitioned', 'commit', 'ready', 'graph-size', 'scc-start', 'scc-end', 'commit-wait', '', '', '', '', 'sync-queued', 'part-sync-arrive', 'part-sync-release', 'partition-start', 'map-balance', 'scheduler-pause', 'scheduler-resume', 'key-moved', '', 'color-home', 'color-queue', 'steal-try', 'steal-refused', 'steal-cost'] as const;
 
 /** Kinds kept through a cut trace, by code. */
-export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, true, true, true, true, false];
+export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, true, true, true, true, false, false, true, false, false, true, true];
 
 /**
  * Where each field of each kind is packed: the word of the event (3, 4, 5 =
@@ -94,6 +99,11 @@ export const F = {
   SchedulerPause: { epoch: 3 },
   SchedulerResume: { epoch: 3, pause_us: 4 },
   KeyMoved: { key: 3, from: 4, to: 5 },
+  ColorHome: { color: 3, core: 4, how: 2 },
+  ColorQueue: { color: 3, core: 4, len: 5, op: 2 },
+  StealTry: { victim: 3, queued: 4 },
+  StealRefused: { heuristic: 2, color: 3, left_ns: 4, cost_ns: 5 },
+  StealCost: { victim: 3, steal_ns: 4, left_ns: 5 },
 } as const;
 
 /** An event with its fields by name (see `named` in codec.ts): `switch (e.kind)` narrows it. */
@@ -134,10 +144,15 @@ export type NamedEvent =
   | { kind: 'SchedulerPause'; t_ns: number; thread: number; epoch: number; }
   | { kind: 'SchedulerResume'; t_ns: number; thread: number; epoch: number; pause_us: number; }
   | { kind: 'KeyMoved'; t_ns: number; thread: number; key: number; from: number; to: number; }
+  | { kind: 'ColorHome'; t_ns: number; thread: number; color: number; core: number; how: number; }
+  | { kind: 'ColorQueue'; t_ns: number; thread: number; color: number; core: number; len: number; op: number; }
+  | { kind: 'StealTry'; t_ns: number; thread: number; victim: number; queued: number; }
+  | { kind: 'StealRefused'; t_ns: number; thread: number; heuristic: number; color: number; left_ns: number; cost_ns: number; }
+  | { kind: 'StealCost'; t_ns: number; thread: number; victim: number; steal_ns: number; left_ns: number; }
   ;
 
 /** Per kind code: the word of the request the event is about (its first `req` field), or -1. */
-export const FOCUS: readonly number[] = [3, 3, 3, 3, 3, 3, 3, 4, 4, 5, -1, -1, 3, 3, -1, -1, -1, 3, 4, 4, -1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1, -1, 3, 3, 3, -1, -1, -1, -1, -1];
+export const FOCUS: readonly number[] = [3, 3, 3, 3, 3, 3, 3, 4, 4, 5, -1, -1, 3, 3, -1, -1, -1, 3, 4, 4, -1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1, -1, 3, 3, 3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1];
 
 /** Wait reason codes (the x of WaitStart / WaitEnd), by name. */
 export const REASON = {

@@ -117,3 +117,35 @@ fn broken_pepaxos_and_late_exit_one() {
         assert!(err.starts_with(&format!("VIOLATION {name}: ")), "{err}");
     }
 }
+
+/// The event-coloring runtimes' broken variant (a stealer that takes the
+/// color its victim is running) is caught too: many rounds are delivered at
+/// once, so core 0 holds a queue of long `fork` events of color 0 while it
+/// runs one; the idle core steals color 0 and runs the next fork while the
+/// victim still runs the current one.
+#[test]
+fn a_runtime_stealing_the_running_color_is_caught() {
+    for id in ["libasync", "mely"] {
+        let text = format!(
+            r#"{{
+  "name": "broken {id}", "description": "fault injection",
+  "app": {{ "kind": "handlers", "colors": 3 }},
+  "workload": {{ "seed": 3, "requests": 300,
+                "events": {{ "kind": "unbalanced", "round": 2, "long_share": 1.0,
+                            "long_ns": [50000, 100000],
+                            "handlers": {{ "fork": {{ "ns": 100000 }} }} }} }},
+  "threads": 2,
+  "schedulers": [ {{ "id": "{id}", "fault": "steal-running" }} ],
+  "run": {{ "trace": false }}
+}}"#
+        );
+        let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(format!("broken-{id}.json"));
+        std::fs::write(&p, text).unwrap();
+        let o = until_caught(&["run", p.to_str().unwrap(), "--json"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+        assert!(err.contains("color"), "names the color: {err}");
+    }
+}

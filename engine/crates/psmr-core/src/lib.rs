@@ -12,6 +12,8 @@
 //! * [`class`]: request classes and the conflict relation between them
 //!   (paper 003, Definitions 2-3: internal and external conflicts);
 //! * [`app`]: the replicated applications that do real work;
+//! * [`workload`]: the seeded request-stream generator ([`workload_events`]:
+//!   event forests for the event-coloring runtimes);
 //! * [`workload`]: the seeded request-stream generator ([`workload_ycsb`]:
 //!   YCSB A, D, E streams for the key-value store);
 //! * [`scheduler`]: the one [`scheduler::Scheduler`] trait every scheduler
@@ -42,13 +44,14 @@ pub mod threads;
 pub mod trace;
 pub mod workload;
 pub mod workload_commits;
+pub mod workload_events;
 pub mod workload_ycsb;
 pub mod ycsb;
 
 pub use cell::{CellSpace, Span};
 pub use class::{ClassDef, ClassId, ClassTable};
 pub use exec::{RunContext, RunOutput};
-pub use request::{Op, Request, RequestId, ShardSet};
+pub use request::{EventOp, Home, Op, Request, RequestId, ShardSet};
 pub use scheduler::{Family, Needs, RunError, Scheduler, SchedulerId, SpaceKind};
 pub use stream::{Stream, StreamKind};
 pub use trace::{EventKind, ThreadRef, TraceEvent, WaitReason, NO_REQUEST};

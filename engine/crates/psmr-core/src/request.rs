@@ -95,15 +95,91 @@ pub enum Op {
     KvInsert { key: u64, value: u64 },
     /// Key-value store: read the keys in `start..start + len` that exist.
     KvScan { start: u64, len: u32 },
-    /// Event handler: spin `ns` nanoseconds, then fold `tag` into `color`'s
-    /// state.
-    Event { color: u32, tag: u32, ns: u32 },
+    /// Event handler (paper 002): spin `ns` nanoseconds, touch `lines`
+    /// cache lines of data set `set` from line `first` (rewriting them when
+    /// `fill`, reading them otherwise), then fold `tag` and what it read
+    /// into `color`'s state. See [`EventOp`].
+    Event(EventOp),
     /// Synthetic: spin for `ns` nanoseconds, reading or writing `shards`.
     Spin {
         ns: u32,
         shards: ShardSet,
         write: bool,
     },
+}
+
+/// Where an event goes when its color has no event pending or running on
+/// any core (a color with pending events always goes to the core that holds
+/// them: that is what keeps one color on one core at a time).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Home {
+    /// Core `color mod cores` (Libasync-smp's hashing of colors).
+    #[default]
+    Hash,
+    /// The core that registers it (a delivered root: core 0).
+    Near,
+    /// Core `k mod cores`.
+    Core(u16),
+}
+
+impl Home {
+    /// The core a free color goes to, among `cores`, when `from` registers
+    /// it (`None`: the delivering thread, which is no core).
+    pub fn core(self, color: u32, from: Option<usize>, cores: usize) -> usize {
+        let cores = cores.max(1);
+        match self {
+            Home::Hash => color as usize % cores,
+            Home::Near => from.unwrap_or(0) % cores,
+            Home::Core(k) => k as usize % cores,
+        }
+    }
+}
+
+/// One event of an event stream (paper 002): the work its handler does and
+/// the programmer's annotations on that handler.
+///
+/// * Work: spin `ns`, then touch `lines` 64-byte lines of data set `set`
+///   starting at line `first` (`lines == 0`: no data).
+/// * `handler` indexes the workload's handler table (for names in views).
+/// * `cost_ns`: the handler's annotated average processing time (section
+///   III-B: profiled, then written on the handler), which Mely's time-left
+///   heuristic adds up per color.
+/// * `penalty`: the handler's stealing penalty (section III-C, at least 1):
+///   Mely's penalty-aware heuristic counts the event as `cost_ns / penalty`.
+/// * `home`: where the event goes if its color is free ([`Home`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventOp {
+    pub color: u32,
+    pub tag: u32,
+    pub ns: u32,
+    pub set: u32,
+    pub first: u32,
+    pub lines: u32,
+    pub cost_ns: u32,
+    pub penalty: u16,
+    pub handler: u8,
+    pub fill: bool,
+    pub home: Home,
+}
+
+impl EventOp {
+    /// An event that only spins `ns` and folds `tag` into `color` (no data,
+    /// annotated with its own cost, penalty 1, hashed home).
+    pub fn spin(color: u32, tag: u32, ns: u32) -> Self {
+        EventOp {
+            color,
+            tag,
+            ns,
+            set: 0,
+            first: 0,
+            lines: 0,
+            cost_ns: ns,
+            penalty: 1,
+            handler: 0,
+            fill: false,
+            home: Home::Hash,
+        }
+    }
 }
 
 /// One request of a stream.
@@ -121,6 +197,26 @@ pub struct Request {
 mod tests {
     use super::*;
     use crate::cell::Span;
+
+    /// Events carry their work and annotations in the request itself; the
+    /// operation must stay small (it is stored once per request).
+    #[test]
+    fn an_operation_fits_in_forty_bytes() {
+        assert!(
+            std::mem::size_of::<Op>() <= 40,
+            "{}",
+            std::mem::size_of::<Op>()
+        );
+    }
+
+    #[test]
+    fn a_free_color_goes_home() {
+        assert_eq!(Home::Hash.core(7, Some(0), 4), 3);
+        assert_eq!(Home::Near.core(7, Some(2), 4), 2);
+        assert_eq!(Home::Near.core(7, None, 4), 0);
+        assert_eq!(Home::Core(6).core(7, Some(1), 4), 2);
+        assert_eq!(Home::Core(6).core(7, Some(1), 0), 0, "no cores: core 0");
+    }
 
     #[test]
     fn shard_sets_become_maximal_spans() {

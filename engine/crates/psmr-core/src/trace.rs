@@ -411,6 +411,26 @@ vocabulary! {
     /// Repartitioning: key number `key` (its low 32 bits) moved from partition
     /// `from` to `to` at map switch `epoch`'s (at most 4096 per switch).
     39 KeyMoved { key: count @ a, from: count @ b, to: count @ c }
+    /// Color `color`, free (no event pending or running anywhere), was
+    /// given core `core` by the registering thread: `how` 0 hashed (color
+    /// mod cores), 1 the registering core, 2 a fixed core (paper 002).
+    41 ColorHome [structural] { color: count @ a, core: thread @ b, how: small @ x }
+    /// A color-queue changed on core `core` (Mely, paper 002 IV-A): `op` 0
+    /// joined the core-queue, 1 left it (empty), 2 went to its tail after a
+    /// batch; `len` events it holds now.
+    42 ColorQueue { color: count @ a, core: thread @ b, len: count @ c, op: small @ x }
+    /// The thread looked at `victim`'s queue (`queued` events) for a color
+    /// to steal.
+    43 StealTry { victim: thread @ a, queued: count @ b }
+    /// A steal from the victim of the thread's last steal-try was refused
+    /// by `heuristic`: 0 fewer than two colors queued, 1 no color under half
+    /// the queue, 2 time left not above the steal cost, 3 no stealable
+    /// color; `color` the best candidate, its time left and the steal cost
+    /// compared, in ns (saturated).
+    44 StealRefused [structural] { heuristic: small @ x, color: count @ a, left_ns: count @ b, cost_ns: count @ c }
+    /// The color steal just made took `steal_ns` and moved events of
+    /// `left_ns` annotated processing time (ns, saturated).
+    45 StealCost [structural] { victim: thread @ a, steal_ns: count @ b, left_ns: count @ c }
 }
 
 /// The vocabulary, wait reasons and thread-id conventions as JSON (what
@@ -1005,6 +1025,8 @@ mod tests {
         );
     }
 
+    /// Codes are assigned in ranges per family (docs/adding-a-family.md),
+    /// so the table may have gaps: unique and increasing.
     #[test]
     fn codes_are_unique_and_increasing() {
         // Families own code ranges (late/ePaxos 23-31, repartitioning 32-40,

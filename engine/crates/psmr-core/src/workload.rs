@@ -16,6 +16,7 @@ use crate::cell::Span;
 use crate::class::{ClassId, ClassTable};
 use crate::request::Op;
 use crate::stream::{Stream, StreamBuilder};
+pub use crate::workload_events::EventWorkload;
 
 /// How local requests spread over shards.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -68,6 +69,11 @@ pub struct WorkloadSpec {
     /// Key-value store only: keys read by one scan.
     #[serde(default = "default_scan_len")]
     pub scan_len: u32,
+    /// Handlers application only: an event workload (paper 002), which
+    /// makes an event stream of `requests` events; the fields above about
+    /// writes, globals, skew, mix and scans do not apply to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<EventWorkload>,
     /// Key-value store only: a YCSB core workload (A, D, E) instead of the
     /// class-share generator; then leave `writes`, `global`, `skew`, `mix`,
     /// `group_mean`, `scans` and `scan_len` out.
@@ -174,8 +180,12 @@ fn shard_share(skew: &Skew, shard: usize, shards: usize) -> f64 {
     }
 }
 
-/// Generate the request stream (a total order).
+/// Generate the request stream: an event stream for an event workload
+/// ([`crate::workload_events`]), a total order otherwise.
 pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Stream {
+    if let Some(events) = &w.events {
+        return crate::workload_events::generate(app, events, w);
+    }
     if let Some(y) = &w.ycsb {
         return crate::workload_ycsb::generate(app, classes, y, w.seed, w.requests);
     }
@@ -325,11 +335,11 @@ fn make_op(
         AppSpec::KvStore { keys, shards, .. } => kv_op(rng, keys, shards, write, global, shard, w),
         // Handlers run event streams (their own generator); as a total
         // stream each request is one event of a random color.
-        AppSpec::Handlers { colors } => Op::Event {
-            color: rng.below(colors.max(1) as u64) as u32,
-            tag: rng.next_u64() as u32,
-            ns: 0,
-        },
+        AppSpec::Handlers { colors, .. } => Op::Event(crate::request::EventOp::spin(
+            rng.below(colors.max(1) as u64) as u32,
+            rng.next_u64() as u32,
+            0,
+        )),
         AppSpec::Spin { ns, shards } => Op::Spin {
             ns,
             shards: if global {
@@ -412,6 +422,7 @@ mod tests {
             group_mean: None,
             scans: 0.0,
             scan_len: 16,
+            events: None,
             ycsb: None,
             commits: None,
         }

@@ -279,6 +279,7 @@ mod tests {
             scans: 0.0,
             scan_len: 16,
             ycsb: None,
+            events: None,
             commits: None,
         };
         (app, w)

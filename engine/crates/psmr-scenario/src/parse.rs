@@ -307,16 +307,17 @@ impl Checker<'_> {
                 "app.ns",
                 format!("expected at most {MAX_SPIN_NS} ns of work per request, got {ns}"),
             ),
-            AppSpec::Handlers { colors } if colors == 0 || colors > MAX_COLORS => self.err(
+            AppSpec::Handlers { colors, .. } if colors == 0 || colors > MAX_COLORS => self.err(
                 "app.colors",
                 format!("expected 1..={MAX_COLORS} colors, got {colors}"),
             ),
             AppSpec::Handlers { .. } if self.sc.stream_kind() != StreamKind::Events => self.err(
                 "app.kind",
-                "the handlers application runs event streams, and this workload makes a total order; event workloads are not available in scenario files yet".into(),
+                "the handlers application runs event streams, and this workload makes a total order; give the workload an `events` object (see docs/scenario-format.md)".into(),
             ),
             _ => {}
         }
+        self.handlers_data();
     }
 
     fn workload(&mut self, limits: &Limits) {
@@ -367,6 +368,9 @@ impl Checker<'_> {
         }
         if let Some(mix) = &w.mix {
             self.mix(mix);
+        }
+        if let Some(events) = &w.events {
+            self.events(events);
         }
         if let Some(y) = &w.ycsb {
             self.ycsb(y);
@@ -590,6 +594,9 @@ impl Checker<'_> {
 
     /// Values inside the parameter objects.
     fn params(&mut self, at: &str, s: &SchedulerSpec) {
+        if let Some(p) = &s.coloring {
+            self.coloring_params(&member(at, "coloring"), p);
+        }
         if let Some(p) = &s.repart {
             self.repart(&member(at, "repart"), p);
         }
@@ -653,7 +660,7 @@ impl Checker<'_> {
         }
     }
 
-    fn spin(&mut self, at: &str, sp: SpinPolicy) {
+    pub(crate) fn spin(&mut self, at: &str, sp: SpinPolicy) {
         if sp.park_us > 1_000_000 {
             self.err(
                 &member(at, "park_us"),
@@ -842,12 +849,17 @@ pub fn implemented() -> Vec<&'static str> {
         .collect()
 }
 
-/// The stream kind a workload makes: commits with a `commits` object, a
-/// total order otherwise.
+/// The stream kind a workload makes: an event stream for an `events`
+/// workload, commits with a `commits` object, a total order otherwise.
 pub fn stream_kind_of(workload: &psmr_core::workload::WorkloadSpec) -> StreamKind {
-    if workload.commits.is_some() {
+    if workload.events.is_some() {
+        StreamKind::Events
+    } else if workload.commits.is_some() {
         StreamKind::Commits
     } else {
         StreamKind::Total
     }
 }
+
+#[path = "parse_events.rs"]
+mod events;

@@ -19,6 +19,7 @@ use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId};
 
 pub mod barrier;
 pub mod busy_wait;
+pub mod coloring;
 pub mod early;
 pub mod epaxos;
 pub mod late;
@@ -36,7 +37,8 @@ pub mod testkit;
 pub mod work_stealing;
 
 pub use spec::{
-    EarlyParams, EpaxosParams, LateParams, RepartParams, SchedulerSpec, SpinPolicy, StealingParams,
+    ColoringParams, EarlyParams, EpaxosParams, LateParams, RepartParams, SchedulerSpec, SpinPolicy,
+    StealingParams,
 };
 
 #[cfg(all(test, not(loom), not(shuttle)))]
@@ -51,7 +53,8 @@ pub struct BuildEnv<'a> {
     pub threads: usize,
 }
 
-/// What the scheduler `id` declares, or `None` when it is not built yet.
+/// What the scheduler `id` declares, or `None` when it is not built yet
+/// (every id is built today; a new id gets its arm with its module).
 pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
     Some(match id {
         SchedulerId::Sequential => &sequential::NEEDS,
@@ -61,6 +64,8 @@ pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
         | SchedulerId::WsModerate
         | SchedulerId::WsAggressive
         | SchedulerId::WsOptimistic => &work_stealing::NEEDS,
+        SchedulerId::Libasync => &coloring::NEEDS_LIBASYNC,
+        SchedulerId::Mely => &coloring::NEEDS_MELY,
         SchedulerId::RepartRr => &repart::NEEDS_RR,
         SchedulerId::RepartSw => &repart::NEEDS_SW,
         SchedulerId::RepartBase => &repart::NEEDS_BASE,
@@ -68,7 +73,6 @@ pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
         SchedulerId::Late => &late::NEEDS,
         SchedulerId::Epaxos => &epaxos::NEEDS,
         SchedulerId::Pepaxos => &epaxos::parallel::NEEDS,
-        _ => return None,
     })
 }
 
@@ -88,6 +92,7 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
             &spec.early.clone().unwrap_or_default(),
             env,
         )?)),
+        SchedulerId::Libasync | SchedulerId::Mely => coloring::build(spec),
         SchedulerId::RepartRr
         | SchedulerId::RepartSw
         | SchedulerId::RepartBase

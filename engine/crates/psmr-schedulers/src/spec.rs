@@ -76,6 +76,49 @@ pub struct StealingParams {
     pub spin: Option<SpinPolicy>,
 }
 
+/// Parameters of the event-coloring runtimes (`libasync`, `mely`): the
+/// scenario entry's `coloring` object. `libasync` takes `stealing`,
+/// `queue_capacity` and `spin`; `mely` takes every field.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ColoringParams {
+    /// Idle cores steal colors from others (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stealing: Option<bool>,
+    /// `mely`: events of one color run in a row before the core moves to
+    /// its next color-queue (default 10, as in the paper).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u32>,
+    /// `mely`: locality-aware stealing, nearest victims first (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locality: Option<bool>,
+    /// `mely`: time-left stealing, only colors whose time left exceeds the
+    /// cost of a steal (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_left: Option<bool>,
+    /// `mely`: penalty-aware stealing, a handler's penalty divides its
+    /// events' weight (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty: Option<bool>,
+    /// `mely`: cores per shared cache in the topology the locality
+    /// heuristic uses (default 2: the paper's Xeon pairs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cores_per_cache: Option<u32>,
+    /// `mely`: the steal cost assumed before any steal was measured, ns,
+    /// and the unit of the stealing queue's time-left intervals (default
+    /// 1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steal_cost_ns: Option<u32>,
+    /// Delivered root events a core may hold before the driver waits
+    /// (default 1024); events registered by handlers never wait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_capacity: Option<usize>,
+    /// How an idle core waits between steal attempts: spin, yield, then
+    /// sleep `park_us` (woken at once by a registration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin: Option<SpinPolicy>,
+}
+
 /// Parameters of the repartitioning family (`repart-rr`, `repart-sw`,
 /// `repart-base`, `repart-async`; paper 001): the scenario entry's `repart`
 /// object. `delta_p` applies to `repart-base`, `window` to `repart-async`,
@@ -123,7 +166,8 @@ pub struct EpaxosParams {
 /// One scheduler entry of a scenario: an id, an optional label, and at
 /// most one parameter object, named after the scheduler's family (`early`
 /// for `early` and `busy-wait`, `stealing` for `ws-*`, `late` for `late`,
-/// `epaxos` for `pepaxos`, `repart` for `repart-*`). A parameter object
+/// `epaxos` for `pepaxos`, `repart` for `repart-*`, `coloring` for
+/// `libasync` and `mely`). A parameter object
 /// of another family, or a field that does not apply to the id, is a
 /// located error at validation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -141,6 +185,9 @@ pub struct SchedulerSpec {
     /// Work-stealing parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stealing: Option<StealingParams>,
+    /// Event-coloring runtime parameters (`libasync`, `mely`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coloring: Option<ColoringParams>,
     /// Repartitioning parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repart: Option<RepartParams>,
@@ -151,8 +198,9 @@ pub struct SchedulerSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epaxos: Option<EpaxosParams>,
     /// Fault injection (feature `fault-injection` only): a deliberately
-    /// broken variant, e.g. `ws-ignore-flags` for work stealing, so tests
-    /// can check that the oracle catches it.
+    /// broken variant, e.g. `ws-ignore-flags` for work stealing or
+    /// `steal-running` for `libasync` and `mely`, so tests can check that
+    /// the oracle catches it.
     #[cfg(feature = "fault-injection")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fault: Option<String>,
@@ -165,6 +213,7 @@ impl SchedulerSpec {
             label: None,
             early: None,
             stealing: None,
+            coloring: None,
             repart: None,
             late: None,
             epaxos: None,
@@ -184,6 +233,9 @@ impl SchedulerSpec {
         }
         if self.stealing.is_some() {
             v.push("stealing");
+        }
+        if self.coloring.is_some() {
+            v.push("coloring");
         }
         if self.repart.is_some() {
             v.push("repart");
@@ -212,6 +264,19 @@ impl SchedulerSpec {
             "stealing" => self.stealing.as_ref().map_or(Vec::new(), |p| {
                 present(&[
                     ("mapping", p.mapping.is_some()),
+                    ("queue_capacity", p.queue_capacity.is_some()),
+                    ("spin", p.spin.is_some()),
+                ])
+            }),
+            "coloring" => self.coloring.as_ref().map_or(Vec::new(), |p| {
+                present(&[
+                    ("stealing", p.stealing.is_some()),
+                    ("batch", p.batch.is_some()),
+                    ("locality", p.locality.is_some()),
+                    ("time_left", p.time_left.is_some()),
+                    ("penalty", p.penalty.is_some()),
+                    ("cores_per_cache", p.cores_per_cache.is_some()),
+                    ("steal_cost_ns", p.steal_cost_ns.is_some()),
                     ("queue_capacity", p.queue_capacity.is_some()),
                     ("spin", p.spin.is_some()),
                 ])

@@ -19,6 +19,8 @@ pub use shuttle::thread::yield_now;
 
 #[cfg(not(any(loom, shuttle)))]
 pub use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+/// All three mutexes report a failed `try_lock` with std's error type.
+pub use std::sync::TryLockError;
 #[cfg(not(any(loom, shuttle)))]
 pub use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[cfg(not(any(loom, shuttle)))]

@@ -81,6 +81,7 @@ pub fn workload(seed: u64, requests: u32, writes: f64, global: f64) -> WorkloadS
         group_mean: None,
         scans: 0.0,
         scan_len: 16,
+        events: None,
         ycsb: None,
         commits: None,
     }
@@ -408,10 +409,21 @@ pub fn commit_stream(seed: u64, instances: usize, shards: usize, writes: f64) ->
 /// with up to `fanout` children (depth at most 3), colors drawn from
 /// `colors`.
 pub fn event_stream(seed: u64, roots: usize, fanout: u64, colors: u32) -> Stream {
+    event_stream_spin(seed, roots, fanout, colors, 0)
+}
+
+/// [`event_stream`] whose events spin up to `max_ns` nanoseconds each, with
+/// random homes (hashed, near, a fixed core), annotated costs and penalties,
+/// so that runtimes place, batch and steal in every way.
+pub fn event_stream_spin(seed: u64, roots: usize, fanout: u64, colors: u32, max_ns: u32) -> Stream {
     use psmr_core::cell::Span;
     use psmr_core::stream::{EventForest, StreamBuilder};
-    use psmr_core::{Op, NO_REQUEST};
-    let app = AppSpec::Handlers { colors };
+    use psmr_core::{EventOp, Home, Op, NO_REQUEST};
+    let app = AppSpec::Handlers {
+        colors,
+        data_sets: 0,
+        data_kib: 0,
+    };
     let classes = app.classes();
     let mut rng = SplitMix64::new(seed);
     let mut b = StreamBuilder::new(app.cell_space(), roots * 4);
@@ -421,15 +433,19 @@ pub fn event_stream(seed: u64, roots: usize, fanout: u64, colors: u32) -> Stream
         let mut level = std::collections::VecDeque::from([(NO_REQUEST, 0u32)]);
         while let Some((p, depth)) = level.pop_front() {
             let color = rng.below(colors as u64) as u32;
-            let id = b.push(
-                0,
-                Op::Event {
-                    color,
-                    tag: rng.next_u64() as u32,
-                    ns: 0,
-                },
-                &[Span::one(color as u64, true)],
-            );
+            let ns = rng.below(max_ns as u64 + 1) as u32;
+            let home = match rng.below(3) {
+                0 => Home::Hash,
+                1 => Home::Near,
+                _ => Home::Core(rng.below(8) as u16),
+            };
+            let op = EventOp {
+                cost_ns: rng.below(20_000) as u32,
+                penalty: 1 + rng.below(4) as u16,
+                home,
+                ..EventOp::spin(color, rng.next_u64() as u32, ns)
+            };
+            let id = b.push(0, Op::Event(op), &[Span::one(color as u64, true)]);
             parent.push(p);
             if depth < 3 {
                 for _ in 0..rng.below(fanout + 1) {

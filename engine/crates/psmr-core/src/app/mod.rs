@@ -18,7 +18,7 @@ pub mod kv;
 mod list;
 mod spin;
 
-pub use handlers::Handlers;
+pub use handlers::{Handlers, LINES_PER_KIB};
 pub use kv::KvStore;
 pub use list::ShardedList;
 pub use spin::SpinApp;
@@ -191,11 +191,19 @@ pub enum AppSpec {
         value_bytes: u32,
     },
     /// Event handlers over `colors` colors (paper 002): an event spins for
-    /// its cost and updates its color's state. Runs event streams only.
+    /// its cost, touches part of a data set, and updates its color's state.
+    /// Runs event streams only.
     Handlers {
         /// Number of colors.
         #[schemars(range(min = 1, max = 1048576))]
         colors: u32,
+        /// Data sets the handlers walk (0 = none), so that cache effects
+        /// can show: `data_sets` arrays of `data_kib` KiB each.
+        #[serde(default)]
+        data_sets: u32,
+        /// Size of one data set, in KiB.
+        #[serde(default)]
+        data_kib: u32,
     },
     /// Synthetic work: every request spins for `ns` nanoseconds.
     Spin {
@@ -283,7 +291,7 @@ impl AppSpec {
                 start.saturating_add(len.max(1) as u64 - 1),
             )),
             Op::Spin { shards, write, .. } => out.extend(shards.spans(write)),
-            Op::Event { color, .. } => out.push(Span::one(color as u64, true)),
+            Op::Event(e) => out.push(Span::one(e.color as u64, true)),
         }
     }
     /// A fresh instance with its initial population.
@@ -298,7 +306,11 @@ impl AppSpec {
                 value_bytes,
             } => Box::new(KvStore::with_value_bytes(shards, keys, value_bytes)),
             AppSpec::Spin { shards, ns } => Box::new(SpinApp::new(shards, ns)),
-            AppSpec::Handlers { colors } => Box::new(Handlers::new(colors)),
+            AppSpec::Handlers {
+                colors,
+                data_sets,
+                data_kib,
+            } => Box::new(Handlers::new(colors, data_sets, data_kib)),
         }
     }
 }

@@ -1,0 +1,220 @@
+//! Libasync-smp (paper 002 section II): one FIFO event queue per core,
+//! colors hashed to cores, and the work stealing of section II-B.
+//!
+//! A core's queue is a singly linked list of events (the links live in the
+//! runtime's per-event arena, so following one is a dependent load into a
+//! large array, like the original's heap-allocated events). A core runs its
+//! queue in order. A color's queued events are all in its owner's queue, so
+//! one color never runs on two cores, and the FIFO keeps its order.
+//!
+//! Stealing (Figure 2), for an idle core:
+//! 1. `construct_core_set`: the most loaded core first, then the following
+//!    core numbers ([`most_loaded_first`]);
+//! 2. for each, under its lock (and the stealer's own, taken in index
+//!    order; see `Runtime::steal`): `can_be_stolen` if at least two colors
+//!    are queued there (the running color cannot go);
+//! 3. `choose_color_to_steal`: scanning from the head, the first color that
+//!    is not running and holds less than half of the queued events;
+//! 4. `construct_event_set`: walk the whole queue, unlinking that color's
+//!    events (the original keeps per-color counts, but must still walk to
+//!    find the events: the cost this paper measures);
+//! 5. `migrate`: append them, in order, to the stealer's queue.
+
+use psmr_core::{EventOp, RequestId};
+
+use super::runtime::{most_loaded_first, Choice, Discipline, Refusal, Runtime, NIL, NO_COLOR};
+use crate::probe::Probe;
+use crate::sync::{AtomicU32, Ordering};
+
+/// Libasync-smp's configuration (no heuristics).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Libasync;
+
+/// One core's FIFO (its fields guarded by the core's lock).
+#[derive(Debug)]
+pub struct LibQueue {
+    head: u32,
+    tail: u32,
+    len: u32,
+    /// Colors with at least one queued event here.
+    distinct: u32,
+    /// The color of the event the core is running, or [`NO_COLOR`].
+    running: u32,
+}
+
+/// Per color: its events queued at its owner (owner's lock).
+#[derive(Debug, Default)]
+pub struct LibColor {
+    pending: AtomicU32,
+}
+
+// Relaxed everywhere below: every field is guarded by a core lock (the
+// queue's own, or the owner's for per-color and per-event fields), whose
+// acquire and release order the accesses.
+
+impl Libasync {
+    fn pending(rt: &Runtime<'_, Self>, c: u32) -> u32 {
+        rt.slot(c).d.pending.load(Ordering::Relaxed)
+    }
+
+    /// Add `n` (may be negative) to color `c`'s pending count on `q`,
+    /// keeping `distinct` right.
+    fn add_pending(rt: &Runtime<'_, Self>, q: &mut LibQueue, c: u32, n: i64) {
+        let p = &rt.slot(c).d.pending;
+        let before = p.load(Ordering::Relaxed);
+        let after = (before as i64 + n) as u32;
+        p.store(after, Ordering::Relaxed);
+        if before == 0 && after > 0 {
+            q.distinct += 1;
+        } else if before > 0 && after == 0 {
+            // (Saturating: only the fault-injection variant could break
+            // the count, and it must fail the oracle, not panic.)
+            q.distinct = q.distinct.saturating_sub(1);
+        }
+    }
+
+    fn link(rt: &Runtime<'_, Self>, q: &mut LibQueue, e: RequestId) {
+        rt.next[e as usize].store(NIL, Ordering::Relaxed);
+        if q.tail == NIL {
+            q.head = e;
+        } else {
+            rt.next[q.tail as usize].store(e, Ordering::Relaxed);
+        }
+        q.tail = e;
+        q.len += 1;
+    }
+}
+
+impl Discipline for Libasync {
+    type Queue = LibQueue;
+    type Color = LibColor;
+
+    fn queue(&self) -> LibQueue {
+        LibQueue {
+            head: NIL,
+            tail: NIL,
+            len: 0,
+            distinct: 0,
+            running: NO_COLOR,
+        }
+    }
+
+    fn len(q: &LibQueue) -> u32 {
+        q.len
+    }
+
+    fn push<P: Probe>(
+        rt: &Runtime<'_, Self>,
+        _k: usize,
+        q: &mut LibQueue,
+        e: RequestId,
+        ev: &EventOp,
+        _p: &mut P,
+    ) {
+        Self::link(rt, q, e);
+        Self::add_pending(rt, q, ev.color, 1);
+    }
+
+    fn pop<P: Probe>(
+        rt: &Runtime<'_, Self>,
+        k: usize,
+        q: &mut LibQueue,
+        _p: &mut P,
+    ) -> Option<RequestId> {
+        let prev = q.running;
+        let e = q.head;
+        if e == NIL {
+            q.running = NO_COLOR;
+        } else {
+            q.head = rt.next[e as usize].load(Ordering::Relaxed);
+            if q.head == NIL {
+                q.tail = NIL;
+            }
+            q.len -= 1;
+            let c = rt.op(e).color;
+            Self::add_pending(rt, q, c, -1);
+            q.running = c;
+        }
+        if prev != NO_COLOR && prev != q.running && Self::pending(rt, prev) == 0 {
+            rt.release_if_owned(prev, k);
+        }
+        (e != NIL).then_some(e)
+    }
+
+    fn choose(rt: &Runtime<'_, Self>, _v: usize, q: &LibQueue, _cost_ns: u64) -> Choice {
+        if rt.fault_steal_running && q.running != NO_COLOR && Self::pending(rt, q.running) > 0 {
+            // Fault injection: the color being executed goes.
+            return Choice::Take { color: q.running };
+        }
+        if q.distinct < 2 {
+            let c = if q.head == NIL {
+                NO_COLOR
+            } else {
+                rt.op(q.head).color
+            };
+            return Choice::Refuse {
+                why: Refusal::TwoColors,
+                color: c,
+                left_ns: 0,
+            };
+        }
+        let mut e = q.head;
+        while e != NIL {
+            let c = rt.op(e).color;
+            if c != q.running && 2 * Self::pending(rt, c) < q.len {
+                return Choice::Take { color: c };
+            }
+            e = rt.next[e as usize].load(Ordering::Relaxed);
+        }
+        Choice::Refuse {
+            why: Refusal::Half,
+            color: NO_COLOR,
+            left_ns: 0,
+        }
+    }
+
+    fn migrate<P: Probe>(
+        rt: &Runtime<'_, Self>,
+        c: u32,
+        _v: usize,
+        from: &mut LibQueue,
+        me: usize,
+        to: &mut LibQueue,
+        _p: &mut P,
+    ) -> (u32, u64) {
+        // construct_event_set: walk the whole queue, unlinking c's events.
+        // migrate: each is appended to the stealer's queue as it is found,
+        // so they keep their order.
+        let (mut prev, mut e) = (NIL, from.head);
+        let (mut moved, mut left_ns) = (0u32, 0u64);
+        while e != NIL {
+            let next = rt.next[e as usize].load(Ordering::Relaxed);
+            let ev = rt.op(e);
+            if ev.color == c {
+                if prev == NIL {
+                    from.head = next;
+                } else {
+                    rt.next[prev as usize].store(next, Ordering::Relaxed);
+                }
+                if from.tail == e {
+                    from.tail = prev;
+                }
+                from.len -= 1;
+                Self::link(rt, to, e);
+                moved += 1;
+                left_ns += ev.cost_ns as u64;
+            } else {
+                prev = e;
+            }
+            e = next;
+        }
+        Self::add_pending(rt, from, c, -(moved as i64));
+        rt.set_owner(c, me);
+        Self::add_pending(rt, to, c, moved as i64);
+        (moved, left_ns)
+    }
+
+    fn victims(&self, me: usize, loads: &[u32]) -> Vec<usize> {
+        most_loaded_first(me, loads)
+    }
+}

@@ -1,0 +1,528 @@
+//! Mely (paper 002 sections III and IV): per-core lists of color-queues,
+//! batching, a stealing queue ordered by time left, and three stealing
+//! heuristics that can each be switched on or off.
+//!
+//! A core's queue is a *core-queue*: a doubly linked list of *color-queues*,
+//! one per color that has events here, each a linked list of that color's
+//! events in registration order. The core runs up to `batch` events of the
+//! color-queue at its head (10 in the paper), then moves it to the tail
+//! (so no color starves the others); an empty color-queue leaves the list
+//! and its color becomes free. Stealing moves a whole color-queue in a few
+//! pointer updates, never the color the victim is running.
+//!
+//! Heuristics (section III; all on by default, each switchable):
+//! * **locality-aware**: victims ordered by distance in the core topology
+//!   (cores sharing a cache first), instead of Libasync-smp's most loaded
+//!   first;
+//! * **time-left**: each color-queue keeps the annotated processing time of
+//!   its events; a *stealing queue* holds the color-queues a stealer may
+//!   take, in three intervals of time left (below one steal cost `unit`,
+//!   below eight, above), and the stealer takes the first color of the
+//!   highest non-empty interval only if its time left exceeds what a steal
+//!   costs (the stealer's running mean of its own steals);
+//! * **penalty-aware**: an event adds `cost_ns / penalty` instead of
+//!   `cost_ns` to its color's time left, so colors whose handlers carry a
+//!   penalty (large long-lived data) look less attractive.
+//!
+//! With time-left and penalty both off ("base" stealing), the choice is
+//! Libasync-smp's (`can_be_stolen`: two colors queued; the first color that
+//! is not running and holds less than half the queue), made on the
+//! color-queues, without walking the events.
+
+use psmr_core::{EventKind, EventOp, RequestId};
+
+use super::runtime::{most_loaded_first, Choice, Discipline, Refusal, Runtime, NIL, NO_COLOR};
+use crate::probe::Probe;
+use crate::sync::{AtomicU32, AtomicU64, Ordering};
+
+/// Mely's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mely {
+    /// Events of one color run in a row before the next color-queue.
+    pub batch: u32,
+    pub locality: bool,
+    pub time_left: bool,
+    pub penalty: bool,
+    /// Cores per shared cache (cores `0..g` share one, `g..2g` the next...).
+    pub cores_per_cache: u32,
+    /// The stealing queue's interval unit, ns (the configured steal cost).
+    pub unit_ns: u64,
+}
+
+impl Default for Mely {
+    fn default() -> Self {
+        Mely {
+            batch: 10,
+            locality: true,
+            time_left: true,
+            penalty: true,
+            cores_per_cache: 2,
+            unit_ns: 1000,
+        }
+    }
+}
+
+/// The intervals of the stealing queue.
+const BUCKETS: usize = 3;
+
+/// One core's core-queue and stealing queue (core's lock).
+#[derive(Debug)]
+pub struct MelyQueue {
+    /// Core-queue: color-queues linked here (the running one at the head).
+    head: u32,
+    tail: u32,
+    /// Color-queues linked, and those with at least one queued event.
+    linked: u32,
+    queued_colors: u32,
+    /// Events queued.
+    len: u32,
+    running: u32,
+    /// Events of `running` taken in the current batch.
+    batch: u32,
+    /// Stealing queue: per interval, first and last color.
+    sq: [[u32; 2]; BUCKETS],
+}
+
+/// Per color: its color-queue and its links in the core-queue and the
+/// stealing queue (owner's lock).
+#[derive(Debug)]
+pub struct MelyColor {
+    first: AtomicU32,
+    last: AtomicU32,
+    len: AtomicU32,
+    /// Annotated time of the queued events (penalized when penalty-aware).
+    left_ns: AtomicU64,
+    prev: AtomicU32,
+    next: AtomicU32,
+    /// 1 while linked in a core-queue.
+    linked: AtomicU32,
+    sprev: AtomicU32,
+    snext: AtomicU32,
+    /// Interval in the stealing queue, or [`NIL`].
+    bucket: AtomicU32,
+}
+
+impl Default for MelyColor {
+    fn default() -> Self {
+        MelyColor {
+            first: AtomicU32::new(NIL),
+            last: AtomicU32::new(NIL),
+            len: AtomicU32::new(0),
+            left_ns: AtomicU64::new(0),
+            prev: AtomicU32::new(NIL),
+            next: AtomicU32::new(NIL),
+            linked: AtomicU32::new(0),
+            sprev: AtomicU32::new(NIL),
+            snext: AtomicU32::new(NIL),
+            bucket: AtomicU32::new(NIL),
+        }
+    }
+}
+
+// Relaxed everywhere below: every field is guarded by a core lock (the
+// queue's own, or the owner's for per-color and per-event fields).
+const R: Ordering = Ordering::Relaxed;
+
+type Rt<'r, 's> = &'r Runtime<'s, Mely>;
+
+fn col<'r>(rt: Rt<'r, '_>, c: u32) -> &'r MelyColor {
+    &rt.slot(c).d
+}
+
+impl Mely {
+    fn uses_stealing_queue(&self) -> bool {
+        self.time_left || self.penalty
+    }
+
+    /// What event `ev` adds to its color's time left.
+    fn weight(&self, ev: &EventOp) -> u64 {
+        if self.penalty {
+            ev.cost_ns as u64 / ev.penalty.max(1) as u64
+        } else {
+            ev.cost_ns as u64
+        }
+    }
+
+    /// The stealing-queue interval of a color with `left` ns left.
+    fn bucket_of(&self, left: u64) -> u32 {
+        let unit = self.unit_ns.max(1);
+        if left < unit {
+            0
+        } else if left < 8 * unit {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Distance between cores `a` and `b`: 0 when they share a cache.
+    pub fn distance(&self, a: usize, b: usize) -> u32 {
+        let g = self.cores_per_cache.max(1) as usize;
+        u32::from(a / g != b / g)
+    }
+
+    // --- the core-queue -------------------------------------------------
+
+    fn cq_push_back(rt: Rt, q: &mut MelyQueue, c: u32) {
+        let s = col(rt, c);
+        s.prev.store(q.tail, R);
+        s.next.store(NIL, R);
+        if q.tail == NIL {
+            q.head = c;
+        } else {
+            col(rt, q.tail).next.store(c, R);
+        }
+        q.tail = c;
+        s.linked.store(1, R);
+        q.linked += 1;
+    }
+
+    fn cq_unlink(rt: Rt, q: &mut MelyQueue, c: u32) {
+        let s = col(rt, c);
+        let (p, n) = (s.prev.load(R), s.next.load(R));
+        if p == NIL {
+            q.head = n;
+        } else {
+            col(rt, p).next.store(n, R);
+        }
+        if n == NIL {
+            q.tail = p;
+        } else {
+            col(rt, n).prev.store(p, R);
+        }
+        s.linked.store(0, R);
+        q.linked -= 1;
+    }
+
+    // --- the stealing queue ---------------------------------------------
+
+    fn sq_insert(rt: Rt, q: &mut MelyQueue, c: u32) {
+        let s = col(rt, c);
+        let b = rt.d.bucket_of(s.left_ns.load(R));
+        let [_, tail] = q.sq[b as usize];
+        s.sprev.store(tail, R);
+        s.snext.store(NIL, R);
+        if tail == NIL {
+            q.sq[b as usize][0] = c;
+        } else {
+            col(rt, tail).snext.store(c, R);
+        }
+        q.sq[b as usize][1] = c;
+        s.bucket.store(b, R);
+    }
+
+    fn sq_remove(rt: Rt, q: &mut MelyQueue, c: u32) {
+        let s = col(rt, c);
+        let b = s.bucket.load(R);
+        if b == NIL {
+            return;
+        }
+        let (p, n) = (s.sprev.load(R), s.snext.load(R));
+        if p == NIL {
+            q.sq[b as usize][0] = n;
+        } else {
+            col(rt, p).snext.store(n, R);
+        }
+        if n == NIL {
+            q.sq[b as usize][1] = p;
+        } else {
+            col(rt, n).sprev.store(p, R);
+        }
+        s.bucket.store(NIL, R);
+    }
+
+    /// Put `c` in the interval its time left now calls for.
+    fn sq_update(rt: Rt, q: &mut MelyQueue, c: u32) {
+        let s = col(rt, c);
+        let b = s.bucket.load(R);
+        if b != NIL && b != rt.d.bucket_of(s.left_ns.load(R)) {
+            Self::sq_remove(rt, q, c);
+            Self::sq_insert(rt, q, c);
+        }
+    }
+
+    // --- color-queues ---------------------------------------------------
+
+    /// Take the first event of color-queue `c` (not empty).
+    fn take(rt: Rt, q: &mut MelyQueue, c: u32) -> RequestId {
+        let s = col(rt, c);
+        let e = s.first.load(R);
+        let n = rt.next[e as usize].load(R);
+        s.first.store(n, R);
+        if n == NIL {
+            s.last.store(NIL, R);
+        }
+        let len = s.len.load(R) - 1;
+        s.len.store(len, R);
+        let w = rt.d.weight(&rt.op(e));
+        s.left_ns.store(s.left_ns.load(R).saturating_sub(w), R);
+        q.len -= 1;
+        if len == 0 {
+            q.queued_colors -= 1;
+        }
+        q.batch += 1;
+        e
+    }
+
+    /// The running color's batch is over: its color-queue leaves (empty;
+    /// the color is free) or goes to the tail (and back to the stealing
+    /// queue).
+    fn end_batch<P: Probe>(rt: Rt, k: usize, q: &mut MelyQueue, p: &mut P) {
+        let r = q.running;
+        q.running = NO_COLOR;
+        let len = col(rt, r).len.load(R);
+        Self::cq_unlink(rt, q, r);
+        if len == 0 {
+            p.record(EventKind::ColorQueue {
+                color: r,
+                core: k as u16,
+                len: 0,
+                op: 1,
+            });
+            rt.release_if_owned(r, k);
+        } else {
+            Self::cq_push_back(rt, q, r);
+            p.record(EventKind::ColorQueue {
+                color: r,
+                core: k as u16,
+                len,
+                op: 2,
+            });
+            if rt.d.uses_stealing_queue() {
+                Self::sq_insert(rt, q, r);
+            }
+        }
+    }
+}
+
+impl Discipline for Mely {
+    type Queue = MelyQueue;
+    type Color = MelyColor;
+
+    fn queue(&self) -> MelyQueue {
+        MelyQueue {
+            head: NIL,
+            tail: NIL,
+            linked: 0,
+            queued_colors: 0,
+            len: 0,
+            running: NO_COLOR,
+            batch: 0,
+            sq: [[NIL; 2]; BUCKETS],
+        }
+    }
+
+    fn len(q: &MelyQueue) -> u32 {
+        q.len
+    }
+
+    fn push<P: Probe>(
+        rt: &Runtime<'_, Self>,
+        k: usize,
+        q: &mut MelyQueue,
+        e: RequestId,
+        ev: &EventOp,
+        p: &mut P,
+    ) {
+        let c = ev.color;
+        let s = col(rt, c);
+        let joined = s.linked.load(R) == 0;
+        if joined {
+            Self::cq_push_back(rt, q, c);
+        }
+        rt.next[e as usize].store(NIL, R);
+        let last = s.last.load(R);
+        if last == NIL {
+            s.first.store(e, R);
+        } else {
+            rt.next[last as usize].store(e, R);
+        }
+        s.last.store(e, R);
+        let len = s.len.load(R) + 1;
+        s.len.store(len, R);
+        s.left_ns.store(s.left_ns.load(R) + rt.d.weight(ev), R);
+        q.len += 1;
+        if len == 1 {
+            q.queued_colors += 1;
+        }
+        if joined {
+            p.record(EventKind::ColorQueue {
+                color: c,
+                core: k as u16,
+                len,
+                op: 0,
+            });
+        }
+        if rt.d.uses_stealing_queue() && c != q.running {
+            if joined {
+                Self::sq_insert(rt, q, c);
+            } else {
+                Self::sq_update(rt, q, c);
+            }
+        }
+    }
+
+    fn pop<P: Probe>(
+        rt: &Runtime<'_, Self>,
+        k: usize,
+        q: &mut MelyQueue,
+        p: &mut P,
+    ) -> Option<RequestId> {
+        loop {
+            let r = q.running;
+            if r != NO_COLOR {
+                if col(rt, r).len.load(R) > 0 && q.batch < rt.d.batch {
+                    return Some(Self::take(rt, q, r));
+                }
+                Self::end_batch(rt, k, q, p);
+            }
+            let h = q.head;
+            if h == NIL {
+                return None;
+            }
+            q.running = h;
+            q.batch = 0;
+            Self::sq_remove(rt, q, h);
+        }
+    }
+
+    fn choose(rt: &Runtime<'_, Self>, _v: usize, q: &MelyQueue, cost_ns: u64) -> Choice {
+        let r = q.running;
+        if rt.fault_steal_running && r != NO_COLOR && col(rt, r).len.load(R) > 0 {
+            // Fault injection: the color being executed goes.
+            return Choice::Take { color: r };
+        }
+        if rt.d.uses_stealing_queue() {
+            let Some(c) = q.sq.iter().rev().map(|b| b[0]).find(|c| *c != NIL) else {
+                return Choice::Refuse {
+                    why: Refusal::Nothing,
+                    color: NO_COLOR,
+                    left_ns: 0,
+                };
+            };
+            let left = col(rt, c).left_ns.load(R);
+            if rt.d.time_left && left <= cost_ns {
+                return Choice::Refuse {
+                    why: Refusal::TimeLeft,
+                    color: c,
+                    left_ns: left,
+                };
+            }
+            return Choice::Take { color: c };
+        }
+        if q.queued_colors < 2 {
+            return Choice::Refuse {
+                why: Refusal::TwoColors,
+                color: q.head,
+                left_ns: 0,
+            };
+        }
+        let mut c = q.head;
+        while c != NIL {
+            let s = col(rt, c);
+            if c != r && 2 * s.len.load(R) < q.len && s.len.load(R) > 0 {
+                return Choice::Take { color: c };
+            }
+            c = s.next.load(R);
+        }
+        Choice::Refuse {
+            why: Refusal::Half,
+            color: NO_COLOR,
+            left_ns: 0,
+        }
+    }
+
+    fn migrate<P: Probe>(
+        rt: &Runtime<'_, Self>,
+        c: u32,
+        _v: usize,
+        from: &mut MelyQueue,
+        me: usize,
+        to: &mut MelyQueue,
+        _p: &mut P,
+    ) -> (u32, u64) {
+        let s = col(rt, c);
+        let (len, left) = (s.len.load(R), s.left_ns.load(R));
+        Self::sq_remove(rt, from, c);
+        Self::cq_unlink(rt, from, c);
+        if from.running == c {
+            // Only the fault-injection variant steals a running color: the
+            // victim forgets it (its current event still runs, overlapping
+            // the stealer's: what the oracle must catch).
+            from.running = NO_COLOR;
+        }
+        from.len -= len;
+        if len > 0 {
+            from.queued_colors -= 1;
+        }
+        rt.set_owner(c, me);
+        Self::cq_push_back(rt, to, c);
+        to.len += len;
+        if len > 0 {
+            to.queued_colors += 1;
+        }
+        if rt.d.uses_stealing_queue() && c != to.running {
+            Self::sq_insert(rt, to, c);
+        }
+        (len, left)
+    }
+
+    fn victims(&self, me: usize, loads: &[u32]) -> Vec<usize> {
+        if !self.locality {
+            return most_loaded_first(me, loads);
+        }
+        let n = loads.len();
+        let mut v: Vec<usize> = (0..n).filter(|&c| c != me).collect();
+        // Nearest first; among equals the most loaded, then by number
+        // after the stealer's.
+        v.sort_by_key(|&c| {
+            (
+                self.distance(me, c),
+                std::cmp::Reverse(loads[c]),
+                (c + n - me) % n,
+            )
+        });
+        v
+    }
+}
+
+#[cfg(all(test, not(loom), not(shuttle)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_and_distances() {
+        let m = Mely {
+            unit_ns: 100,
+            cores_per_cache: 2,
+            ..Mely::default()
+        };
+        assert_eq!(
+            [0, 99, 100, 799, 800, 5000].map(|x| m.bucket_of(x)),
+            [0, 0, 1, 1, 2, 2]
+        );
+        assert_eq!(m.distance(0, 1), 0);
+        assert_eq!(m.distance(1, 2), 1);
+        assert_eq!(m.victims(1, &[5, 0, 9, 2]), vec![0, 2, 3]);
+        let no_loc = Mely {
+            locality: false,
+            ..m
+        };
+        assert_eq!(no_loc.victims(1, &[5, 0, 9, 2]), vec![2, 3, 0]);
+    }
+
+    #[test]
+    fn penalties_divide_an_events_weight() {
+        let ev = EventOp {
+            cost_ns: 5000,
+            penalty: 1000,
+            ..EventOp::spin(1, 0, 0)
+        };
+        assert_eq!(Mely::default().weight(&ev), 5);
+        let off = Mely {
+            penalty: false,
+            ..Mely::default()
+        };
+        assert_eq!(off.weight(&ev), 5000);
+    }
+}
