@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { shot } from './classroom';
-import { openLab } from './lab';
+import { expect, test, type Page } from "@playwright/test";
+import { shot } from "./classroom";
+import { openLab } from "./lab";
 
 /**
  * Lesson mode, as a teacher uses it: the first screen offers the lessons;
@@ -9,24 +9,41 @@ import { openLab } from './lab';
  * steal) in this run; no student-facing text names a paper by number.
  */
 
-test.use({ trace: 'off' });
+test.use({ trace: "off" });
 
 /** Text of the whole page, for the "no paper numbers" check. */
 async function pageText(page: Page): Promise<string> {
-  return (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+  return (await page.locator("body").innerText()).replace(/\s+/g, " ");
 }
 
 const PAPER_NUMBER = /paper 0\d\d|(?<![\d,.])\b00[0-4]\b/i;
 
 async function startLesson(page: Page, id: string) {
   // As on a projector: the presentation layout (large type, no sidebar) at 1280x720.
-  if (!(await page.getByTestId('app').getAttribute('class'))?.includes('present')) {
-    await page.getByTestId('present').click();
+  if (
+    !(await page.getByTestId("app").getAttribute("class"))?.includes("present")
+  ) {
+    await page.getByTestId("present").click();
   }
-  await page.getByTestId('tab-lessons').click();
+  await page.getByTestId("tab-lessons").click();
   await page.getByTestId(`start-lesson-${id}`).click();
-  await expect(page.getByTestId('lesson-bar')).toHaveAttribute('data-lesson', id, { timeout: 120_000 });
-  await expect(page.getByTestId('timeline')).toBeVisible();
+  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
+    "data-lesson",
+    id,
+    { timeout: 120_000 },
+  );
+  await expect(page.getByTestId("timeline")).toBeVisible();
+}
+
+/** Click a lesson tool (compare, a what-if): on a short screen it is folded behind "more" first. */
+async function lessonTool(page: Page, id: string) {
+  const more = page.getByTestId("lesson-more");
+  if (
+    (await more.count()) > 0 &&
+    (await more.getAttribute("aria-expanded")) !== "true"
+  )
+    await more.click();
+  await page.getByTestId(id).click();
 }
 
 /** Click bookmark `i` (it must be enabled: the run reached that moment) and return its finder. */
@@ -34,105 +51,140 @@ async function bookmark(page: Page, i: number): Promise<string> {
   const b = page.getByTestId(`bookmark-${i}`);
   await expect(b, `bookmark ${i} reached in this run`).toBeEnabled();
   await b.click();
-  return (await b.getAttribute('data-finder'))!;
+  return (await b.getAttribute("data-finder"))!;
 }
 
-test('the first screen offers the lessons and the instructor guide', async ({ page }, info) => {
-  const { problems } = await openLab(page);
-  await expect(page.getByTestId('tab-lessons')).toHaveAttribute('aria-selected', 'true');
-  await expect(page.locator('[data-lesson]')).toHaveCount(4);
-  await expect(page.getByTestId('start-lesson-barriers')).toBeEnabled();
-  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
-  await shot(page, info, 'lessons-first-screen');
-  await page.getByTestId('open-guide').click();
-  await expect(page.getByTestId('guide')).toContainText('10-minute lesson');
-  await expect(page.locator('.guide img').first()).toBeVisible();
-  expect(problems).toEqual([]);
-});
-
-test('lesson 1: a write goes to both queues and both threads meet at the barrier', async ({ page }, info) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, 'barriers');
-  await expect(page.getByTestId('pseudo-panel')).toContainText('early');
-
-  await bookmark(page, 0);
-  await expect(page.getByTestId('step-caption')).toContainText('into the queue of every thread');
-  await shot(page, info, 'lesson-barriers-dispatch');
-
-  await bookmark(page, 1);
-  await expect(page.getByTestId('sync-view')).toBeVisible();
-  const executing = page.locator('[data-testid=sync-group][data-phase=executing]');
-  await expect(executing.first()).toBeVisible();
-  const members = (await executing.first().getAttribute('data-members'))!.split(',');
-  expect(members.length).toBeGreaterThanOrEqual(2);
-  expect((await executing.first().getAttribute('data-arrived'))!.split(',').sort()).toEqual([...members].sort());
-  await expect(page.getByTestId('step-caption')).toContainText('have arrived');
-  await shot(page, info, 'lesson-barriers-gathered');
-
-  await bookmark(page, 2);
-  await expect(page.locator('[data-testid=sync-group][data-just-released=true]')).toHaveAttribute(
-    'data-phase',
-    'released',
-  );
-  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
-  expect(problems).toEqual([]);
-});
-
-test('lesson 2: a thread spins in a busy-wait cycle until the last to arrive runs the request', async ({
+test("the first screen offers the lessons and the instructor guide", async ({
   page,
 }, info) => {
   const { problems } = await openLab(page);
-  await startLesson(page, 'cycles');
+  await expect(page.getByTestId("tab-lessons")).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  await expect(page.locator("[data-lesson]")).toHaveCount(4);
+  await expect(page.getByTestId("start-lesson-barriers")).toBeEnabled();
+  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  await shot(page, info, "lessons-first-screen");
+  await page.getByTestId("open-guide").click();
+  await expect(page.getByTestId("guide")).toContainText("10-minute lesson");
+  await expect(page.locator(".guide img").first()).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test("lesson 1: a write goes to both queues and both threads meet at the barrier", async ({
+  page,
+}, info) => {
+  const { problems } = await openLab(page);
+  await startLesson(page, "barriers");
+  await expect(page.getByTestId("pseudo-panel")).toContainText("early");
+
   await bookmark(page, 0);
-  await expect(page.locator('[data-testid=sync-group][data-kind=cycle] [data-role=spins]').first()).toBeVisible();
-  await expect(page.getByTestId('step-caption')).toContainText('spins');
-  await shot(page, info, 'lesson-cycles-spin');
+  await expect(page.getByTestId("step-caption")).toContainText(
+    "into the queue of every thread",
+  );
+  await shot(page, info, "lesson-barriers-dispatch");
+
   await bookmark(page, 1);
-  await expect(page.locator('[data-testid=sync-group][data-just-released=true]')).toHaveAttribute('data-kind', 'cycle');
+  await expect(page.getByTestId("sync-view")).toBeVisible();
+  const executing = page.locator(
+    "[data-testid=sync-group][data-phase=executing]",
+  );
+  await expect(executing.first()).toBeVisible();
+  const members = (await executing.first().getAttribute("data-members"))!.split(
+    ",",
+  );
+  expect(members.length).toBeGreaterThanOrEqual(2);
+  expect(
+    (await executing.first().getAttribute("data-arrived"))!.split(",").sort(),
+  ).toEqual([...members].sort());
+  await expect(page.getByTestId("step-caption")).toContainText("have arrived");
+  await shot(page, info, "lesson-barriers-gathered");
+
+  await bookmark(page, 2);
+  await expect(
+    page.locator("[data-testid=sync-group][data-just-released=true]"),
+  ).toHaveAttribute("data-phase", "released");
+  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  expect(problems).toEqual([]);
+});
+
+test("lesson 2: a thread spins in a busy-wait cycle until the last to arrive runs the request", async ({
+  page,
+}, info) => {
+  const { problems } = await openLab(page);
+  await startLesson(page, "cycles");
+  await bookmark(page, 0);
+  await expect(
+    page
+      .locator("[data-testid=sync-group][data-kind=cycle] [data-role=spins]")
+      .first(),
+  ).toBeVisible();
+  await expect(page.getByTestId("step-caption")).toContainText("spins");
+  await shot(page, info, "lesson-cycles-spin");
+  await bookmark(page, 1);
+  await expect(
+    page.locator("[data-testid=sync-group][data-just-released=true]"),
+  ).toHaveAttribute("data-kind", "cycle");
   // Compare with early, aligned by requests completed: two tracks, each with its own caption.
-  await page.getByTestId('lesson-compare').click();
-  await expect(page.getByTestId('pseudo-panel')).toHaveCount(2);
-  await expect(page.getByTestId('step-caption')).toHaveCount(2);
-  await shot(page, info, 'lesson-cycles-compare');
+  await lessonTool(page, "lesson-compare");
+  await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
+  await expect(page.getByTestId("step-caption")).toHaveCount(2);
+  await shot(page, info, "lesson-cycles-compare");
   expect(problems).toEqual([]);
 });
 
-test('lesson 3: an idle thread steals a batch, drawn from victim to stealer', async ({ page }, info) => {
+test("lesson 3: an idle thread steals a batch, drawn from victim to stealer", async ({
+  page,
+}, info) => {
   const { problems } = await openLab(page);
-  await startLesson(page, 'stealing');
+  await startLesson(page, "stealing");
   await bookmark(page, 0);
-  const arrow = page.getByTestId('steal-arrow').first();
+  const arrow = page.getByTestId("steal-arrow").first();
   await expect(arrow).toBeVisible();
-  expect(await arrow.getAttribute('data-victim')).not.toBe(await arrow.getAttribute('data-stealer'));
-  await expect(page.getByTestId('step-caption')).toContainText('steals');
-  await expect(page.locator('[data-current=true]')).toContainText('stolen');
-  await shot(page, info, 'lesson-stealing-steal');
+  expect(await arrow.getAttribute("data-victim")).not.toBe(
+    await arrow.getAttribute("data-stealer"),
+  );
+  await expect(page.getByTestId("step-caption")).toContainText("steals");
+  await expect(page.locator("[data-current=true]")).toContainText("stolen");
+  await shot(page, info, "lesson-stealing-steal");
   await bookmark(page, 1);
-  await expect(page.getByTestId('threads-view')).toBeVisible();
-  await shot(page, info, 'lesson-stealing-lanes');
+  await expect(page.getByTestId("threads-view")).toBeVisible();
+  await shot(page, info, "lesson-stealing-lanes");
   expect(problems).toEqual([]);
 });
 
-test('optional lesson: naive and optimized mappings side by side, differences marked', async ({ page }, info) => {
+test("optional lesson: naive and optimized mappings side by side, differences marked", async ({
+  page,
+}, info) => {
   const { problems } = await openLab(page);
-  await startLesson(page, 'mapping');
-  await expect(page.getByTestId('mapping-table')).toHaveCount(2);
-  await expect(page.locator('[data-differs=true]').first()).toBeVisible();
-  await shot(page, info, 'lesson-mapping');
+  await startLesson(page, "mapping");
+  await expect(page.getByTestId("mapping-table")).toHaveCount(2);
+  await expect(page.locator("[data-differs=true]").first()).toBeVisible();
+  await shot(page, info, "lesson-mapping");
   expect(problems).toEqual([]);
 });
 
-test('what if: more writes, re-run on the same seed, compare with the run before', async ({ page }) => {
+test("what if: more writes, re-run on the same seed, compare with the run before", async ({
+  page,
+}) => {
   const { problems } = await openLab(page);
-  await startLesson(page, 'barriers');
-  const before = Number(await page.getByTestId('position').getAttribute('data-events'));
-  await page.getByTestId('what-if-writes').click();
-  await expect(page.getByTestId('lesson-bar')).toContainText('what if: More writes', { timeout: 120_000 });
+  await startLesson(page, "barriers");
+  const before = Number(
+    await page.getByTestId("position").getAttribute("data-events"),
+  );
+  await lessonTool(page, "what-if-writes");
+  await expect(page.getByTestId("lesson-bar")).toContainText(
+    "what if: More writes",
+    { timeout: 120_000 },
+  );
   // The changed run and the run before it, side by side.
-  await expect(page.getByTestId('pseudo-panel')).toHaveCount(2);
-  await expect(page.locator('.run-pick.before')).not.toHaveCount(0);
-  await expect(page.getByTestId('scenario-text')).toHaveCount(0); // no JSON on screen in a lesson
-  const after = Number(await page.getByTestId('position').getAttribute('data-events'));
+  await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
+  await expect(page.locator(".run-pick.before")).not.toHaveCount(0);
+  await expect(page.getByTestId("scenario-text")).toHaveCount(0); // no JSON on screen in a lesson
+  const after = Number(
+    await page.getByTestId("position").getAttribute("data-events"),
+  );
   expect(after).not.toBe(before);
   expect(problems).toEqual([]);
 });

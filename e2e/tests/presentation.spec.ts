@@ -1,6 +1,15 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { position, replayOnly, resetRunCount, runScenario, shot } from './classroom';
-import { openLab } from './lab';
+import { expect, test } from "@playwright/test";
+import {
+  expectChartAxesVisible,
+  fullyVisible,
+  pageScrolls,
+  position,
+  replayOnly,
+  resetRunCount,
+  runScenario,
+  shot,
+} from "./classroom";
+import { openLab } from "./lab";
 
 /**
  * The presentation layout on a projector's 1280x720 and a 1920x1080
@@ -9,28 +18,8 @@ import { openLab } from './lab';
  * the header and the charts.
  */
 
-test.use({ trace: 'off' });
+test.use({ trace: "off" });
 test.beforeEach(() => resetRunCount());
-
-/** The element's box lies inside the window and inside every scrolling ancestor's visible box. */
-async function fullyVisible(el: Locator): Promise<boolean> {
-  return el.evaluate((node) => {
-    const r = node.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) return false;
-    const inside = (o: DOMRect) =>
-      r.top >= o.top - 1 && r.bottom <= o.bottom + 1 && r.left >= o.left - 1 && r.right <= o.right + 1;
-    if (!inside(new DOMRect(0, 0, window.innerWidth, window.innerHeight))) return false;
-    for (let p = node.parentElement; p; p = p.parentElement) {
-      const s = getComputedStyle(p);
-      if (/(auto|scroll|hidden)/.test(s.overflowY + s.overflowX) && !inside(p.getBoundingClientRect())) return false;
-    }
-    return true;
-  });
-}
-
-async function pageScrolls(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 1);
-}
 
 for (const size of [
   { width: 1280, height: 720 },
@@ -42,58 +31,217 @@ for (const size of [
     test.setTimeout(240_000);
     await page.setViewportSize(size);
     const { problems } = await openLab(page);
-    await runScenario(page, 'classroom-spin.json');
-    await replayOnly(page, 'early');
-    await page.getByTestId('present').click();
-    await expect(page.getByTestId('sidebar')).toHaveCount(0);
-    await expect(page.getByTestId('app')).toHaveClass(/present/);
-    await expect(page.getByTestId('app')).toHaveClass(/large/);
+    await runScenario(page, "classroom-spin.json");
+    await replayOnly(page, "early");
+    await page.getByTestId("present").click();
+    await expect(page.getByTestId("sidebar")).toHaveCount(0);
+    await expect(page.getByTestId("app")).toHaveClass(/present/);
+    await expect(page.getByTestId("app")).toHaveClass(/large/);
 
     let captions = new Set<string>();
     for (let step = 0; step < 40; step++) {
       // Wait for the step to land (the position moves), not for a time:
       // under load the render and the panel's scroll come a few frames later.
       const before = await position(page);
-      await page.keyboard.press('ArrowRight');
-      await expect.poll(() => position(page), { message: `step ${step}: the replay moves` }).toBeGreaterThan(before);
-      const caption = page.getByTestId('step-caption');
-      await expect.poll(() => fullyVisible(caption), { message: `step ${step}: caption visible` }).toBe(true);
-      const text = (await caption.textContent()) ?? '';
+      await page.keyboard.press("ArrowRight");
+      await expect
+        .poll(() => position(page), {
+          message: `step ${step}: the replay moves`,
+        })
+        .toBeGreaterThan(before);
+      const caption = page.getByTestId("step-caption");
+      await expect
+        .poll(() => fullyVisible(caption), {
+          message: `step ${step}: caption visible`,
+        })
+        .toBe(true);
+      const text = (await caption.textContent()) ?? "";
       captions.add(text);
-      if (step === 5) expect([...captions].some((c) => c.startsWith('The scheduler delivers r0,'))).toBe(true);
-      const line = page.locator('[data-current=true]');
+      if (step === 5)
+        expect(
+          [...captions].some((c) => c.startsWith("The scheduler delivers r0,")),
+        ).toBe(true);
+      const line = page.locator("[data-current=true]");
       if ((await line.count()) > 0) {
         // The panel scrolls its line into view in the frame after the step
         // is drawn: poll until it has (fails if it never does).
         await expect
-          .poll(() => fullyVisible(line.first()), { message: `step ${step}: highlighted line visible` })
+          .poll(() => fullyVisible(line.first()), {
+            message: `step ${step}: highlighted line visible`,
+          })
           .toBe(true);
       }
-      expect(await fullyVisible(page.getByTestId('scrubber')), `step ${step}: scrubber visible`).toBe(true);
-      expect(await fullyVisible(page.getByTestId('play')), `step ${step}: play visible`).toBe(true);
-      expect(await pageScrolls(page), `step ${step}: the page itself does not scroll`).toBe(false);
+      expect(
+        await fullyVisible(page.getByTestId("scrubber")),
+        `step ${step}: scrubber visible`,
+      ).toBe(true);
+      expect(
+        await fullyVisible(page.getByTestId("play")),
+        `step ${step}: play visible`,
+      ).toBe(true);
+      expect(
+        await pageScrolls(page),
+        `step ${step}: the page itself does not scroll`,
+      ).toBe(false);
     }
-    expect(captions.size, 'every step has its own sentence').toBeGreaterThan(30);
+    expect(captions.size, "every step has its own sentence").toBeGreaterThan(
+      30,
+    );
     captions = new Set();
     // Lanes use the height they are given (not two thin strips on a big screen).
-    const lanes = (await page.getByTestId('threads-view').first().boundingBox())!;
-    const view = (await page.locator('.view-box').boundingBox())!;
-    expect(lanes.height, 'lanes and their words fill at least half of the view').toBeGreaterThan(view.height * 0.5);
+    const lanes = (await page
+      .getByTestId("threads-view")
+      .first()
+      .boundingBox())!;
+    const view = (await page.locator(".view-box").boundingBox())!;
+    expect(
+      lanes.height,
+      "lanes and their words fill at least half of the view",
+    ).toBeGreaterThan(view.height * 0.5);
+    // The class legend under the lanes is inside the view, not cut at its bottom.
+    await expect
+      .poll(() => fullyVisible(page.getByTestId("class-legend").first()), {
+        message: "class legend",
+      })
+      .toBe(true);
     await shot(page, info, `classroom-present-${size.width}`);
 
     // Large type reaches the header and the charts' axes.
-    const tabFont = await page.getByTestId('tab-classroom').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    const tabFont = await page
+      .getByTestId("tab-classroom")
+      .evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
     expect(tabFont).toBeGreaterThanOrEqual(20);
-    await page.getByTestId('view-charts').click();
-    const tick = page.locator('[data-testid=charts-view] svg .tick text').first();
+    await page.getByTestId("view-charts").click();
+    const tick = page
+      .locator("[data-testid=charts-view] svg .tick text")
+      .first();
     await expect(tick).toBeVisible();
     // The lazy charts chunk may draw its axes before it has measured its box
     // and drawn again: wait for the drawn axes, not for a time.
     await expect
-      .poll(() => tick.evaluate((e) => e.getBoundingClientRect().height), { message: 'axis labels in large type' })
+      .poll(() => tick.evaluate((e) => e.getBoundingClientRect().height), {
+        message: "axis labels in large type",
+      })
       .toBeGreaterThanOrEqual(15);
+    // Each chart fits the view whole: x-axis labels, axis title and legend inside it.
+    await expectChartAxesVisible(page, `${size.width}x${size.height}`);
     // The guide shows the 1280x720 charts (the projector's size).
-    await shot(page, info, `classroom-charts-${size.width}`, size.width === 1280);
+    await shot(
+      page,
+      info,
+      `classroom-charts-${size.width}`,
+      size.width === 1280,
+    );
     expect(problems).toEqual([]);
   });
 }
+
+test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, legend, timeline and chart axes visible", async ({
+  page,
+}, info) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const { problems } = await openLab(page);
+  await page.getByTestId("present").click();
+  await page.getByTestId("tab-lessons").click();
+  await page.getByTestId("start-lesson-stealing").click();
+  const bar = page.getByTestId("lesson-bar");
+  await expect(bar).toHaveAttribute("data-lesson", "stealing", {
+    timeout: 120_000,
+  });
+  await expect(bar, "the short screen gets the one-line bar").toHaveAttribute(
+    "data-compact",
+    "true",
+  );
+  const barBox = (await bar.boundingBox())!;
+  expect(barBox.height, "the lesson bar is one line").toBeLessThan(60);
+  // The compare / what-if / questions row is folded behind one button.
+  await expect(page.getByTestId("what-ifs")).toHaveCount(0);
+  await page.getByTestId("lesson-more").click();
+  await expect(page.getByTestId("what-if-writes")).toBeVisible();
+  await expect(page.getByTestId("lesson-compare")).toBeVisible();
+  await page.getByTestId("lesson-more").click();
+  await expect(page.getByTestId("what-ifs")).toHaveCount(0);
+
+  // The steal, then the algorithm's steps after it.
+  const first = page.getByTestId("bookmark-0");
+  await expect(first, "this run stole").toBeEnabled();
+  await first.click();
+  await expect(page.getByTestId("bookmark-chosen")).toHaveText(/steals/);
+  const steps = 25;
+  for (let step = 0; step <= steps; step++) {
+    if (step > 0) {
+      const before = await position(page);
+      await page.keyboard.press("ArrowRight");
+      await expect
+        .poll(() => position(page), {
+          message: `step ${step}: the replay moves`,
+        })
+        .toBeGreaterThan(before);
+    }
+    await expect
+      .poll(() => fullyVisible(page.getByTestId("step-caption")), {
+        message: `step ${step}: whole caption visible`,
+      })
+      .toBe(true);
+    const line = page.locator("[data-current=true]");
+    if ((await line.count()) > 0) {
+      await expect
+        .poll(() => fullyVisible(line.first()), {
+          message: `step ${step}: highlighted line visible`,
+        })
+        .toBe(true);
+    }
+    expect(
+      await fullyVisible(page.getByTestId("scrubber")),
+      `step ${step}: scrubber visible`,
+    ).toBe(true);
+    expect(
+      await fullyVisible(page.getByTestId("play")),
+      `step ${step}: play visible`,
+    ).toBe(true);
+    expect(
+      await pageScrolls(page),
+      `step ${step}: the page itself does not scroll`,
+    ).toBe(false);
+  }
+  // The lanes with their class legend, under the lesson bar.
+  await page.getByTestId("bookmark-1").click();
+  await expect(page.getByTestId("threads-view").first()).toBeVisible();
+  await expect
+    .poll(() => fullyVisible(page.getByTestId("class-legend").first()), {
+      message: "class legend under the lanes",
+    })
+    .toBe(true);
+  await expect
+    .poll(() => fullyVisible(page.getByTestId("step-caption")), {
+      message: "caption",
+    })
+    .toBe(true);
+  await shot(page, info, "lesson-present-1280-lanes", false);
+  await page.getByTestId("view-charts").click();
+  await expectChartAxesVisible(page, "lesson at 1280x720");
+  await shot(page, info, "lesson-present-1280-charts", false);
+  expect(problems).toEqual([]);
+});
+
+test("a lesson at 1920x1080 keeps the full lesson bar", async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  const { problems } = await openLab(page);
+  await page.getByTestId("present").click();
+  await page.getByTestId("tab-lessons").click();
+  await page.getByTestId("start-lesson-stealing").click();
+  const bar = page.getByTestId("lesson-bar");
+  await expect(bar).toHaveAttribute("data-lesson", "stealing", {
+    timeout: 120_000,
+  });
+  await expect(bar).toHaveAttribute("data-compact", "false");
+  await expect(page.getByTestId("what-if-writes")).toBeVisible();
+  await expect(page.getByTestId("bookmark-0")).toContainText("1. ");
+  await expect
+    .poll(() => fullyVisible(page.getByTestId("step-caption")), {
+      message: "caption",
+    })
+    .toBe(true);
+  expect(problems).toEqual([]);
+});

@@ -3,8 +3,14 @@
  * its moment in the lesson's run and opens the view that shows it), its
  * questions, a compare button, and the what-if changes with a re-run on
  * the same seed.
+ *
+ * On a short screen (a projector's 720 px) the bar is one line: the title,
+ * the bookmarks as numbered buttons with the chosen one named, and a
+ * "More" button that opens the compare / what-if / questions row over the
+ * view, so the view, the caption, the highlighted line and the timeline keep
+ * the height.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useReplay, replayStore } from '../replay/store';
 import { useRun, runStore } from '../store';
 import type { Lesson } from '../lessons/lessons';
@@ -14,13 +20,31 @@ import { findBookmark } from './bookmarks';
 import { classroomStore } from './classroomStore';
 import { applyWhatIf, WHAT_IFS } from './whatif';
 
+/** Screens at most this high get the one-line bar. */
+export const COMPACT_LESSON_BAR_QUERY = '(max-height: 820px)';
+
+/** True while the window matches `query` (kept current on resize). */
+function useMedia(query: string): boolean {
+  const get = () => typeof matchMedia === 'function' && matchMedia(query).matches;
+  const [on, setOn] = useState(get);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const m = matchMedia(query);
+    const read = () => setOn(m.matches);
+    m.addEventListener('change', read);
+    read();
+    return () => m.removeEventListener('change', read);
+  }, [query]);
+  return on;
+}
+
 interface PickLike {
   id: string;
   run: RunLike;
   before: boolean;
 }
 
-function WhatIfs({ lesson }: { lesson: Lesson }) {
+function WhatIfs({ lesson, done }: { lesson: Lesson; done: () => void }) {
   const text = useRun((s) => s.text);
   const engine = useRun((s) => s.engine);
   const running = useRun((s) => s.phase === 'running');
@@ -42,6 +66,7 @@ function WhatIfs({ lesson }: { lesson: Lesson }) {
             onClick={() => {
               if (!r.ok) return setWhy(r.why);
               setWhy(null);
+              done();
               void lessonStore.getState().rerun(r.text, w.label, r.options);
             }}
           >
@@ -56,6 +81,7 @@ function WhatIfs({ lesson }: { lesson: Lesson }) {
         title="Run the lesson's scenario again on the same seed: the same requests, other timings"
         onClick={() => {
           const scenario = runStore.getState().scenarios.find((s) => s.file === lesson.scenario);
+          done();
           void lessonStore.getState().rerun(scenario?.text ?? text, null);
         }}
       >
@@ -86,10 +112,61 @@ export function LessonBar({
     .map((w) => picks.find((p) => !p.before && (p.run.label === w || p.run.scheduler === w))?.id)
     .filter((x): x is string => !!x);
   const before = picks.filter((p) => p.before);
+  const compact = useMedia(COMPACT_LESSON_BAR_QUERY);
+  const [open, setOpen] = useState(false);
+  // The bookmark last jumped to, named on the compact line.
+  const [chosen, setChosen] = useState<number | null>(null);
+  const close = () => setOpen(false);
+  const tools = (
+    <div className={compact ? 'lesson-row lesson-more' : 'lesson-row'} data-testid="lesson-tools">
+      {compareIds.length > 1 && (
+        <button
+          type="button"
+          data-testid="lesson-compare"
+          onClick={() => {
+            close();
+            onPick(compareIds);
+          }}
+        >
+          compare {lesson.compare?.join(' and ')}
+        </button>
+      )}
+      {before.length > 0 && (
+        <button
+          type="button"
+          data-testid="compare-before"
+          onClick={() => {
+            const mine = picks.find((p) => !p.before && lesson.runs.includes(p.run.label ?? p.run.scheduler));
+            const old = before.find((p) => mine && p.run.label === mine.run.label);
+            close();
+            onPick([mine?.id, old?.id].filter((x): x is string => !!x));
+          }}
+        >
+          compare with the run before
+        </button>
+      )}
+      <WhatIfs lesson={lesson} done={close} />
+      <details className="questions">
+        <summary>Questions to ask</summary>
+        <ol>
+          {lesson.questions.map((q) => (
+            <li key={q}>{q}</li>
+          ))}
+        </ol>
+      </details>
+    </div>
+  );
   return (
-    <section className="lesson-bar" data-testid="lesson-bar" data-lesson={lesson.id}>
-      <div className="lesson-row">
-        <b className="lesson-title">{lesson.title}</b>
+    <section
+      className={compact ? 'lesson-bar compact' : 'lesson-bar'}
+      data-testid="lesson-bar"
+      data-lesson={lesson.id}
+      data-compact={compact}
+    >
+      <div className="lesson-row lesson-head">
+        <b className="lesson-title" title={lesson.title}>
+          {lesson.title}
+        </b>
         {whatIf && <span className="what-if-tag">what if: {whatIf}</span>}
         <span className="bookmarks">
           {marks.map(({ b, found }, i) => (
@@ -99,51 +176,47 @@ export function LessonBar({
               disabled={!found}
               data-testid={`bookmark-${i}`}
               data-finder={b.finder}
-              title={found ? `jump to it (${b.view} view)` : 'this run did not do it: run again'}
+              aria-label={`${i + 1}. ${b.title}`}
+              aria-pressed={compact ? chosen === i : undefined}
+              title={
+                found
+                  ? `${compact ? `${b.title}: ` : ''}jump to it (${b.view} view)`
+                  : 'this run did not do it: run again'
+              }
               onClick={() => {
                 if (!found) return;
+                setChosen(i);
                 replayStore.getState().pause();
                 replayStore.getState().lead(0, found.position);
                 classroomStore.getState().setView(found.view);
               }}
             >
-              {i + 1}. {b.title}
+              {compact ? i + 1 : `${i + 1}. ${b.title}`}
             </button>
           ))}
         </span>
+        {compact && (
+          <span className="bookmark-chosen" data-testid="bookmark-chosen">
+            {chosen !== null ? marks[chosen]?.b.title : `${marks.length} moments to show`}
+          </span>
+        )}
+        {compact && (
+          <button
+            type="button"
+            className="lesson-more-toggle"
+            aria-expanded={open}
+            data-testid="lesson-more"
+            title="Compare, what if, questions to ask"
+            onClick={() => setOpen((o) => !o)}
+          >
+            {open ? 'less ▴' : 'more ▾'}
+          </button>
+        )}
         <button type="button" className="end-lesson" onClick={() => lessonStore.getState().stop()}>
           end lesson
         </button>
       </div>
-      <div className="lesson-row">
-        {compareIds.length > 1 && (
-          <button type="button" data-testid="lesson-compare" onClick={() => onPick(compareIds)}>
-            compare {lesson.compare?.join(' and ')}
-          </button>
-        )}
-        {before.length > 0 && (
-          <button
-            type="button"
-            data-testid="compare-before"
-            onClick={() => {
-              const mine = picks.find((p) => !p.before && lesson.runs.includes(p.run.label ?? p.run.scheduler));
-              const old = before.find((p) => mine && p.run.label === mine.run.label);
-              onPick([mine?.id, old?.id].filter((x): x is string => !!x));
-            }}
-          >
-            compare with the run before
-          </button>
-        )}
-        <WhatIfs lesson={lesson} />
-        <details className="questions">
-          <summary>Questions to ask</summary>
-          <ol>
-            {lesson.questions.map((q) => (
-              <li key={q}>{q}</li>
-            ))}
-          </ol>
-        </details>
-      </div>
+      {(!compact || open) && tools}
     </section>
   );
 }

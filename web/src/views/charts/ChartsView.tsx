@@ -9,7 +9,7 @@
  * two runs of one scheduler differ by their dashes. Every chart carries its
  * title and legend in its SVG, so exports have them.
  */
-import { useEffect, useRef, type RefObject } from 'react';
+import { createContext, useContext, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useRun } from '../../store';
 import { replayStore, useReplay } from '../../replay/store';
 import { queueBucketEndNs } from '../../trace/index';
@@ -42,16 +42,23 @@ function barsCsv(groups: { name: string; values: number[] }[], first: string, ba
  * Draw into an SVG sized to its box in CSS pixels (no viewBox scaling), so
  * the type is exactly the font size asked for, large type included.
  */
-function useSvg(draw: (svg: SVGSVGElement, w: number, h: number) => void, deps: unknown[]) {
+/** The height of the box the charts are shown in (0 while unknown): each chart fits in it whole. */
+const ViewHeight = createContext(0);
+
+function useSvg(draw: (svg: SVGSVGElement, w: number, h: number, maxTotal?: number) => void, deps: unknown[]) {
   const ref = useRef<SVGSVGElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const { width } = useSize(box, { width: 520, height: 0 });
+  const viewH = useContext(ViewHeight);
   useEffect(() => {
     const w = Math.max(280, width);
     const h = Math.round(Math.max(180, Math.min(380, w * 0.42)));
-    if (ref.current) draw(ref.current, w, h);
+    // The export buttons above the chart take their line of the view too.
+    const caption = box.current?.parentElement?.querySelector('figcaption')?.getBoundingClientRect().height ?? 0;
+    const maxTotal = viewH > 0 ? Math.floor(viewH - caption - 8) : undefined;
+    if (ref.current) draw(ref.current, w, h, maxTotal);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, width]);
+  }, [...deps, width, viewH]);
   return [ref, box] as const;
 }
 
@@ -63,7 +70,30 @@ function threadColor(t: number, hc: boolean): string {
   return c[t % c.length];
 }
 
-export function ChartsView({ tracks, allRuns, runs, states }: ViewProps) {
+/**
+ * The box the charts are shown in: as high as the view, so each chart can
+ * fit in it whole (its x axis and legend included), the view scrolling from
+ * one chart to the next.
+ */
+function ChartsFit({ children }: { children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const { height } = useSize(box, { width: 0, height: 0 });
+  return (
+    <div ref={box} className="charts-fit">
+      <ViewHeight.Provider value={height}>{children}</ViewHeight.Provider>
+    </div>
+  );
+}
+
+export function ChartsView(props: ViewProps) {
+  return (
+    <ChartsFit>
+      <ChartsBody {...props} />
+    </ChartsFit>
+  );
+}
+
+function ChartsBody({ tracks, allRuns, runs, states }: ViewProps) {
   const pal = usePalette();
   const hc = useDisplay((s) => s.highContrast);
   const large = useDisplay((s) => s.large);
@@ -87,10 +117,11 @@ export function ChartsView({ tracks, allRuns, runs, states }: ViewProps) {
         points: (r.metrics?.throughput_series ?? []).map((p) => ({ x: p.t_ms, y: p.ops_s })),
       }));
   const [tputRef, tputBox] = useSvg(
-    (svg, w, h) =>
+    (svg, w, h, maxTotal) =>
       lineChart(svg, tput, {
         w,
         h,
+        maxTotal,
         xLabel: 'time since the run started (ms)',
         yLabel: 'requests executed per second',
         p: pal,
@@ -108,8 +139,16 @@ export function ChartsView({ tracks, allRuns, runs, states }: ViewProps) {
     values: latRuns.map((r) => (r.latency_us ?? r.metrics?.latency_us)?.[q] ?? 0),
   }));
   const [latRef, latBox] = useSvg(
-    (svg, w, h) =>
-      groupedBars(svg, lat, latKeys, { w, h, yLabel: 'latency (µs)', p: pal, font, title: 'Latency percentiles' }),
+    (svg, w, h, maxTotal) =>
+      groupedBars(svg, lat, latKeys, {
+        w,
+        h,
+        maxTotal,
+        yLabel: 'latency (µs)',
+        p: pal,
+        font,
+        title: 'Latency percentiles',
+      }),
     [JSON.stringify(lat), JSON.stringify(latKeys), pal, font],
   );
 
@@ -174,7 +213,7 @@ function ThreadTimes({
   }));
   const title = `Time per thread · ${label}`;
   const [ref, box] = useSvg(
-    (svg, w, h) =>
+    (svg, w, h, maxTotal) =>
       groupedBars(
         svg,
         th,
@@ -183,7 +222,7 @@ function ThreadTimes({
           { name: 'waiting (barrier, cycle, marker)', color: pal.wait },
           { name: 'idle (empty queue)', color: pal.idle },
         ],
-        { w, h, yLabel: 'time (ms)', p: pal, font, stacked: true, title },
+        { w, h, maxTotal, yLabel: 'time (ms)', p: pal, font, stacked: true, title },
       ),
     [JSON.stringify(th), pal, font, title],
   );
@@ -228,10 +267,11 @@ function QueueChart({
   const replayNs = useReplay((s) => s.timeNs);
   const title = `Queue lengths over time · ${label}`;
   const [ref, box] = useSvg(
-    (svg, w, h) =>
+    (svg, w, h, maxTotal) =>
       lineChart(svg, series, {
         w,
         h,
+        maxTotal,
         xLabel: 'time since the run started (ms)',
         yLabel: 'requests in the queue',
         p: pal,

@@ -24,6 +24,9 @@ export interface Key {
   dash?: string;
 }
 
+/** The smallest plot (axes included) a chart shrinks to in a short view. */
+export const MIN_PLOT_PX = 120;
+
 interface Frame {
   g: d3.Selection<SVGGElement, unknown, null, undefined>;
   iw: number;
@@ -62,11 +65,14 @@ function frame(svg: SVGSVGElement, o: ChartOptions, keys: readonly Key[]): Frame
   const legendH = rows > 0 ? rows * Math.round(font * 1.5) + 6 : 0;
   const M = {
     top: titleH + Math.round(font * 1.6),
-    right: 12,
+    // Room for half of the last x tick label, centred on the plot's right edge.
+    right: Math.round(font * 1.8),
     bottom: Math.round(font * 2.6) + legendH,
     left: Math.round(font * 4.6),
   };
-  const total = o.h + titleH + legendH;
+  // A plot no taller than the SVG may be (the view's height), never below a readable minimum.
+  const plotH = o.maxTotal ? Math.max(MIN_PLOT_PX, Math.min(o.h, o.maxTotal - titleH - legendH)) : o.h;
+  const total = plotH + titleH + legendH;
   const root = d3.select(svg);
   root.selectAll('*').remove();
   root
@@ -102,6 +108,12 @@ export interface ChartOptions {
   w: number;
   /** Height of the plot itself (title and legend add to it). */
   h: number;
+  /**
+   * The most the whole SVG (title, plot, axis labels, legend) may take: the
+   * plot shrinks to it (not below MIN_PLOT_PX), so the x axis and the legend
+   * stay inside the box that shows the chart.
+   */
+  maxTotal?: number;
   p: Palette;
   font: number;
   title?: string;
@@ -124,9 +136,14 @@ export function lineChart(
     .domain([0, (d3.max(all, (d) => d.y) ?? 1) * 1.05 || 1])
     .nice()
     .range([ih, 0]);
-  styleAxis(g.append('g').attr('transform', `translate(0,${ih})`).call(d3.axisBottom(x).ticks(6)), o.p, o.font);
+  styleAxis(
+    g.append('g').attr('class', 'x-axis').attr('transform', `translate(0,${ih})`).call(d3.axisBottom(x).ticks(6)),
+    o.p,
+    o.font,
+  );
   styleAxis(g.append('g').call(d3.axisLeft(y).ticks(5, 's')), o.p, o.font);
   g.append('text')
+    .attr('class', 'x-label')
     .attr('x', iw)
     .attr('y', ih + Math.round(o.font * 2.4))
     .attr('text-anchor', 'end')
@@ -232,7 +249,11 @@ export function groupedBars(
     .domain([0, (maxV ?? 1) || 1])
     .nice()
     .range([ih, 0]);
-  styleAxis(g.append('g').attr('transform', `translate(0,${ih})`).call(d3.axisBottom(x0)), o.p, o.font);
+  styleAxis(
+    g.append('g').attr('class', 'x-axis').attr('transform', `translate(0,${ih})`).call(d3.axisBottom(x0)),
+    o.p,
+    o.font,
+  );
   styleAxis(g.append('g').call(d3.axisLeft(y).ticks(5, 's')), o.p, o.font);
   g.append('text')
     .attr('x', -M.left + 8)

@@ -1,5 +1,5 @@
 /** Threads and queues: a canvas per track, redrawn on every replay move. */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
@@ -29,11 +29,11 @@ function transitionMs(moved: number): number {
 }
 
 /** Which color is which class (only the classes of this run). */
-function ClassLegend({ track }: { track: Track }) {
+function ClassLegend({ track, box }: { track: Track; box: RefObject<HTMLDivElement | null> }) {
   const pal = usePalette();
   const names = track.classNames.slice(0, track.model.index.classes);
   return (
-    <div className="class-legend" data-testid="class-legend">
+    <div className="class-legend" data-testid="class-legend" ref={box}>
       {names.map((n, c) => (
         <span key={n} className="chip" style={{ background: pal.classColor(c) }}>
           {n}
@@ -55,12 +55,17 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
   const canvas = useRef<HTMLCanvasElement>(null);
   const large = useDisplay((s) => s.large);
   const pal = usePalette();
-  const layout = layoutFor(width, fontPx(large), state.lanes.length, fitHeight);
+  // The class legend sits under the lanes and is part of the picture: the
+  // lanes get what is left after it (it wraps to two lines on a narrow view).
+  const legend = useRef<HTMLDivElement>(null);
+  const legendH = useSize(legend, { width: 0, height: Math.round(fontPx(large) * 2.4) }).height + 8;
+  const lanesFit = Math.max(0, fitHeight - legendH);
+  const layout = layoutFor(width, fontPx(large), state.lanes.length, lanesFit);
   const height = heightFor(layout, state.lanes.length);
-  // Room left under the lanes for one line per thread (legend line included)?
+  // Room left under the lanes and the legend for one line per thread?
   // While racing, the hidden list (for screen readers and tests) is not kept up: no one reads it at that pace.
   const racingNow = useReplay((s) => s.playing && s.mode === 'time');
-  const showText = fitHeight - height > (state.lanes.length + 2.5) * fontPx(large) * 1.6;
+  const showText = lanesFit - height > (state.lanes.length + 1.5) * fontPx(large) * 1.6;
   // The last frame's chips and the transition in progress (see `Transition` in draw.ts).
   const drawnRef = useRef<Drawn | null>(null);
   const lastPos = useRef(positions[i]);
@@ -116,7 +121,7 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
         data-queued={queued}
         data-executing={state.lanes.filter((l) => l.exec >= 0).length}
       />
-      <ClassLegend track={track} />
+      <ClassLegend track={track} box={legend} />
       {/* The lanes in words (the same statuses the canvas draws): shown when there is room, else for screen readers. */}
       <ul className={showText ? 'lane-status' : 'sr-only'} data-testid="lane-status">
         {(showText || !racingNow ? statuses[i] : []).map((st) => (
