@@ -88,11 +88,37 @@ function OverridePicker({
   );
 }
 
+/**
+ * The state of the current run in one line (phase, then which run of how
+ * many and its executed count). Shown beside every control that starts a
+ * run: the sidebar's Run and the Author tab's "Run this".
+ */
+export function RunPhase() {
+  const phase = useRun((s) => s.phase);
+  const progress = useRun((s) => s.progress);
+  const paused = useRun((s) => s.paused);
+  const running = phase === 'running';
+  return (
+    <span className="phase" data-testid="phase" data-phase={phase}>
+      {running && paused ? 'paused' : PHASE_TEXT[phase]}
+      {running && (!progress || progress.runs_total === 0) && (
+        <> generating the request stream and the sequential reference</>
+      )}
+      {running && progress && progress.runs_total > 0 && (
+        <>
+          {' '}
+          run {progress.run_index + 1}/{progress.runs_total}: {progress.scheduler} × {progress.threads} ·{' '}
+          {progress.executed.toLocaleString()}/{progress.requests.toLocaleString()} executed
+        </>
+      )}
+    </span>
+  );
+}
+
 /** Run / Cancel, and the state of the run. */
 export function RunControls() {
   const phase = useRun((s) => s.phase);
   const engineReady = useRun((s) => s.engine.state === 'ready');
-  const progress = useRun((s) => s.progress);
   const run = useRun((s) => s.run);
   const cancel = useRun((s) => s.cancel);
   const paused = useRun((s) => s.paused);
@@ -132,19 +158,7 @@ export function RunControls() {
         {cancelling ? 'Cancelling…' : 'Cancel'}
       </button>
       <OverridePicker value={overrides} onChange={setOverrides} disabled={running} problems={problems} />
-      <span className="phase" data-testid="phase" data-phase={phase}>
-        {running && paused ? 'paused' : PHASE_TEXT[phase]}
-        {running && (!progress || progress.runs_total === 0) && (
-          <> generating the request stream and the sequential reference</>
-        )}
-        {running && progress && progress.runs_total > 0 && (
-          <>
-            {' '}
-            run {progress.run_index + 1}/{progress.runs_total}: {progress.scheduler} × {progress.threads} ·{' '}
-            {progress.executed.toLocaleString()}/{progress.requests.toLocaleString()} executed
-          </>
-        )}
-      </span>
+      <RunPhase />
     </section>
   );
 }

@@ -6,6 +6,7 @@
  * the caller (the run store), so what is run is exactly what is shown.
  */
 import { useCallback, useRef, useState } from 'react';
+import { RunPhase } from '../components/RunControls';
 import { Gallery } from '../gallery/Gallery';
 import type { GalleryEntry } from '../gallery/scenarios';
 import { ShareBox } from '../share/ShareBox';
@@ -130,6 +131,7 @@ export function AuthoringPanel(props: AuthoringPanelProps) {
           Run this
         </button>
         <CheckPanel text={text} engine={checkEngine} busy={running} onBusyChange={setChecking} />
+        <RunPhase />
       </div>
     </div>
   );
