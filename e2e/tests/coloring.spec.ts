@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { resetRunCount } from "./classroom";
+import { resetRunCount, runScenario, shot } from "./classroom";
 import { openLab } from "./lab";
 
 /**
@@ -130,4 +130,64 @@ test("a stealer that takes the color being executed is caught by the oracle in t
   await expect(verdict).toContainText(
     /(conflicting requests reversed|ran out of registration order).*color/,
   );
+});
+
+test("the Colors & steals view shows the cores' color-queues, a steal moving a whole color, and a color never overlapping", async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const { problems } = await openLab(page);
+  // Unbalanced rounds, traced, fewer of them: every round leaves core 1
+  // idle while core 0 holds a thousand colors, so the stealers steal.
+  await runScenario(page, "coloring-unbalanced.json", (text) =>
+    text
+      .replace('"requests": 20020', '"requests": 2002')
+      .replace('"trace": false', '"trace": true'),
+  );
+  // Replay Libasync-smp's and Mely's stealing runs side by side.
+  const choice = page.getByTestId("run-choice");
+  for (const [label, on] of [
+    ["(libasync-steal)", true],
+    ["(mely-time-left)", true],
+    ["(libasync-no-steal)", false],
+  ] as const) {
+    const box = choice.locator("label", { hasText: label }).locator("input");
+    if ((await box.isChecked()) !== on) await box.click();
+  }
+  await page.getByTestId("view-coloring").click();
+  const view = page.getByTestId("coloring-view");
+  await expect(view).toBeVisible();
+  const tracks = view.getByTestId("coloring-track");
+  await expect(tracks).toHaveCount(2);
+  // Jump to the first steal of the first track that has one.
+  let stole = false;
+  for (let k = 0; k < (await tracks.count()) && !stole; k++) {
+    const next = tracks.nth(k).getByTestId("next-color-steal");
+    if (await next.isDisabled()) continue;
+    await next.click();
+    const steal = tracks.nth(k).getByTestId("coloring-steal");
+    await expect(steal).toHaveAttribute("data-fresh", "true");
+    await expect(steal).toContainText(
+      /T1 steals color \d+ from T0, the whole color: \d+ events?/,
+    );
+    // Every core is drawn, and the stolen color's executions never overlap.
+    await expect(tracks.nth(k).getByTestId("coloring-core")).toHaveCount(2);
+    await expect(tracks.nth(k).getByTestId("coloring-lane")).toHaveAttribute(
+      "data-overlaps",
+      "0",
+    );
+    stole = true;
+  }
+  expect(stole).toBe(true);
+  // Mely's time-left heuristic refuses steals: the view says why, with the
+  // two times compared (refusals of other heuristics have their own reason).
+  const mely = tracks.nth(1);
+  await expect(mely).toContainText("mely-time-left");
+  await expect(mely.getByTestId("next-refusal")).toBeEnabled();
+  await mely.getByTestId("next-refusal").click();
+  await expect(mely.getByTestId("coloring-refusal")).toContainText(
+    /did not steal color \d+ from T\d: (time left [\d.]+ [nµ]s < steal cost [\d.]+ [nµ]s|fewer than two colors queued|no stealable color)/,
+  );
+  await shot(page, info, "classroom-coloring");
+  expect(problems).toEqual([]);
 });
