@@ -1,5 +1,6 @@
 /** The views every build has. A new family's view registers here. */
 import { ChartsView } from './charts/ChartsView';
+import { ColoringView } from './coloring/ColoringView';
 import { MappingView } from './mapping/MappingView';
 import { registerView } from './registry';
 import { RepartView } from './repartitioning/RepartView';
@@ -27,5 +28,12 @@ registerView({
   families: ['repartitioning'],
   order: 25,
   component: RepartView,
+});
+registerView({
+  id: 'coloring',
+  title: 'Colors & steals',
+  families: ['coloring'],
+  order: 25,
+  component: ColoringView,
 });
 registerView({ id: 'charts', title: 'Charts', families: 'all', order: 40, component: ChartsView });
