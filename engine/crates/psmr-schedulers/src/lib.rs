@@ -31,6 +31,7 @@ pub mod testkit;
 pub mod work_stealing;
 
 pub use spec::{EarlyParams, SchedulerSpec, SpinPolicy, StealingParams};
+pub use spin::{SpinPolicies, WaitKind};
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
