@@ -12,7 +12,8 @@
 #     /usr/bin/chromium driven by Playwright, e2e/tests/sweep.spec.ts's
 #     "browser sweep for the benchmark docs"), exported as the tab's CSV.
 # Each run records `uptime` before and after. Writes into OUT_DIR:
-#   native-<i>.json, browser-<i>.csv, uptime.log, points.csv (every point of
+#   native-<i>.json, browser-<i>.csv, uptime.log, clock-native.json and
+#   clock-browser.json (cost and step of one clock reading), points.csv (every point of
 #   every run, both platforms) and summary.md (median and spread per point,
 #   browser/native ratios and the issue's goals, met or not).
 #
@@ -74,16 +75,41 @@ native_run() {
   stamp "native-$i after"
 }
 
+# Sample every chromium thread's CPU time (utime + stime, clock ticks) every
+# 0.5 s while a browser run goes on: the summary sums, per thread name, the
+# last sample of each thread, which splits the browser's CPU between the
+# engine's Web Workers ("DedicatedWorker thread") and everything else.
+sample_chromium() {
+  local file="$1" pids stats
+  while :; do
+    printf '#\t%s\n' "$(date +%s%N | cut -c1-13)" >>"$file"
+    pids="$(pgrep -x chromium || true)"
+    stats=()
+    for p in $pids; do stats+=(/proc/"$p"/task/*/stat); done
+    # comm may contain spaces: split after its closing parenthesis.
+    # cat, not awk, opens the files: a thread that ends meanwhile is skipped
+    # (mawk stops at the first file it cannot open).
+    [ "${#stats[@]}" -gt 0 ] && cat "${stats[@]}" 2>/dev/null | awk '{ s = $0; c = substr(s, index(s, "(") + 1); c = substr(c, 1, index(c, ")") - 1);
+      r = substr(s, index(s, ")") + 2); split(r, f, " "); print $1 "\t" c "\t" f[12] + f[13] }' >>"$file" || true
+    sleep 0.5
+  done
+}
+
 browser_run() {
   local i="$1"
+  sample_chromium "$OUT/browser-$i.cpu.tsv" &
+  local sampler=$!
   stamp "browser-$i before"
   (cd "$ROOT" && PSMR_E2E_DIST="${PSMR_WVN_DIST:-}" PSMR_SWEEP_SCENARIO="$SCENARIO" PSMR_SWEEP_THREADS="$THREADS" \
     PSMR_SWEEP_REQUESTS="$REQUESTS" PSMR_SWEEP_OUT="$OUT/browser-$i.csv" \
     npx playwright test -c e2e sweep -g "browser sweep" --reporter=line >"$OUT/browser-$i.log" 2>&1) || {
     echo "browser run $i failed; see $OUT/browser-$i.log" >&2
     tail -20 "$OUT/browser-$i.log" >&2
+    kill "$sampler" 2>/dev/null || true
     exit 1
   }
+  kill "$sampler" 2>/dev/null || true
+  wait "$sampler" 2>/dev/null || true
   stamp "browser-$i after"
 }
 
@@ -91,6 +117,19 @@ for i in $(seq 1 "$RUNS"); do
   [ "$ONLY" = "browser" ] || native_run "$i"
   [ "$ONLY" = "native" ] || browser_run "$i"
 done
+
+# What one clock reading costs on each side (the engine reads the clock per
+# request: admission, execution start and end).
+if [ "$ONLY" != "native" ]; then
+  stamp "clock probes before"
+  (cd "$ROOT" && PSMR_E2E_DIST="${PSMR_WVN_DIST:-}" PSMR_TIMER_OUT="$OUT/clock-browser.json" \
+    npx playwright test -c e2e sweep -g "timer" --reporter=line >"$OUT/clock-browser.log" 2>&1) ||
+    echo "browser clock probe failed; see $OUT/clock-browser.log" >&2
+fi
+if command -v cc >/dev/null 2>&1; then
+  cc -O2 -o "$OUT/clock_cost" "$ROOT/scripts/probes/clock_cost.c" && "$OUT/clock_cost" >"$OUT/clock-native.json"
+fi
+stamp "clock probes after"
 
 node "$ROOT/scripts/wasm-vs-native-summary.mjs" "$OUT" | tee "$OUT/summary.md"
 echo "results: $OUT"

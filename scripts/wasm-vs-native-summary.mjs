@@ -103,8 +103,12 @@ console.log(
     (loads.some((l) => l > 2) ? ' (**above 2: re-take these numbers on a quiet machine**)' : '') +
     '\n',
 );
-console.log('Median (min-max, runs) per point. Speedup is over sequential execution of the same stream on the same platform.\n');
-console.log('| executor | threads | native ops/s | browser ops/s | native speedup | browser speedup | browser / native speedup | native sched ns/req | browser sched ns/req | browser / native ns |');
+console.log(
+  'Median (min-max, runs) per point. Speedup is over sequential execution of the same stream on the same platform.\n',
+);
+console.log(
+  '| executor | threads | native ops/s | browser ops/s | native speedup | browser speedup | browser / native speedup | native sched ns/req | browser sched ns/req | browser / native ns |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 const goals = [];
 for (const [e, t] of keys) {
@@ -127,6 +131,79 @@ for (const [e, t] of keys) {
         `${t === 2 ? `${bs.med >= 1.7 ? 'at least' : 'BELOW'} 1.7x; ` : ''}` +
         `hand-off ${bn.med.toFixed(0)} vs ${nn.med.toFixed(0)} ns/request: ${nr <= 2 ? 'within' : 'NOT within'} 2x (ratio ${nr.toFixed(2)})`,
     );
+  }
+}
+const readJson = (f) => (existsSync(join(dir, f)) ? JSON.parse(readFileSync(join(dir, f), 'utf8')) : null);
+const cn = readJson('clock-native.json');
+const cb = readJson('clock-browser.json');
+if (cn || cb) {
+  console.log(
+    '\nOne clock reading: ' +
+      [
+        cn && `native clock_gettime ${cn.clock_gettime_ns.toFixed(0)} ns`,
+        cb &&
+          `browser performance.now() ${cb.worker.ns_per_call.toFixed(0)} ns in a worker (${cb.page.ns_per_call.toFixed(0)} ns on the page), smallest step ${cb.worker.min_step_us.toFixed(1)} us`,
+      ]
+        .filter(Boolean)
+        .join('; ') +
+      '.',
+  );
+}
+// Browser CPU by thread name (last sample of each thread, summed), per run.
+const hz = 100; // Linux USER_HZ
+const cpuRuns = readdirSync(dir)
+  .filter((f) => /^browser-\d+\.cpu\.tsv$/.test(f))
+  .sort();
+if (cpuRuns.length) {
+  console.log(
+    '\nChromium CPU seconds per browser run, by thread name (all processes; the engine runs in "DedicatedWorker thread"s):\n',
+  );
+  for (const f of cpuRuns) {
+    const last = new Map();
+    // Rounds: [time ms, Map tid -> [name, ticks]]; deltas between rounds
+    // where the engine's workers were busy show who else used the cores
+    // while the engine computed.
+    const rounds = [];
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      const [tid, name, ticks] = line.split('\t');
+      if (tid === '#') rounds.push([Number(name), new Map()]);
+      else if (tid && ticks !== undefined) {
+        last.set(tid, [name, Number(ticks)]);
+        rounds.at(-1)?.[1].set(tid, [name, Number(ticks)]);
+      }
+    }
+    let busyS = 0;
+    const busyBy = new Map();
+    for (let r = 1; r < rounds.length; r++) {
+      const dt = (rounds[r][0] - rounds[r - 1][0]) / 1000;
+      const delta = new Map();
+      for (const [tid, [name, t]] of rounds[r][1]) {
+        const before = rounds[r - 1][1].get(tid)?.[1] ?? t;
+        delta.set(name, (delta.get(name) ?? 0) + (t - before) / hz);
+      }
+      const w = delta.get('DedicatedWorker') ?? 0;
+      if (dt > 0 && w >= 0.8 * dt) {
+        busyS += dt;
+        for (const [n, c] of delta) busyBy.set(n, (busyBy.get(n) ?? 0) + c);
+      }
+    }
+    const byName = new Map();
+    for (const [name, t] of last.values()) byName.set(name, (byName.get(name) ?? 0) + t / hz);
+    const total = [...byName.values()].reduce((a, b) => a + b, 0);
+    const workers = byName.get('DedicatedWorker thread') ?? byName.get('DedicatedWorker') ?? 0;
+    const top = [...byName]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([n, t]) => `${n} ${t.toFixed(1)}`);
+    console.log(
+      `- ${f}: total ${total.toFixed(1)} s, workers ${workers.toFixed(1)} s, other ${(total - workers).toFixed(1)} s (${((100 * (total - workers)) / Math.max(total, 1e-9)).toFixed(0)} %); top: ${top.join(', ')}`,
+    );
+    if (busyS > 0) {
+      const cores = [...busyBy].sort((a, b) => b[1] - a[1]).map(([n, c]) => `${n} ${(c / busyS).toFixed(2)}`);
+      console.log(
+        `  while the engine's workers used 0.8+ cores (${busyS.toFixed(1)} s of samples), cores used by thread name: ${cores.slice(0, 6).join(', ')}`,
+      );
+    }
   }
 }
 const wrong = points.filter((p) => !p.correct);
