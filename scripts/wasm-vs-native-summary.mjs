@@ -178,11 +178,13 @@ if (cpuRuns.length) {
       const dt = (rounds[r][0] - rounds[r - 1][0]) / 1000;
       const delta = new Map();
       for (const [tid, [name, t]] of rounds[r][1]) {
-        const before = rounds[r - 1][1].get(tid)?.[1] ?? t;
-        delta.set(name, (delta.get(name) ?? 0) + (t - before) / hz);
+        // A thread first seen in this round counts from 0 only if the
+        // previous round saw the process at all; otherwise skip it.
+        const before = rounds[r - 1][1].get(tid)?.[1];
+        if (before !== undefined && t >= before) delta.set(name, (delta.get(name) ?? 0) + (t - before) / hz);
       }
       const w = delta.get('DedicatedWorker') ?? 0;
-      if (dt > 0 && w >= 0.8 * dt) {
+      if (dt > 0 && w >= 0.3 * dt) {
         busyS += dt;
         for (const [n, c] of delta) busyBy.set(n, (busyBy.get(n) ?? 0) + c);
       }
@@ -201,7 +203,7 @@ if (cpuRuns.length) {
     if (busyS > 0) {
       const cores = [...busyBy].sort((a, b) => b[1] - a[1]).map(([n, c]) => `${n} ${(c / busyS).toFixed(2)}`);
       console.log(
-        `  while the engine's workers used 0.8+ cores (${busyS.toFixed(1)} s of samples), cores used by thread name: ${cores.slice(0, 6).join(', ')}`,
+        `  while the engine's workers ran (0.3+ cores) (${busyS.toFixed(1)} s of samples), cores used by thread name: ${cores.slice(0, 6).join(', ')}`,
       );
     }
   }
