@@ -61,6 +61,7 @@ for sweep in "${SWEEPS[@]}"; do
       const sc = JSON.parse(fs.readFileSync(src, "utf8"));
       const keep = new Set(["sequential", ...ids.split(",")]);
       sc.run = { ...(sc.run ?? {}), repetitions: 1, trace: false };
+      delete sc.expect; // expectations may name schedulers this sweep drops
       sc.schedulers = sc.schedulers.filter((s) => keep.has(s.id));
       for (const id of ids.split(",")) if (!sc.schedulers.some((s) => s.id === id)) sc.schedulers.push({ id });
       if (spins !== "") {

@@ -71,6 +71,7 @@ for entry in "${SWEEPS[@]}"; do
     const fs = require("fs");
     const sc = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
     sc.run = { ...(sc.run ?? {}), repetitions: 1, trace: false };
+    delete sc.expect; // expectations may name schedulers this sweep drops
     sc.schedulers = sc.schedulers.filter((s) => s.id === "sequential" || s.id.startsWith("ws-"));
     if (process.argv[3] === "no-skew") delete sc.workload.skew;
     fs.writeFileSync(process.argv[2], JSON.stringify(sc, null, 2));
