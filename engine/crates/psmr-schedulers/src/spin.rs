@@ -9,8 +9,8 @@
 //! the run report shows how much waiting fell into each.
 //!
 //! The policy is chosen per wait kind ([`WaitKind`]: a cycle, a stealer
-//! marker, an idle worker) and per platform ([`SpinPolicies::defaults`]),
-//! from the measurements in docs/benchmarks/early.md ("Spin policy"). A
+//! marker, an idle worker) and per platform ([`SpinPolicies::defaults`]);
+//! docs/benchmarks/early.md ("Spin policy") has the measurements. A
 //! scenario's `spin` object still overrides it, for every wait kind of its
 //! scheduler at once (the field's meaning before the split).
 //!
@@ -44,8 +44,8 @@ pub struct SpinPolicies {
 }
 
 impl SpinPolicies {
-    /// This platform's defaults (native or wasm32), chosen from the
-    /// measurements in docs/benchmarks/early.md.
+    /// This platform's defaults (native or wasm32); docs/benchmarks/early.md
+    /// ("Spin policy") has the measurements and what they do not yet show.
     pub fn defaults() -> Self {
         if cfg!(target_arch = "wasm32") {
             Self::WASM
@@ -54,11 +54,11 @@ impl SpinPolicies {
         }
     }
 
-    /// Native defaults. A cycle or marker wait ends when another thread
-    /// finishes a request: spin briefly (a core of its own may finish it at
-    /// once), then yield, which hands the core straight to the awaited
-    /// thread when they share it, and park only after long yielding. An idle
-    /// worker retries its steals between backoffs.
+    /// Native defaults: the policy every wait had before the split (spin
+    /// 1,000, yield 100, park 50 µs), kept until a run on a quiet machine
+    /// picks per-kind values (the loaded runs of 2026-11-23 could not; they
+    /// hint at a shorter spin phase). A yield hands the core straight to
+    /// the awaited thread when they share it.
     pub const NATIVE: SpinPolicies = SpinPolicies {
         cycle: SpinPolicy {
             spins: 1_000,
@@ -77,7 +77,9 @@ impl SpinPolicies {
         },
     };
 
-    /// wasm32 defaults: no yield phase (a no-op there); park sooner.
+    /// wasm32 defaults: no yield phase (a no-op there), so spin longer and
+    /// park sooner; idle stealing workers park as long as natively. Derived
+    /// from that fact, not yet measured in a browser.
     pub const WASM: SpinPolicies = SpinPolicies {
         cycle: SpinPolicy {
             spins: 2_000,
