@@ -79,11 +79,23 @@ native_run() {
 # 0.5 s while a browser run goes on: the summary sums, per thread name, the
 # last sample of each thread, which splits the browser's CPU between the
 # engine's Web Workers ("DedicatedWorker thread") and everything else.
+# Descendants of process $1 (its children, theirs, ...).
+descendants() {
+  local kid
+  for kid in $(pgrep -P "$1" || true); do
+    echo "$kid"
+    descendants "$kid"
+  done
+}
+
 sample_chromium() {
-  local file="$1" pids stats
+  local file="$1" root="$2" pids stats
+  set +e # a sampling miss must not end the sampler
   while :; do
     printf '#\t%s\n' "$(date +%s%N | cut -c1-13)" >>"$file"
-    pids="$(pgrep -x chromium || true)"
+    # Only this run's browser: other Chromiums on the machine (someone
+    # else's tests) are not counted.
+    pids="$(descendants "$root" | while read -r p; do [ "$(cat /proc/"$p"/comm 2>/dev/null)" = chromium ] && echo "$p"; done || true)"
     stats=()
     for p in $pids; do stats+=(/proc/"$p"/task/*/stat); done
     # comm may contain spaces: split after its closing parenthesis.
@@ -97,12 +109,14 @@ sample_chromium() {
 
 browser_run() {
   local i="$1"
-  sample_chromium "$OUT/browser-$i.cpu.tsv" &
-  local sampler=$!
   stamp "browser-$i before"
   (cd "$ROOT" && PSMR_E2E_DIST="${PSMR_WVN_DIST:-}" PSMR_SWEEP_SCENARIO="$SCENARIO" PSMR_SWEEP_THREADS="$THREADS" \
     PSMR_SWEEP_REQUESTS="$REQUESTS" PSMR_SWEEP_OUT="$OUT/browser-$i.csv" \
-    npx playwright test -c e2e sweep -g "browser sweep" --reporter=line >"$OUT/browser-$i.log" 2>&1) || {
+    npx playwright test -c e2e sweep -g "browser sweep" --reporter=line >"$OUT/browser-$i.log" 2>&1) &
+  local run=$!
+  sample_chromium "$OUT/browser-$i.cpu.tsv" "$run" &
+  local sampler=$!
+  wait "$run" || {
     echo "browser run $i failed; see $OUT/browser-$i.log" >&2
     tail -20 "$OUT/browser-$i.log" >&2
     kill "$sampler" 2>/dev/null || true
