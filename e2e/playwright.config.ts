@@ -38,7 +38,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npm run preview -w web -- --port ${PORT} --strictPort`,
+    // PSMR_E2E_DIST: serve another build of the app (an absolute path),
+    // e.g. a "before" build kept by scripts/bench-wasm-vs-native.sh.
+    command: `npm run preview -w web -- --port ${PORT} --strictPort${process.env.PSMR_E2E_DIST ? ` --outDir ${process.env.PSMR_E2E_DIST}` : ""}`,
     cwd: "..",
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: false,

@@ -187,3 +187,46 @@ test('browser sweep for the benchmark docs (PSMR_SWEEP_SCENARIO)', async ({ page
   const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-export-png').click()]);
   await png.saveAs(out.replace(/\.csv$/, '') + '.png');
 });
+
+/**
+ * The clock the engine reads in the browser, for docs/benchmarks/wasm.md (not part of the test run):
+ * the smallest step of `performance.now()` in this cross-origin isolated page, in a dedicated worker
+ * (where the engine runs), and what one call costs.
+ *
+ *   PSMR_TIMER_OUT=/tmp/timer.json npx playwright test -c e2e sweep -g "timer"
+ */
+test('timer resolution for the benchmark docs (PSMR_TIMER_OUT)', async ({ page }) => {
+  const out = process.env.PSMR_TIMER_OUT;
+  test.skip(!out, 'set PSMR_TIMER_OUT to measure the clock');
+  await page.goto('/');
+  const probe = () => {
+    const n = 200_000;
+    let prev = performance.now();
+    let steps = 0;
+    let minStep = Infinity;
+    const t0 = prev;
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      if (t > prev) {
+        steps++;
+        minStep = Math.min(minStep, t - prev);
+      }
+      prev = t;
+    }
+    return { calls: n, ns_per_call: ((prev - t0) * 1e6) / n, distinct_steps: steps, min_step_us: minStep * 1000 };
+  };
+  const src = `(${probe.toString()})()`;
+  const page_ = (await page.evaluate(src)) as object;
+  const worker = await page.evaluate(
+    (code) =>
+      new Promise((resolve) => {
+        const blob = new Blob([`postMessage(${code})`], { type: 'text/javascript' });
+        const w = new Worker(URL.createObjectURL(blob));
+        w.onmessage = (e) => resolve(e.data);
+      }),
+    src,
+  );
+  const isolated = await page.evaluate(() => self.crossOriginIsolated);
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(out as string, JSON.stringify({ crossOriginIsolated: isolated, page: page_, worker }, null, 2));
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { BenchOptions, BenchOutcome, PollSnapshot } from '../engine/protocol';
-import { createSweepStore, type BenchApi } from './store';
+import { createSweepStore, SWEEP_PROGRESS_MS, type BenchApi } from './store';
 
 const REPORT = { scenario: 'demo', cores: 2, repetitions: 1, points: [] };
 
@@ -17,7 +17,12 @@ function fakeEngine() {
     },
     cancel: vi.fn(async () => null),
   };
-  return { api, calls, finish: (o: BenchOutcome) => finish(o), progress: (p: PollSnapshot) => progress?.(p, 250) };
+  return {
+    api,
+    calls,
+    finish: (o: BenchOutcome) => finish(o),
+    progress: (p: PollSnapshot, tMs = 250) => progress?.(p, tMs),
+  };
 }
 
 describe('sweep store', () => {
@@ -40,6 +45,12 @@ describe('sweep store', () => {
     e.progress({ running: true, done: false, snapshot });
     expect(store.getState().progress).toEqual(snapshot);
     expect(store.getState().elapsedMs).toBe(250);
+    // Updates closer than SWEEP_PROGRESS_MS to the last one shown are not shown (no repaint).
+    e.progress({ running: true, done: false, snapshot: { ...snapshot, executed: 60 } }, 250 + SWEEP_PROGRESS_MS - 1);
+    expect(store.getState().progress?.executed).toBe(40);
+    e.progress({ running: true, done: false, snapshot: { ...snapshot, executed: 80 } }, 250 + SWEEP_PROGRESS_MS);
+    expect(store.getState().progress?.executed).toBe(80);
+    expect(store.getState().elapsedMs).toBe(250 + SWEEP_PROGRESS_MS);
     // A second start while running is ignored.
     await store.getState().start('{}', {});
     expect(e.calls).toHaveLength(1);

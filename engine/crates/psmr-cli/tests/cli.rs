@@ -158,7 +158,10 @@ fn a_scheduler_on_a_stream_it_cannot_run_is_a_clear_error() {
     let o = psmr(&["run", f.to_str().unwrap()]);
     let err = bad_input(&o);
     assert!(err.contains(":7:51: schedulers[1].id: "), "{err}");
-    assert!(err.contains("events"), "names the stream kind it runs: {err}");
+    assert!(
+        err.contains("events"),
+        "names the stream kind it runs: {err}"
+    );
     assert!(o.stdout.is_empty(), "no partial report");
 }
 

@@ -14,22 +14,39 @@ pub fn now_ns() -> u64 {
     origin.elapsed().as_nanos() as u64
 }
 
+/// `performance.now()` as a direct, typed import: one call into JS that
+/// returns a plain f64. The previous path (a `Function` fetched with
+/// `Reflect` and invoked with `call0`) made three calls per reading (call,
+/// `as_f64` on the boxed result, drop of the boxed value) and allocated a
+/// slot in wasm-bindgen's heap table each time; every scheduler timestamp
+/// paid for it (measured in docs/benchmarks/wasm.md).
+#[cfg(target_arch = "wasm32")]
+mod js {
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = performance, js_name = now)]
+        pub fn performance_now() -> f64;
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 pub fn now_ns() -> u64 {
-    use wasm_bindgen::JsCast;
     thread_local! {
-        static PERF: Option<(js_sys::Function, f64, wasm_bindgen::JsValue)> = {
+        // This worker's `performance.timeOrigin`, read once per thread, or
+        // None where there is no `performance` (then the clock reads 0).
+        static ORIGIN_MS: Option<f64> = {
             let global = js_sys::global();
-            js_sys::Reflect::get(&global, &"performance".into()).ok().and_then(|perf| {
-                let now = js_sys::Reflect::get(&perf, &"now".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
-                let origin = js_sys::Reflect::get(&perf, &"timeOrigin".into()).ok()?.as_f64()?;
-                Some((now, origin, perf))
-            })
+            js_sys::Reflect::get(&global, &"performance".into())
+                .ok()
+                .filter(|perf| perf.is_object())
+                .and_then(|perf| js_sys::Reflect::get(&perf, &"timeOrigin".into()).ok()?.as_f64())
         };
     }
-    PERF.with(|p| match p {
-        Some((now, origin, perf)) => {
-            let ms = now.call0(perf).ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    ORIGIN_MS.with(|origin| match origin {
+        Some(origin) => {
+            let ms = js::performance_now();
             // Subtract a fixed epoch so the product stays well inside f64's
             // exact integer range at nanosecond scale.
             ((origin - 1.7e12 + ms) * 1e6) as u64

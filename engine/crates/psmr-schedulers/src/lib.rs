@@ -40,6 +40,7 @@ pub use spec::{
     ColoringParams, EarlyParams, EpaxosParams, LateParams, RepartParams, SchedulerSpec, SpinPolicy,
     StealingParams,
 };
+pub use spin::{SpinPolicies, WaitKind};
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;

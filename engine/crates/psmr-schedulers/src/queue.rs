@@ -30,6 +30,20 @@
 //! finds its condition false again (another thread took the item) waits
 //! again, counted again. (Model-checked with two producers and two
 //! consumers: `queue_loom_tests.rs`.)
+//!
+//! Resume mark ([`BoundedFifo::with_resume_at`]): a consumer wakes a
+//! blocked producer only once its pop leaves at most `resume_at` items
+//! (`capacity - 1` by default: every pop that frees a place). A full
+//! queue whose producer resumes at every pop costs one wake-up (a futex
+//! wake natively, `Atomics.notify` in the browser) and one context switch
+//! per item; with the mark at half the capacity the producer sleeps until
+//! half the queue is free, then refills it in one go. Still no lost
+//! wake-up: a producer waits only while the queue is full, and the consumer
+//! keeps popping (it never waits for the producer before the items it
+//! already holds are done, see docs/protocols/queue-and-roles.md), so the
+//! length passes the mark, and every pop at or under it wakes one waiting
+//! producer. A producer that blocked waits for the mark itself (not for
+//! one free place), so the mark holds even across spurious wake-ups.
 
 use std::collections::VecDeque;
 
@@ -65,6 +79,9 @@ pub enum PushEvent {
 #[derive(Debug)]
 pub struct BoundedFifo<T> {
     capacity: usize,
+    /// A pop wakes a waiting producer when it leaves at most this many
+    /// items (`< capacity`).
+    resume_at: usize,
     state: Mutex<State<T>>,
     not_empty: Condvar,
     not_full: Condvar,
@@ -73,9 +90,19 @@ pub struct BoundedFifo<T> {
 impl<T> BoundedFifo<T> {
     /// A queue that holds at most `capacity` items (0 is raised to 1).
     pub fn new(capacity: usize) -> Self {
+        Self::with_resume_at(capacity, usize::MAX)
+    }
+
+    /// A queue of `capacity` items whose blocked producers are woken only
+    /// by a pop that leaves at most `resume_at` items (clamped below the
+    /// capacity; see the module comment). Only for queues whose consumers
+    /// never wait for the producer while they hold items (the early
+    /// family's per-worker queues).
+    pub fn with_resume_at(capacity: usize, resume_at: usize) -> Self {
         let capacity = capacity.max(1);
         BoundedFifo {
             capacity,
+            resume_at: resume_at.min(capacity - 1),
             state: Mutex::new(State {
                 // Do not preallocate huge capacities: grow as needed.
                 items: VecDeque::with_capacity(capacity.min(1024)),
@@ -103,7 +130,9 @@ impl<T> BoundedFifo<T> {
     pub fn push(&self, item: T, mut on: impl FnMut(PushEvent)) -> usize {
         let mut st = lock!(self);
         let mut blocked = false;
-        while st.items.len() >= self.capacity {
+        // Once blocked, wait for the resume mark (not just one free
+        // place): a spurious wake-up does not end the wait early.
+        while st.items.len() >= self.capacity || (blocked && st.items.len() > self.resume_at) {
             if !blocked {
                 on(PushEvent::Blocked);
                 blocked = true;
@@ -129,7 +158,7 @@ impl<T> BoundedFifo<T> {
         let mut blocked = false;
         loop {
             if let Some(item) = st.items.pop_front() {
-                if st.producers_waiting > 0 {
+                if st.producers_waiting > 0 && st.items.len() <= self.resume_at {
                     self.not_full.notify_one();
                 }
                 return Some(item);
@@ -219,6 +248,43 @@ mod tests {
         assert_eq!(got, (0..1000).collect::<Vec<_>>());
         // With capacity 1 the second push cannot succeed before a pop.
         assert!(blocks.load(Ordering::Relaxed) >= 1);
+    }
+
+    /// A blocked producer resumes only once a pop leaves `resume_at`
+    /// items, then its item goes in after the ones already queued.
+    #[test]
+    fn a_blocked_producer_resumes_at_the_mark() {
+        let q = BoundedFifo::with_resume_at(4, 1);
+        for i in 0..4u32 {
+            q.push(i, |e| assert!(e != PushEvent::Blocked));
+        }
+        let blocked = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let producer = s.spawn(|| {
+                q.push(4, |e| {
+                    if e == PushEvent::Blocked {
+                        blocked.store(true, Ordering::Relaxed);
+                    }
+                })
+            });
+            while !blocked.load(Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            for (popped, left) in [(0, 3), (1, 2)] {
+                assert_eq!(q.pop(|| panic!("has items")), Some(popped));
+                // Give a wrong wake-up time to show (the assertion holds
+                // whatever the timing when the queue is right).
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                assert_eq!(q.len(), left, "the producer resumed above the mark");
+            }
+            assert_eq!(q.pop(|| panic!("has items")), Some(2));
+            assert_eq!(producer.join().unwrap(), 2, "3 and the producer's 4");
+        });
+        q.close();
+        assert_eq!(
+            (q.pop(|| {}), q.pop(|| {}), q.pop(|| {})),
+            (Some(3), Some(4), None)
+        );
     }
 
     #[test]

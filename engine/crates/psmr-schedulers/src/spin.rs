@@ -7,9 +7,126 @@
 //! bounds the damage: `spins` busy iterations, then `yields` calls to the
 //! OS scheduler, then short sleeps of `park_us`. Each phase is counted so
 //! the run report shows how much waiting fell into each.
+//!
+//! The policy is chosen per wait kind ([`WaitKind`]: a cycle, a stealer
+//! marker, an idle worker) and per platform ([`SpinPolicies::defaults`]);
+//! docs/benchmarks/early.md ("Spin policy") has the measurements. A
+//! scenario's `spin` object still overrides it, for every wait kind of its
+//! scheduler at once (the field's meaning before the split).
+//!
+//! In the browser `std::thread::yield_now` does nothing (wasm32 has no
+//! scheduler to yield to: std's `sys/thread/unsupported.rs`), so a yield
+//! phase there is only more spinning; the wasm defaults have none and go
+//! from spinning to parking, which is `memory.atomic.wait32` with a timeout.
 
 use crate::spec::SpinPolicy;
 use crate::sync;
+
+/// The waits that back off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitKind {
+    /// A thread of a sequential class waits for the class's executor to
+    /// release a busy-wait cycle (busy-wait, moderate work stealing).
+    Cycle,
+    /// A thread about to run a sequential request waits until no stealer
+    /// holds work taken from it (work stealing, Algorithm 8 lines 22-23).
+    Marker,
+    /// A work-stealing worker with an empty queue and nothing to steal.
+    Idle,
+}
+
+/// One [`SpinPolicy`] per [`WaitKind`] of a scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpinPolicies {
+    pub cycle: SpinPolicy,
+    pub marker: SpinPolicy,
+    pub idle: SpinPolicy,
+}
+
+impl SpinPolicies {
+    /// This platform's defaults (native or wasm32); docs/benchmarks/early.md
+    /// ("Spin policy") has the measurements and what they do not yet show.
+    pub fn defaults() -> Self {
+        if cfg!(target_arch = "wasm32") {
+            Self::WASM
+        } else {
+            Self::NATIVE
+        }
+    }
+
+    /// Native defaults: the policy every wait had before the split (spin
+    /// 1,000, yield 100, park 50 µs), kept until a run on a quiet machine
+    /// picks per-kind values (the loaded runs of 2026-11-23 could not; they
+    /// hint at a shorter spin phase). A yield hands the core straight to
+    /// the awaited thread when they share it.
+    pub const NATIVE: SpinPolicies = SpinPolicies {
+        cycle: SpinPolicy {
+            spins: 1_000,
+            yields: 100,
+            park_us: 50,
+        },
+        marker: SpinPolicy {
+            spins: 1_000,
+            yields: 100,
+            park_us: 50,
+        },
+        idle: SpinPolicy {
+            spins: 1_000,
+            yields: 100,
+            park_us: 50,
+        },
+    };
+
+    /// wasm32 defaults: no yield phase (a no-op there), so spin longer and
+    /// park sooner; idle stealing workers park as long as natively. Derived
+    /// from that fact, not yet measured in a browser.
+    pub const WASM: SpinPolicies = SpinPolicies {
+        cycle: SpinPolicy {
+            spins: 2_000,
+            yields: 0,
+            park_us: 20,
+        },
+        marker: SpinPolicy {
+            spins: 2_000,
+            yields: 0,
+            park_us: 20,
+        },
+        idle: SpinPolicy {
+            spins: 2_000,
+            yields: 0,
+            park_us: 50,
+        },
+    };
+
+    /// The same policy for every wait kind (a scenario's `spin` object).
+    pub const fn uniform(p: SpinPolicy) -> Self {
+        SpinPolicies {
+            cycle: p,
+            marker: p,
+            idle: p,
+        }
+    }
+
+    /// A scheduler's policies: the scenario's `spin` for every kind when it
+    /// gives one, else this platform's defaults.
+    pub fn from_param(spin: Option<SpinPolicy>) -> Self {
+        spin.map_or_else(Self::defaults, Self::uniform)
+    }
+
+    pub fn of(&self, kind: WaitKind) -> SpinPolicy {
+        match kind {
+            WaitKind::Cycle => self.cycle,
+            WaitKind::Marker => self.marker,
+            WaitKind::Idle => self.idle,
+        }
+    }
+}
+
+impl From<SpinPolicy> for SpinPolicies {
+    fn from(p: SpinPolicy) -> Self {
+        Self::uniform(p)
+    }
+}
 
 /// One wait's backoff state. Create one per wait; call [`Backoff::snooze`]
 /// each time the awaited condition is still false.
@@ -55,6 +172,29 @@ impl Backoff {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scenario_spin_overrides_every_wait_kind() {
+        let p = SpinPolicy {
+            spins: 7,
+            yields: 8,
+            park_us: 9,
+        };
+        let all = SpinPolicies::from_param(Some(p));
+        for k in [WaitKind::Cycle, WaitKind::Marker, WaitKind::Idle] {
+            assert_eq!(all.of(k), p);
+        }
+        assert_eq!(SpinPolicies::from_param(None), SpinPolicies::defaults());
+    }
+
+    #[test]
+    fn wasm_defaults_have_no_yield_phase() {
+        // yield_now is a no-op on wasm32: a yield phase would only spin.
+        for k in [WaitKind::Cycle, WaitKind::Marker, WaitKind::Idle] {
+            assert_eq!(SpinPolicies::WASM.of(k).yields, 0);
+            assert!(SpinPolicies::WASM.of(k).park_us > 0);
+        }
+    }
 
     #[test]
     #[cfg(not(loom))]

@@ -34,7 +34,7 @@ use psmr_core::{RunError, Scheduler, SchedulerId, ThreadRef, WaitReason};
 use crate::early::{run_family, FamilyConfig, Job, Plan, SeqSync};
 use crate::probe::Probe;
 use crate::spec::{EarlyParams, SpinPolicy};
-use crate::spin::Backoff;
+use crate::spin::{Backoff, SpinPolicies};
 use crate::sync::{AtomicU32, Ordering};
 use crate::BuildEnv;
 
@@ -158,7 +158,9 @@ impl BusyWait {
     /// Build from a scenario entry's `early` object (`build`'s `busy-wait` arm).
     pub fn from_params(params: &EarlyParams, env: &BuildEnv<'_>) -> Result<Self, RunError> {
         let config = FamilyConfig::from_params(params, env)?;
-        Ok(BusyWait::new(config, params.spin.unwrap_or_default()))
+        // Cycle waits only: busy-wait has no markers and no idle spinning.
+        let spin = SpinPolicies::from_param(params.spin).cycle;
+        Ok(BusyWait::new(config, spin))
     }
 }
 

@@ -11,7 +11,7 @@ use psmr_core::{ClassId, RequestId};
 use psmr_mapping::Mode;
 
 use super::*;
-use crate::early::{worker_loop, Job, Plan};
+use crate::early::{worker_loop, worker_queue, Job, Plan};
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::testkit;
@@ -53,7 +53,7 @@ fn drive_plain(plan: &Plan, sync: &CycleSync, jobs: &[Job]) -> Shared {
         running: AtomicU32::new(0),
         counters: Default::default(),
     };
-    let queues: Vec<BoundedFifo<Job>> = (0..plan.threads()).map(|_| BoundedFifo::new(8)).collect();
+    let queues: Vec<BoundedFifo<Job>> = (0..plan.threads()).map(|_| worker_queue(8)).collect();
     std::thread::scope(|s| {
         for (i, q) in queues.iter().enumerate() {
             let shared = &shared;

@@ -261,6 +261,18 @@ fn drive(ctx: &RunContext<'_>, plan: &Plan, queues: &[BoundedFifo<Job>]) -> RunO
     out
 }
 
+/// A worker's input queue of `capacity` jobs. A delivering thread blocked
+/// on a full queue resumes once the worker has emptied half of it (the
+/// queue's resume mark), not after every job: on a saturated stream that
+/// turns one wake-up and one context switch per request into one per
+/// `capacity / 2` requests (docs/benchmarks/wasm.md measures it). Safe
+/// here because a worker never waits for the delivering thread while it
+/// holds jobs: everything a barrier or cycle of a queued job needs was
+/// pushed to every thread of the class before later jobs were.
+pub fn worker_queue(capacity: usize) -> BoundedFifo<Job> {
+    BoundedFifo::with_resume_at(capacity, capacity / 2)
+}
+
 /// Run an early-family scheduler: `plan.threads()` workers running
 /// [`worker_loop`] with `sync`, and [`drive`] on the delivering thread.
 pub(crate) fn run_family<S: SeqSync>(
@@ -277,7 +289,7 @@ pub(crate) fn run_family<S: SeqSync>(
         )));
     }
     let queues: Vec<BoundedFifo<Job>> = (0..plan.threads())
-        .map(|_| BoundedFifo::new(capacity))
+        .map(|_| worker_queue(capacity))
         .collect();
     let mut out = ctx
         .host

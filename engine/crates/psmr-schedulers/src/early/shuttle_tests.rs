@@ -1,6 +1,6 @@
 //! Shuttle schedules of the whole early-family executor: the delivering
-//! thread (Algorithm 1 via [`Dispatcher`], bounded queues of capacity 1-2
-//! so it blocks often) and four workers running the real [`worker_loop`]
+//! thread (Algorithm 1 via [`Dispatcher`], bounded queues of capacity 1-4
+//! with the production resume mark, so it blocks often) and four workers running the real [`worker_loop`]
 //! with barriers or busy-wait cycles, over a generated multi-shard stream
 //! and a random valid mapping. `crate::sync` is shuttle's under
 //! `--cfg shuttle`, so shuttle's random and PCT schedulers pick every
@@ -25,7 +25,7 @@ use psmr_core::{ClassId, RequestId, Stream, ThreadRef};
 use psmr_mapping::CtoT;
 use shuttle::sync::Arc;
 
-use super::{worker_loop, BarrierSync, Dispatcher, Job, Plan, SeqSync};
+use super::{worker_loop, worker_queue, BarrierSync, Dispatcher, Job, Plan, SeqSync};
 use crate::busy_wait::CycleSync;
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
@@ -81,7 +81,8 @@ fn setting(seed: u64, n: u32) -> Setting {
     Setting {
         stream,
         ctot,
-        capacity: 1 + (seed as usize % 2),
+        // 1-4: capacities 3 and 4 put the resume mark below capacity - 1.
+        capacity: 1 + (seed as usize % 4),
     }
 }
 
@@ -92,7 +93,7 @@ fn run<S: SeqSync + Send + 'static>(s: &Setting, make_sync: fn(&Plan) -> S) {
     let shared = Arc::new(Shared {
         sync: make_sync(&plan),
         queues: (0..plan.threads())
-            .map(|_| BoundedFifo::new(s.capacity))
+            .map(|_| worker_queue(s.capacity))
             .collect(),
         plan,
         log: Log {

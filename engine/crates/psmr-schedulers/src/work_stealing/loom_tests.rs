@@ -157,7 +157,7 @@ fn run_model(
         executed: requests.iter().map(|_| AtomicU32::new(0)).collect(),
         steals: AtomicU32::new(0),
     });
-    let spin = SpinPolicy::default();
+    let spin = crate::spin::SpinPolicies::uniform(SpinPolicy::default());
     let handles: Vec<_> = (0..plan.threads)
         .map(|i| {
             let (shared, barriers, model) = (shared.clone(), barriers.clone(), model.clone());

@@ -32,8 +32,9 @@ use psmr_mapping::CtoT;
 
 use crate::barrier::GenerationBarrier;
 use crate::probe::CtxProbe;
-use crate::spec::{SchedulerSpec, SpinPolicy, StealingParams};
+use crate::spec::{SchedulerSpec, StealingParams};
 use crate::spec::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
+use crate::spin::SpinPolicies;
 use crate::BuildEnv;
 
 pub mod aggressive;
@@ -65,7 +66,7 @@ pub struct WorkStealing {
     id: SchedulerId,
     policy: Policy,
     plan: Plan,
-    spin: SpinPolicy,
+    spin: SpinPolicies,
     capacity: usize,
     info: SchedulerInfo,
 }
@@ -87,9 +88,10 @@ impl WorkStealing {
         id: SchedulerId,
         ctot: &CtoT,
         classes: &ClassTable,
-        spin: SpinPolicy,
+        spin: impl Into<SpinPolicies>,
         capacity: usize,
     ) -> Result<Self, RunError> {
+        let spin = spin.into();
         let policy = policy_of(id).ok_or_else(|| {
             RunError::InvalidConfig(format!("`{id}` is not a work-stealing scheduler"))
         })?;
@@ -161,7 +163,7 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
         spec.id,
         &ctot,
         env.classes,
-        params.spin.unwrap_or_default(),
+        SpinPolicies::from_param(params.spin),
         params.queue_capacity.unwrap_or(DEFAULT_QUEUE_CAPACITY),
     )?
     .with_mapping_how(how);

@@ -67,7 +67,7 @@ fn wait_for_release<P: Probe>(w: &mut Worker<'_, '_, P>, req: &Request, cycle: u
     w.probe.count(Counter::CycleWaits, 1);
     loop {
         let start = w.probe.wait_begin(WaitReason::Cycle, req.id, NO_REQUEST);
-        let mut b = Backoff::new(w.spin);
+        let mut b = Backoff::new(w.spin.cycle);
         let mut victim = None;
         while !w.shared.cycle_released(class, cycle) {
             if w.policy.steal_while_syncing {

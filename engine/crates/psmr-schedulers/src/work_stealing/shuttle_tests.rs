@@ -119,7 +119,7 @@ fn run(policy: Policy, s: &'static Setting) {
             .collect(),
     );
     let log = Arc::new(Log(StdMutex::new(Vec::new())));
-    let spin = SpinPolicy::default();
+    let spin = crate::spin::SpinPolicies::uniform(SpinPolicy::default());
     let handles: Vec<_> = (0..s.plan.threads)
         .map(|i| {
             let (shared, barriers, log) = (shared.clone(), barriers.clone(), log.clone());

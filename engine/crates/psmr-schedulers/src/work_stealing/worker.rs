@@ -14,8 +14,7 @@ use super::shared::{Shared, StealOutcome, Transfer};
 use super::{aggressive, conservative, moderate, optimistic};
 use crate::barrier::GenerationBarrier;
 use crate::probe::Probe;
-use crate::spec::SpinPolicy;
-use crate::spin::Backoff;
+use crate::spin::{Backoff, SpinPolicies};
 
 /// How a sequential request is synchronized.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +53,8 @@ pub struct Worker<'s, 'r, P: Probe> {
     pub shared: &'s Shared<'r>,
     pub barriers: &'s [GenerationBarrier],
     pub policy: Policy,
-    pub spin: SpinPolicy,
+    /// Backoff of each wait kind (cycle, marker, idle).
+    pub spin: SpinPolicies,
     pub probe: P,
     /// The private exec queue (Algorithm 5), at most one ready queue's worth.
     exec: VecDeque<RequestId>,
@@ -72,7 +72,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
         shared: &'s Shared<'r>,
         barriers: &'s [GenerationBarrier],
         policy: Policy,
-        spin: SpinPolicy,
+        spin: SpinPolicies,
         probe: P,
     ) -> Self {
         Worker {
@@ -107,7 +107,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
                         let start =
                             self.probe
                                 .wait_begin(WaitReason::EmptyQueue, NO_REQUEST, NO_REQUEST);
-                        idle = Some((start, Backoff::new(self.spin)));
+                        idle = Some((start, Backoff::new(self.spin.idle)));
                     }
                     if let Some(victim) = self.try_steal(None) {
                         self.end_idle(&mut idle);
@@ -174,7 +174,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
         }
         self.probe.count(Counter::MarkerWaits, 1);
         let start = self.probe.wait_begin(WaitReason::Marker, req, NO_REQUEST);
-        let mut b = Backoff::new(self.spin);
+        let mut b = Backoff::new(self.spin.marker);
         while self.shared.marked(self.id) {
             b.snooze();
         }

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Browser (threaded WebAssembly in Chromium) against native, same machine,
+# same stream: issue 20 part 2 and docs/benchmarks/wasm.md.
+#
+#   scripts/bench-wasm-vs-native.sh [OUT_DIR]
+#
+# Builds the native CLI (release), the wasm engine (scripts/build-wasm.sh)
+# and the web app, then runs, RUNS times and interleaved (native, browser,
+# native, browser, ...), the same sweep twice:
+#   - natively:  psmr bench SCENARIO --threads THREADS --requests REQUESTS --json
+#   - in Chromium: the Sweep tab of the built app (vite preview, Debian's
+#     /usr/bin/chromium driven by Playwright, e2e/tests/sweep.spec.ts's
+#     "browser sweep for the benchmark docs"), exported as the tab's CSV.
+# Each run records `uptime` before and after. Writes into OUT_DIR:
+#   native-<i>.json, browser-<i>.csv, uptime.log, clock-native.json and
+#   clock-browser.json (cost and step of one clock reading), points.csv (every point of
+#   every run, both platforms) and summary.md (median and spread per point,
+#   browser/native ratios and the issue's goals, met or not).
+#
+# Environment:
+#   PSMR_WVN_SCENARIO  scenario file under scenarios/ (default early-rw-read-heavy.json)
+#   PSMR_WVN_THREADS   thread counts (default 1,2)
+#   PSMR_WVN_REQUESTS  requests per stream (default 4000)
+#   PSMR_WVN_RUNS      runs per platform (default 3)
+#   PSMR_WVN_NO_BUILD  1: skip the three builds (use what is built)
+#   PSMR_WVN_ONLY      native | browser: run one platform only
+#   PSMR_WVN_PSMR      native psmr binary to run (default: the release build)
+#   PSMR_WVN_DIST      built web app to serve (absolute path; default web/dist),
+#                      e.g. a copy of web/dist from another commit
+#   CARGO_TARGET_DIR   native target dir (default engine/target)
+#
+# Run it on a quiet machine (load average under ~2 on 2 cores): a parallel
+# point needs every core, and anything else running takes its share. The
+# summary prints the load next to the numbers for that reason.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+SCENARIO="${PSMR_WVN_SCENARIO:-early-rw-read-heavy.json}"
+THREADS="${PSMR_WVN_THREADS:-1,2}"
+REQUESTS="${PSMR_WVN_REQUESTS:-4000}"
+RUNS="${PSMR_WVN_RUNS:-3}"
+ONLY="${PSMR_WVN_ONLY:-}"
+OUT="${1:-${TMPDIR:-/tmp}/psmr-wasm-vs-native-$(date -u +%Y%m%dT%H%M%SZ)}"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
+PSMR="${PSMR_WVN_PSMR:-$TARGET/release/psmr}"
+
+need node "install Node.js 20+" || exit 2
+mkdir -p "$OUT"
+OUT="$(cd "$OUT" && pwd)"
+
+stamp() { printf '%s %s load %s\n' "$(date -u '+%H:%M:%S')" "$1" "$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/uptime.log"; }
+
+{
+  printf 'date (UTC):    %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
+  printf 'cores (nproc): %s\n' "$(nproc)"
+  printf 'CPU model:     %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
+  printf 'chromium:      %s\n' "$(/usr/bin/chromium --version 2>/dev/null | grep -v unexpected | head -1)"
+  printf 'commit:        %s\n' "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo ' (dirty)')"
+  printf 'stream:        scenarios/%s, %s requests, threads %s, %s runs per platform\n' "$SCENARIO" "$REQUESTS" "$THREADS" "$RUNS"
+} | tee "$OUT/machine.txt"
+
+if [ "${PSMR_WVN_NO_BUILD:-0}" != "1" ]; then
+  echo "== build: native CLI, wasm engine, web app"
+  (cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
+  [ "$ONLY" = "native" ] || {
+    bash "$ROOT/scripts/build-wasm.sh"
+    (cd "$ROOT" && npm run build -w web >/dev/null)
+  }
+fi
+
+native_run() {
+  local i="$1"
+  stamp "native-$i before"
+  "$PSMR" bench "$ROOT/scenarios/$SCENARIO" --threads "$THREADS" --requests "$REQUESTS" --json >"$OUT/native-$i.json"
+  stamp "native-$i after"
+}
+
+# Sample every chromium thread's CPU time (utime + stime, clock ticks) every
+# 0.5 s while a browser run goes on: the summary sums, per thread name, the
+# last sample of each thread, which splits the browser's CPU between the
+# engine's Web Workers ("DedicatedWorker thread") and everything else.
+# Descendants of process $1 (its children, theirs, ...).
+descendants() {
+  local kid
+  for kid in $(pgrep -P "$1" || true); do
+    echo "$kid"
+    descendants "$kid"
+  done
+}
+
+sample_chromium() {
+  local file="$1" root="$2" pids stats
+  set +e # a sampling miss must not end the sampler
+  while :; do
+    printf '#\t%s\n' "$(date +%s%N | cut -c1-13)" >>"$file"
+    # Only this run's browser: other Chromiums on the machine (someone
+    # else's tests) are not counted.
+    pids="$(descendants "$root" | while read -r p; do [ "$(cat /proc/"$p"/comm 2>/dev/null)" = chromium ] && echo "$p"; done || true)"
+    stats=()
+    for p in $pids; do stats+=(/proc/"$p"/task/*/stat); done
+    # comm may contain spaces: split after its closing parenthesis.
+    # cat, not awk, opens the files: a thread that ends meanwhile is skipped
+    # (mawk stops at the first file it cannot open).
+    [ "${#stats[@]}" -gt 0 ] && cat "${stats[@]}" 2>/dev/null | awk '{ s = $0; c = substr(s, index(s, "(") + 1); c = substr(c, 1, index(c, ")") - 1);
+      r = substr(s, index(s, ")") + 2); split(r, f, " "); print $1 "\t" c "\t" f[12] + f[13] }' >>"$file" || true
+    sleep 0.5
+  done
+}
+
+browser_run() {
+  local i="$1"
+  stamp "browser-$i before"
+  (cd "$ROOT" && PSMR_E2E_DIST="${PSMR_WVN_DIST:-}" PSMR_SWEEP_SCENARIO="$SCENARIO" PSMR_SWEEP_THREADS="$THREADS" \
+    PSMR_SWEEP_REQUESTS="$REQUESTS" PSMR_SWEEP_OUT="$OUT/browser-$i.csv" \
+    npx playwright test -c e2e sweep -g "browser sweep" --reporter=line >"$OUT/browser-$i.log" 2>&1) &
+  local run=$!
+  sample_chromium "$OUT/browser-$i.cpu.tsv" "$run" &
+  local sampler=$!
+  wait "$run" || {
+    echo "browser run $i failed; see $OUT/browser-$i.log" >&2
+    tail -20 "$OUT/browser-$i.log" >&2
+    kill "$sampler" 2>/dev/null || true
+    exit 1
+  }
+  kill "$sampler" 2>/dev/null || true
+  wait "$sampler" 2>/dev/null || true
+  stamp "browser-$i after"
+}
+
+for i in $(seq 1 "$RUNS"); do
+  [ "$ONLY" = "browser" ] || native_run "$i"
+  [ "$ONLY" = "native" ] || browser_run "$i"
+done
+
+# What one clock reading costs on each side (the engine reads the clock per
+# request: admission, execution start and end).
+if [ "$ONLY" != "native" ]; then
+  stamp "clock probes before"
+  (cd "$ROOT" && PSMR_E2E_DIST="${PSMR_WVN_DIST:-}" PSMR_TIMER_OUT="$OUT/clock-browser.json" \
+    npx playwright test -c e2e sweep -g "timer" --reporter=line >"$OUT/clock-browser.log" 2>&1) ||
+    echo "browser clock probe failed; see $OUT/clock-browser.log" >&2
+fi
+if command -v cc >/dev/null 2>&1; then
+  cc -O2 -o "$OUT/clock_cost" "$ROOT/scripts/probes/clock_cost.c" && "$OUT/clock_cost" >"$OUT/clock-native.json"
+fi
+stamp "clock probes after"
+
+node "$ROOT/scripts/wasm-vs-native-summary.mjs" "$OUT" | tee "$OUT/summary.md"
+echo "results: $OUT"
