@@ -1,6 +1,7 @@
 /** The views every build has. A new family's view registers here. */
 import { ChartsView } from './charts/ChartsView';
 import { MappingView } from './mapping/MappingView';
+import { LazyGraphsView } from './late-epaxos';
 import { registerView } from './registry';
 import { RepartView } from './repartitioning/RepartView';
 import { SyncView } from './sync/SyncView';
@@ -27,5 +28,12 @@ registerView({
   families: ['repartitioning'],
   order: 25,
   component: RepartView,
+});
+registerView({
+  id: 'graph',
+  title: 'Dependency graph',
+  families: ['late', 'epaxos'],
+  order: 25,
+  component: LazyGraphsView,
 });
 registerView({ id: 'charts', title: 'Charts', families: 'all', order: 40, component: ChartsView });
