@@ -42,6 +42,10 @@ test("the ePaxos instance graph boxes SCCs in execution order and follows the re
   expect(Number(await first.getAttribute("data-order"))).toBeGreaterThanOrEqual(
     1,
   );
+  // The pseudo-code panel shows Algorithm 2 and its caption names SCCs as the view numbers them.
+  const panel = page.getByTestId("pseudo-panel").first();
+  await expect(panel).toContainText("Algorithm 2");
+  await expect(panel).toContainText(/SCC #\d+/);
   await shot(page, info, "classroom-epaxos-first-scc");
 
   // Stepping back removes it again (the view is derived at the position).
@@ -104,6 +108,9 @@ test("the CBASE graph shows its bound, the ready requests and the lock queue", a
   // The bound of classroom-late.json, as slots.
   await expect(view.getByTestId("late-slots").locator(".slot")).toHaveCount(8);
   await expect(view.getByTestId("lock-queue")).toContainText("graph lock");
+  await expect(page.getByTestId("pseudo-panel").first()).toContainText(
+    "Scheduler (CBASE)",
+  );
   await shot(page, info, "classroom-late-graph");
   expect(problems).toEqual([]);
 });

@@ -2,6 +2,7 @@
 import { ChartsView } from './charts/ChartsView';
 import { MappingView } from './mapping/MappingView';
 import { LazyGraphsView } from './late-epaxos';
+import './late-epaxos/narrate';
 import { registerView } from './registry';
 import { RepartView } from './repartitioning/RepartView';
 import { SyncView } from './sync/SyncView';

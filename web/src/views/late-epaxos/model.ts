@@ -460,8 +460,8 @@ export function epaxosStep(e: Ev, parallel: boolean): Step | null {
         line: parallel ? 6 : 7,
         sentence:
           e.b === 1
-            ? `An SCC of one instance, number ${e.c + 1} in its graph's order.`
-            : `A cycle: an SCC of ${e.b} instances, number ${e.c + 1} in its graph's order; seq orders them.`,
+            ? `SCC #${e.a + 1}: one instance, number ${e.c + 1} in its graph's order (dependencies first).`
+            : `SCC #${e.a + 1}: a cycle of ${e.b} instances (leaders collided), number ${e.c + 1} in its graph's order; seq orders them.`,
       };
     case K.WaitStart:
       if (e.extra === R.Semaphore)
@@ -482,9 +482,9 @@ export function epaxosStep(e: Ev, parallel: boolean): Step | null {
         ? {
             listing: 'worker',
             line: 2,
-            sentence: `${who(e.thread)} takes SCC ${e.a} (${e.b} instance${e.b === 1 ? '' : 's'}).`,
+            sentence: `${who(e.thread)} takes SCC #${e.a + 1} (${e.b} instance${e.b === 1 ? '' : 's'}).`,
           }
-        : { listing: 'executor', line: 7, sentence: `The executor runs SCC ${e.a}.` };
+        : { listing: 'executor', line: 7, sentence: `The executor runs SCC #${e.a + 1}.` };
     case K.ExecStart:
       return {
         listing: parallel ? 'worker' : 'executor',
@@ -493,8 +493,8 @@ export function epaxosStep(e: Ev, parallel: boolean): Step | null {
       };
     case K.SccEnd:
       return parallel
-        ? { listing: 'worker', line: 8, sentence: `SCC ${e.a} is finished; its credit goes back.` }
-        : { listing: 'executor', line: 10, sentence: `SCC ${e.a} is executed.` };
+        ? { listing: 'worker', line: 8, sentence: `SCC #${e.a + 1} is finished; its credit goes back.` }
+        : { listing: 'executor', line: 10, sentence: `SCC #${e.a + 1} is executed.` };
     default:
       return null;
   }
