@@ -2,6 +2,8 @@
 import { ChartsView } from './charts/ChartsView';
 import { ColoringView } from './coloring/ColoringView';
 import { MappingView } from './mapping/MappingView';
+import { LazyGraphsView } from './late-epaxos';
+import './late-epaxos/narrate';
 import { registerView } from './registry';
 import { RepartView } from './repartitioning/RepartView';
 import { SyncView } from './sync/SyncView';
@@ -35,5 +37,12 @@ registerView({
   families: ['coloring'],
   order: 25,
   component: ColoringView,
+});
+registerView({
+  id: 'graph',
+  title: 'Dependency graph',
+  families: ['late', 'epaxos'],
+  order: 25,
+  component: LazyGraphsView,
 });
 registerView({ id: 'charts', title: 'Charts', families: 'all', order: 40, component: ChartsView });

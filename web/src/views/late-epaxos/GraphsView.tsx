@@ -1,0 +1,433 @@
+/**
+ * The dependency-graph view of late scheduling (CBASE) and ePaxos/PePaxos,
+ * loaded lazily with its own chunk (`index.tsx`). Every track of those
+ * families gets its graph at the track's replay position, derived from the
+ * trace by `model.ts` (seek anywhere = replay from the start):
+ *
+ * - ePaxos / PePaxos: committed instances as nodes with their seq, their
+ *   dependency edges, SCCs boxed with the number of their turn in the
+ *   execution order (SCCs are handed out in a reverse topological order,
+ *   dependencies first), colored by the worker that runs them; cross-SCC
+ *   dependencies and the waits in progress drawn; instances not ordered yet
+ *   (waiting for a commit) in their own column.
+ * - Late: the requests in the graph, layered by their longest chain of
+ *   dependencies, ready ones marked, the bound as slots, the scheduler
+ *   blocked when the graph is full, and the queue on the graph's one lock.
+ */
+import { useMemo, useRef } from 'react';
+import { fontPx, useDisplay, usePalette, type Palette } from '../display';
+import { familyOf, type ViewProps } from '../registry';
+import type { Track } from '../../replay/store';
+import { useSize } from '../useSize';
+import {
+  SCHEDULER,
+  crossSccEdges,
+  epaxosGraph,
+  eventsOf,
+  lateGraph,
+  lateLayers,
+  sccLayers,
+  type EpaxosGraph,
+  type LateGraph,
+} from './model';
+
+/** At most this many SCCs are drawn (the latest found); older ones are counted. */
+export const MAX_SCCS = 18;
+/** At most this many late-graph nodes are drawn. */
+export const MAX_NODES = 64;
+
+export default function GraphsView({ tracks, positions }: ViewProps) {
+  const mine = tracks
+    .map((track, i) => ({ track, i, family: track.family ?? familyOf(track.scheduler) }))
+    .filter(({ family }) => family === 'epaxos' || family === 'late');
+  if (mine.length === 0)
+    return <p>Load a late, epaxos or pepaxos run to see its dependency graph (scenario classroom-epaxos.json).</p>;
+  return (
+    <div className="graphs-view" data-testid="graphs-view">
+      {mine.map(({ track, i, family }) =>
+        family === 'epaxos' ? (
+          <EpaxosTrack key={track.key} track={track} position={positions[i] ?? 0} />
+        ) : (
+          <LateTrack key={track.key} track={track} position={positions[i] ?? 0} />
+        ),
+      )}
+    </div>
+  );
+}
+
+const threadName = (t: number) => (t === SCHEDULER ? 'scheduler' : t >= 0xff00 ? 'builder' : `T${t}`);
+
+function useLook() {
+  const pal = usePalette();
+  const large = useDisplay((s) => s.large);
+  return { pal, font: fontPx(large) };
+}
+
+// ---------------------------------------------------------------------------
+// ePaxos
+
+interface Placed {
+  x: number;
+  y: number;
+}
+
+function EpaxosTrack({ track, position }: { track: Track; position: number }) {
+  const { pal, font } = useLook();
+  const box = useRef<HTMLDivElement>(null);
+  const { width } = useSize(box, { width: 800, height: 0 });
+  const events = eventsOf(track.model.trace);
+  const g = useMemo(() => epaxosGraph(events, position), [events, position]);
+  const parallel = track.scheduler === 'pepaxos';
+  const layout = useMemo(() => layoutEpaxos(g, font), [g, font]);
+  const running = g.sccs.filter((s) => s.state === 'running');
+  return (
+    <section className="graphs-track" data-testid="epaxos-track" data-scheduler={track.scheduler}>
+      <h4>
+        {track.label}: {g.instances.length} instances committed, {g.sccs.length} SCCs found, {g.executed} executed
+        {running.length > 0
+          ? ` · running: ${running.map((s) => `SCC #${s.group + 1} on ${threadName(s.worker ?? 0)}`).join(', ')}`
+          : ''}
+        {g.builderBlocked ? ' · builder waits for a credit (every worker busy)' : ''}
+      </h4>
+      <p className="graphs-legend">
+        Boxes are SCCs, numbered in execution order (dependencies first); inside, instances in seq order, colored by the
+        worker that runs them{parallel ? '' : ' (epaxos: the one executor)'}. Arrows point to what an instance depends
+        on; red dashed = a worker waiting for another SCC.
+        {layout.hidden > 0 ? ` ${layout.hidden} older SCCs not drawn.` : ''}
+      </p>
+      <div ref={box} className="graphs-canvas">
+        <svg
+          data-testid="epaxos-svg"
+          width={Math.max(layout.w, Math.min(width, 200))}
+          height={layout.h}
+          role="img"
+          aria-label={`ePaxos instance graph of ${track.label}`}
+        >
+          <defs>
+            <marker
+              id={`arr-${track.key}`}
+              viewBox="0 0 10 10"
+              refX="10"
+              refY="5"
+              markerWidth="7"
+              markerHeight="7"
+              orient="auto"
+            >
+              <path d="M0,0 L10,5 L0,10 z" fill={pal.dim} />
+            </marker>
+            <marker
+              id={`warr-${track.key}`}
+              viewBox="0 0 10 10"
+              refX="10"
+              refY="5"
+              markerWidth="8"
+              markerHeight="8"
+              orient="auto"
+            >
+              <path d="M0,0 L10,5 L0,10 z" fill={pal.spin} />
+            </marker>
+          </defs>
+          {layout.boxes.map((b) => {
+            const s = b.scc;
+            const color = s.worker !== undefined && s.state !== 'found' ? pal.classColor(s.worker) : pal.dim;
+            return (
+              <g
+                key={s.group}
+                data-testid="scc-box"
+                data-order={s.group + 1}
+                data-state={s.state}
+                data-worker={s.worker ?? ''}
+                data-members={s.members.join(',')}
+                opacity={s.state === 'done' ? 0.55 : 1}
+              >
+                <rect
+                  x={b.x}
+                  y={b.y}
+                  width={b.w}
+                  height={b.h}
+                  rx={6}
+                  fill={s.state === 'running' ? color + '33' : 'none'}
+                  stroke={color}
+                  strokeWidth={s.state === 'running' ? 3 : 1.5}
+                  strokeDasharray={s.state === 'found' ? '5 3' : undefined}
+                />
+                <text x={b.x + 6} y={b.y + font + 2} fontSize={font} fontWeight={700} fill={pal.fg}>
+                  #{s.group + 1}
+                  <tspan fontWeight={400} fill={pal.dim}>
+                    {' '}
+                    {s.state === 'found'
+                      ? 'waiting'
+                      : s.state === 'running'
+                        ? `on ${threadName(s.worker ?? 0)}`
+                        : `ran on ${threadName(s.worker ?? 0)}`}
+                  </tspan>
+                </text>
+              </g>
+            );
+          })}
+          {layout.edges.map(([from, to], k) => {
+            const a = layout.at.get(from);
+            const b = layout.at.get(to);
+            if (!a || !b) return null;
+            return (
+              <line
+                key={`e${k}`}
+                x1={a.x - NODE_R}
+                y1={a.y}
+                x2={b.x + NODE_R}
+                y2={b.y}
+                stroke={pal.dim}
+                strokeWidth={1}
+                markerEnd={`url(#arr-${track.key})`}
+              />
+            );
+          })}
+          {g.waits.map((w, k) => {
+            const a = layout.at.get(w.instance);
+            const b = layout.at.get(w.on);
+            if (!a || !b) return null;
+            return (
+              <g key={`w${k}`} data-testid="scc-wait">
+                <line
+                  x1={a.x}
+                  y1={a.y - NODE_R}
+                  x2={b.x}
+                  y2={b.y - NODE_R}
+                  stroke={pal.spin}
+                  strokeWidth={3}
+                  strokeDasharray="6 4"
+                  markerEnd={`url(#warr-${track.key})`}
+                />
+                <text x={(a.x + b.x) / 2} y={Math.min(a.y, b.y) - NODE_R - 4} fontSize={font - 1} fill={pal.spin}>
+                  {threadName(w.worker)} waits
+                </text>
+              </g>
+            );
+          })}
+          {g.instances.map((inst) => {
+            const p = layout.at.get(inst.id);
+            if (!p) return null;
+            const s = inst.group !== undefined ? g.sccs.find((x) => x.group === inst.group) : undefined;
+            const fill =
+              inst.state === 'executed'
+                ? pal.grid
+                : inst.state === 'running' && s?.worker !== undefined
+                  ? pal.classColor(s.worker)
+                  : pal.bg;
+            return (
+              <g key={inst.id} data-testid="instance" data-id={inst.id} data-state={inst.state}>
+                <circle
+                  cx={p.x}
+                  cy={p.y}
+                  r={NODE_R}
+                  fill={fill}
+                  stroke={inst.state === 'waiting-commit' ? pal.wait : pal.fg}
+                  strokeWidth={inst.state === 'waiting-commit' ? 3 : 1}
+                  strokeDasharray={inst.state === 'waiting-commit' ? '4 2' : undefined}
+                >
+                  <title>
+                    {inst.state === 'waiting-commit'
+                      ? `instance ${inst.id} waits for the commit of instance ${inst.waitsForCommit ?? '?'}`
+                      : `instance ${inst.id}: ${inst.state}, seq ${inst.seq}, depends on ${inst.deps.join(', ') || 'nothing'}`}
+                  </title>
+                </circle>
+                <text x={p.x} y={p.y + font / 3} fontSize={font - 1} textAnchor="middle" fill={pal.fg}>
+                  {inst.id}
+                </text>
+                <text x={p.x} y={p.y + NODE_R + font} fontSize={font - 2} textAnchor="middle" fill={pal.dim}>
+                  seq {inst.seq}
+                </text>
+              </g>
+            );
+          })}
+          {layout.pendingX !== null ? (
+            <text x={layout.pendingX - NODE_R} y={font + 2} fontSize={font - 1} fill={pal.dim}>
+              committed, not in an SCC yet{' '}
+              {g.instances.some((i) => i.state === 'waiting-commit') ? '(dashed: waits for a commit)' : ''}
+            </text>
+          ) : null}
+        </svg>
+      </div>
+    </section>
+  );
+}
+
+const NODE_R = 13;
+/** Rows of the column of instances not ordered yet. */
+const PENDING_ROWS = 4;
+
+interface EpaxosLayout {
+  boxes: { scc: EpaxosGraph['sccs'][number]; x: number; y: number; w: number; h: number }[];
+  at: Map<number, Placed>;
+  edges: [number, number][];
+  pendingX: number | null;
+  hidden: number;
+  w: number;
+  h: number;
+}
+
+/** Columns by SCC layer (dependencies left), boxes stacked in each column; pending instances in a last column. */
+function layoutEpaxos(g: EpaxosGraph, font: number): EpaxosLayout {
+  const shown = [...g.sccs].sort((a, b) => a.group - b.group).slice(-MAX_SCCS);
+  const hidden = g.sccs.length - shown.length;
+  const layers = sccLayers(g);
+  const minLayer = Math.min(...shown.map((s) => layers.get(s.group) ?? 0), Number.POSITIVE_INFINITY);
+  const cols = new Map<number, typeof shown>();
+  for (const s of shown) {
+    const l = (layers.get(s.group) ?? 0) - (Number.isFinite(minLayer) ? minLayer : 0);
+    cols.set(l, [...(cols.get(l) ?? []), s]);
+  }
+  const slot = NODE_R * 2 + 14;
+  const head = font + 8;
+  const boxH = head + NODE_R * 2 + font + 10;
+  const gapX = 46;
+  const boxes: EpaxosLayout['boxes'] = [];
+  const at = new Map<number, Placed>();
+  let x = 10;
+  let h = 0;
+  for (const l of [...cols.keys()].sort((a, b) => a - b)) {
+    const col = cols.get(l) ?? [];
+    const w = Math.max(...col.map((s) => s.members.length * slot + 12), 8 * font);
+    let y = head + 4;
+    for (const s of col) {
+      boxes.push({ scc: s, x, y, w, h: boxH });
+      s.members.forEach((m, k) => at.set(m, { x: x + 6 + slot / 2 + k * slot, y: y + head + NODE_R }));
+      y += boxH + 12;
+    }
+    h = Math.max(h, y);
+    x += w + gapX;
+  }
+  // Instances not in an SCC yet: a grid of PENDING_ROWS rows, filled column by column.
+  const pending = g.instances.filter((i) => i.group === undefined);
+  let pendingX: number | null = null;
+  if (pending.length > 0) {
+    pendingX = x + NODE_R;
+    const rowH = NODE_R * 2 + font + 8;
+    const colW = NODE_R * 2 + 3 * font;
+    pending.forEach((inst, k) =>
+      at.set(inst.id, {
+        x: (pendingX as number) + Math.floor(k / PENDING_ROWS) * colW,
+        y: head + 14 + NODE_R + (k % PENDING_ROWS) * rowH,
+      }),
+    );
+    h = Math.max(h, head + 14 + Math.min(pending.length, PENDING_ROWS) * rowH);
+    x += Math.max(14 * font, Math.ceil(pending.length / PENDING_ROWS) * colW + NODE_R);
+  }
+  // Inside an SCC the order is seq, not the edges; pending instances' edges
+  // would hide the boxes: draw the dependencies between boxes only.
+  const edges = crossSccEdges(g).filter(([a, b]) => at.has(a) && at.has(b));
+  return { boxes, at, edges, pendingX, hidden, w: x + 10, h: h + 10 };
+}
+
+// ---------------------------------------------------------------------------
+// Late scheduling (CBASE)
+
+function LateTrack({ track, position }: { track: Track; position: number }) {
+  const { pal, font } = useLook();
+  const events = eventsOf(track.model.trace);
+  const g = useMemo(() => lateGraph(events, position), [events, position]);
+  const full = g.bound > 0 && g.size >= g.bound;
+  return (
+    <section className="graphs-track" data-testid="late-track" data-scheduler={track.scheduler}>
+      <h4>
+        {track.label}: graph holds {g.size} of {g.bound || '?'} · {g.inserted} inserted, {g.removed} removed
+      </h4>
+      <div className="late-status">
+        <span className="late-slots" data-testid="late-slots" aria-label={`graph bound ${g.bound}`}>
+          {Array.from({ length: Math.min(g.bound, 64) }, (_, k) => (
+            <span key={k} className={k < g.size ? 'slot used' : 'slot'} />
+          ))}
+        </span>
+        {g.schedulerBlocked || full ? (
+          <strong data-testid="graph-full" style={{ color: pal.spin }}>
+            {g.schedulerBlocked ? 'graph full: scheduler blocked' : 'graph full'}
+          </strong>
+        ) : null}
+        <span data-testid="lock-queue" className="late-lock">
+          graph lock: {g.lockQueue.length === 0 ? 'nobody queued' : `${g.lockQueue.map(threadName).join(' → ')} queued`}
+        </span>
+        {g.idle.length > 0 ? <span>idle (nothing ready): {g.idle.map(threadName).join(', ')}</span> : null}
+      </div>
+      <LateGraphSvg g={g} pal={pal} font={font} id={track.key} />
+    </section>
+  );
+}
+
+function LateGraphSvg({ g, pal, font, id }: { g: LateGraph; pal: Palette; font: number; id: string }) {
+  const nodes = g.nodes.slice(0, MAX_NODES);
+  const layers = lateLayers(g);
+  const cols = new Map<number, number[]>();
+  for (const n of nodes) {
+    const l = layers.get(n.req) ?? 0;
+    cols.set(l, [...(cols.get(l) ?? []), n.req]);
+  }
+  const w = 4 * font + 8;
+  const h = font * 2 + 8;
+  const at = new Map<number, Placed>();
+  let maxY = 0;
+  for (const [l, reqs] of cols) {
+    reqs.forEach((r, k) => at.set(r, { x: 10 + l * (w + 40), y: 10 + k * (h + 10) }));
+    maxY = Math.max(maxY, 10 + reqs.length * (h + 10));
+  }
+  const width = 10 + Math.max(1, cols.size) * (w + 40);
+  return (
+    <svg
+      data-testid="late-svg"
+      width={width}
+      height={Math.max(maxY, h + 20)}
+      role="img"
+      aria-label="CBASE dependency graph"
+    >
+      <defs>
+        <marker id={`larr-${id}`} viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">
+          <path d="M0,0 L10,5 L0,10 z" fill={pal.dim} />
+        </marker>
+      </defs>
+      {g.edges.map(([from, to], k) => {
+        const a = at.get(from);
+        const b = at.get(to);
+        return a && b ? (
+          <line
+            key={k}
+            x1={a.x}
+            y1={a.y + h / 2}
+            x2={b.x + w}
+            y2={b.y + h / 2}
+            stroke={pal.dim}
+            markerEnd={`url(#larr-${id})`}
+          />
+        ) : null;
+      })}
+      {nodes.map((n) => {
+        const p = at.get(n.req);
+        if (!p) return null;
+        const fill =
+          n.state === 'running' && n.worker !== undefined
+            ? pal.classColor(n.worker)
+            : n.state === 'done'
+              ? pal.grid
+              : pal.bg;
+        return (
+          <g key={n.req} data-testid="late-node" data-req={n.req} data-state={n.state}>
+            <rect
+              x={p.x}
+              y={p.y}
+              width={w}
+              height={h}
+              rx={5}
+              fill={fill}
+              stroke={n.state === 'ready' ? pal.focus : pal.fg}
+              strokeWidth={n.state === 'ready' ? 3 : 1}
+            />
+            <text x={p.x + 6} y={p.y + font + 1} fontSize={font} fill={pal.fg}>
+              r{n.req}
+            </text>
+            <text x={p.x + 6} y={p.y + 2 * font + 2} fontSize={font - 2} fill={pal.dim}>
+              {n.state === 'running' ? `on ${threadName(n.worker ?? 0)}` : n.state}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
