@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 
 /**
  * Open the lab and wait until the engine's thread pool is up. Returns the
@@ -18,4 +18,17 @@ export async function openLab(page: Page) {
     `engine did not start: ${problems.join("; ")}`,
   ).toHaveAttribute("data-state", "ready");
   return { engine, problems };
+}
+
+/**
+ * Skip the calling test unless the engine was built with the
+ * fault-injection feature (`npm test` builds it so; a plain `npm start`
+ * build does not know the `fault` field).
+ */
+export async function skipWithoutFaultInjection(engine: Locator) {
+  const features = (await engine.getAttribute("title")) ?? "";
+  test.skip(
+    !features.includes("fault-injection"),
+    "engine built without fault-injection",
+  );
 }

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from "@playwright/test";
-import { openLab } from "./lab";
+import { openLab, skipWithoutFaultInjection } from "./lab";
 
 /**
  * Late scheduling, ePaxos and PePaxos in the browser: the schedulers run on
@@ -68,11 +68,7 @@ test("broken late and pepaxos variants are caught in the browser", async ({
   page,
 }) => {
   const { engine } = await openLab(page);
-  const features = (await engine.getAttribute("title")) ?? "";
-  test.skip(
-    !features.includes("fault-injection"),
-    "engine built without fault-injection",
-  );
+  await skipWithoutFaultInjection(engine);
   // Slow conflicting writes and two workers: an SCC started before the one
   // it depends on finished, or a graph without edges, runs two of them
   // together. Several entries, because a schedule can be lucky.

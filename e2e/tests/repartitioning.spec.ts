@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { resetRunCount, runScenario, shot } from "./classroom";
-import { openLab } from "./lab";
+import { openLab, skipWithoutFaultInjection } from "./lab";
 
 test.beforeEach(() => {
   resetRunCount();
@@ -64,11 +64,7 @@ test("map switches without their sync are caught by the oracle in the browser", 
   page,
 }) => {
   const { engine } = await openLab(page);
-  const features = (await engine.getAttribute("title")) ?? "";
-  test.skip(
-    !features.includes("fault-injection"),
-    "engine built without fault-injection",
-  );
+  await skipWithoutFaultInjection(engine);
   // Async keeps scheduling while maps switch; bounded queues and a paced
   // execution keep the old owners' queues full of requests on moved keys,
   // which the new owners run too early without the switch's sync. Several

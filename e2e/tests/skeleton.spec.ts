@@ -1,6 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { openLab } from "./lab";
-
+import { openLab, skipWithoutFaultInjection } from "./lab";
 
 test("the default scenario runs on several threads and is judged correct", async ({
   page,
@@ -87,13 +86,7 @@ test("a deliberately broken stealer is caught: red verdict naming the pair", asy
   page,
 }) => {
   const { engine } = await openLab(page);
-  // `npm test` builds the engine with the fault-injection feature; a plain
-  // build (npm start) does not know the `fault` field.
-  const features = (await engine.getAttribute("title")) ?? "";
-  test.skip(
-    !features.includes("fault-injection"),
-    "engine built without fault-injection",
-  );
+  await skipWithoutFaultInjection(engine);
 
   // Slow requests, most of them on one hot shard, 30% writes: sequential
   // requests wait in front of concurrent ones, which the broken stealer
