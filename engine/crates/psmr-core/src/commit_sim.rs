@@ -1669,21 +1669,7 @@ mod tests {
     /// the same name in `scc.rs`): SCCs A = {0, 1}, B = {2, 3, 4}, C = {5,
     /// 6}, D = {7}, E = {8}, F = {9, 10}; A -> B, C; B -> D, E; E -> F.
     fn fig1_stream() -> CommitStream {
-        let deps: [&[u32]; 11] = [
-            &[1, 2],
-            &[0, 5],
-            &[3],
-            &[4, 7],
-            &[2, 8],
-            &[6],
-            &[5],
-            &[],
-            &[9],
-            &[10],
-            &[9],
-        ];
-        // Seqs chosen so that inside each SCC seq disagrees with node order.
-        let seqs = [9, 8, 7, 5, 6, 2, 1, 3, 4, 3, 2];
+        let (deps, seqs) = (crate::scc::FIG1_DEPS, crate::scc::FIG1_SEQS);
         let json = CommitStreamJson {
             instances: (0..11)
                 .map(|i| InstanceJson {

@@ -513,6 +513,30 @@ impl fmt::Display for SccError {
 
 impl std::error::Error for SccError {}
 
+/// Paper 004 Fig. 1 rebuilt from its description (the figure itself is an
+/// image), the reference graph of the SCC, commit-stream and ePaxos tests:
+/// instance 0's dependency graph has six SCCs, A = {0, 1} (depends on B and
+/// C), B = {2, 3, 4} (on D and E), C = {5, 6}, D = {7}, E = {8} (on F) and
+/// F = {9, 10}; C, D and F are linked to no other of the three, so they could
+/// run concurrently. `FIG1_DEPS[i]` lists instance i's dependencies.
+pub const FIG1_DEPS: [&[u32]; 11] = [
+    &[1, 2],
+    &[0, 5],
+    &[3],
+    &[4, 7],
+    &[2, 8],
+    &[6],
+    &[5],
+    &[],
+    &[9],
+    &[10],
+    &[9],
+];
+
+/// Seqs for [`FIG1_DEPS`], chosen so that inside each SCC seq disagrees with
+/// instance order (a test then tells seq order from position order).
+pub const FIG1_SEQS: [u64; 11] = [9, 8, 7, 5, 6, 2, 1, 3, 4, 3, 2];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -625,30 +649,9 @@ mod tests {
             .collect()
     }
 
-    /// Paper 004 Fig. 1 rebuilt from its description (the figure itself is
-    /// an image): instance 1's dependency graph has several SCCs; some are
-    /// chained, and C, D and F are linked to no other of the three, so they
-    /// could run concurrently. Nodes (0-based here):
-    ///   A = {0, 1}       depends on B and C   (the root's SCC)
-    ///   B = {2, 3, 4}    depends on D and E
-    ///   C = {5, 6}       no dependency
-    ///   D = {7}          no dependency
-    ///   E = {8}          depends on F
-    ///   F = {9, 10}      no dependency
+    /// [`FIG1_DEPS`] as adjacency lists.
     fn fig1() -> Vec<Vec<u32>> {
-        vec![
-            vec![1, 2], // 0: A, -> A, B
-            vec![0, 5], // 1: A, -> A, C
-            vec![3],    // 2: B
-            vec![4, 7], // 3: B, -> D
-            vec![2, 8], // 4: B, -> E
-            vec![6],    // 5: C
-            vec![5],    // 6: C
-            vec![],     // 7: D
-            vec![9],    // 8: E, -> F
-            vec![10],   // 9: F
-            vec![9],    // 10: F
-        ]
+        FIG1_DEPS.iter().map(|d| d.to_vec()).collect()
     }
 
     #[test]

@@ -92,20 +92,7 @@ fn commit_table_stream(deps: &[&[u32]], seqs: &[u64], ns: u32, one_cell: bool) -
 /// 4}, C = {5, 6}, D = {7}, E = {8}, F = {9, 10}; A -> B, C; B -> D, E;
 /// E -> F. Seqs disagree with commit order inside each SCC.
 fn fig1(ns: u32) -> Stream {
-    let deps: [&[u32]; 11] = [
-        &[1, 2],
-        &[0, 5],
-        &[3],
-        &[4, 7],
-        &[2, 8],
-        &[6],
-        &[5],
-        &[],
-        &[9],
-        &[10],
-        &[9],
-    ];
-    graph_stream(&deps, &[9, 8, 7, 5, 6, 2, 1, 3, 4, 3, 2], ns)
+    graph_stream(&psmr_core::scc::FIG1_DEPS, &psmr_core::scc::FIG1_SEQS, ns)
 }
 
 /// `(group, position, members)` of every SCC found, from the trace.
