@@ -24,7 +24,7 @@ pub struct SpinPolicy {
 }
 
 fn default_spins() -> u32 {
-    1_000
+    100
 }
 fn default_yields() -> u32 {
     100

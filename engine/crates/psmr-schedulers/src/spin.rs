@@ -54,24 +54,28 @@ impl SpinPolicies {
         }
     }
 
-    /// Native defaults: the policy every wait had before the split (spin
-    /// 1,000, yield 100, park 50 µs), kept until a run on a quiet machine
-    /// picks per-kind values (the loaded runs of 2026-11-23 could not; they
-    /// hint at a shorter spin phase). A yield hands the core straight to
-    /// the awaited thread when they share it.
+    /// Native defaults: spin 100, yield 100, park 50 µs for every wait
+    /// kind. Chosen from the quiet grid of 2026-11-23 (docs/benchmarks/
+    /// early.md, "Spin policy"): against the earlier spin 1,000 it was
+    /// 1.05-1.38x at 2 threads on the stealing scenarios and 2.2-3.7x at 4
+    /// threads, and within the spread (0.89x, ranges overlapping) on
+    /// busy-wait at 2 threads. A short spin gives the core away sooner when
+    /// the awaited thread shares it; with spare cores the yield phase (a
+    /// yield returns at once when nothing else is runnable) still polls for
+    /// tens of microseconds before parking, so the wait stays responsive.
     pub const NATIVE: SpinPolicies = SpinPolicies {
         cycle: SpinPolicy {
-            spins: 1_000,
+            spins: 100,
             yields: 100,
             park_us: 50,
         },
         marker: SpinPolicy {
-            spins: 1_000,
+            spins: 100,
             yields: 100,
             park_us: 50,
         },
         idle: SpinPolicy {
-            spins: 1_000,
+            spins: 100,
             yields: 100,
             park_us: 50,
         },
