@@ -505,7 +505,7 @@ impl Deliverer<'_, '_> {
         }
         let d = self.next;
         self.next += 1;
-        let now = rec.now();
+        let now = rec.admission_now();
         let events = ctx.stream.kind() == StreamKind::Events;
         for r in ctx.stream.delivery(d) {
             let slot = ctx.log.slot(r);

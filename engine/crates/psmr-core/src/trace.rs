@@ -676,6 +676,7 @@ impl TraceHub {
             },
             tail_mode: false,
             ring_at: 0,
+            stamp: std::cell::Cell::new(StampShare::new(ADMISSION_STAMP_SHARE)),
         }
     }
     fn reserve(&self) -> usize {
@@ -780,6 +781,55 @@ pub struct Recorder<'h> {
     out: Finished,
     tail_mode: bool,
     ring_at: usize,
+    /// In a `Cell` so that `now` keeps taking `&self`; a recorder belongs
+    /// to one thread.
+    stamp: std::cell::Cell<StampShare>,
+}
+
+/// How many admissions in a row may share one clock reading when a run is
+/// not traced: 16 in the browser, 1 (every admission reads the clock)
+/// natively. See [`Recorder::admission_now`].
+#[cfg(target_arch = "wasm32")]
+pub const ADMISSION_STAMP_SHARE: u32 = 16;
+#[cfg(not(target_arch = "wasm32"))]
+pub const ADMISSION_STAMP_SHARE: u32 = 1;
+
+/// The last clock reading of one thread and how many admissions have
+/// reused it. Invariant: `uses < share` means `last_ns` is a reading this
+/// thread took, after which it has not waited (every wait reads the clock
+/// through [`Recorder::now`], which resets `uses`).
+#[derive(Clone, Copy, Debug)]
+struct StampShare {
+    last_ns: u64,
+    uses: u32,
+    share: u32,
+}
+
+impl StampShare {
+    fn new(share: u32) -> Self {
+        // `uses == share`: no reading yet, the first admission reads.
+        StampShare {
+            last_ns: 0,
+            uses: share,
+            share,
+        }
+    }
+    /// A fresh reading `t`: later admissions may reuse it.
+    fn fresh(&mut self, t: u64) -> u64 {
+        self.last_ns = t;
+        self.uses = 0;
+        t
+    }
+    /// The admission stamp: the last reading while fewer than `share - 1`
+    /// admissions have reused it, else a fresh one from `read`.
+    fn admit(&mut self, read: impl FnOnce() -> u64) -> u64 {
+        if self.uses.saturating_add(1) < self.share {
+            self.uses += 1;
+            self.last_ns
+        } else {
+            self.fresh(read())
+        }
+    }
 }
 
 impl Recorder<'_> {
@@ -847,7 +897,31 @@ impl Recorder<'_> {
     /// Nanoseconds since the run's origin.
     #[inline]
     pub fn now(&self) -> u64 {
-        self.hub.now()
+        let t = self.hub.now();
+        let mut st = self.stamp.get();
+        st.fresh(t);
+        self.stamp.set(st);
+        t
+    }
+    /// The admission time of a request this thread delivers now (latencies
+    /// start here). In the browser one clock reading costs about 1 µs (a
+    /// call out of wasm into `performance.now()`) and the clock steps in
+    /// 5 µs, so in an untraced run up to [`ADMISSION_STAMP_SHARE`]
+    /// admissions in a row reuse this thread's last reading: at about
+    /// 150 ns per delivery, 16 of them span less than one step of the
+    /// clock. Any other reading (the end of a blocked push, a paused or
+    /// closed-loop wait) refreshes it, so a wait never leaks into a
+    /// stamp. Traced runs read every time: trace timestamps stay monotonic
+    /// per thread. Natively the share is 1 (a reading costs ~40 ns).
+    #[inline]
+    pub fn admission_now(&self) -> u64 {
+        if self.enabled {
+            return self.now();
+        }
+        let mut st = self.stamp.get();
+        let t = st.admit(|| self.hub.now());
+        self.stamp.set(st);
+        t
     }
     #[inline]
     pub fn count(&mut self, c: Counter, n: u64) {
@@ -892,6 +966,44 @@ impl Drop for Recorder<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::StampShare;
+
+    #[test]
+    fn a_share_of_one_reads_the_clock_at_every_admission() {
+        let mut st = StampShare::new(1);
+        let mut clock = 0u64;
+        for _ in 0..5 {
+            clock += 10;
+            assert_eq!(st.admit(|| clock), clock);
+        }
+    }
+
+    #[test]
+    fn admissions_reuse_a_reading_share_times_then_read_again() {
+        let mut st = StampShare::new(4);
+        let mut reads = 0u64;
+        let mut read = || {
+            reads += 1;
+            reads * 100
+        };
+        // The first admission reads; the next three reuse it; the fifth reads.
+        let stamps: Vec<u64> = (0..9).map(|_| st.admit(&mut read)).collect();
+        assert_eq!(stamps, [100, 100, 100, 100, 200, 200, 200, 200, 300]);
+    }
+
+    #[test]
+    fn a_fresh_reading_restarts_the_share() {
+        let mut st = StampShare::new(4);
+        assert_eq!(st.admit(|| 7), 7);
+        assert_eq!(st.admit(|| 99), 7);
+        // A wait read the clock: the next admissions reuse that reading.
+        st.fresh(50);
+        assert_eq!(st.admit(|| 99), 50);
+        assert_eq!(st.admit(|| 99), 50);
+        assert_eq!(st.admit(|| 99), 50);
+        assert_eq!(st.admit(|| 99), 99);
+    }
+
     use super::*;
 
     #[test]
