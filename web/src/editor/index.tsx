@@ -77,7 +77,7 @@ function AuthorTab() {
   return (
     <>
       {failed && (
-        <p className="bad" role="alert" data-testid="author-engine-failed">
+        <p className="engine-failed" role="alert" data-testid="author-engine-failed">
           The engine could not start ({failed}): only the page-side checks run. “try again” in the header starts it
           anew.
         </p>

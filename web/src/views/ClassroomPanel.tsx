@@ -149,8 +149,8 @@ function NoRun() {
   return (
     <div className="classroom-empty" data-testid="classroom-empty">
       {failed && (
-        <p className="bad" role="alert" data-testid="classroom-run-failed">
-          The run failed: {failed}
+        <p className="engine-failed" role="alert" data-testid="classroom-run-failed">
+          The run failed: {failed}. Start the lesson again to retry.
         </p>
       )}
       <p>Start a lesson, or run a traced scenario from the sidebar, to replay it here.</p>
