@@ -1,7 +1,9 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
 /**
- * Open the lab and wait until the engine's thread pool is up. Returns the
+ * Open the lab, start the engine as a teacher would before class (the
+ * header's engine badge: the page does not start it by itself, see
+ * first-load.spec.ts) and wait until its thread pool is up. Returns the
  * engine badge and the page errors / console errors seen so far (a test
  * may assert that none occurred).
  */
@@ -13,6 +15,8 @@ export async function openLab(page: Page) {
   });
   await page.goto("/");
   const engine = page.getByTestId("engine-info");
+  await expect(engine).toHaveAttribute("data-state", "idle");
+  await engine.click();
   await expect(
     engine,
     `engine did not start: ${problems.join("; ")}`,

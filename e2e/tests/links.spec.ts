@@ -31,10 +31,11 @@ test('a shared scenario link survives tab switches and a reload, in any tab', as
   const enc = await encodeScenario(text);
   if (!enc.ok) throw new Error(enc.error);
   await page.goto(`/#tab=run&scenario=${enc.payload}`);
-  await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('scenario-text')).toHaveValue(/linked by e2e/);
   // The picker says where the text came from.
   await expect(page.getByTestId('scenario-picker')).toContainText('linked by e2e');
+  // A link without a moment runs nothing, so it does not start the engine either.
+  await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'idle');
   for (const tab of ['classroom', 'sweep', 'lessons', 'run']) {
     await page.getByTestId(`tab-${tab}`).click();
     expect(await hash(page)).toContain(`tab=${tab}`);

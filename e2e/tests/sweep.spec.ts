@@ -20,9 +20,10 @@ async function openSweep(page: Page): Promise<string[]> {
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
   await page.goto('/');
-  await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'ready');
   await page.getByTestId('tab-sweep').click();
   await expect(page.getByTestId('sweep-panel')).toBeVisible();
+  // Opening the Sweep tab starts the engine (its limits set the thread choices).
+  await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'ready');
   return problems;
 }
 

@@ -7,7 +7,6 @@ import { collectPanels, type PanelDef } from './components/panels';
 import { RunControls } from './components/RunControls';
 import { lazyPanel } from './components/lazyPanel';
 import { ScenarioPicker, ScenarioSource } from './components/ScenarioPicker';
-import { runStore } from './store';
 import { useDisplay } from './views/display';
 
 // The Run and Sweep tabs draw with d3: their code is fetched when they are first opened.
@@ -41,8 +40,8 @@ export function App() {
   const present = useDisplay((s) => s.present);
   const sidebar = useDisplay((s) => s.sidebar);
 
+  // The engine is not started here: the first screen does not need it (store/index.ts says what starts it).
   useEffect(() => {
-    void runStore.getState().startEngine();
     // A shared scenario (and moment) in the URL opens in whatever tab it names.
     void openLink();
     const onHash = () => void openLink();

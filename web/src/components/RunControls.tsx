@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useRun } from '../store';
+import { useRun, warmEngine } from '../store';
 import { navStore } from './nav';
 import {
   checkOverrides,
@@ -91,15 +91,31 @@ function OverridePicker({
 /**
  * The state of the current run in one line (phase, then which run of how
  * many and its executed count). Shown beside every control that starts a
- * run: the sidebar's Run and the Author tab's "Run this".
+ * run: the sidebar's Run and the Author tab's "Run this", and in the
+ * Classroom while a lesson's run goes on. The first run of a page starts
+ * the engine first: the line says so (`data-starting`).
  */
 export function RunPhase() {
   const phase = useRun((s) => s.phase);
   const progress = useRun((s) => s.progress);
   const paused = useRun((s) => s.paused);
+  const engineUp = useRun((s) => s.engine.state === 'ready');
+  const error = useRun((s) => s.error);
   const running = phase === 'running';
+  if (running && !engineUp) {
+    return (
+      <span className="phase" data-testid="phase" data-phase={phase} data-starting="true">
+        starting the engine… (fetching the WebAssembly engine and starting its threads, once per page)
+      </span>
+    );
+  }
   return (
-    <span className="phase" data-testid="phase" data-phase={phase}>
+    <span
+      className="phase"
+      data-testid="phase"
+      data-phase={phase}
+      title={phase === 'failed' && error ? error : undefined}
+    >
       {running && paused ? 'paused' : PHASE_TEXT[phase]}
       {running && (!progress || progress.runs_total === 0) && (
         <> generating the request stream and the sequential reference</>
@@ -134,7 +150,10 @@ export function RunControls() {
       <button
         type="button"
         data-testid="run"
-        disabled={!engineReady || running || problems.length > 0}
+        disabled={running || problems.length > 0}
+        // Intent: the pointer on Run starts the engine (not started before: see EngineInfo).
+        onPointerEnter={warmEngine}
+        onFocus={warmEngine}
         onClick={() => {
           // From the first screen, a run's results are on the Run tab.
           const nav = navStore.getState();
@@ -148,7 +167,7 @@ export function RunControls() {
         type="button"
         data-testid="pause"
         data-paused={String(paused)}
-        disabled={!running || cancelling}
+        disabled={!running || cancelling || !engineReady}
         onClick={() => void setPaused(!paused)}
         title="Hold the next requests back; the threads finish what is queued (Resume goes on)"
       >

@@ -76,10 +76,10 @@ export async function openLink(): Promise<void> {
   linkStore.setState({ status: { state: 'loaded' } });
   const moment = momentOf(hashParams());
   if (!moment) return;
-  // The moment needs a run: once the engine is up, run the shared scenario.
+  // The moment needs a run (which starts the engine, if it is not up); a run already going on finishes first.
   const start = async () => {
     const rs = runStore.getState();
-    if (rs.engine.state !== 'ready' || rs.phase === 'running') return false;
+    if (rs.phase === 'running') return false;
     linkStore.setState({ moment, momentSerial: rs.runSerial + 1 });
     // A lesson's moment shows the lesson's bar too.
     const lesson = lessonById(hashParams().get('lesson'));
@@ -90,7 +90,7 @@ export async function openLink(): Promise<void> {
   };
   if (!(await start())) {
     const unsub = runStore.subscribe((s) => {
-      if (s.engine.state === 'ready') {
+      if (s.phase !== 'running') {
         unsub();
         void start();
       }

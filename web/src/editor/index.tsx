@@ -7,12 +7,12 @@
  * engine run at a time, its progress and Cancel in the sidebar, its last
  * report in the Run tab), then asks the engine to judge the reports.
  */
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import type { PanelDef } from '../components/panels';
 import type { RunOutcome, RunOptions, RunSnapshot } from '../engine/protocol';
 import { shippedScenarios } from '../gallery/scenarios';
 import { SHARE_TAB } from '../share/codec';
-import { engineBridge, runStore, useRun } from '../store';
+import { engineBridge, runStore, useRun, warmEngine } from '../store';
 import type { CheckEngine } from './check';
 import type { ValidateFn } from './lint';
 
@@ -54,6 +54,9 @@ function AuthorTab() {
   const setText = useRun((s) => s.setText);
   const running = useRun((s) => s.phase === 'running');
   const ready = useRun((s) => s.engine.state === 'ready');
+  const failed = useRun((s) => (s.engine.state === 'failed' ? s.engine.error : null));
+  // The engine's validation (and Check) need the engine: opening the Author tab starts it.
+  useEffect(() => warmEngine(), []);
 
   const validate = useMemo<ValidateFn | null>(
     () => (ready ? (t) => engineBridge().validate(t, file) : null),
@@ -72,23 +75,31 @@ function AuthorTab() {
   );
 
   return (
-    <Suspense fallback={<p className="muted">Loading the editor…</p>}>
-      <AuthoringPanel
-        text={text}
-        file={file}
-        onTextChange={(t, f) => {
-          // A shipped file opened unchanged is selected as such, so the sidebar's picker follows.
-          const store = runStore.getState();
-          if (f && store.scenarios.some((e) => e.file === f && e.text === t)) store.selectScenario(f);
-          else setText(t, f);
-        }}
-        gallery={shippedScenarios}
-        validate={validate}
-        onRun={() => void runStore.getState().run()}
-        running={running}
-        checkEngine={checkEngine}
-      />
-    </Suspense>
+    <>
+      {failed && (
+        <p className="engine-failed" role="alert" data-testid="author-engine-failed">
+          The engine could not start ({failed}): only the page-side checks run. “try again” in the header starts it
+          anew.
+        </p>
+      )}
+      <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+        <AuthoringPanel
+          text={text}
+          file={file}
+          onTextChange={(t, f) => {
+            // A shipped file opened unchanged is selected as such, so the sidebar's picker follows.
+            const store = runStore.getState();
+            if (f && store.scenarios.some((e) => e.file === f && e.text === t)) store.selectScenario(f);
+            else setText(t, f);
+          }}
+          gallery={shippedScenarios}
+          validate={validate}
+          onRun={() => void runStore.getState().run()}
+          running={running}
+          checkEngine={checkEngine}
+        />
+      </Suspense>
+    </>
   );
 }
 

@@ -2,14 +2,17 @@
  * The first screen: the lessons a teacher can give from the app, each one
  * click away (it picks the scenario, runs it in the browser and opens the
  * Classroom on it), and the instructor guide.
+ *
+ * The first screen does not start the engine (docs/benchmarks/frontend.md,
+ * "First-load size"): a lesson's run starts it, and the pointer on a lesson
+ * button starts it a moment earlier.
  */
-import { useRun } from '../store';
+import { useRun, warmEngine } from '../store';
 import { LESSONS } from './lessons';
 import { lessonStore } from './store';
 import { navStore } from '../components/nav';
 
 export function LessonsPanel() {
-  const ready = useRun((s) => s.engine.state === 'ready');
   const running = useRun((s) => s.phase === 'running');
   return (
     <div className="lessons" data-testid="lessons">
@@ -40,11 +43,13 @@ export function LessonsPanel() {
             <button
               type="button"
               className="primary"
-              disabled={!ready || running}
+              disabled={running}
+              onPointerEnter={warmEngine}
+              onFocus={warmEngine}
               onClick={() => void lessonStore.getState().start(l)}
               data-testid={`start-lesson-${l.id}`}
             >
-              {ready ? 'Start this lesson ▶' : 'starting the engine…'}
+              Start this lesson ▶
             </button>
           </li>
         ))}

@@ -22,15 +22,23 @@ function report(cancelled = false): Report {
   return { scenario: 'Q', cores: 2, runs: [{ cancelled } as Report['runs'][number]] };
 }
 
-/** An engine whose run waits until the test settles it. */
-function fakeEngine() {
+/** An engine whose run waits until the test settles it; `ready` as given (default: up at once). */
+function fakeEngine(ready: () => Promise<ReadyInfo> = () => Promise.resolve(info)) {
+  let readies = 0;
+  let stops = 0;
   let settle: (o: RunOutcome | Error) => void = () => {};
   let progress: ((p: PollSnapshot, t: number) => void) | undefined;
   const calls: { text: string; options: RunOptions }[] = [];
   let cancels = 0;
   const pauses: boolean[] = [];
   const engine: EngineApi = {
-    ready: () => Promise.resolve(info),
+    ready: () => {
+      readies++;
+      return ready();
+    },
+    stop: () => {
+      stops++;
+    },
     validate: () => Promise.resolve([]),
     run: (text, options = {}, onProgress) => {
       calls.push({ text, options });
@@ -56,15 +64,39 @@ function fakeEngine() {
     progress: (p: PollSnapshot) => progress?.(p, 0),
     cancels: () => cancels,
     pauses,
+    readies: () => readies,
+    stops: () => stops,
   };
+}
+
+/** A store on `f` whose engine is already up (as after the page's first run). */
+async function upStore(f: ReturnType<typeof fakeEngine>) {
+  const s = createRunStore(f.engine, scenarios);
+  expect(await s.getState().startEngine()).toBe(true);
+  return s;
+}
+
+/** A promise the test resolves or rejects by hand. */
+function deferred<T>() {
+  let resolve: (v: T) => void = () => {};
+  let reject: (e: Error) => void = () => {};
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('run store', () => {
   it('starts on the first scenario and switches scenario text with the picker', () => {
-    const s = createRunStore(fakeEngine().engine, scenarios);
+    const f = fakeEngine();
+    const s = createRunStore(f.engine, scenarios);
     expect(s.getState()).toMatchObject({ selected: 'quickstart.json', file: 'quickstart.json', phase: 'idle' });
+    // Nothing needs the engine yet: it is not started.
+    expect(s.getState().engine).toEqual({ state: 'idle' });
+    expect(f.readies()).toBe(0);
     s.getState().selectScenario('other.json');
     expect(s.getState()).toMatchObject({ selected: 'other.json', text: '{"threads": 4}' });
     s.getState().selectScenario('missing.json');
@@ -83,7 +115,7 @@ describe('run store', () => {
 
   it('runs the current text, collects live series, then holds the report', async () => {
     const f = fakeEngine();
-    const s = createRunStore(f.engine, scenarios);
+    const s = await upStore(f);
     s.getState().setText('{"threads": 3}');
     const done = s.getState().run({ trace: true });
     expect(s.getState().phase).toBe('running');
@@ -117,7 +149,7 @@ describe('run store', () => {
 
   it('shows diagnostics when the engine refuses the scenario', async () => {
     const f = fakeEngine();
-    const s = createRunStore(f.engine, scenarios);
+    const s = await upStore(f);
     const done = s.getState().run();
     const d = { file: 'quickstart.json', line: 1, col: 14, path: 'threads', message: 'at least 1' };
     f.settle({ ok: false, diagnostics: [d] });
@@ -127,7 +159,7 @@ describe('run store', () => {
 
   it('marks a cancelled report, and only cancels a running scenario', async () => {
     const f = fakeEngine();
-    const s = createRunStore(f.engine, scenarios);
+    const s = await upStore(f);
     await s.getState().cancel();
     expect(f.cancels()).toBe(0);
     const done = s.getState().run();
@@ -140,7 +172,7 @@ describe('run store', () => {
 
   it('pauses and resumes only a running scenario; a new run starts unpaused', async () => {
     const f = fakeEngine();
-    const s = createRunStore(f.engine, scenarios);
+    const s = await upStore(f);
     await s.getState().setPaused(true);
     expect(f.pauses).toEqual([]);
     const done = s.getState().run();
@@ -159,7 +191,7 @@ describe('run store', () => {
 
   it('calls a run cancelled before its first scheduler started cancelled', async () => {
     const f = fakeEngine();
-    const s = createRunStore(f.engine, scenarios);
+    const s = await upStore(f);
     const done = s.getState().run();
     await s.getState().cancel();
     expect(s.getState().cancelRequested).toBe(true);
@@ -176,7 +208,7 @@ describe('run store', () => {
 
   it('keeps the lab usable after an engine error', async () => {
     const f = fakeEngine();
-    const s = createRunStore(f.engine, scenarios);
+    const s = await upStore(f);
     const first = s.getState().run();
     f.settle(new Error('worker died'));
     await first;
@@ -187,5 +219,84 @@ describe('run store', () => {
     f.settle({ ok: true, report: report() });
     await second;
     expect(s.getState().phase).toBe('done');
+  });
+
+  it('starts the engine with the first run only, and shares one start between needs', async () => {
+    const start = deferred<ReadyInfo>();
+    const f = fakeEngine(() => start.promise);
+    const s = createRunStore(f.engine, scenarios);
+    const done = s.getState().run();
+    // The run waits for the engine: running, the engine starting, nothing sent to it yet.
+    expect(s.getState()).toMatchObject({ phase: 'running', engine: { state: 'starting' } });
+    const other = s.getState().startEngine();
+    expect(f.readies()).toBe(1);
+    expect(f.calls).toEqual([]);
+    start.resolve(info);
+    expect(await other).toBe(true);
+    await tick();
+    expect(s.getState().engine).toEqual({ state: 'ready', info });
+    expect(f.calls).toHaveLength(1);
+    f.settle({ ok: true, report: report() });
+    await done;
+    expect(s.getState().phase).toBe('done');
+    // Later runs use the engine that is up.
+    const again = s.getState().run();
+    expect(f.calls).toHaveLength(2);
+    f.settle({ ok: true, report: report() });
+    await again;
+    expect(f.readies()).toBe(1);
+  });
+
+  it('fails a run whose engine cannot start with the reason, and starts afresh on the next need', async () => {
+    let attempt = 0;
+    const f = fakeEngine(() =>
+      ++attempt === 1 ? Promise.reject(new Error('Failed to fetch')) : Promise.resolve(info),
+    );
+    const s = createRunStore(f.engine, scenarios);
+    await s.getState().run();
+    expect(s.getState()).toMatchObject({
+      phase: 'failed',
+      error: 'the engine could not start: Failed to fetch',
+      engine: { state: 'failed', error: 'Failed to fetch' },
+    });
+    expect(f.calls).toEqual([]);
+    // The failed engine was dropped, so the next run starts a new one.
+    expect(f.stops()).toBe(1);
+    const second = s.getState().run();
+    await tick();
+    expect(s.getState().engine.state).toBe('ready');
+    f.settle({ ok: true, report: report() });
+    await second;
+    expect(s.getState().phase).toBe('done');
+    expect(f.readies()).toBe(2);
+  });
+
+  it('calls an engine that never answers failed after the start timeout, not "starting" forever', async () => {
+    const f = fakeEngine(() => new Promise<ReadyInfo>(() => {}));
+    const s = createRunStore(f.engine, scenarios, { engineStartTimeoutMs: 20 });
+    await s.getState().run();
+    expect(s.getState()).toMatchObject({
+      phase: 'failed',
+      error: 'the engine could not start: no answer within 0.02 s',
+      engine: { state: 'failed', error: 'no answer within 0.02 s' },
+    });
+    expect(f.stops()).toBe(1);
+  });
+
+  it('cancels a run while its engine starts without sending it', async () => {
+    const start = deferred<ReadyInfo>();
+    const f = fakeEngine(() => start.promise);
+    const s = createRunStore(f.engine, scenarios);
+    const done = s.getState().run();
+    await s.getState().cancel();
+    // Pause means nothing before the run began.
+    await s.getState().setPaused(true);
+    expect(s.getState().paused).toBe(false);
+    start.resolve(info);
+    await done;
+    expect(s.getState()).toMatchObject({ phase: 'cancelled', report: null });
+    expect(f.calls).toEqual([]);
+    expect(f.cancels()).toBe(0);
+    expect(f.pauses).toEqual([]);
   });
 });

@@ -6,7 +6,11 @@
  * State machine of `phase`:
  *   idle -> running -> done | cancelled | refused | failed -> running ...
  * `refused` means the engine rejected the scenario (see `diagnostics`);
- * `failed` means the engine itself failed (see `error`).
+ * `failed` means the engine itself failed, or could not start (see `error`).
+ *
+ * State machine of `engine`: idle -> starting -> ready | failed -> starting ...
+ * The engine starts on first need (`startEngine`; `run` calls it); while a
+ * run waits for it, `phase` is already `running` and the engine `starting`.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EngineBridge } from '../engine/bridge';
@@ -14,11 +18,36 @@ import type { Diagnostic, PollSnapshot, ReadyInfo, Report, RunOptions, RunSnapsh
 import { addPoll, type LiveSeries } from './series';
 import { listScenarios, type ScenarioEntry } from './scenarios';
 
-/** What the store needs from the engine (the bridge, or a fake in tests). */
-export type EngineApi = Pick<EngineBridge, 'ready' | 'validate' | 'run' | 'cancel' | 'setPaused' | 'trace'>;
+/**
+ * What the store needs from the engine (the bridge, or a fake in tests).
+ * `stop`, if given, throws away an engine that failed to start, so the
+ * next `ready` starts a fresh one (a new worker, the wasm fetched again).
+ */
+export type EngineApi = Pick<EngineBridge, 'ready' | 'validate' | 'run' | 'cancel' | 'setPaused' | 'trace'> & {
+  stop?: () => void;
+};
 
+/**
+ * The engine's life: `idle` until something needs it (the first run, a
+ * lesson, the Author or Sweep tab, a link with a moment, or a click on the
+ * header badge); nothing of it (worker, wasm, pool) is fetched before.
+ */
 export type EngineStatus =
-  { state: 'starting' } | { state: 'ready'; info: ReadyInfo } | { state: 'failed'; error: string };
+  { state: 'idle' } | { state: 'starting' } | { state: 'ready'; info: ReadyInfo } | { state: 'failed'; error: string };
+
+/**
+ * How long the engine may take to start (download, compile, thread pool)
+ * before the store calls it failed: a pool worker that never comes up
+ * would otherwise leave "starting the engine…" on screen forever. Generous,
+ * for a slow link and a loaded 2-core machine (the pool starts in well under
+ * a second on a quiet one).
+ */
+export const ENGINE_START_TIMEOUT_MS = 90_000;
+
+export interface RunStoreOptions {
+  /** See {@link ENGINE_START_TIMEOUT_MS}. */
+  engineStartTimeoutMs?: number;
+}
 
 export type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'refused' | 'failed';
 
@@ -50,7 +79,12 @@ export interface RunState {
   /** Delivery is held back (Pause pressed during the current run). */
   paused: boolean;
 
-  startEngine(): Promise<void>;
+  /**
+   * Start the engine if it is not up (idempotent: one start at a time; after
+   * a failure, a new attempt). Resolves true once it is ready, false if it
+   * failed (`engine.error` says why).
+   */
+  startEngine(): Promise<boolean>;
   selectScenario(file: string): void;
   setText(text: string, file?: string): void;
   /** Open a scenario from a link: its text, as `shared.json`, no shipped file selected. */
@@ -70,10 +104,30 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = listScenarios()): RunStore {
+function engineError(s: RunState): string {
+  return s.engine.state === 'failed' ? s.engine.error : 'unknown error';
+}
+
+/** `p`, or a rejection with `what` after `ms`. */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(what)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+export function createRunStore(
+  engine: EngineApi,
+  scenarios: ScenarioEntry[] = listScenarios(),
+  options: RunStoreOptions = {},
+): RunStore {
   const first = scenarios[0];
+  const startTimeoutMs = options.engineStartTimeoutMs ?? ENGINE_START_TIMEOUT_MS;
+  /** The start in progress, shared by every caller that needs the engine meanwhile. */
+  let starting: Promise<boolean> | null = null;
   return createStore<RunState>()((set, get) => ({
-    engine: { state: 'starting' },
+    engine: { state: 'idle' },
     scenarios,
     selected: first?.file ?? '',
     file: first?.file ?? 'scenario.json',
@@ -90,13 +144,24 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
     cancelRequested: false,
     paused: false,
 
-    async startEngine() {
-      try {
-        const info = await engine.ready();
-        set({ engine: { state: 'ready', info } });
-      } catch (e) {
-        set({ engine: { state: 'failed', error: message(e) } });
-      }
+    startEngine() {
+      if (get().engine.state === 'ready') return Promise.resolve(true);
+      starting ??= (async () => {
+        set({ engine: { state: 'starting' } });
+        try {
+          const info = await within(engine.ready(), startTimeoutMs, `no answer within ${startTimeoutMs / 1000} s`);
+          set({ engine: { state: 'ready', info } });
+          return true;
+        } catch (e) {
+          // A half-started engine is dropped: the next need starts a fresh one.
+          engine.stop?.();
+          set({ engine: { state: 'failed', error: message(e) } });
+          return false;
+        } finally {
+          starting = null;
+        }
+      })();
+      return starting;
     },
 
     selectScenario(file) {
@@ -114,6 +179,7 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
     },
 
     async validate() {
+      if (!(await get().startEngine())) throw new Error(`the engine could not start: ${engineError(get())}`);
       const diagnostics = await engine.validate(get().text, get().file);
       set({ diagnostics });
       return diagnostics;
@@ -142,6 +208,17 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
           live: addPoll(s.live, poll),
         }));
       };
+      // The first run starts the engine (RunPhase says "starting the engine…" meanwhile).
+      if (get().engine.state !== 'ready') {
+        if (!(await get().startEngine())) {
+          set({ phase: 'failed', error: `the engine could not start: ${engineError(get())}` });
+          return;
+        }
+        if (get().cancelRequested) {
+          set({ phase: 'cancelled' });
+          return;
+        }
+      }
       try {
         const outcome = await engine.run(get().text, { file: get().file, ...options }, onProgress);
         if (outcome.ok) {
@@ -160,11 +237,12 @@ export function createRunStore(engine: EngineApi, scenarios: ScenarioEntry[] = l
     async cancel() {
       if (get().phase !== 'running') return;
       set({ cancelRequested: true, paused: false });
-      await engine.cancel();
+      // Still starting: the run will not begin (see `run`).
+      if (get().engine.state === 'ready') await engine.cancel();
     },
 
     async setPaused(paused) {
-      if (get().phase !== 'running') return;
+      if (get().phase !== 'running' || get().engine.state !== 'ready') return;
       set({ paused });
       await engine.setPaused(paused);
     },

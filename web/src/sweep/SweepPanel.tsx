@@ -1,8 +1,8 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { BenchOptions } from '../engine/protocol';
 import { ExportButtons, fileSlug } from '../export';
-import { engineBridge, useRun } from '../store';
+import { engineBridge, readyEngine, useRun, warmEngine } from '../store';
 import {
   baselineOf,
   defaultThreads,
@@ -18,9 +18,13 @@ import { SweepChart } from './SweepChart';
 import { SweepTable } from './SweepTable';
 import './sweep.css';
 
-/** The one sweep store, on the app's engine bridge (started on first use). */
+/**
+ * The one sweep store, on the app's engine bridge. The Sweep tab starts the
+ * engine when it opens (its limits set the thread choices); a sweep waits
+ * for it to be up.
+ */
 export const sweepStore = createSweepStore({
-  bench: (text, options, onProgress) => engineBridge().bench(text, options, onProgress),
+  bench: async (text, options, onProgress) => (await readyEngine()).bench(text, options, onProgress),
   cancel: () => engineBridge().cancel(),
 });
 
@@ -51,6 +55,8 @@ export function SweepPanel() {
   const st = useSweep((s) => s);
   const svgRef = useRef<SVGSVGElement>(null);
   const [shownShare, setShownShare] = useState<number | null>(null);
+  // The Sweep tab needs the engine: start it (a no-op once it is up).
+  useEffect(() => warmEngine(), []);
 
   const shape = useMemo(() => scenarioShape(text), [text]);
   const info = engine.state === 'ready' ? engine.info : null;

@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import './classroom.css';
 import { replayStore, useReplay } from '../replay/store';
 import { fileSlug, saveBlob } from '../export';
-import { runStore, useRun } from '../store';
+import { runStore, useRun, warmEngine } from '../store';
 import { lessonOfRun, useLesson } from '../lessons/store';
 import { LESSONS } from '../lessons/lessons';
 import { lessonStore } from '../lessons/store';
@@ -143,16 +143,21 @@ export function ClassroomPanel() {
   return modes ? <SyntheticClassroom modes={modes} q={q} /> : <RunClassroom />;
 }
 
-/** No report yet: the lessons, one click each. */
+/** No report yet: the lessons, one click each (the first starts the engine); why the last run failed, if it did. */
 function NoRun() {
-  const ready = useRun((s) => s.engine.state === 'ready');
+  const failed = useRun((s) => (s.phase === 'failed' ? s.error : null));
   return (
     <div className="classroom-empty" data-testid="classroom-empty">
+      {failed && (
+        <p className="engine-failed" role="alert" data-testid="classroom-run-failed">
+          The run failed: {failed}. Start the lesson again to retry.
+        </p>
+      )}
       <p>Start a lesson, or run a traced scenario from the sidebar, to replay it here.</p>
       <ul>
         {LESSONS.map((l) => (
           <li key={l.id}>
-            <button type="button" disabled={!ready} onClick={() => void lessonStore.getState().start(l)}>
+            <button type="button" onPointerEnter={warmEngine} onClick={() => void lessonStore.getState().start(l)}>
               {l.title} ▶
             </button>
           </li>

@@ -1,6 +1,6 @@
 import { act, createElement } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunSnapshot } from '../../engine/protocol';
+import type { ReadyInfo, RunSnapshot } from '../../engine/protocol';
 import { runStore } from '../../store';
 import { LiveThreads, workerRates } from './LiveThreads';
 
@@ -60,6 +60,17 @@ async function render(): Promise<string> {
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
+const info: ReadyInfo = {
+  poolThreads: 20,
+  hardwareConcurrency: 2,
+  crossOriginIsolated: true,
+  version: '0.1.0',
+  features: [],
+  limits: { max_threads: 16, max_roles: 2 },
+  initMs: 40,
+};
+const up = { engine: { state: 'ready' as const, info } };
+
 describe('live threads', () => {
   it('rates each worker between two polls of the same run', () => {
     const a = snap(100, [10, 20, 0]);
@@ -71,7 +82,12 @@ describe('live threads', () => {
   });
 
   it('shows every worker with its state, executed count and queue while the run goes on', async () => {
-    runStore.setState({ phase: 'running', prevProgress: snap(100, [10, 20, 0]), progress: snap(200, [30, 25, 0]) });
+    runStore.setState({
+      ...up,
+      phase: 'running',
+      prevProgress: snap(100, [10, 20, 0]),
+      progress: snap(200, [30, 25, 0]),
+    });
     const html = await render();
     expect(html).toContain('data-testid="live-lanes"');
     const lanes = [...html.matchAll(/data-thread="(\d)" data-state="(\w+)" data-executed="(\d+)" data-queue="(\d+)"/g)];
@@ -87,9 +103,20 @@ describe('live threads', () => {
   it('says so when the engine sends no per-thread figures', async () => {
     const bare = snap(200, [1, 2]);
     delete bare.workers;
-    runStore.setState({ phase: 'running', prevProgress: null, progress: bare });
+    runStore.setState({ ...up, phase: 'running', prevProgress: null, progress: bare });
     const html = await render();
     expect(html).not.toContain('live-lanes');
     expect(html).toContain('data-testid="live-no-workers"');
+  });
+
+  it('says the engine is starting while the first run of the page waits for it', async () => {
+    runStore.setState({ engine: { state: 'starting' }, phase: 'running', prevProgress: null, progress: null });
+    const html = await render();
+    expect(html).toContain('data-testid="live-starting"');
+    expect(html).toContain('data-starting="true"');
+    expect(html).toContain('starting the engine…');
+    expect(html).not.toContain('Generating the request stream');
+    runStore.setState({ ...up });
+    expect(await render()).toContain('Generating the request stream');
   });
 });

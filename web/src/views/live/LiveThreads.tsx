@@ -7,6 +7,7 @@
  */
 import type { LiveWorker, RunSnapshot } from '../../engine/protocol';
 import { useRun } from '../../store';
+import { RunPhase } from '../../components/RunControls';
 import { usePalette } from '../display';
 import { schedulerColor } from '../families';
 import { fmtInt } from '../status';
@@ -61,10 +62,16 @@ export function LiveThreads() {
   const prev = useRun((s) => s.prevProgress);
   const hc = usePalette().bg === '#000000';
   const rates = snap ? workerRates(prev, snap) : [];
+  const engineUp = useRun((s) => s.engine.state === 'ready');
   return (
     <div className="classroom-live" data-testid="classroom-running">
       <div className="live-head">
-        {!snap || snap.runs_total === 0 ? (
+        {!engineUp ? (
+          // The page's first run: the engine is being fetched and started.
+          <p data-testid="live-starting">
+            <RunPhase />
+          </p>
+        ) : !snap || snap.runs_total === 0 ? (
           <p>Generating the request stream and the sequential reference…</p>
         ) : (
           <p data-testid="live-progress">
