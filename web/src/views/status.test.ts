@@ -164,7 +164,9 @@ async function gunzipBase64(text: string): Promise<ArrayBuffer> {
 describe('thread status agrees across views (engine traces)', () => {
   it('has engine traces of every classroom mechanism', () => {
     const schedulers = new Set(fixtures().map((f) => f.scheduler));
-    for (const s of ['early', 'busy-wait', 'ws-conservative', 'ws-aggressive']) expect(schedulers).toContain(s);
+    for (const s of ['early', 'busy-wait', 'ws-conservative', 'ws-aggressive', 'late', 'epaxos', 'pepaxos']) {
+      expect(schedulers).toContain(s);
+    }
   });
 
   for (const f of fixtures()) {

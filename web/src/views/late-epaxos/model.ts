@@ -414,7 +414,7 @@ export function lateStep(e: Ev): Step | null {
       return {
         listing: 'scheduler',
         line: 5,
-        sentence: `r${e.a} conflicts with r${e.b}, still in the graph: it must wait for it.`,
+        sentence: `Request r${e.a} conflicts with r${e.b}, still in the graph: it must wait for it.`,
       };
     case K.GraphInsert:
       return {
@@ -422,19 +422,19 @@ export function lateStep(e: Ev): Step | null {
         line: 6,
         sentence:
           e.b === 0
-            ? `r${e.a} enters the graph with no edge.`
-            : `r${e.a} enters the graph waiting for ${e.b} request${e.b === 1 ? '' : 's'}.`,
+            ? `Request r${e.a} enters the graph with no edge.`
+            : `Request r${e.a} enters the graph waiting for ${e.b} request${e.b === 1 ? '' : 's'}.`,
       };
     case K.Ready:
       return e.thread === SCHEDULER
-        ? { listing: 'scheduler', line: 7, sentence: `r${e.a} depends on nothing: it is ready.` }
-        : { listing: 'worker', line: 8, sentence: `r${e.a} lost its last edge: it is ready.` };
+        ? { listing: 'scheduler', line: 7, sentence: `Request r${e.a} depends on nothing: it is ready.` }
+        : { listing: 'worker', line: 8, sentence: `Request r${e.a} lost its last edge: it is ready.` };
     case K.Dequeued:
       return { listing: 'worker', line: 4, sentence: `${who(e.thread)} takes r${e.a}.` };
     case K.ExecStart:
       return { listing: 'worker', line: 6, sentence: `${who(e.thread)} executes r${e.a}, outside the lock.` };
     case K.GraphRemove:
-      return { listing: 'worker', line: 8, sentence: `r${e.a} leaves the graph; its dependents lose an edge.` };
+      return { listing: 'worker', line: 8, sentence: `Request r${e.a} leaves the graph; its dependents lose an edge.` };
     default:
       return null;
   }
@@ -444,6 +444,14 @@ export function lateStep(e: Ev): Step | null {
 export function epaxosStep(e: Ev, parallel: boolean): Step | null {
   const executor = parallel ? 'builder' : 'executor';
   switch (e.kind) {
+    case K.Delivered:
+      return e.thread === SCHEDULER
+        ? {
+            listing: 'commit',
+            line: 1,
+            sentence: `Command r${e.a} reaches the commit thread; its instance commits next.`,
+          }
+        : null;
     case K.Commit:
       return {
         listing: 'commit',
