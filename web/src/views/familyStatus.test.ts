@@ -117,13 +117,13 @@ suite('late scheduling statuses', () => {
     for (let p = 0; p <= events.length; p++) expectViewsAgree(track, p);
   });
 
-  it('call a worker with nothing ready idle, in the lanes and the graph view alike (engine trace)', () => {
+  it('call a worker asleep in the graph idle, in the lanes and the graph view alike (engine trace)', () => {
     const real = trackOf(fixture('late-small'), 'late');
     let idle = 0;
     for (let p = 0; p <= real.model.length; p += 3) {
       for (const st of statusesAt(real, p)) {
         if (st.activity === 'idle') {
-          expect(st.text).toBe('idle (nothing ready in the graph)');
+          expect(st.text).toBe('idle, asleep until a request is ready');
           idle++;
         }
         expect(st.text).not.toMatch(/\(full-graph\)|\(lock\)|queue\)/);

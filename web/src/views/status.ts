@@ -139,7 +139,8 @@ function sccOfReq(ctx: StatusContext, req: number): number {
 function idleText(ctx: StatusContext): string {
   switch (ctx.family) {
     case 'late':
-      return 'idle (nothing ready in the graph)';
+      // Asleep in take(): a request made ready just now wakes it a moment later.
+      return 'idle, asleep until a request is ready';
     case 'epaxos':
       return 'idle (no SCC to run)';
     default:

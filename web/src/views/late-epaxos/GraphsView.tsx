@@ -47,11 +47,12 @@ export default function GraphsView({ tracks, positions, states, statuses }: View
   if (mine.length === 0)
     return <p>Load a late, epaxos or pepaxos run to see its dependency graph (scenario classroom-epaxos.json).</p>;
   return (
-    <div className="graphs-view" data-testid="graphs-view">
-      {mine.map(({ track, i, family }) =>
+    <div className="graphs-view" data-testid="graphs-view" data-count={mine.length}>
+      {mine.map(({ track, i, family }, k) =>
         family === 'epaxos' ? (
           <EpaxosTrack
             key={track.key}
+            legend={mine.findIndex((m) => m.family === 'epaxos') === k}
             track={track}
             position={positions[i] ?? 0}
             state={states[i]}
@@ -100,13 +101,12 @@ function Workers({ state, statuses }: { state: ReplayState | undefined; statuses
   return state && statuses.length > 0 ? <ThreadList s={state} statuses={statuses} /> : null;
 }
 
-function EpaxosTrack({ track, position, state, statuses }: TrackProps) {
+function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & { legend: boolean }) {
   const { pal, font } = useLook();
   const box = useRef<HTMLDivElement>(null);
   const { width } = useSize(box, { width: 800, height: 0 });
   const events = eventsOf(track.model.trace);
   const g = useMemo(() => epaxosGraph(events, position), [events, position]);
-  const parallel = track.scheduler === 'pepaxos';
   const layout = useMemo(() => layoutEpaxos(g, font), [g, font]);
   const running = g.sccs.filter((s) => s.state === 'running');
   return (
@@ -118,12 +118,15 @@ function EpaxosTrack({ track, position, state, statuses }: TrackProps) {
           : ''}
         {g.builderBlocked ? ' · builder waits for a credit (every worker busy)' : ''}
       </h4>
-      <p className="graphs-legend">
-        Boxes are SCCs, numbered in execution order (dependencies first); inside, instances in seq order, colored by the
-        worker that runs them{parallel ? '' : ' (epaxos: the one executor)'}. Arrows point to what an instance depends
-        on; red dashed = a worker waiting for another SCC.
-        {layout.hidden > 0 ? ` ${layout.hidden} older SCCs not drawn.` : ''}
-      </p>
+      {/* The legend once (side by side, the runs share it). */}
+      {legend && (
+        <p className="graphs-legend">
+          Boxes are SCCs, numbered in execution order (dependencies first); inside, instances in seq order, colored by
+          the worker that runs them (epaxos: its one executor). Arrows point to what an instance depends on; red dashed
+          = a worker waiting for another SCC.
+        </p>
+      )}
+      {layout.hidden > 0 && <p className="graphs-legend">{layout.hidden} older SCCs not drawn.</p>}
       <div ref={box} className="graphs-canvas">
         <svg
           data-testid="epaxos-svg"
@@ -381,7 +384,7 @@ function LateTrack({ track, position, state, statuses }: TrackProps) {
         </span>
         {idle.length > 0 ? (
           <span data-testid="late-idle" data-threads={idle.join(',')}>
-            idle (nothing ready): {idle.map(threadName).join(', ')}
+            asleep until a request is ready: {idle.map(threadName).join(', ')}
           </span>
         ) : null}
       </div>
