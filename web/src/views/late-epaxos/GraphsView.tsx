@@ -118,13 +118,14 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
           : ''}
         {g.builderBlocked ? ' · builder waits for a credit (every worker busy)' : ''}
       </h4>
-      {/* The legend once (side by side, the runs share it). */}
+      {/* The legend once (side by side, the runs share it), folded: the boxes keep the height. */}
       {legend && (
-        <p className="graphs-legend">
+        <details className="graphs-legend">
+          <summary>How to read the graph</summary>
           Boxes are SCCs, numbered in execution order (dependencies first); inside, instances in seq order, colored by
           the worker that runs them (epaxos: its one executor). Arrows point to what an instance depends on; red dashed
           = a worker waiting for another SCC.
-        </p>
+        </details>
       )}
       {layout.hidden > 0 && <p className="graphs-legend">{layout.hidden} older SCCs not drawn.</p>}
       <div ref={box} className="graphs-canvas">
