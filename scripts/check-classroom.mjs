@@ -2,11 +2,16 @@
 // Does every classroom lesson show its mechanism in every run?
 //
 //   node scripts/check-classroom.mjs [--runs 20] [--cores 0,1] [--psmr engine/target/release/psmr] [--json out.json]
+//                                    [--lessons late,epaxos]
 //
 // For each scenario of web/src/lessons/lessons.json, runs it `--runs` times
-// natively (`psmr run FILE --json`) and counts, per run, the report
-// counter each lesson names (steals, barrier waits, cycle waits) for the
-// runs it names. `--cores 0` pins every run to one core with taskset (a
+// natively (`psmr run FILE --json`, with the lesson's `options.requests`
+// as `--requests`) and reads, per run, the report figure each lesson names
+// for the runs it names: a counter (steals, barrier waits, cycle waits,
+// dependency waits), a per-thread figure (`threads_used`, as scenario
+// expectations count it), a scheduler metric of `metrics.extra`
+// (repartitions, graph_scanned_per_insert), or a path from the report's
+// root (`stream.scc.largest`). `--cores 0` pins every run to one core with taskset (a
 // harsher test than the machine's own cores: the threads then only
 // alternate). Prints one line per lesson mechanism and exits 1 if any run
 // missed one.
@@ -29,22 +34,50 @@ if (!existsSync(psmr)) {
   console.error(`no psmr at ${psmr}: build it with (cd engine && cargo build --release -p psmr-cli)`);
   process.exit(2);
 }
-const { lessons } = JSON.parse(readFileSync(join(root, 'web/src/lessons/lessons.json'), 'utf8'));
+const only = opt('lessons', '');
+const all = JSON.parse(readFileSync(join(root, 'web/src/lessons/lessons.json'), 'utf8')).lessons;
+// `--lessons a,b`: only those lessons (the others keep their last recorded results).
+const lessons = only ? all.filter((l) => only.split(',').includes(l.id)) : all;
+if (lessons.length === 0) {
+  console.error(`no lesson among: ${all.map((l) => l.id).join(', ')}`);
+  process.exit(2);
+}
 
+// Lessons that run the same scenario with the same options share its runs.
 const byScenario = new Map();
 for (const l of lessons) {
-  const list = byScenario.get(l.scenario) ?? [];
+  const key = JSON.stringify([l.scenario, l.options?.requests ?? null]);
+  const list = byScenario.get(key) ?? [];
   list.push(l);
-  byScenario.set(l.scenario, list);
+  byScenario.set(key, list);
+}
+
+/** The figure `name` of report run `run` (undefined when the report has none). */
+function figure(report, run, name) {
+  if (name.startsWith('stream.')) {
+    let v = report;
+    for (const part of name.split('.')) v = v?.[part];
+    return typeof v === 'number' ? v : undefined;
+  }
+  if (name === 'threads_used') return run.metrics.threads.filter((t) => t.executed > 0).length;
+  return run.metrics.counters[name] ?? run.metrics.extra?.[name];
 }
 
 const results = [];
 let failed = 0;
-for (const [scenario, ls] of byScenario) {
+for (const ls of byScenario.values()) {
+  const scenario = ls[0].scenario;
+  const requests = ls[0].options?.requests;
   const counts = new Map(); // "lesson/run/counter" -> numbers per run
   for (let i = 0; i < runs; i++) {
     const cmd = cores ? 'taskset' : psmr;
-    const cmdArgs = [...(cores ? ['-c', cores, psmr] : []), 'run', join(root, 'scenarios', scenario), '--json'];
+    const cmdArgs = [
+      ...(cores ? ['-c', cores, psmr] : []),
+      'run',
+      join(root, 'scenarios', scenario),
+      '--json',
+      ...(requests ? ['--requests', String(requests)] : []),
+    ];
     const report = JSON.parse(execFileSync(cmd, cmdArgs, { encoding: 'utf8', maxBuffer: 64 << 20 }));
     for (const r of report.runs) {
       if (!r.correct) {
@@ -57,7 +90,9 @@ for (const [scenario, ls] of byScenario) {
         const run = report.runs.find((r) => r.label === m.run || r.scheduler === m.run);
         const key = `${l.id}\t${m.run}\t${m.counter}`;
         const list = counts.get(key) ?? [];
-        list.push(run ? (run.metrics.counters[m.counter] ?? 0) : -1);
+        const v = run ? figure(report, run, m.counter) : undefined;
+        if (run && v === undefined) console.error(`${scenario}: ${m.run} has no ${m.counter} in its report`);
+        list.push(v ?? -1);
         counts.set(key, list);
       }
     }
@@ -70,6 +105,7 @@ for (const [scenario, ls] of byScenario) {
       const line = {
         lesson: l.id,
         scenario,
+        requests: requests ?? null,
         run: m.run,
         counter: m.counter,
         runs,
@@ -83,10 +119,14 @@ for (const [scenario, ls] of byScenario) {
       if (shown < runs) failed++;
       console.log(
         `${shown === runs ? 'PASS' : 'FAIL'} ${l.id}: ${m.run} ${m.counter} >= ${m.at_least} in ${shown}/${runs} runs` +
-          ` (min ${line.min}, median ${line.median}, max ${line.max})${cores ? ` [taskset -c ${cores}]` : ''}`,
+          ` (min ${fmt(line.min)}, median ${fmt(line.median)}, max ${fmt(line.max)})${cores ? ` [taskset -c ${cores}]` : ''}`,
       );
     }
   }
 }
+function fmt(x) {
+  return Number.isInteger(x) ? String(x) : x.toFixed(2);
+}
+
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ runs, cores: cores || 'all', results }, null, 2) + '\n');
 process.exit(failed > 0 ? 1 : 0);

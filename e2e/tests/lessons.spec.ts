@@ -62,7 +62,7 @@ test("the first screen offers the lessons and the instructor guide", async ({
     "aria-selected",
     "true",
   );
-  await expect(page.locator("[data-lesson]")).toHaveCount(4);
+  await expect(page.locator("[data-lesson]")).toHaveCount(7);
   await expect(page.getByTestId("start-lesson-barriers")).toBeEnabled();
   expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
   await shot(page, info, "lessons-first-screen");
@@ -151,6 +151,73 @@ test("lesson 3: an idle thread steals a batch, drawn from victim to stealer", as
   await bookmark(page, 1);
   await expect(page.getByTestId("threads-view")).toBeVisible();
   await shot(page, info, "lesson-stealing-lanes");
+  expect(problems).toEqual([]);
+});
+
+test("lesson 4: the late scheduler's graph fills, blocks the scheduler, and hands out ready requests", async ({
+  page,
+}, info) => {
+  const { problems } = await openLab(page);
+  await startLesson(page, "late");
+  await expect(page.getByTestId("pseudo-panel")).toContainText("late");
+  await bookmark(page, 0);
+  const track = page.getByTestId("late-track");
+  await expect(track).toBeVisible();
+  await expect(track.getByTestId("graph-full")).toContainText("scheduler blocked");
+  await expect(page.getByTestId("step-caption")).toContainText("graph is full");
+  await shot(page, info, "lesson-late-full");
+  await bookmark(page, 1);
+  await expect(page.getByTestId("step-caption")).toContainText("leaves the graph");
+  await expect(track.locator("[data-testid=late-node][data-state=ready]").first()).toBeVisible();
+  // The workers in the graph view say what the lanes say.
+  await expect(track.getByTestId("thread-list").locator("li")).toHaveCount(3);
+  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  expect(problems).toEqual([]);
+});
+
+test("lesson 5: one collision makes an SCC; PePaxos runs independent SCCs side by side", async ({
+  page,
+}, info) => {
+  const { problems } = await openLab(page);
+  await startLesson(page, "epaxos");
+  // Both runs, side by side, in the dependency graph.
+  await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
+  await expect(page.getByTestId("epaxos-track")).toHaveCount(2);
+  await bookmark(page, 0);
+  const boxes = page.locator("[data-testid=scc-box]");
+  const sizes = await boxes.evaluateAll((bs) =>
+    bs.map((b) => (b.getAttribute("data-members") ?? "").split(",").filter(Boolean).length),
+  );
+  expect(Math.max(...sizes), "an SCC of several instances is drawn").toBeGreaterThanOrEqual(2);
+  await shot(page, info, "lesson-epaxos-collision");
+  const side = await bookmark(page, 1);
+  expect(side).toBe("scc-parallel");
+  const pe = page.locator("[data-testid=epaxos-track][data-scheduler=pepaxos]");
+  const running = await pe
+    .locator("[data-testid=scc-box][data-state=running]")
+    .evaluateAll((bs) => bs.map((b) => b.getAttribute("data-worker")));
+  expect(new Set(running).size, "SCCs running on two workers at once").toBeGreaterThanOrEqual(2);
+  await shot(page, info, "lesson-epaxos-parallel");
+  // Every native run had cross-SCC waits (docs/benchmarks/classroom-mechanisms.md): not optional.
+  expect(await bookmark(page, 2)).toBe("scc-wait");
+  const waiting = pe.locator("[data-testid=thread-list] li[data-activity=dependency]");
+  await expect(waiting).toHaveCount(1);
+  await expect(waiting).toContainText(/waiting for SCC #\d+'s dependency on instance \d+/);
+  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  expect(problems).toEqual([]);
+});
+
+test("repartitioning lesson: Base pauses, Async switches maps, a scan makes workers meet", async ({
+  page,
+}) => {
+  const { problems } = await openLab(page);
+  await startLesson(page, "repartitioning");
+  await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
+  for (let i = 0; i < 3; i++) await bookmark(page, i);
+  // The last bookmark opens the lanes at a sync: a worker there says so.
+  await expect(page.getByTestId("threads-view").first()).toBeVisible();
+  await expect(page.getByTestId("step-caption").first()).toBeVisible();
+  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
   expect(problems).toEqual([]);
 });
 

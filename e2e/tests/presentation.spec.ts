@@ -245,3 +245,76 @@ test("a lesson at 1920x1080 keeps the full lesson bar", async ({ page }) => {
     .toBe(true);
   expect(problems).toEqual([]);
 });
+
+test("a compare lesson at 1280x720: each bookmark found in its run; both captions and both highlighted lines fully visible", async ({
+  page,
+}, info) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const { problems } = await openLab(page);
+  await page.getByTestId("present").click();
+  await page.getByTestId("tab-lessons").click();
+  await page.getByTestId("start-lesson-cycles").click();
+  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
+    "data-lesson",
+    "cycles",
+    { timeout: 120_000 },
+  );
+  // Compare early with busy-wait: early's track comes first.
+  await page.getByTestId("lesson-more").click();
+  await page.getByTestId("lesson-compare").click();
+  const panels = page.getByTestId("pseudo-panel");
+  await expect(panels).toHaveCount(2);
+  await expect(panels.first()).toContainText("early");
+  // The spinning thread is busy-wait's: the bookmark is looked up in that
+  // run, not in the first ticked one (early never spins).
+  const spin = page.getByTestId("bookmark-0");
+  await expect(spin, "busy-wait's first spin, found with early first").toBeEnabled();
+  const busyKey = await panels.nth(1).getAttribute("data-track");
+  await expect(spin).toHaveAttribute("data-track", busyKey!);
+  await spin.click();
+  await expect(panels.nth(1).getByTestId("step-caption")).toContainText("spins");
+
+  const captions = page.getByTestId("step-caption");
+  let bothLines = 0;
+  for (let step = 0; step <= 20; step++) {
+    if (step > 0) {
+      const before = await position(page);
+      await page.keyboard.press("ArrowRight");
+      await expect
+        .poll(() => position(page), { message: `step ${step}: the replay moves` })
+        .toBeGreaterThan(before);
+    }
+    for (let k = 0; k < 2; k++) {
+      await expect
+        .poll(() => fullyVisible(captions.nth(k)), {
+          message: `step ${step}: caption ${k + 1} whole`,
+        })
+        .toBe(true);
+      const line = panels.nth(k).locator("[data-current=true]");
+      if ((await line.count()) > 0) {
+        await expect
+          .poll(() => fullyVisible(line.first()), {
+            message: `step ${step}: highlighted line ${k + 1} visible`,
+          })
+          .toBe(true);
+      }
+    }
+    if (
+      (await panels.nth(0).locator("[data-current=true]").count()) > 0 &&
+      (await panels.nth(1).locator("[data-current=true]").count()) > 0
+    )
+      bothLines++;
+    expect(
+      await fullyVisible(page.getByTestId("scrubber")),
+      `step ${step}: scrubber visible`,
+    ).toBe(true);
+    expect(
+      await pageScrolls(page),
+      `step ${step}: the page itself does not scroll`,
+    ).toBe(false);
+  }
+  expect(bothLines, "steps where both runs show their highlighted line").toBeGreaterThan(10);
+  await shot(page, info, "lesson-cycles-compare-1280", false);
+  expect(problems).toEqual([]);
+});

@@ -112,3 +112,71 @@ for (const c of CASES) {
     expect(problems).toEqual([]);
   });
 }
+
+/** What the Dependency graph view says: its thread list, and the threads its drawing marks as waiting or idle. */
+async function graphSays(page: Page) {
+  await page.getByTestId('view-graph').click();
+  await expect(page.getByTestId('graphs-view')).toBeVisible();
+  const list: Record<string, Said> = {};
+  for (const li of await page.getByTestId('graphs-view').getByTestId('thread-list').first().locator('li').all()) {
+    list[(await li.getAttribute('data-thread'))!] = {
+      activity: (await li.getAttribute('data-activity'))!,
+      req: (await li.getAttribute('data-req'))!,
+    };
+  }
+  const ids = async (testid: string, attr: string) => {
+    const out: string[] = [];
+    for (const el of await page.getByTestId(testid).all()) {
+      for (const x of ((await el.getAttribute(attr)) ?? '').split(',').filter(Boolean)) out.push(x);
+    }
+    return out;
+  };
+  return {
+    list,
+    // Workers only: the scheduler (65535) queues on the lock too but has no lane.
+    lock: (await ids('lock-queue', 'data-threads')).filter((t) => Number(t) < 0xff00),
+    idle: await ids('late-idle', 'data-threads'),
+    sccWaits: await ids('scc-wait', 'data-worker'),
+  };
+}
+
+const GRAPH_CASES: { scenario: string; shards: number; schedulers: string[] }[] = [
+  { scenario: 'classroom-late.json', shards: 2, schedulers: ['late'] },
+  { scenario: 'classroom-epaxos.json', shards: 4, schedulers: ['pepaxos', 'epaxos'] },
+];
+
+for (const c of GRAPH_CASES) {
+  test(`thread status agrees between the lanes and the dependency graph at random positions: ${c.scenario}`, async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const { problems } = await openLab(page);
+    await runScenario(page, c.scenario);
+    for (const scheduler of c.schedulers) {
+      await replayOnly(page, scheduler);
+      await saveTrace(page, scheduler, c.scenario, c.shards);
+      const n = Number(await page.getByTestId('position').getAttribute('data-events'));
+      expect(n).toBeGreaterThan(100);
+      const seen = new Set<string>();
+      for (const p of positions(n, 12, 23)) {
+        await page.getByTestId('scrubber').fill(String(p));
+        await expect(page.getByTestId('position')).toHaveAttribute('data-position', String(p));
+        const lanes = await lanesSay(page);
+        const graph = await graphSays(page);
+        expect(Object.keys(lanes).length, `${scheduler} @${p}`).toBeGreaterThan(0);
+        expect(graph.list, `${scheduler} @${p}: graph view's thread list = lanes`).toEqual(lanes);
+        for (const t of graph.lock) expect(lanes[t]?.activity, `${scheduler} @${p}: T${t} queued on the lock`).toBe('lock');
+        for (const t of graph.idle) expect(lanes[t]?.activity, `${scheduler} @${p}: T${t} idle`).toBe('idle');
+        for (const t of graph.sccWaits) {
+          expect(lanes[t]?.activity, `${scheduler} @${p}: T${t} waits for another SCC`).toBe('dependency');
+        }
+        for (const [t, s] of Object.entries(lanes)) {
+          if (s.activity === 'lock') expect(graph.lock, `${scheduler} @${p}: T${t} in the lock queue`).toContain(t);
+          seen.add(s.activity);
+        }
+      }
+      expect([...seen].some((a) => a !== 'idle'), `${scheduler}: some positions show a busy thread`).toBe(true);
+    }
+    expect(problems).toEqual([]);
+  });
+}

@@ -13,12 +13,23 @@ export interface LessonBookmark {
   title: string;
   /** A moment the run may not reach every time (timing): its button is disabled then. */
   optional?: boolean;
+  /**
+   * The run (label or scheduler id) to look the moment up in; default: the
+   * lesson's runs in order, then any replayed run (compare mode).
+   */
+  run?: string;
 }
 
 export interface LessonMechanism {
   /** Run label (or scheduler id) in the report. */
   run: string;
-  /** A report counter (`barrier_waits`, `cycle_waits`, `steals`, ...). */
+  /**
+   * What proves the mechanism, read from the run's report: a counter
+   * (`barrier_waits`, `cycle_waits`, `steals`, `dependency_waits`), else a
+   * scheduler metric of `metrics.extra` (`repartitions`,
+   * `graph_edges_per_insert`), or a path into the report from its root
+   * (`stream.scc.largest`: the size of the stream's largest SCC).
+   */
   counter: string;
   at_least: number;
   says: string;
@@ -38,6 +49,8 @@ export interface Lesson {
   questions: string[];
   /** Runs to compare side by side, offered in the lesson bar. */
   compare?: string[];
+  /** Run overrides for the lesson's runs (and its what-ifs): fewer requests keep a long scenario's traces small. */
+  options?: { requests?: number };
 }
 
 export const LESSONS: readonly Lesson[] = (data as { lessons: Lesson[] }).lessons;

@@ -41,14 +41,14 @@ export const lessonStore = createStore<LessonState>()((set, get) => ({
     displayStore.getState().setSidebar(false);
     patchHash({ lesson: l.id, scenario: null, at: null, runs: null, view: null, lead: null });
     navStore.getState().setTab('classroom');
-    await rs.run();
+    await rs.run({ ...l.options });
   },
   async rerun(text, whatIf, options = {}) {
     const rs = runStore.getState();
     if (rs.phase === 'running' || !get().lessonId) return;
     rs.setText(text);
     set({ serial: rs.runSerial + 1, whatIf });
-    await rs.run(options);
+    await rs.run({ ...lessonById(get().lessonId)?.options, ...options });
   },
   stop() {
     set({ lessonId: null, serial: -1, whatIf: null });

@@ -225,6 +225,15 @@ function onReq(req: number): string {
   return req === NO_REQUEST ? '' : ` on r${req}`;
 }
 
+/**
+ * The one name of an SCC in every view and sentence: `SCC #1` is the first
+ * SCC found (group id 0 in the trace), numbered from 1 in the order SCCs
+ * are found, which is the order they are handed out (dependencies first).
+ */
+export function sccName(group: number): string {
+  return `SCC #${group + 1}`;
+}
+
 /** A short human description of an event, for tooltips and the log. */
 export function describe(e: TraceEvent, className: (c: number) => string): string {
   const who = e.thread === SCHEDULER ? 'scheduler' : e.thread >= 0xff00 ? `aux ${e.thread - 0xff00}` : `T${e.thread}`;
@@ -264,7 +273,7 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
     case KIND.GraphRemove:
       return `${who} removes r${f(F.GraphRemove.req)} from the graph`;
     case KIND.GroupFound:
-      return `${who} found group ${f(F.GroupFound.group)} (${f(F.GroupFound.size)} requests), number ${f(F.GroupFound.position)} in order`;
+      return `${who} found ${sccName(f(F.GroupFound.group))} (${f(F.GroupFound.size)} instances), number ${f(F.GroupFound.position) + 1} in its graph's order`;
     case KIND.MapSwitch:
       return `${who} switches to partition map ${f(F.MapSwitch.epoch)} (${f(F.MapSwitch.moved)} keys moved)`;
     case KIND.QueueLen:
@@ -272,7 +281,7 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
     case KIND.DepEdge:
       return `r${f(F.DepEdge.from)} depends on r${f(F.DepEdge.to)}`;
     case KIND.GroupMember:
-      return `r${f(F.GroupMember.req)} belongs to group ${f(F.GroupMember.group)}`;
+      return `the instance of r${f(F.GroupMember.req)} belongs to ${sccName(f(F.GroupMember.group))}`;
     case KIND.Registered: {
       const parent = f(F.Registered.parent);
       const child = f(F.Registered.child);
@@ -312,9 +321,9 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
     case KIND.GraphSize:
       return `the dependency graph holds ${f(F.GraphSize.size)} of at most ${f(F.GraphSize.bound)} requests`;
     case KIND.SccStart:
-      return `${who} starts executing SCC ${f(F.SccStart.group)} (${f(F.SccStart.size)} instances)`;
+      return `${who} starts executing ${sccName(f(F.SccStart.group))} (${f(F.SccStart.size)} instances)`;
     case KIND.SccEnd:
-      return `${who} finished every instance of SCC ${f(F.SccEnd.group)}`;
+      return `${who} finished every instance of ${sccName(f(F.SccEnd.group))}`;
     case KIND.CommitWait:
       return `instance ${f(F.CommitWait.instance)} waits for instance ${f(F.CommitWait.on)} to commit`;
     case KIND.ColorHome: {

@@ -24,6 +24,8 @@ export interface LaneState {
   waitReason: number;
   /** Request the wait is about (valid while waiting). */
   waitReq: number;
+  /** What the wait is on (the WaitStart's `on`: e.g. the first command of the instance a cross-SCC wait waits for), or NO_REQUEST. */
+  waitOn: number;
   /** Time the current wait started (ns). */
   waitSinceNs: number;
   /** Busy-wait iterations over all finished waits. */
@@ -47,6 +49,8 @@ export interface LaneState {
    * at a barrier or cycle this is the request being synchronized.
    */
   current: number;
+  /** ePaxos family: the SCC (group id) the thread runs, between its SccStart and SccEnd, or -1. */
+  scc: number;
 }
 
 /** A per-class barrier or busy-wait cycle for one sequential request. */
@@ -104,6 +108,7 @@ export function emptyLane(): LaneState {
     exec: -1,
     waitReason: -1,
     waitReq: -1,
+    waitOn: -1,
     waitSinceNs: 0,
     spins: 0,
     executed: 0,
@@ -113,6 +118,7 @@ export function emptyLane(): LaneState {
     stolenAll: [],
     sampledLen: -1,
     current: -1,
+    scc: -1,
   };
 }
 
@@ -259,6 +265,7 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       if (lane) {
         lane.waitReason = trace.get(i, F.WaitStart.reason);
         lane.waitReq = trace.get(i, F.WaitStart.req);
+        lane.waitOn = trace.get(i, F.WaitStart.on);
         lane.waitSinceNs = t;
       } else if (thread === SCHEDULER) {
         s.scheduler.waitReason = trace.get(i, F.WaitStart.reason);
@@ -270,6 +277,7 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
         const r = lane.waitReason;
         lane.waitReason = -1;
         lane.waitReq = -1;
+        lane.waitOn = -1;
         lane.spins += trace.get(i, F.WaitEnd.spins);
         // Leaving a barrier or cycle for the request it held: a class-mate
         // executed it (a wait segment cut by a steal is resumed later, but
@@ -319,6 +327,12 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       break;
     case KIND.GraphRemove:
       s.graphSize = Math.max(0, s.graphSize - 1);
+      break;
+    case KIND.SccStart:
+      if (lane) lane.scc = trace.get(i, F.SccStart.group);
+      break;
+    case KIND.SccEnd:
+      if (lane) lane.scc = -1;
       break;
     case KIND.MapSwitch:
       s.scheduler.epoch = trace.get(i, F.MapSwitch.epoch);
@@ -390,6 +404,8 @@ export function serialize(s: ReplayState): Float64Array {
       l.stealVictim,
       l.sampledLen,
       l.current,
+      l.waitOn,
+      l.scc,
     );
     pushList(out, l.queue);
     pushList(out, l.stolen);
@@ -440,6 +456,8 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
     const stealVictim = next();
     const sampledLen = next();
     const current = next();
+    const waitOn = next();
+    const scc = next();
     const queue = list();
     const stolen = list();
     const stolenAll = list();
@@ -448,6 +466,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
       exec,
       waitReason,
       waitReq,
+      waitOn,
       waitSinceNs,
       spins,
       executed,
@@ -457,6 +476,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
       stolenAll,
       sampledLen,
       current,
+      scc,
     });
   }
   const nSyncs = next();

@@ -33,7 +33,11 @@ export function ClassroomView({ allRuns, runs }: { allRuns: RunLike[]; runs: (Ru
   const active = views.find((v) => v.id === viewId) ?? views[0];
   const View = active.component;
   return (
-    <div className={`classroom${large ? ' large' : ''}${hc ? ' hc' : ''}`} data-testid="classroom">
+    <div
+      className={`classroom${large ? ' large' : ''}${hc ? ' hc' : ''}`}
+      data-testid="classroom"
+      data-compare={tracks.length > 1}
+    >
       <div className="classroom-main">
         <nav className="view-tabs" role="tablist">
           {views.map((v) => (

@@ -16,7 +16,7 @@ import { useRun, runStore } from '../store';
 import type { Lesson } from '../lessons/lessons';
 import { lessonStore, useLesson } from '../lessons/store';
 import type { RunLike } from './registry';
-import { findBookmark } from './bookmarks';
+import { findBookmarkIn } from './bookmarks';
 import { classroomStore } from './classroomStore';
 import { applyWhatIf, WHAT_IFS } from './whatif';
 
@@ -103,10 +103,12 @@ export function LessonBar({
 }) {
   const tracks = useReplay((s) => s.tracks);
   const whatIf = useLesson((s) => s.whatIf);
-  const main = tracks[0];
+  // Each bookmark is looked up in the run it names (else the lesson's runs,
+  // else any replayed run): in compare mode the first track may be a run
+  // that never does it.
   const marks = useMemo(
-    () => lesson.bookmarks.map((b) => ({ b, found: main ? findBookmark(main, b.finder, b.view, b.title) : null })),
-    [main, lesson],
+    () => lesson.bookmarks.map((b) => ({ b, found: findBookmarkIn(tracks, b, lesson.runs) })),
+    [tracks, lesson],
   );
   const compareIds = (lesson.compare ?? [])
     .map((w) => picks.find((p) => !p.before && (p.run.label === w || p.run.scheduler === w))?.id)
@@ -178,17 +180,18 @@ export function LessonBar({
               data-finder={b.finder}
               aria-label={`${i + 1}. ${b.title}`}
               aria-pressed={compact ? chosen === i : undefined}
+              data-track={found ? tracks[found.track]?.key : undefined}
               title={
                 found
-                  ? `${compact ? `${b.title}: ` : ''}jump to it (${b.view} view)`
+                  ? `${compact ? `${b.title}: ` : ''}jump to it (${b.view} view${tracks.length > 1 ? `, ${tracks[found.track]?.label}` : ''})`
                   : 'this run did not do it: run again'
               }
               onClick={() => {
                 if (!found) return;
                 setChosen(i);
                 replayStore.getState().pause();
-                replayStore.getState().lead(0, found.position);
-                classroomStore.getState().setView(found.view);
+                replayStore.getState().lead(found.track, found.mark.position);
+                classroomStore.getState().setView(found.mark.view);
               }}
             >
               {compact ? i + 1 : `${i + 1}. ${b.title}`}

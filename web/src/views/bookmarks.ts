@@ -5,7 +5,7 @@
  * just after the event (so the event is the current one and the state
  * includes it). New families add finders with `registerFinder`.
  */
-import { F, KIND, REASON, SCHEDULER } from '../trace/codec';
+import { F, KIND, NO_REQUEST, REASON, SCHEDULER } from '../trace/codec';
 import type { Track } from '../replay/store';
 import { nextStep } from '../replay/steps';
 
@@ -24,6 +24,11 @@ const finders = new Map<string, Finder>();
 
 export function registerFinder(id: string, f: Finder): void {
   finders.set(id, f);
+}
+
+/** Is `id` a registered finder? (lessons.json names finders by id.) */
+export function knownFinder(id: string): boolean {
+  return finders.has(id);
 }
 
 /** The first event `pred` accepts, or -1 (one pass over the packed words). */
@@ -110,10 +115,132 @@ registerFinder('steal-done', (track) => {
   return first(track, (i) => t.kind(i) === KIND.StealDone);
 });
 
+// ---------------------------------------------------------------------------
+// Late scheduling (CBASE): the one graph, its bound and its lock.
+
+registerFinder('graph-full', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.FullGraph);
+});
+
+registerFinder('graph-lock', (track) => {
+  const t = track.model.trace;
+  // A worker (not the scheduler) queued on the graph's lock: everyone takes the same lock.
+  return first(
+    track,
+    (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.Lock && t.thread(i) !== SCHEDULER,
+  );
+});
+
+registerFinder('graph-ready', (track) => {
+  const t = track.model.trace;
+  // A request that entered with edges becomes ready when a worker removes
+  // its last dependency: the worker's removal (its step, after the Ready).
+  const ready = first(track, (i) => t.kind(i) === KIND.Ready && t.thread(i) !== SCHEDULER);
+  if (ready < 0) return -1;
+  const w = t.thread(ready);
+  for (let i = ready + 1; i < Math.min(t.length, ready + 256); i++) {
+    if (t.thread(i) === w && t.kind(i) === KIND.GraphRemove) return i;
+  }
+  return ready;
+});
+
+// ---------------------------------------------------------------------------
+// ePaxos / PePaxos: SCCs.
+
+registerFinder('scc-cycle', (track) => {
+  const t = track.model.trace;
+  // The first SCC of several instances, once all its members are recorded
+  // (its box is drawn with them).
+  const found = first(track, (i) => t.kind(i) === KIND.GroupFound && t.get(i, F.GroupFound.size) > 1);
+  if (found < 0) return -1;
+  const group = t.get(found, F.GroupFound.group);
+  let last = found;
+  for (let i = found + 1; i < t.length; i++) {
+    if (t.kind(i) === KIND.GroupMember && t.get(i, F.GroupMember.group) === group) last = i;
+    else if (t.kind(i) === KIND.GroupFound) break;
+  }
+  return last;
+});
+
+registerFinder('scc-wait', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.WaitStart && t.get(i, F.WaitStart.reason) === REASON.Scc);
+});
+
+registerFinder('scc-parallel', (track) => {
+  const t = track.model.trace;
+  // An SCC started while another one runs on another worker.
+  const running = new Map<number, number>();
+  return first(track, (i) => {
+    const k = t.kind(i);
+    if (k === KIND.SccStart) {
+      for (const w of running.values()) if (w !== t.thread(i)) return true;
+      running.set(t.get(i, F.SccStart.group), t.thread(i));
+    } else if (k === KIND.SccEnd) running.delete(t.get(i, F.SccEnd.group));
+    return false;
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Repartitioning.
+
+registerFinder('scheduler-pause', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.SchedulerPause);
+});
+
+registerFinder('map-switch', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.MapSwitch);
+});
+
+registerFinder('part-sync', (track) => {
+  const t = track.model.trace;
+  // A request over several partitions released after its workers met.
+  return first(track, (i) => t.kind(i) === KIND.PartSyncRelease && t.get(i, F.PartSyncRelease.req) !== NO_REQUEST);
+});
+
 /** The bookmark `finder` of `track`, or null when the run never did it (or the finder is unknown). */
 export function findBookmark(track: Track, finder: string, view: string, title: string): Bookmark | null {
   const f = finders.get(finder);
   if (!f) return null;
   const i = f(track);
   return i < 0 ? null : { position: i + 1, view, title };
+}
+
+/** The run a bookmark belongs to: its `run` (label or scheduler id), else the lesson's first run. */
+export interface BookmarkSpec {
+  finder: string;
+  view: string;
+  title: string;
+  run?: string;
+}
+
+/**
+ * Look a lesson bookmark up in the track of the run it names, else in the
+ * first track that reached it (compare mode ticks several runs, and the
+ * first may be one that never does it: early has no busy-wait cycle).
+ * Returns the track index with the bookmark, or null.
+ */
+export function findBookmarkIn(
+  tracks: readonly Track[],
+  b: BookmarkSpec,
+  fallback: readonly string[] = [],
+): { track: number; mark: Bookmark } | null {
+  // Track labels are `scheduler` or `scheduler (label)` (views/tracks.ts runLabel).
+  const named = (t: Track, run: string) =>
+    t.scheduler === run || t.label === run || t.label === `${t.scheduler} (${run})`;
+  const order: number[] = [];
+  const add = (i: number) => {
+    if (i >= 0 && !order.includes(i)) order.push(i);
+  };
+  if (b.run) add(tracks.findIndex((t) => named(t, b.run as string)));
+  for (const r of fallback) add(tracks.findIndex((t) => named(t, r)));
+  tracks.forEach((_, i) => add(i));
+  for (const i of order) {
+    const mark = findBookmark(tracks[i], b.finder, b.view, b.title);
+    if (mark) return { track: i, mark };
+  }
+  return null;
 }

@@ -6,7 +6,7 @@ import { loadTraceHere } from '../trace/load';
 import { rng } from '../trace/synth';
 import type { Track } from '../replay/store';
 import { inferMapping, shardedNames } from './classes';
-import { findBookmark } from './bookmarks';
+import { findBookmark, findBookmarkIn, knownFinder } from './bookmarks';
 import { caption } from './narrate';
 import { allViews } from './registry';
 import { applyWhatIf, WHAT_IFS } from './whatif';
@@ -38,7 +38,25 @@ describe('lessons', () => {
       expect(files, l.id).toContain(l.scenario);
       expect(views, l.id).toContain(l.view);
       expect(l.mechanism.length, l.id).toBeGreaterThan(0);
-      for (const b of l.bookmarks) expect(views, `${l.id}: ${b.title}`).toContain(b.view);
+      for (const b of l.bookmarks) {
+        expect(views, `${l.id}: ${b.title}`).toContain(b.view);
+        expect(knownFinder(b.finder), `${l.id}: finder ${b.finder}`).toBe(true);
+      }
+    }
+  });
+
+  it('name runs their scenario has (by label or scheduler id)', () => {
+    const scenarios = new Map(listScenarios().map((s) => [s.file, s.text]));
+    for (const l of LESSONS) {
+      const sc = JSON.parse(scenarios.get(l.scenario) ?? '{}') as { schedulers?: { id: string; label?: string }[] };
+      const names = new Set((sc.schedulers ?? []).flatMap((s) => [s.id, s.label ?? s.id]));
+      const named = [
+        ...l.runs,
+        ...(l.compare ?? []),
+        ...l.mechanism.map((m) => m.run),
+        ...l.bookmarks.flatMap((b) => (b.run ? [b.run] : [])),
+      ];
+      for (const r of named) expect(names, `${l.id}: run ${r}`).toContain(r);
     }
   });
 
@@ -73,6 +91,24 @@ describe('bookmarks on engine traces', () => {
     expect(g.arrived.length).toBe(t.mapping[cls].threads.length);
     const spin = findBookmark(t, 'cycle-spin', 'sync', 'x');
     expect(spin).toBeNull(); // early has barriers, not cycles
+  });
+
+  it('are looked up in the run they name, else in any ticked run (compare mode)', async () => {
+    const early = await fixture('early.classroom-spin.s2.trace.b64');
+    const busy = await fixture('busy-wait.classroom-spin.s2.trace.b64');
+    // Early first, as the busy-wait lesson's compare ticks them: early never spins.
+    const spin = { finder: 'cycle-spin', view: 'sync', title: 'spin' };
+    expect(findBookmark(early, 'cycle-spin', 'sync', 'x')).toBeNull();
+    const found = findBookmarkIn([early, busy], spin, ['busy-wait'])!;
+    expect(found.track).toBe(1);
+    expect(found.mark.position).toBe(findBookmark(busy, 'cycle-spin', 'sync', 'x')!.position);
+    // No run named: any track that reached it.
+    expect(findBookmarkIn([early, busy], spin)?.track).toBe(1);
+    // A barrier both reached: the named run wins over the first track.
+    const both = { finder: 'seq-dispatch', view: 'threads', title: 'd', run: 'busy-wait' };
+    expect(findBookmarkIn([early, busy], both)?.track).toBe(1);
+    expect(findBookmarkIn([early, busy], { ...both, run: undefined }, ['early'])?.track).toBe(0);
+    expect(findBookmarkIn([early], spin)).toBeNull();
   });
 
   it('find a spinning thread in a busy-wait run', async () => {

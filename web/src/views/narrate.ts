@@ -249,5 +249,7 @@ export function caption(track: Track, p: number, state: ReplayState): { text: st
     if (text) return { text, start: s };
   }
   const e = raw[0];
-  return { text: `${describe(e, ctx.className)} (${KIND_NAMES[e.kind] ?? e.kind}).`, start: s };
+  const line = describe(e, ctx.className);
+  // A sentence: capital first letter ("scheduler delivered..." -> "Scheduler delivered...").
+  return { text: `${line.charAt(0).toUpperCase()}${line.slice(1)} (${KIND_NAMES[e.kind] ?? e.kind}).`, start: s };
 }

@@ -12,6 +12,9 @@ import type { ReplayModel } from '../trace/model';
 import type { ReplayState } from '../trace/state';
 import { rng, synthesize } from '../trace/synth';
 import { inferMapping, shardedNames } from './classes';
+import { REASON } from '../trace/codec';
+import { profileOf } from './families';
+import GraphsView from './late-epaxos/GraphsView';
 import type { ViewProps } from './registry';
 import { groupCard, statusContext, threadStatuses, type ThreadStatus } from './status';
 import { SyncView } from './sync/SyncView';
@@ -58,6 +61,10 @@ function checkTruth(s: ReplayState, st: ThreadStatus, where: string): void {
     expect(st.req, msg).toBe(lane.waitReq);
   }
   if (st.queue > 0) expect(st.activity, msg).not.toBe('idle');
+  // Late and ePaxos families: the graph lock, cross-SCC waits, a worker inside an SCC.
+  if (lane.waitReason === REASON.Lock) expect(st.activity, msg).toBe('lock');
+  if (lane.waitReason === REASON.Scc) expect(st.activity, msg).toBe('dependency');
+  if (lane.scc >= 0) expect(st.activity, msg).not.toBe('idle');
 }
 
 /** Render the lanes and the synchronization view at position `p` and compare them. */
@@ -79,6 +86,12 @@ function checkAt(track: Track, p: number, where: string): void {
   const list = threadsIn(syncHtml, 'thread-list');
   expect(lanes.size, `${where} @${p}: a lane per thread`).toBe(s.lanes.length);
   expect(list, `${where} @${p}: lanes and thread list agree`).toEqual(lanes);
+  // The late and ePaxos families' Dependency graph view lists the same statuses.
+  const family = profileOf(track.scheduler).family;
+  if (family === 'late' || family === 'epaxos') {
+    const graph = threadsIn(renderToStaticMarkup(createElement(GraphsView, props)), 'thread-list');
+    expect(graph, `${where} @${p}: lanes and the graph view agree`).toEqual(lanes);
+  }
   for (const r of cardRoles(syncHtml)) {
     const l = lanes.get(r.thread);
     if (!l) continue; // a member the trace never mentioned
@@ -151,7 +164,9 @@ async function gunzipBase64(text: string): Promise<ArrayBuffer> {
 describe('thread status agrees across views (engine traces)', () => {
   it('has engine traces of every classroom mechanism', () => {
     const schedulers = new Set(fixtures().map((f) => f.scheduler));
-    for (const s of ['early', 'busy-wait', 'ws-conservative', 'ws-aggressive']) expect(schedulers).toContain(s);
+    for (const s of ['early', 'busy-wait', 'ws-conservative', 'ws-aggressive', 'late', 'epaxos', 'pepaxos']) {
+      expect(schedulers).toContain(s);
+    }
   });
 
   for (const f of fixtures()) {

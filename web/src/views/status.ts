@@ -11,15 +11,33 @@
  * - a thread waiting at a barrier or cycle names the request it waits for,
  *   and that request's class;
  * - a thread that holds stolen work (its steal not done) is `stealing` or
- *   `executing`, never idle.
+ *   `executing`, never idle;
+ * - late scheduling: a worker queued on the graph's one lock is `lock`;
+ *   ePaxos / PePaxos: a worker inside an SCC is never idle, and one waiting
+ *   for another SCC (`dependency`) names the instance it waits for;
+ *   repartitioning: a worker at a multi-partition sync names its request.
+ *
+ * Phrases are the family's own ("waiting for the graph lock", "waiting for
+ * SCC #3's dependency on instance 41", "waiting at the sync of r12"), and
+ * SCCs are named as everywhere else (`sccName`: numbered from 1).
  */
-import { NO_REQUEST, REASON, REASON_NAMES } from '../trace/codec';
+import { F, KIND, NO_REQUEST, REASON, REASON_NAMES, SCHEDULER, sccName, type PackedTrace } from '../trace/codec';
 import type { LaneState, ReplayState, SyncGroup } from '../trace/state';
 import type { Track } from '../replay/store';
-import { mechanismWord, profileOf, type SyncMechanism } from './families';
+import { mechanismWord, profileOf, type Family, type SyncMechanism } from './families';
 
 export type Activity =
-  'executing' | 'sync' | 'spinning' | 'stealing' | 'marker' | 'blocked' | 'waking' | 'next' | 'idle';
+  | 'executing'
+  | 'sync'
+  | 'spinning'
+  | 'stealing'
+  | 'marker'
+  | 'lock'
+  | 'dependency'
+  | 'blocked'
+  | 'waking'
+  | 'next'
+  | 'idle';
 
 /** The palette entry a status is drawn with. */
 export type Tone = 'exec' | 'wait' | 'spin' | 'steal' | 'idle' | 'dim';
@@ -49,15 +67,85 @@ export interface StatusContext {
   classNames: readonly string[];
   /** How the run's classes synchronize (from the scheduler's profile). */
   mechanism: SyncMechanism | null;
+  /** The run's family: its phrases (graph lock, SCCs, syncs) depend on it. */
+  family?: Family;
+  /** ePaxos family: instances and SCCs of the trace's commands (built once per trace). */
+  scc?: SccIndex;
+}
+
+/**
+ * Which instance each command belongs to and which SCC each instance is
+ * in, from the whole trace (both are fixed once recorded: a command's
+ * instance at its commit, an instance's SCC when the SCC is found).
+ */
+export interface SccIndex {
+  /** Command (request id) -> instance (position in commit order). */
+  instanceOf: Map<number, number>;
+  /** Instance -> SCC group id. */
+  groupOf: Map<number, number>;
+}
+
+const sccIndexes = new WeakMap<PackedTrace, SccIndex>();
+
+/** The SCC index of an ePaxos-family trace (one pass, cached per trace). */
+export function sccIndex(trace: PackedTrace): SccIndex {
+  let idx = sccIndexes.get(trace);
+  if (idx) return idx;
+  idx = { instanceOf: new Map(), groupOf: new Map() };
+  // The commit thread delivers an instance's commands, then records its Commit.
+  let pending: number[] = [];
+  for (let i = 0; i < trace.length; i++) {
+    const k = trace.kind(i);
+    if (k === KIND.Delivered && trace.thread(i) === SCHEDULER) pending.push(trace.get(i, F.Delivered.req));
+    else if (k === KIND.Commit) {
+      const inst = trace.get(i, F.Commit.instance);
+      for (const r of pending) idx.instanceOf.set(r, inst);
+      pending = [];
+    } else if (k === KIND.GroupMember) {
+      const inst = idx.instanceOf.get(trace.get(i, F.GroupMember.req));
+      if (inst !== undefined) idx.groupOf.set(inst, trace.get(i, F.GroupMember.group));
+    }
+  }
+  sccIndexes.set(trace, idx);
+  return idx;
 }
 
 /** The context of a replay track: its trace's request classes, class names, and its scheduler's mechanism. */
 export function statusContext(track: Track): StatusContext {
+  const profile = profileOf(track.scheduler);
+  const family = (track.family as Family | undefined) ?? profile.family;
   return {
     reqClass: track.model.index.reqClass,
     classNames: track.classNames,
-    mechanism: profileOf(track.scheduler).sync,
+    mechanism: profile.sync,
+    family,
+    scc: family === 'epaxos' ? sccIndex(track.model.trace) : undefined,
   };
+}
+
+/** "instance 41" of command `req` (ePaxos family), or "r12" when unknown. */
+function instanceName(ctx: StatusContext, req: number): string {
+  const inst = ctx.scc?.instanceOf.get(req);
+  return inst === undefined ? `r${req}` : `instance ${inst}`;
+}
+
+/** The SCC of command `req`'s instance, or -1. */
+function sccOfReq(ctx: StatusContext, req: number): number {
+  const inst = ctx.scc?.instanceOf.get(req);
+  return inst === undefined ? -1 : (ctx.scc?.groupOf.get(inst) ?? -1);
+}
+
+/** What an idle worker of the family has nothing of. */
+function idleText(ctx: StatusContext): string {
+  switch (ctx.family) {
+    case 'late':
+      // Asleep in take(): a request made ready just now wakes it a moment later.
+      return 'idle, asleep until a request is ready';
+    case 'epaxos':
+      return 'idle (no SCC to run)';
+    default:
+      return 'idle (empty queue)';
+  }
 }
 
 export function className(ctx: StatusContext, cls: number): string {
@@ -108,6 +196,10 @@ function executing(s: ReplayState, t: number, lane: LaneState, ctx: StatusContex
   let why = '';
   if (g) why = ` for ${className(ctx, cls)} (all arrived at its ${mechanismWord(ctx.mechanism)})`;
   else if (stolen) why = ` (stolen from T${lane.stealVictim})`;
+  else if (ctx.family === 'epaxos') {
+    const scc = lane.scc >= 0 ? lane.scc : sccOfReq(ctx, r);
+    why = `: ${instanceName(ctx, r)}${scc >= 0 ? ` of ${sccName(scc)}` : ''}`;
+  } else if (ctx.family === 'late') why = ', taken from the graph';
   return make(t, lane, 'executing', r, cls, `executing r${r}${why}`, `exec r${r}`, 'exec');
 }
 
@@ -116,6 +208,10 @@ function syncWait(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext
   const cls = classOf(ctx, r);
   const name = className(ctx, cls);
   const g = groupFor(s, r);
+  if (reason === REASON.Barrier && ctx.family === 'repartitioning') {
+    // A request over several partitions: every worker it touches meets, one executes it.
+    return make(t, lane, 'sync', r, cls, `waiting at the sync of r${r}`, `sync r${r}`, 'wait');
+  }
   if (reason === REASON.Barrier) {
     const after = g && groupDone(g);
     const text = after
@@ -140,6 +236,23 @@ function waiting(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
     const text = `waiting for its stealers to finish (marker) before r${r}`;
     return make(t, lane, 'marker', r, classOf(ctx, r), text, `marker r${r}`, 'wait');
   }
+  if (reason === REASON.Lock) {
+    const text = `waiting for the graph lock${r >= 0 ? ` to insert r${r}` : ''}`;
+    return make(t, lane, 'lock', r, classOf(ctx, r), text, 'graph lock', 'wait');
+  }
+  if (reason === REASON.Scc) {
+    const on = lane.waitOn === NO_REQUEST ? -1 : lane.waitOn;
+    const mine = lane.scc >= 0 ? lane.scc : sccOfReq(ctx, r);
+    const theirs = on >= 0 ? sccOfReq(ctx, on) : -1;
+    const who = mine >= 0 ? `${sccName(mine)}'s` : `${instanceName(ctx, r)}'s`;
+    const what = on >= 0 ? instanceName(ctx, on) : 'another SCC';
+    const text = `waiting for ${who} dependency on ${what}${theirs >= 0 ? ` (${sccName(theirs)}, not finished)` : ''}`;
+    return make(t, lane, 'dependency', r, classOf(ctx, r), text, `waits ${what}`, 'wait');
+  }
+  if (reason === REASON.MapSwitch) {
+    const text = 'waiting at the map switch: every worker first finishes what the old map routed';
+    return make(t, lane, 'blocked', r, classOf(ctx, r), text, 'map switch', 'wait');
+  }
   if (reason === REASON.EmptyQueue) {
     if (lane.stealVictim >= 0) {
       return make(t, lane, 'stealing', -1, -1, stealText(lane), `steal from T${lane.stealVictim}`, 'steal');
@@ -148,7 +261,8 @@ function waiting(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
       const next = lane.queue[0];
       return make(t, lane, 'waking', next, classOf(ctx, next), `waking up: r${next} is in its queue`, 'waking', 'dim');
     }
-    return make(t, lane, 'idle', -1, -1, 'idle (empty queue)', 'idle', 'idle');
+    if (lane.scc >= 0) return inScc(t, lane);
+    return make(t, lane, 'idle', -1, -1, idleText(ctx), 'idle', 'idle');
   }
   const why = REASON_NAMES[reason] ?? `reason ${reason}`;
   const on = r >= 0 ? ` for r${r}` : '';
@@ -169,14 +283,22 @@ function between(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
   }
   if (held >= 0 && !g) {
     const cls = classOf(ctx, held);
-    return make(t, lane, 'next', held, cls, `took r${held} from its queue`, `took r${held}`, 'dim');
+    const from = ctx.family === 'late' ? 'the graph (it was ready)' : 'its queue';
+    return make(t, lane, 'next', held, cls, `took r${held} from ${from}`, `took r${held}`, 'dim');
   }
+  if (lane.scc >= 0) return inScc(t, lane);
   if (lane.queue.length > 0) {
     const next = lane.queue[0];
     const text = `next: r${next} from its queue`;
     return make(t, lane, 'next', next, classOf(ctx, next), text, `next r${next}`, 'dim');
   }
-  return make(t, lane, 'idle', -1, -1, 'idle (empty queue)', 'idle', 'idle');
+  return make(t, lane, 'idle', -1, -1, idleText(ctx), 'idle', 'idle');
+}
+
+/** A worker between two instances of the SCC it runs (ePaxos family): busy, not idle. */
+function inScc(t: number, lane: LaneState): ThreadStatus {
+  const name = sccName(lane.scc);
+  return make(t, lane, 'next', -1, -1, `running ${name}: on to its next instance`, name, 'dim');
 }
 
 /** The status of worker `t` in state `s`. */
@@ -209,6 +331,9 @@ export function schedulerStatus(s: ReplayState, ctx: StatusContext, requests: nu
   const sc = s.scheduler;
   let text = `delivered ${fmtInt(sc.delivered)}${requests > 0 ? ` of ${fmtInt(requests)}` : ''}`;
   if (sc.waitReason === REASON.FullQueue) text += ' · blocked: a full queue (back-pressure)';
+  else if (sc.waitReason === REASON.FullGraph)
+    text += ` · blocked: the graph is full (${fmtInt(s.graphSize)} requests), waiting for a worker to remove one`;
+  else if (sc.waitReason === REASON.Lock) text += ' · waiting for the graph lock to insert';
   else if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
   else if (sc.lastReq >= 0) text += ` · last r${sc.lastReq} (${className(ctx, sc.lastClass)})`;
   if (sc.executed > 0 || sc.exec >= 0) {

@@ -15,9 +15,13 @@
  *   blocked when the graph is full, and the queue on the graph's one lock.
  */
 import { useMemo, useRef } from 'react';
+import { sccName } from '../../trace/codec';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import { familyOf, type ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
+import type { ReplayState } from '../../trace/state';
+import type { ThreadStatus } from '../status';
+import { ThreadList } from '../sync/SyncView';
 import { useSize } from '../useSize';
 import {
   SCHEDULER,
@@ -36,19 +40,32 @@ export const MAX_SCCS = 18;
 /** At most this many late-graph nodes are drawn. */
 export const MAX_NODES = 64;
 
-export default function GraphsView({ tracks, positions }: ViewProps) {
+export default function GraphsView({ tracks, positions, states, statuses }: ViewProps) {
   const mine = tracks
     .map((track, i) => ({ track, i, family: track.family ?? familyOf(track.scheduler) }))
     .filter(({ family }) => family === 'epaxos' || family === 'late');
   if (mine.length === 0)
     return <p>Load a late, epaxos or pepaxos run to see its dependency graph (scenario classroom-epaxos.json).</p>;
   return (
-    <div className="graphs-view" data-testid="graphs-view">
-      {mine.map(({ track, i, family }) =>
+    <div className="graphs-view" data-testid="graphs-view" data-count={mine.length}>
+      {mine.map(({ track, i, family }, k) =>
         family === 'epaxos' ? (
-          <EpaxosTrack key={track.key} track={track} position={positions[i] ?? 0} />
+          <EpaxosTrack
+            key={track.key}
+            legend={mine.findIndex((m) => m.family === 'epaxos') === k}
+            track={track}
+            position={positions[i] ?? 0}
+            state={states[i]}
+            statuses={statuses[i] ?? []}
+          />
         ) : (
-          <LateTrack key={track.key} track={track} position={positions[i] ?? 0} />
+          <LateTrack
+            key={track.key}
+            track={track}
+            position={positions[i] ?? 0}
+            state={states[i]}
+            statuses={statuses[i] ?? []}
+          />
         ),
       )}
     </div>
@@ -71,13 +88,25 @@ interface Placed {
   y: number;
 }
 
-function EpaxosTrack({ track, position }: { track: Track; position: number }) {
+interface TrackProps {
+  track: Track;
+  position: number;
+  /** The replay state and the thread statuses every view shows (views/status.ts). */
+  state: ReplayState | undefined;
+  statuses: ThreadStatus[];
+}
+
+/** The workers in words: the same list, phrases and attributes as the Synchronization view's. */
+function Workers({ state, statuses }: { state: ReplayState | undefined; statuses: ThreadStatus[] }) {
+  return state && statuses.length > 0 ? <ThreadList s={state} statuses={statuses} /> : null;
+}
+
+function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & { legend: boolean }) {
   const { pal, font } = useLook();
   const box = useRef<HTMLDivElement>(null);
   const { width } = useSize(box, { width: 800, height: 0 });
   const events = eventsOf(track.model.trace);
   const g = useMemo(() => epaxosGraph(events, position), [events, position]);
-  const parallel = track.scheduler === 'pepaxos';
   const layout = useMemo(() => layoutEpaxos(g, font), [g, font]);
   const running = g.sccs.filter((s) => s.state === 'running');
   return (
@@ -85,16 +114,20 @@ function EpaxosTrack({ track, position }: { track: Track; position: number }) {
       <h4>
         {track.label}: {g.instances.length} instances committed, {g.sccs.length} SCCs found, {g.executed} executed
         {running.length > 0
-          ? ` · running: ${running.map((s) => `SCC #${s.group + 1} on ${threadName(s.worker ?? 0)}`).join(', ')}`
+          ? ` · running: ${running.map((s) => `${sccName(s.group)} on ${threadName(s.worker ?? 0)}`).join(', ')}`
           : ''}
         {g.builderBlocked ? ' · builder waits for a credit (every worker busy)' : ''}
       </h4>
-      <p className="graphs-legend">
-        Boxes are SCCs, numbered in execution order (dependencies first); inside, instances in seq order, colored by the
-        worker that runs them{parallel ? '' : ' (epaxos: the one executor)'}. Arrows point to what an instance depends
-        on; red dashed = a worker waiting for another SCC.
-        {layout.hidden > 0 ? ` ${layout.hidden} older SCCs not drawn.` : ''}
-      </p>
+      {/* The legend once (side by side, the runs share it), folded: the boxes keep the height. */}
+      {legend && (
+        <details className="graphs-legend">
+          <summary>How to read the graph</summary>
+          Boxes are SCCs, numbered in execution order (dependencies first); inside, instances in seq order, colored by
+          the worker that runs them (epaxos: its one executor). Arrows point to what an instance depends on; red dashed
+          = a worker waiting for another SCC.
+        </details>
+      )}
+      {layout.hidden > 0 && <p className="graphs-legend">{layout.hidden} older SCCs not drawn.</p>}
       <div ref={box} className="graphs-canvas">
         <svg
           data-testid="epaxos-svg"
@@ -152,7 +185,7 @@ function EpaxosTrack({ track, position }: { track: Track; position: number }) {
                   strokeDasharray={s.state === 'found' ? '5 3' : undefined}
                 />
                 <text x={b.x + 6} y={b.y + font + 2} fontSize={font} fontWeight={700} fill={pal.fg}>
-                  #{s.group + 1}
+                  {sccName(s.group)}
                   <tspan fontWeight={400} fill={pal.dim}>
                     {' '}
                     {s.state === 'found'
@@ -187,7 +220,7 @@ function EpaxosTrack({ track, position }: { track: Track; position: number }) {
             const b = layout.at.get(w.on);
             if (!a || !b) return null;
             return (
-              <g key={`w${k}`} data-testid="scc-wait">
+              <g key={`w${k}`} data-testid="scc-wait" data-worker={w.worker}>
                 <line
                   x1={a.x}
                   y1={a.y - NODE_R}
@@ -248,6 +281,7 @@ function EpaxosTrack({ track, position }: { track: Track; position: number }) {
           ) : null}
         </svg>
       </div>
+      <Workers state={state} statuses={statuses} />
     </section>
   );
 }
@@ -287,7 +321,8 @@ function layoutEpaxos(g: EpaxosGraph, font: number): EpaxosLayout {
   let h = 0;
   for (const l of [...cols.keys()].sort((a, b) => a - b)) {
     const col = cols.get(l) ?? [];
-    const w = Math.max(...col.map((s) => s.members.length * slot + 12), 8 * font);
+    // Room for the label "SCC #12 ran on T0" (about 0.55 em a character).
+    const w = Math.max(...col.map((s) => s.members.length * slot + 12), 10.5 * font);
     let y = head + 4;
     for (const s of col) {
       boxes.push({ scc: s, x, y, w, h: boxH });
@@ -322,11 +357,13 @@ function layoutEpaxos(g: EpaxosGraph, font: number): EpaxosLayout {
 // ---------------------------------------------------------------------------
 // Late scheduling (CBASE)
 
-function LateTrack({ track, position }: { track: Track; position: number }) {
+function LateTrack({ track, position, state, statuses }: TrackProps) {
   const { pal, font } = useLook();
   const events = eventsOf(track.model.trace);
   const g = useMemo(() => lateGraph(events, position), [events, position]);
   const full = g.bound > 0 && g.size >= g.bound;
+  // Idle workers as every view says it (the shared statuses), not recomputed here.
+  const idle = statuses.filter((st) => st.activity === 'idle').map((st) => st.thread);
   return (
     <section className="graphs-track" data-testid="late-track" data-scheduler={track.scheduler}>
       <h4>
@@ -343,12 +380,17 @@ function LateTrack({ track, position }: { track: Track; position: number }) {
             {g.schedulerBlocked ? 'graph full: scheduler blocked' : 'graph full'}
           </strong>
         ) : null}
-        <span data-testid="lock-queue" className="late-lock">
+        <span data-testid="lock-queue" className="late-lock" data-threads={g.lockQueue.join(',')}>
           graph lock: {g.lockQueue.length === 0 ? 'nobody queued' : `${g.lockQueue.map(threadName).join(' → ')} queued`}
         </span>
-        {g.idle.length > 0 ? <span>idle (nothing ready): {g.idle.map(threadName).join(', ')}</span> : null}
+        {idle.length > 0 ? (
+          <span data-testid="late-idle" data-threads={idle.join(',')}>
+            asleep until a request is ready: {idle.map(threadName).join(', ')}
+          </span>
+        ) : null}
       </div>
       <LateGraphSvg g={g} pal={pal} font={font} id={track.key} />
+      <Workers state={state} statuses={statuses} />
     </section>
   );
 }

@@ -15,6 +15,8 @@
  * cross-SCC waits and instances waiting for a commit.
  */
 
+import { sccName } from '../../trace/codec';
+
 /** Kind codes this model reads (engine `trace.rs`, codes 0-27). */
 export const K = {
   Delivered: 0,
@@ -391,7 +393,7 @@ const who = (thread: number) =>
 export function lateStep(e: Ev): Step | null {
   switch (e.kind) {
     case K.Delivered:
-      return { listing: 'scheduler', line: 1, sentence: `Request #${e.a} is delivered.` };
+      return { listing: 'scheduler', line: 1, sentence: `Request r${e.a} is delivered.` };
     case K.WaitStart:
       if (e.extra === R.Lock)
         return {
@@ -403,7 +405,7 @@ export function lateStep(e: Ev): Step | null {
         return {
           listing: 'scheduler',
           line: 3,
-          sentence: `The graph is full: the scheduler waits for a worker to remove a request before inserting #${e.a}.`,
+          sentence: `The graph is full: the scheduler waits for a worker to remove a request before inserting r${e.a}.`,
         };
       if (e.extra === R.EmptyQueue)
         return { listing: 'worker', line: 3, sentence: `${who(e.thread)} finds nothing ready and sleeps.` };
@@ -412,7 +414,7 @@ export function lateStep(e: Ev): Step | null {
       return {
         listing: 'scheduler',
         line: 5,
-        sentence: `#${e.a} conflicts with #${e.b}, still in the graph: it must wait for it.`,
+        sentence: `Request r${e.a} conflicts with r${e.b}, still in the graph: it must wait for it.`,
       };
     case K.GraphInsert:
       return {
@@ -420,19 +422,19 @@ export function lateStep(e: Ev): Step | null {
         line: 6,
         sentence:
           e.b === 0
-            ? `#${e.a} enters the graph with no edge.`
-            : `#${e.a} enters the graph waiting for ${e.b} request${e.b === 1 ? '' : 's'}.`,
+            ? `Request r${e.a} enters the graph with no edge.`
+            : `Request r${e.a} enters the graph waiting for ${e.b} request${e.b === 1 ? '' : 's'}.`,
       };
     case K.Ready:
       return e.thread === SCHEDULER
-        ? { listing: 'scheduler', line: 7, sentence: `#${e.a} depends on nothing: it is ready.` }
-        : { listing: 'worker', line: 8, sentence: `#${e.a} lost its last edge: it is ready.` };
+        ? { listing: 'scheduler', line: 7, sentence: `Request r${e.a} depends on nothing: it is ready.` }
+        : { listing: 'worker', line: 8, sentence: `Request r${e.a} lost its last edge: it is ready.` };
     case K.Dequeued:
-      return { listing: 'worker', line: 4, sentence: `${who(e.thread)} takes #${e.a}.` };
+      return { listing: 'worker', line: 4, sentence: `${who(e.thread)} takes r${e.a}.` };
     case K.ExecStart:
-      return { listing: 'worker', line: 6, sentence: `${who(e.thread)} executes #${e.a}, outside the lock.` };
+      return { listing: 'worker', line: 6, sentence: `${who(e.thread)} executes r${e.a}, outside the lock.` };
     case K.GraphRemove:
-      return { listing: 'worker', line: 8, sentence: `#${e.a} leaves the graph; its dependents lose an edge.` };
+      return { listing: 'worker', line: 8, sentence: `Request r${e.a} leaves the graph; its dependents lose an edge.` };
     default:
       return null;
   }
@@ -442,6 +444,14 @@ export function lateStep(e: Ev): Step | null {
 export function epaxosStep(e: Ev, parallel: boolean): Step | null {
   const executor = parallel ? 'builder' : 'executor';
   switch (e.kind) {
+    case K.Delivered:
+      return e.thread === SCHEDULER
+        ? {
+            listing: 'commit',
+            line: 1,
+            sentence: `Command r${e.a} reaches the commit thread; its instance commits next.`,
+          }
+        : null;
     case K.Commit:
       return {
         listing: 'commit',
@@ -460,8 +470,8 @@ export function epaxosStep(e: Ev, parallel: boolean): Step | null {
         line: parallel ? 6 : 7,
         sentence:
           e.b === 1
-            ? `SCC #${e.a + 1}: one instance, number ${e.c + 1} in its graph's order (dependencies first).`
-            : `SCC #${e.a + 1}: a cycle of ${e.b} instances (leaders collided), number ${e.c + 1} in its graph's order; seq orders them.`,
+            ? `${sccName(e.a)}: one instance, number ${e.c + 1} in its graph's order (dependencies first).`
+            : `${sccName(e.a)}: a cycle of ${e.b} instances (leaders collided), number ${e.c + 1} in its graph's order; seq orders them.`,
       };
     case K.WaitStart:
       if (e.extra === R.Semaphore)
@@ -474,7 +484,7 @@ export function epaxosStep(e: Ev, parallel: boolean): Step | null {
         return {
           listing: 'worker',
           line: 4,
-          sentence: `${who(e.thread)} waits: its SCC depends on another SCC that has not finished (the instance of command #${e.b}).`,
+          sentence: `${who(e.thread)} waits: its SCC depends on another SCC that has not finished (the instance of r${e.b}).`,
         };
       return null;
     case K.SccStart:
@@ -482,19 +492,19 @@ export function epaxosStep(e: Ev, parallel: boolean): Step | null {
         ? {
             listing: 'worker',
             line: 2,
-            sentence: `${who(e.thread)} takes SCC #${e.a + 1} (${e.b} instance${e.b === 1 ? '' : 's'}).`,
+            sentence: `${who(e.thread)} takes ${sccName(e.a)} (${e.b} instance${e.b === 1 ? '' : 's'}).`,
           }
-        : { listing: 'executor', line: 7, sentence: `The executor runs SCC #${e.a + 1}.` };
+        : { listing: 'executor', line: 7, sentence: `The executor runs ${sccName(e.a)}.` };
     case K.ExecStart:
       return {
         listing: parallel ? 'worker' : 'executor',
         line: parallel ? 6 : 9,
-        sentence: `${who(e.thread)} executes command #${e.a}.`,
+        sentence: `${who(e.thread)} executes r${e.a}.`,
       };
     case K.SccEnd:
       return parallel
-        ? { listing: 'worker', line: 8, sentence: `SCC #${e.a + 1} is finished; its credit goes back.` }
-        : { listing: 'executor', line: 10, sentence: `SCC #${e.a + 1} is executed.` };
+        ? { listing: 'worker', line: 8, sentence: `${sccName(e.a)} is finished; its credit goes back.` }
+        : { listing: 'executor', line: 10, sentence: `${sccName(e.a)} is executed.` };
     default:
       return null;
   }

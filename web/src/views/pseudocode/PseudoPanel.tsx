@@ -186,7 +186,10 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
       if (!el || !b) return;
       const top = el.offsetTop;
       if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) {
-        b.scrollTop = Math.max(0, top - b.clientHeight / 3);
+        // A third of the box above the line, unless the box is too low for
+        // that and the whole line (compare mode's short listings).
+        const above = Math.max(0, Math.min(b.clientHeight / 3, b.clientHeight - el.offsetHeight));
+        b.scrollTop = Math.max(0, top - above);
       }
     });
     return () => cancelAnimationFrame(id);
@@ -195,10 +198,13 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
   const names = track.classNames;
   return (
     <aside className="pseudo-panel" data-testid="pseudo-panel" data-track={track.key}>
-      <h3>
-        {compare ? track.label : 'What happens'} <span className="muted">· {track.scheduler}</span>
-      </h3>
-      {compare && <JumpButtons i={index} suffix={`-${index}`} />}
+      <div className="pseudo-head">
+        <h3>
+          {compare ? track.label : 'What happens'}
+          {(!compare || track.label !== track.scheduler) && <span className="muted"> · {track.scheduler}</span>}
+        </h3>
+        {compare && <JumpButtons i={index} suffix={`-${index}`} />}
+      </div>
       <p className="step-caption" data-testid="step-caption" aria-live="polite">
         {cap
           ? cap.text

@@ -282,7 +282,7 @@ function moveAndFade(
 }
 
 /** Activities in which a thread holds a request it is not executing (shown hatched in its slot). */
-const HOLDING = new Set(['sync', 'spinning', 'marker', 'stealing']);
+const HOLDING = new Set(['sync', 'spinning', 'marker', 'stealing', 'dependency']);
 
 /** Held requests: class color at half strength, a dashed outline in the status color, the id. */
 function drawHeld(ctx: CanvasRenderingContext2D, held: Chip[], chipH: number, l: LaneLayout, p: Palette): void {
