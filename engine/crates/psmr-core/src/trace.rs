@@ -548,10 +548,13 @@ pub enum Counter {
     FailedSteals,
     /// Times a dependency wait occurred.
     DependencyWaits,
+    /// Times the late scheduler found its dependency graph full and waited
+    /// for a removal (paper 003's bounded graph).
+    FullGraphWaits,
 }
 
 impl Counter {
-    pub const ALL: [Counter; 11] = [
+    pub const ALL: [Counter; 12] = [
         Counter::BarrierWaits,
         Counter::CycleWaits,
         Counter::Spins,
@@ -563,6 +566,7 @@ impl Counter {
         Counter::MarkerWaits,
         Counter::FailedSteals,
         Counter::DependencyWaits,
+        Counter::FullGraphWaits,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -577,6 +581,7 @@ impl Counter {
             Counter::MarkerWaits => "marker_waits",
             Counter::FailedSteals => "failed_steals",
             Counter::DependencyWaits => "dependency_waits",
+            Counter::FullGraphWaits => "full_graph_waits",
         }
     }
 }

@@ -92,7 +92,7 @@ pub struct CounterExpectation {
     pub scheduler: String,
     /// A run counter (`steals`, `barrier_waits`, `cycle_waits`, `spins`,
     /// `yields`, `parks`, `stolen_requests`, `stolen_executed`,
-    /// `marker_waits`, `failed_steals`, `dependency_waits`) or a per-thread
+    /// `marker_waits`, `failed_steals`, `dependency_waits`, `full_graph_waits`) or a per-thread
     /// figure (`executed_min`, `executed_max`, `threads_used`).
     pub counter: String,
     /// Comparison: `>`, `>=`, `<`, `<=`, `==`, `!=`.

@@ -41,6 +41,7 @@
 use std::collections::VecDeque;
 use std::sync::TryLockError;
 
+use psmr_core::trace::Counter;
 use psmr_core::{ClassId, EventKind, RequestId, WaitReason, NO_REQUEST};
 
 use crate::probe::Probe;
@@ -154,6 +155,7 @@ impl Dag {
         let mut out = Inserted::default();
         let mut st = self.lock(probe, req);
         if st.live.len() >= self.bound {
+            probe.count(Counter::FullGraphWaits, 1);
             let t = probe.wait_begin(WaitReason::FullGraph, req, NO_REQUEST);
             while st.live.len() >= self.bound {
                 st.scheduler_waiting = true;
