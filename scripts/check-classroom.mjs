@@ -5,7 +5,8 @@
 //
 // For each scenario of web/src/lessons/lessons.json, runs it `--runs` times
 // natively (`psmr run FILE --json`) and counts, per run, the report
-// counter each lesson names (steals, barrier waits, cycle waits) for the
+// counter each lesson names (steals, barrier waits, cycle waits; or a
+// runtime metric of the report's `extra`, e.g. refused_time_left) for the
 // runs it names. `--cores 0` pins every run to one core with taskset (a
 // harsher test than the machine's own cores: the threads then only
 // alternate). Prints one line per lesson mechanism and exits 1 if any run
@@ -57,7 +58,8 @@ for (const [scenario, ls] of byScenario) {
         const run = report.runs.find((r) => r.label === m.run || r.scheduler === m.run);
         const key = `${l.id}\t${m.run}\t${m.counter}`;
         const list = counts.get(key) ?? [];
-        list.push(run ? (run.metrics.counters[m.counter] ?? 0) : -1);
+        // A report counter (steals, barrier waits) or a runtime's own metric (refused_time_left).
+        list.push(run ? (run.metrics.counters[m.counter] ?? run.metrics.extra?.[m.counter] ?? 0) : -1);
         counts.set(key, list);
       }
     }

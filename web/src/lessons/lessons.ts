@@ -13,6 +13,8 @@ export interface LessonBookmark {
   title: string;
   /** A moment the run may not reach every time (timing): its button is disabled then. */
   optional?: boolean;
+  /** The run (label or scheduler id, one of the lesson's `runs`) to look in; default the first. */
+  run?: string;
 }
 
 export interface LessonMechanism {

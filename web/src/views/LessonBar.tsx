@@ -103,10 +103,15 @@ export function LessonBar({
 }) {
   const tracks = useReplay((s) => s.tracks);
   const whatIf = useLesson((s) => s.whatIf);
-  const main = tracks[0];
+  // A bookmark looks in its own run's track (`run`), else in the first; jumping makes that track lead.
   const marks = useMemo(
-    () => lesson.bookmarks.map((b) => ({ b, found: main ? findBookmark(main, b.finder, b.view, b.title) : null })),
-    [main, lesson],
+    () =>
+      lesson.bookmarks.map((b) => {
+        const k = b.run ? tracks.findIndex((t) => t.label === b.run || t.scheduler === b.run) : 0;
+        const t = k >= 0 ? tracks[k] : undefined;
+        return { b, k, found: t ? findBookmark(t, b.finder, b.view, b.title) : null };
+      }),
+    [tracks, lesson],
   );
   const compareIds = (lesson.compare ?? [])
     .map((w) => picks.find((p) => !p.before && (p.run.label === w || p.run.scheduler === w))?.id)
@@ -169,7 +174,7 @@ export function LessonBar({
         </b>
         {whatIf && <span className="what-if-tag">what if: {whatIf}</span>}
         <span className="bookmarks">
-          {marks.map(({ b, found }, i) => (
+          {marks.map(({ b, k, found }, i) => (
             <button
               key={i}
               type="button"
@@ -187,7 +192,7 @@ export function LessonBar({
                 if (!found) return;
                 setChosen(i);
                 replayStore.getState().pause();
-                replayStore.getState().lead(0, found.position);
+                replayStore.getState().lead(k, found.position);
                 classroomStore.getState().setView(found.view);
               }}
             >

@@ -38,7 +38,10 @@ describe('lessons', () => {
       expect(files, l.id).toContain(l.scenario);
       expect(views, l.id).toContain(l.view);
       expect(l.mechanism.length, l.id).toBeGreaterThan(0);
-      for (const b of l.bookmarks) expect(views, `${l.id}: ${b.title}`).toContain(b.view);
+      for (const b of l.bookmarks) {
+        expect(views, `${l.id}: ${b.title}`).toContain(b.view);
+        if (b.run) expect(l.runs, `${l.id}: ${b.title} looks in a run of the lesson`).toContain(b.run);
+      }
     }
   });
 
