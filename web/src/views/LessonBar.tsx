@@ -107,7 +107,7 @@ export function LessonBar({
   const marks = useMemo(
     () =>
       lesson.bookmarks.map((b) => {
-        const k = b.run ? tracks.findIndex((t) => t.label === b.run || t.scheduler === b.run) : 0;
+        const k = b.run ? tracks.findIndex((t) => t.run === b.run || t.label === b.run || t.scheduler === b.run) : 0;
         const t = k >= 0 ? tracks[k] : undefined;
         return { b, k, found: t ? findBookmark(t, b.finder, b.view, b.title) : null };
       }),

@@ -74,6 +74,9 @@ export function coloringCaption(c: StepContext): string | null {
     }
     case 'Dequeued':
       return dequeue(c, e, mely);
+    case 'ExecStart':
+      // (After a wait for work, the take and the run are two steps.)
+      return `T${e.thread} runs the handler of e${e.req}; no other core runs this color meanwhile${children(c, e.req)}.`;
     case 'StealTry':
       return stealTry(c, e);
     case 'ColorSteal':
