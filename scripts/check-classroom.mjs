@@ -10,7 +10,7 @@
 // for the runs it names: a counter (steals, barrier waits, cycle waits,
 // dependency waits), a per-thread figure (`threads_used`, as scenario
 // expectations count it), a scheduler metric of `metrics.extra`
-// (repartitions, graph_scanned_per_insert), or a path from the report's
+// (repartitions, refused_time_left), or a path from the report's
 // root (`stream.scc.largest`). `--cores 0` pins every run to one core with taskset (a
 // harsher test than the machine's own cores: the threads then only
 // alternate). Prints one line per lesson mechanism and exits 1 if any run

@@ -170,6 +170,18 @@ test("the Colors & steals view shows the cores' color-queues, a steal moving a w
     );
     // Every core is drawn, and the stolen color's executions never overlap.
     await expect(tracks.nth(k).getByTestId("coloring-core")).toHaveCount(2);
+    // Each core's count is its event chips plus those not drawn (replayed from the trace).
+    for (const row of await tracks.nth(k).getByTestId("coloring-core").all()) {
+      const counts = await row
+        .getByTestId("color-chip")
+        .evaluateAll((cs) =>
+          cs.map((c) => Number(c.getAttribute("data-count"))),
+        );
+      expect(Number(await row.getAttribute("data-queued"))).toBe(
+        counts.reduce((a, b) => a + b, 0) +
+          Number(await row.getAttribute("data-hidden")),
+      );
+    }
     await expect(tracks.nth(k).getByTestId("coloring-lane")).toHaveAttribute(
       "data-overlaps",
       "0",
@@ -186,6 +198,9 @@ test("the Colors & steals view shows the cores' color-queues, a steal moving a w
   await expect(mely.getByTestId("coloring-refusal")).toContainText(
     /did not steal color \d+ from T\d: (time left [\d.]+ [nµ]s < steal cost [\d.]+ [nµ]s|fewer than two colors queued|no stealable color)/,
   );
+  // Mely (time-left on) keeps a stealing queue per core.
+  await expect(mely.getByTestId("stealing-queue")).toBeVisible();
+  await expect(mely.getByTestId("stealing-queue-core")).toHaveCount(2);
   await shot(page, info, "classroom-coloring");
   expect(problems).toEqual([]);
 });

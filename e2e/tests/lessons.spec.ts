@@ -62,7 +62,7 @@ test("the first screen offers the lessons and the instructor guide", async ({
     "aria-selected",
     "true",
   );
-  await expect(page.locator("[data-lesson]")).toHaveCount(7);
+  await expect(page.locator("[data-lesson]")).toHaveCount(8);
   await expect(page.getByTestId("start-lesson-barriers")).toBeEnabled();
   expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
   await shot(page, info, "lessons-first-screen");
@@ -217,6 +217,60 @@ test("repartitioning lesson: Base pauses, Async switches maps, a scan makes work
   // The last bookmark opens the lanes at a sync: a worker there says so.
   await expect(page.getByTestId("threads-view").first()).toBeVisible();
   await expect(page.getByTestId("step-caption").first()).toBeVisible();
+  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  expect(problems).toEqual([]);
+});
+
+test("event coloring lesson: a whole color stolen, Mely's stealing queue, a steal refused with its reason", async ({
+  page,
+}, info) => {
+  const { problems } = await openLab(page);
+  await startLesson(page, "coloring");
+  const view = page.getByTestId("coloring-view");
+  await expect(view).toBeVisible();
+  const tracks = view.getByTestId("coloring-track");
+  await expect(tracks).toHaveCount(2);
+  // 1. Libasync-smp's first steal: the whole color moves from victim to stealer.
+  expect(await bookmark(page, 0)).toBe("color-steal");
+  const lib = tracks.first();
+  await expect(lib).toContainText("libasync-steal");
+  const steal = lib.getByTestId("coloring-steal");
+  await expect(steal).toHaveAttribute("data-fresh", "true");
+  await expect(steal).toContainText(
+    /T\d steals color \d+ from T\d, the whole color: \d+ events?/,
+  );
+  expect(await steal.getAttribute("data-victim")).not.toBe(
+    await steal.getAttribute("data-stealer"),
+  );
+  // Each core's queue: one chip per queued event, counts that add up.
+  const cores = lib.getByTestId("coloring-core");
+  await expect(cores).toHaveCount(2);
+  await expect(page.getByTestId("step-caption").first()).toContainText(
+    "steals color",
+  );
+  await shot(page, info, "lesson-coloring-steal");
+  // 2. (When this run had one) a steal that cost more than the work it moved.
+  if (await page.getByTestId("bookmark-1").isEnabled()) {
+    expect(await bookmark(page, 1)).toBe("costly-steal");
+    await expect(steal).toContainText("cost more than it gained");
+  }
+  // 3. Mely refuses a steal on time left: the reason with both times, and its stealing queue.
+  expect(await bookmark(page, 2)).toBe("time-left-refused");
+  const mely = tracks.nth(1);
+  await expect(mely).toContainText("mely");
+  await expect(mely.getByTestId("coloring-refusal")).toHaveAttribute(
+    "data-heuristic",
+    "2",
+  );
+  await expect(mely.getByTestId("coloring-refusal")).toContainText(
+    /did not steal color \d+ from T\d: time left [\d.]+ [nµ]s < steal cost [\d.]+ [nµ]s/,
+  );
+  await expect(mely.getByTestId("stealing-queue")).toBeVisible();
+  await expect(mely.getByTestId("stealing-queue-core")).toHaveCount(2);
+  await shot(page, info, "lesson-coloring-refused");
+  // 4. The stolen events in the stealer's queue, in the threads view.
+  expect(await bookmark(page, 3)).toBe("color-steal");
+  await expect(page.getByTestId("threads-view").first()).toBeVisible();
   expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
   expect(problems).toEqual([]);
 });

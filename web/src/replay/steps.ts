@@ -58,6 +58,7 @@ export function startsStep(t: PackedTrace, i: number): boolean {
     case KIND.MapSwitch:
     case KIND.Commit:
     case KIND.ColorSteal:
+    case KIND.StealTry:
     case KIND.Partitioned:
       return true;
     case KIND.Enqueued:

@@ -30,6 +30,8 @@ export interface Track {
   key: string;
   /** Shown above the track, e.g. `early (optimizer)`. */
   label: string;
+  /** The run's label in the report (scenario `label`), when it has one. */
+  run?: string;
   scheduler: string;
   /** The run's family (report `family`, else guessed from the scheduler id). */
   family?: string;

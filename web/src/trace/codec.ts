@@ -285,7 +285,10 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
     case KIND.Registered: {
       const parent = f(F.Registered.parent);
       const child = f(F.Registered.child);
-      return parent === NO_REQUEST ? `${who} queues root event e${child}` : `e${parent} registers e${child}`;
+      const where = `color ${f(F.Registered.color)}, into T${f(F.Registered.core)}'s queue`;
+      return parent === NO_REQUEST
+        ? `${who} queues root event e${child} (${where})`
+        : `e${parent} registers e${child} (${where})`;
     }
     case KIND.ColorSteal:
       return `${who} steals color ${f(F.ColorSteal.color)} (${f(F.ColorSteal.count)} events) from T${f(F.ColorSteal.victim)}`;
@@ -348,6 +351,14 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
     }
     case KIND.StealCost:
       return `${who}'s steal from T${f(F.StealCost.victim)} took ${f(F.StealCost.steal_ns)} ns for ${f(F.StealCost.left_ns)} ns of work`;
+    case KIND.StealQueue: {
+      const iv = f(F.StealQueue.interval);
+      const color = f(F.StealQueue.color);
+      const core = f(F.StealQueue.core);
+      return iv >= 3
+        ? `color ${color} leaves T${core}'s stealing queue`
+        : `color ${color} enters T${core}'s stealing queue, interval ${iv} (${f(F.StealQueue.left_ns)} ns left)`;
+    }
     default:
       return `${who} event ${e.kind}`;
   }

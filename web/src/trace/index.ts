@@ -27,7 +27,7 @@ export interface TraceIndex {
    */
   tMaxNs: Float64Array;
   kindCounts: Uint32Array;
-  /** Event indices worth jumping to. */
+  /** Event indices worth jumping to: steals (`Steal`, and `ColorSteal` of event-coloring runs). */
   steals: Int32Array;
   /** Index of every ExecEnd (the k-th completed request): compare runs by progress (replay/progress.ts). */
   execEnds: Int32Array;
@@ -104,6 +104,10 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
       seeThread(trace.get(i, F.Enqueued.to));
     } else if (k === KIND.Steal) {
       seeThread(trace.get(i, F.Steal.victim));
+      steals.push(i);
+    } else if (k === KIND.ColorSteal) {
+      // Event-coloring runtimes steal whole colors: the same jumps and marks.
+      seeThread(trace.get(i, F.ColorSteal.victim));
       steals.push(i);
     } else if (k === KIND.SyncRelease) {
       releases.push(i);

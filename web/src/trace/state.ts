@@ -254,6 +254,11 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
         lane.exec = -1;
         lane.executed++;
         if (lane.current === a) lane.current = -1;
+        // A color steal has no StealDone: it is over when its last event has run.
+        if (lane.stealVictim >= 0 && lane.stolen.length === 0 && colorSteals(trace)) {
+          lane.stealVictim = -1;
+          lane.stolenAll = [];
+        }
       } else if (thread === SCHEDULER) {
         s.scheduler.exec = -1;
         s.scheduler.executed++;
@@ -312,6 +317,15 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
     case KIND.Steal:
       if (lane) steal(s, lane, trace.get(i, F.Steal.victim), trace.get(i, F.Steal.count), trace.get(i, F.Steal.first));
       break;
+    case KIND.Registered: {
+      // Event-coloring runtimes: the event joins the queue of the core the trace names.
+      const to = s.lanes[trace.get(i, F.Registered.core)];
+      if (to) to.queue.push(trace.get(i, F.Registered.child));
+      break;
+    }
+    case KIND.ColorSteal:
+      if (lane) colorSteal(s, lane, trace, trace.get(i, F.ColorSteal.victim), trace.get(i, F.ColorSteal.color));
+      break;
     case KIND.StealDone:
       if (lane) {
         lane.stealVictim = -1;
@@ -363,6 +377,46 @@ function steal(s: ReplayState, stealer: LaneState, victim: number, count: number
     if (at >= 0) taken = v.queue.splice(at, count);
   }
   if (taken.length === 0 && count > 0) taken = [first];
+  stealer.stolen = stealer.stolen.concat(taken);
+  stealer.stolenAll = stealer.stolenAll.concat(taken);
+}
+
+/** Per trace: the color of each registered event (from `Registered`), or null without color steals. */
+const COLORS = new WeakMap<PackedTrace, Map<number, number> | null>();
+
+/** The colors of the events of a trace with color steals (event-coloring runtimes), read once. */
+function colorSteals(trace: PackedTrace): Map<number, number> | null {
+  let m = COLORS.get(trace);
+  if (m !== undefined) return m;
+  m = null;
+  for (let i = 0; i < trace.length; i++) {
+    if (trace.kind(i) === KIND.ColorSteal) {
+      m = new Map();
+      break;
+    }
+  }
+  if (m) {
+    for (let i = 0; i < trace.length; i++) {
+      if (trace.kind(i) === KIND.Registered) m.set(trace.get(i, F.Registered.child), trace.get(i, F.Registered.color));
+    }
+  }
+  COLORS.set(trace, m);
+  return m;
+}
+
+/**
+ * A color steal (event-coloring runtimes, paper 002) moves every queued
+ * event of `color` from the victim's queue to the stealer's, in order; the
+ * stealer runs them as stolen work until the last one ends.
+ */
+function colorSteal(s: ReplayState, stealer: LaneState, trace: PackedTrace, victim: number, color: number): void {
+  const colors = colorSteals(trace);
+  const v = s.lanes[victim];
+  if (!colors || !v) return;
+  const taken = v.queue.filter((e) => colors.get(e) === color);
+  v.queue = v.queue.filter((e) => colors.get(e) !== color);
+  stealer.queue = stealer.queue.concat(taken);
+  stealer.stealVictim = victim;
   stealer.stolen = stealer.stolen.concat(taken);
   stealer.stolenAll = stealer.stolenAll.concat(taken);
 }

@@ -44,19 +44,20 @@ export const KIND = {
   StealTry: 43,
   StealRefused: 44,
   StealCost: 45,
+  StealQueue: 46,
 } as const;
 
 /** Kind codes are below KIND_COUNT; codes no kind uses yet are gaps (see KNOWN). */
-export const KIND_COUNT = 46;
+export const KIND_COUNT = 47;
 
 /** Whether each code below KIND_COUNT is a kind. */
-export const KNOWN: readonly boolean[] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true];
+export const KNOWN: readonly boolean[] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true, true];
 
 /** Engine (kebab-case) name of each kind, by code ('' for a gap). */
-export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'exec-end', 'wait-start', 'wait-end', 'sync-arrive', 'sync-release', 'steal', 'steal-done', 'flag', 'graph-insert', 'graph-remove', 'group-found', 'map-switch', 'queue-len', 'dep-edge', 'group-member', 'registered', 'color-steal', 'partitioned', 'commit', 'ready', 'graph-size', 'scc-start', 'scc-end', 'commit-wait', '', '', '', '', 'sync-queued', 'part-sync-arrive', 'part-sync-release', 'partition-start', 'map-balance', 'scheduler-pause', 'scheduler-resume', 'key-moved', '', 'color-home', 'color-queue', 'steal-try', 'steal-refused', 'steal-cost'] as const;
+export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'exec-end', 'wait-start', 'wait-end', 'sync-arrive', 'sync-release', 'steal', 'steal-done', 'flag', 'graph-insert', 'graph-remove', 'group-found', 'map-switch', 'queue-len', 'dep-edge', 'group-member', 'registered', 'color-steal', 'partitioned', 'commit', 'ready', 'graph-size', 'scc-start', 'scc-end', 'commit-wait', '', '', '', '', 'sync-queued', 'part-sync-arrive', 'part-sync-release', 'partition-start', 'map-balance', 'scheduler-pause', 'scheduler-resume', 'key-moved', '', 'color-home', 'color-queue', 'steal-try', 'steal-refused', 'steal-cost', 'steal-queue'] as const;
 
 /** Kinds kept through a cut trace, by code. */
-export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, true, true, true, true, false, false, true, false, false, true, true];
+export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, true, true, true, true, false, false, true, false, false, true, true, false];
 
 /**
  * Where each field of each kind is packed: the word of the event (3, 4, 5 =
@@ -82,7 +83,7 @@ export const F = {
   QueueLen: { of: 3, len: 4 },
   DepEdge: { from: 3, to: 4 },
   GroupMember: { group: 3, req: 4 },
-  Registered: { child: 4, parent: 3 },
+  Registered: { child: 4, parent: 3, color: 5, core: 2 },
   ColorSteal: { victim: 3, color: 4, count: 5 },
   Partitioned: { epoch: 3, cut: 4, time_us: 5 },
   Commit: { instance: 3, seq: 4, deps: 5 },
@@ -104,6 +105,7 @@ export const F = {
   StealTry: { victim: 3, queued: 4 },
   StealRefused: { heuristic: 2, color: 3, left_ns: 4, cost_ns: 5 },
   StealCost: { victim: 3, steal_ns: 4, left_ns: 5 },
+  StealQueue: { color: 3, core: 4, left_ns: 5, interval: 2 },
 } as const;
 
 /** An event with its fields by name (see `named` in codec.ts): `switch (e.kind)` narrows it. */
@@ -127,7 +129,7 @@ export type NamedEvent =
   | { kind: 'QueueLen'; t_ns: number; thread: number; of: number; len: number; }
   | { kind: 'DepEdge'; t_ns: number; thread: number; from: number; to: number; }
   | { kind: 'GroupMember'; t_ns: number; thread: number; group: number; req: number; }
-  | { kind: 'Registered'; t_ns: number; thread: number; child: number; parent: number; }
+  | { kind: 'Registered'; t_ns: number; thread: number; child: number; parent: number; color: number; core: number; }
   | { kind: 'ColorSteal'; t_ns: number; thread: number; victim: number; color: number; count: number; }
   | { kind: 'Partitioned'; t_ns: number; thread: number; epoch: number; cut: number; time_us: number; }
   | { kind: 'Commit'; t_ns: number; thread: number; instance: number; seq: number; deps: number; }
@@ -149,10 +151,11 @@ export type NamedEvent =
   | { kind: 'StealTry'; t_ns: number; thread: number; victim: number; queued: number; }
   | { kind: 'StealRefused'; t_ns: number; thread: number; heuristic: number; color: number; left_ns: number; cost_ns: number; }
   | { kind: 'StealCost'; t_ns: number; thread: number; victim: number; steal_ns: number; left_ns: number; }
+  | { kind: 'StealQueue'; t_ns: number; thread: number; color: number; core: number; left_ns: number; interval: number; }
   ;
 
 /** Per kind code: the word of the request the event is about (its first `req` field), or -1. */
-export const FOCUS: readonly number[] = [3, 3, 3, 3, 3, 3, 3, 4, 4, 5, -1, -1, 3, 3, -1, -1, -1, 3, 4, 4, -1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1, -1, 3, 3, 3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1];
+export const FOCUS: readonly number[] = [3, 3, 3, 3, 3, 3, 3, 4, 4, 5, -1, -1, 3, 3, -1, -1, -1, 3, 4, 4, -1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1, -1, 3, 3, 3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1];
 
 /** Wait reason codes (the x of WaitStart / WaitEnd), by name. */
 export const REASON = {

@@ -201,6 +201,41 @@ registerFinder('part-sync', (track) => {
   return first(track, (i) => t.kind(i) === KIND.PartSyncRelease && t.get(i, F.PartSyncRelease.req) !== NO_REQUEST);
 });
 
+// ---------------------------------------------------------------------------
+// Event-coloring runtimes (paper 002): whole colors stolen, and steals refused.
+
+registerFinder('color-steal', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.ColorSteal);
+});
+
+/** A steal that took longer than the annotated work it moved: the naive steal of Libasync-smp on short events. */
+registerFinder('costly-steal', (track) => {
+  const t = track.model.trace;
+  const cost = first(
+    track,
+    (i) => t.kind(i) === KIND.StealCost && t.get(i, F.StealCost.steal_ns) > t.get(i, F.StealCost.left_ns),
+  );
+  if (cost < 0) return -1;
+  // The steal itself: the stealer's ColorSteal just before its cost.
+  const th = t.thread(cost);
+  for (let i = cost - 1; i >= 0 && i >= cost - 4096; i--) {
+    if (t.thread(i) === th && t.kind(i) === KIND.ColorSteal) return i;
+  }
+  return cost;
+});
+
+registerFinder('steal-refused', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.StealRefused);
+});
+
+/** Mely's time-left heuristic: the color's time left is not above the cost of a steal. */
+registerFinder('time-left-refused', (track) => {
+  const t = track.model.trace;
+  return first(track, (i) => t.kind(i) === KIND.StealRefused && t.get(i, F.StealRefused.heuristic) === 2);
+});
+
 /** The bookmark `finder` of `track`, or null when the run never did it (or the finder is unknown). */
 export function findBookmark(track: Track, finder: string, view: string, title: string): Bookmark | null {
   const f = finders.get(finder);
@@ -230,7 +265,7 @@ export function findBookmarkIn(
 ): { track: number; mark: Bookmark } | null {
   // Track labels are `scheduler` or `scheduler (label)` (views/tracks.ts runLabel).
   const named = (t: Track, run: string) =>
-    t.scheduler === run || t.label === run || t.label === `${t.scheduler} (${run})`;
+    t.run === run || t.scheduler === run || t.label === run || t.label === `${t.scheduler} (${run})`;
   const order: number[] = [];
   const add = (i: number) => {
     if (i >= 0 && !order.includes(i)) order.push(i);

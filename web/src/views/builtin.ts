@@ -1,6 +1,7 @@
 /** The views every build has. A new family's view registers here. */
 import { ChartsView } from './charts/ChartsView';
 import { ColoringView } from './coloring/ColoringView';
+import './coloring/narrate';
 import { MappingView } from './mapping/MappingView';
 import { LazyGraphsView } from './late-epaxos';
 import './late-epaxos/narrate';

@@ -7,6 +7,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { Track } from '../replay/store';
+import { encode, make, NO_REQUEST, SCHEDULER, type KindName } from '../trace/codec';
 import { loadTraceHere } from '../trace/load';
 import type { ReplayModel } from '../trace/model';
 import type { ReplayState } from '../trace/state';
@@ -177,4 +178,51 @@ describe('thread status agrees across views (engine traces)', () => {
       for (const p of randomPositions(track.model, 5, 120)) checkAt(track, p, f.file);
     }, 60_000);
   }
+});
+
+/**
+ * Event-coloring runs: a color steal moves the victim's queued events of
+ * that color to the stealer, which is `stealing` until it runs them; the
+ * steal counts for the jumps; every view agrees at every position.
+ */
+describe('thread status of a color steal', () => {
+  const ev = (k: KindName, f: Record<string, number>, t: number, th: number) => make(k, f, t, th);
+  const buf = encode([
+    ev('Registered', { parent: NO_REQUEST, child: 0, color: 5, core: 0 }, 1, SCHEDULER),
+    ev('Registered', { parent: NO_REQUEST, child: 1, color: 7, core: 0 }, 2, SCHEDULER),
+    ev('Registered', { parent: NO_REQUEST, child: 2, color: 5, core: 0 }, 3, SCHEDULER),
+    ev('Dequeued', { req: 1 }, 4, 0),
+    ev('ExecStart', { req: 1 }, 5, 0),
+    ev('StealTry', { victim: 0, queued: 2 }, 6, 1),
+    ev('ColorSteal', { victim: 0, color: 5, count: 2 }, 7, 1),
+    ev('StealCost', { victim: 0, steal_ns: 500, left_ns: 900 }, 8, 1),
+    ev('Dequeued', { req: 0 }, 9, 1),
+    ev('ExecStart', { req: 0 }, 10, 1),
+    ev('ExecEnd', { req: 0 }, 11, 1),
+    ev('ExecEnd', { req: 1 }, 12, 0),
+    ev('Dequeued', { req: 2 }, 13, 1),
+    ev('ExecStart', { req: 2 }, 14, 1),
+    ev('ExecEnd', { req: 2 }, 15, 1),
+  ]);
+  const track = trackOf(loadTraceHere(buf), 'mely', 1);
+
+  it('moves the whole color and says who steals from whom', () => {
+    expect(Array.from(track.model.index.steals)).toEqual([6]);
+    const s = track.model.stateAt(7);
+    expect(s.lanes[0].queue).toEqual([]);
+    expect(s.lanes[1].queue).toEqual([0, 2]);
+    const st = threadStatuses(s, statusContext(track));
+    expect(st[1]).toMatchObject({ activity: 'stealing', victim: 0, queue: 2 });
+    expect(st[1].text).toBe('stole 2 from T0');
+    const mid = threadStatuses(track.model.stateAt(10), statusContext(track));
+    expect(mid[1]).toMatchObject({ activity: 'executing', req: 0 });
+    expect(mid[1].text).toContain('stolen from T0');
+    const end = track.model.stateAt(track.model.length);
+    expect(end.lanes[1].stealVictim).toBe(-1);
+    expect(threadStatuses(end, statusContext(track)).map((x) => x.activity)).toEqual(['idle', 'idle']);
+  });
+
+  it('agrees across views at every position', () => {
+    for (let p = 0; p <= track.model.length; p++) checkAt(track, p, 'color steal');
+  });
 });

@@ -63,5 +63,7 @@ export function makeTrack(key: string, label: string, run: RunLike, model: Repla
   const count = shards !== undefined ? Math.max(2 * shards + 2, model.index.classes) : model.index.classes;
   const classNames = given.length >= model.index.classes ? given.map((m) => m.class) : shardedNames(count);
   const mapping = given.length > 0 ? given : inferMapping(model, classNames);
-  return { key, label, scheduler: run.scheduler, family: familyOfRun(run), model, classNames, mapping };
+  const track: Track = { key, label, scheduler: run.scheduler, family: familyOfRun(run), model, classNames, mapping };
+  if (run.label) track.run = run.label;
+  return track;
 }

@@ -454,8 +454,16 @@ impl<'a> RunContext<'a> {
     /// Admit event `child` (registered by `parent`, or a delivered root
     /// when `parent` is [`NO_REQUEST`]) into its color's order. Call it
     /// where the runtime's queue fixes the event's place (under the queue's
-    /// lock): the oracle checks that each color runs in this order.
-    pub fn register(&self, rec: &mut Recorder<'_>, parent: RequestId, child: RequestId) {
+    /// lock): the oracle checks that each color runs in this order. `core`
+    /// is the core whose queue received it (0 for a one-queue runtime),
+    /// recorded with the event's color for the views.
+    pub fn register(
+        &self,
+        rec: &mut Recorder<'_>,
+        parent: RequestId,
+        child: RequestId,
+        core: usize,
+    ) {
         let slot = self.log.slot(child);
         let cell = self.stream.dense.of(child)[0] & !WRITE_BIT;
         let stride = self.log.cells.stride;
@@ -468,7 +476,21 @@ impl<'a> RunContext<'a> {
         if parent != NO_REQUEST {
             slot.admitted_ns.store(now, Ordering::Relaxed);
         }
-        rec.record_at(EventKind::Registered { parent, child }, now);
+        if rec.tracing() {
+            // Cores are at most `MAX_WORKERS` (64); colors saturate to the
+            // trace's 32-bit field.
+            let color = self.stream.color(child).min(u32::MAX as u64) as u32;
+            let core = core.min(u8::MAX as usize) as u8;
+            rec.record_at(
+                EventKind::Registered {
+                    parent,
+                    child,
+                    color,
+                    core,
+                },
+                now,
+            );
+        }
     }
 }
 

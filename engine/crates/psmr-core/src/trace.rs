@@ -363,8 +363,10 @@ vocabulary! {
     17 DepEdge { from: req @ a, to: req @ b }
     /// Request `req` belongs to group `group`.
     18 GroupMember [structural] { group: count @ a, req: req @ b }
-    /// Event `child` was registered by `parent` (no-request: a delivered root).
-    19 Registered { child: req @ b, parent: req @ a }
+    /// Event `child`, of color `color`, was registered by `parent`
+    /// (no-request: a delivered root) into core `core`'s queue (0 for
+    /// runtimes with one queue).
+    19 Registered { child: req @ b, parent: req @ a, color: count @ c, core: small @ x }
     /// The thread stole the whole color `color` (`count` events) from `victim`.
     20 ColorSteal [structural] { victim: thread @ a, color: count @ b, count: count @ c }
     /// A partition of the workload graph was computed: its edge cut and the
@@ -431,6 +433,12 @@ vocabulary! {
     /// The color steal just made took `steal_ns` and moved events of
     /// `left_ns` annotated processing time (ns, saturated).
     45 StealCost [structural] { victim: thread @ a, steal_ns: count @ b, left_ns: count @ c }
+    /// Mely's stealing queue on core `core` changed (paper 002 IV-B): color
+    /// `color` entered interval `interval` (0: time left under one steal
+    /// cost unit, 1: under eight, 2: above) at its tail with `left_ns` of
+    /// (penalized) time left, or left the stealing queue (`interval` 3).
+    /// A stealer looks at the head of the highest non-empty interval.
+    46 StealQueue { color: count @ a, core: thread @ b, left_ns: count @ c, interval: small @ x }
 }
 
 /// The vocabulary, wait reasons and thread-id conventions as JSON (what

@@ -93,7 +93,7 @@ fn register(
     parent: RequestId,
     e: RequestId,
 ) {
-    ctx.register(rec, parent, e);
+    ctx.register(rec, parent, e, 0);
     queues.entry(ctx.stream.color(e)).or_default().push_back(e);
 }
 

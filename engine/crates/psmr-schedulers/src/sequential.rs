@@ -62,11 +62,11 @@ fn run_canonical(ctx: &RunContext<'_>) -> RunOutput {
     while let Some(d) = deliverer.next(&mut rec) {
         if events {
             let root = stream.delivery(d).start;
-            ctx.register(&mut rec, NO_REQUEST, root);
+            ctx.register(&mut rec, NO_REQUEST, root, 0);
             fifo.push_back(root);
             while let Some(e) = fifo.pop_front() {
                 for &child in ctx.execute(&mut rec, &stream.requests[e as usize]) {
-                    ctx.register(&mut rec, e, child);
+                    ctx.register(&mut rec, e, child, 0);
                     fifo.push_back(child);
                 }
             }

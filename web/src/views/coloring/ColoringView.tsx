@@ -1,11 +1,16 @@
 /**
  * The event-coloring view (paper 002: Libasync-smp and Mely): for each
- * coloring run, every core with the event it runs and its queue (Mely: its
- * color-queues in order, the running color marked, the others being what
- * its stealing queue may offer), the last steal drawn victim -> stealer
- * with the whole color moving, the last refused steal with its reason, and
- * one color's executions on a time strip, where they never overlap.
- * Everything follows the replay position (model.ts reads the trace once).
+ * coloring run, at the replay position,
+ * - every core with the event it runs and its queued events, grouped in
+ *   color-queues (Mely's own order; Libasync-smp's one FIFO grouped by
+ *   color), each event a chip in its color, with live counts;
+ * - Mely's stealing queue per core: the colors worth stealing, in
+ *   intervals of time left, the one a stealer would look at first marked;
+ * - the last steal drawn victim -> stealer with the whole color moving;
+ * - the last refused steal with its reason ("time left 3 µs < steal cost
+ *   8 µs");
+ * - one color's executions on a time strip, where they never overlap.
+ * model.ts reads the trace once and replays the queues from checkpoints.
  */
 import { useMemo, useRef } from 'react';
 import { replayStore } from '../../replay/store';
@@ -15,9 +20,10 @@ import { familyOf, type ViewProps } from '../registry';
 import { useSize } from '../useSize';
 import {
   colorRuns,
-  coresAt,
+  INTERVALS,
   overlaps,
   refusalText,
+  stateAt,
   timeline,
   us,
   type ColorTimeline,
@@ -25,8 +31,10 @@ import {
   type Steal,
 } from './model';
 
-/** Color-queues drawn per core; the rest are counted. */
-const MAX_CHIPS = 16;
+/** Event chips drawn per core; the rest are counted. */
+const MAX_CHIPS = 48;
+/** Offers listed per interval of a stealing queue. */
+const MAX_OFFERS = 6;
 
 export function ColoringView({ tracks, states, positions }: ViewProps) {
   const mine = tracks
@@ -56,9 +64,9 @@ function lastBefore<T extends { i: number }>(xs: readonly T[], pos: number): { a
 
 function ColoringTrack({ i, track, tNs, pos }: { i: number; track: Track; tNs: number; pos: number }) {
   const pal = usePalette();
-  const tl = useMemo(() => timeline(track.model.trace), [track]);
   const cores = track.model.index.threads;
-  const now = coresAt(tl, cores, tNs);
+  const tl = useMemo(() => timeline(track.model.trace, cores), [track, cores]);
+  const now = useMemo(() => stateAt(tl, pos), [tl, pos]);
   const steal = lastBefore(tl.steals, pos);
   const refusal = lastBefore(tl.refusals, pos);
   const justStole = steal.x !== undefined && steal.x.i === pos - 1;
@@ -70,8 +78,9 @@ function ColoringTrack({ i, track, tNs, pos }: { i: number; track: Track; tNs: n
     st.lead(i, next.i + 1);
   };
   const mely = track.scheduler === 'mely';
-  // The color to follow: the last one stolen, else the one core 0 runs.
+  // The color to follow: the last one stolen, else one that runs now.
   const focus = steal.x?.color ?? now.cores.find((c) => c.running?.color !== undefined)?.running?.color;
+  const queued = now.cores.reduce((n, c) => n + c.queued, 0);
   return (
     <section className="coloring-track" data-testid="coloring-track">
       <h4>
@@ -95,18 +104,25 @@ function ColoringTrack({ i, track, tNs, pos }: { i: number; track: Track; tNs: n
           </button>
         </span>
       </h4>
+      <p className="coloring-legend">
+        {mely
+          ? 'Each core runs its color-queues in order, a batch of one color at a time.'
+          : 'Each core runs one FIFO of events (drawn here grouped by color).'}{' '}
+        One chip per queued event, in its color; {queued} queued in all.
+      </p>
       <div className="coloring-cores">
         {now.cores.map((c) => (
-          <CoreRow key={c.core} c={c} mely={mely} pal={pal} steal={steal.x} />
+          <CoreRow key={c.core} c={c} pal={pal} steal={justStole ? steal.x : undefined} />
         ))}
       </div>
+      {mely ? <StealingQueues cores={now.cores} on={tl.stealQueue} pal={pal} /> : null}
       {steal.x ? (
         <StealArrow s={steal.x} cores={cores} pal={pal} fresh={justStole} />
       ) : (
         <p className="coloring-none">No steal yet.</p>
       )}
       {refusal.x ? (
-        <p className="coloring-refusal" data-testid="coloring-refusal">
+        <p className="coloring-refusal" data-testid="coloring-refusal" data-heuristic={refusal.x.heuristic}>
           <b>Refused:</b> T{refusal.x.stealer} did not steal color {refusal.x.color}
           {refusal.x.victim >= 0 ? ` from T${refusal.x.victim}` : ''}: {refusalText(refusal.x)}
         </p>
@@ -116,51 +132,137 @@ function ColoringTrack({ i, track, tNs, pos }: { i: number; track: Track; tNs: n
   );
 }
 
-function CoreRow({ c, mely, pal, steal }: { c: CoreNow; mely: boolean; pal: Palette; steal?: Steal }) {
+function CoreRow({ c, pal, steal }: { c: CoreNow; pal: Palette; steal?: Steal }) {
   const running = c.running;
-  const shown = c.colorQueues.slice(0, MAX_CHIPS);
+  // Draw event chips up to MAX_CHIPS; the color-queues beyond are counted, not drawn.
+  let room = MAX_CHIPS;
+  const drawn: { color: number; count: number; shown: number[] }[] = [];
+  let hidden = 0;
+  for (const q of c.colorQueues) {
+    if (room <= 0 && q.events.length > 0) {
+      hidden += q.events.length;
+      continue;
+    }
+    const shown = q.events.slice(0, room);
+    room -= shown.length;
+    hidden += q.events.length - shown.length;
+    drawn.push({ color: q.color, count: q.events.length, shown });
+  }
   return (
-    <div className="coloring-core" data-testid="coloring-core" data-core={c.core}>
+    <div
+      className="coloring-core"
+      data-testid="coloring-core"
+      data-core={c.core}
+      data-queued={c.queued}
+      data-hidden={hidden}
+    >
       <span className="coloring-core-name">T{c.core}</span>
       <span className="coloring-running">
-        {running
-          ? `runs #${running.req}${running.color !== undefined ? ` (color ${running.color})` : ''}`
-          : 'not running an event'}
+        {running ? (
+          <>
+            runs{' '}
+            <span
+              className="coloring-event running"
+              style={{ background: running.color !== undefined ? pal.classColor(running.color) : pal.dim }}
+            />{' '}
+            e{running.req}
+            {running.color !== undefined ? ` (color ${running.color})` : ''}
+          </>
+        ) : (
+          'not running an event'
+        )}
       </span>
-      <span className="coloring-queued">{c.queued !== undefined ? `${c.queued} queued` : ''}</span>
-      {mely ? (
-        <span
-          className="coloring-chips"
-          title="color-queues in this core's order; the others than the running one may be stolen"
-        >
-          {shown.map((q) => {
-            const isRunning = running?.color === q.color;
-            const stolenHere = steal?.stealer === c.core && steal.color === q.color;
-            return (
-              <span
-                key={q.color}
-                className="coloring-chip"
-                data-testid="color-chip"
-                style={{
-                  borderColor: stolenHere ? pal.steal : pal.classColor(q.color),
-                  borderWidth: stolenHere || isRunning ? 3 : 1,
-                  background: isRunning ? pal.laneBg : undefined,
-                }}
-              >
-                {isRunning ? '▶ ' : ''}c{q.color}×{q.len}
-              </span>
-            );
-          })}
-          {c.colorQueues.length > MAX_CHIPS ? <span>+{c.colorQueues.length - MAX_CHIPS} colors</span> : null}
-        </span>
-      ) : (
-        <span className="coloring-chips coloring-fifo">one FIFO of events, colors mixed</span>
-      )}
+      <span className="coloring-queued" data-testid="core-queued">
+        {c.queued} queued
+      </span>
+      <span className="coloring-chips" title="color-queues in this core's order; one chip per queued event">
+        {drawn.map((q) => {
+          const isRunning = running?.color === q.color;
+          const stolenHere = steal?.stealer === c.core && steal.color === q.color;
+          const offered = c.nextOffer?.color === q.color;
+          return (
+            <span
+              key={q.color}
+              className="coloring-chip"
+              data-testid="color-chip"
+              data-color={q.color}
+              data-count={q.shown.length}
+              title={`color ${q.color}: ${q.count} queued${isRunning ? ', running' : ''}${offered ? ', next offer to a stealer' : ''}`}
+              style={{
+                borderColor: stolenHere ? pal.steal : pal.classColor(q.color),
+                borderWidth: stolenHere || isRunning ? 3 : 1,
+                borderStyle: offered ? 'dashed' : 'solid',
+              }}
+            >
+              {isRunning ? '▶ ' : ''}c{q.color}×{q.count}{' '}
+              {q.shown.map((e) => (
+                <span
+                  key={e}
+                  className="coloring-event"
+                  data-testid="event-chip"
+                  title={`e${e}, color ${q.color}`}
+                  style={{ background: pal.classColor(q.color) }}
+                />
+              ))}
+            </span>
+          );
+        })}
+        {hidden > 0 ? <span className="coloring-more">+{hidden} more events</span> : null}
+      </span>
     </div>
   );
 }
 
-/** The last steal: cores as boxes in a row, an arrow from the victim to the stealer carrying the color. */
+/** Mely's stealing queue of each core: worthy colors by interval of time left, highest first. */
+function StealingQueues({ cores, on, pal }: { cores: CoreNow[]; on: boolean; pal: Palette }) {
+  if (!on) {
+    return (
+      <p className="coloring-none" data-testid="stealing-queue-off">
+        This run keeps no stealing queue (time-left and penalty-aware off): a stealer picks like Libasync-smp.
+      </p>
+    );
+  }
+  return (
+    <div className="coloring-sq" data-testid="stealing-queue">
+      <p>
+        <b>Stealing queues</b> (colors a stealer may take, by time left in steal-cost units; it looks at the first of
+        the highest non-empty interval, and with time-left on takes it only if its time left is above a steal&apos;s
+        cost):
+      </p>
+      {cores.map((c) => (
+        <div key={c.core} className="coloring-sq-core" data-testid="stealing-queue-core" data-core={c.core}>
+          <span className="coloring-core-name">T{c.core}</span>
+          {[2, 1, 0].map((iv) => {
+            const offers = c.offers[iv] ?? [];
+            return (
+              <span key={iv} className="coloring-sq-interval" data-interval={iv}>
+                <span className="coloring-sq-label">{INTERVALS[iv]}:</span>{' '}
+                {offers.length === 0 ? <span className="coloring-none">none</span> : null}
+                {offers.slice(0, MAX_OFFERS).map((o) => {
+                  const next = c.nextOffer === undefined ? false : c.nextOffer.color === o.color;
+                  return (
+                    <span
+                      key={o.color}
+                      className="coloring-offer"
+                      data-testid={next ? 'next-offer' : 'offer'}
+                      style={{ borderColor: pal.classColor(o.color), borderWidth: next ? 3 : 1 }}
+                      title={next ? 'a stealer looks at this color first' : undefined}
+                    >
+                      {next ? '→ ' : ''}c{o.color} ({us(o.left_ns)})
+                    </span>
+                  );
+                })}
+                {offers.length > MAX_OFFERS ? <span> +{offers.length - MAX_OFFERS}</span> : null}
+              </span>
+            );
+          })}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The last steal: cores as boxes in a row, an arrow from the victim to the stealer carrying the color's events. */
 function StealArrow({ s, cores, pal, fresh }: { s: Steal; cores: number; pal: Palette; fresh: boolean }) {
   const large = useDisplay((st) => st.large);
   const font = fontPx(large);
@@ -175,14 +277,25 @@ function StealArrow({ s, cores, pal, fresh }: { s: Steal; cores: number; pal: Pa
   const mid = (x1 + x2) / 2;
   const cost =
     s.steal_ns !== undefined
-      ? `; the steal took ${us(s.steal_ns)}${s.left_ns ? ` and moved ${us(s.left_ns)} of annotated work` : ''}`
+      ? `; the steal took ${us(s.steal_ns)}${s.left_ns !== undefined ? ` and moved ${us(s.left_ns)} of annotated work` : ''}`
       : '';
+  const costly = s.steal_ns !== undefined && s.left_ns !== undefined && s.steal_ns > s.left_ns;
+  const dots = Math.min(s.count, 12);
+  const dot = font * 0.55;
   return (
-    <div ref={box} className="coloring-steal" data-testid="coloring-steal" data-fresh={fresh}>
+    <div
+      ref={box}
+      className="coloring-steal"
+      data-testid="coloring-steal"
+      data-fresh={fresh}
+      data-victim={s.victim}
+      data-stealer={s.stealer}
+    >
       <p>
         <b>{fresh ? 'Steal now' : 'Last steal'}:</b> T{s.stealer} steals color {s.color} from T{s.victim}, the whole
         color: {s.count} {s.count === 1 ? 'event' : 'events'}
         {cost}
+        {costly ? ' (it cost more than it gained)' : ''}
       </p>
       <svg width={w} height={h} role="img" aria-label={`steal of color ${s.color} from T${s.victim} to T${s.stealer}`}>
         <defs>
@@ -220,7 +333,20 @@ function StealArrow({ s, cores, pal, fresh }: { s: Steal; cores: number; pal: Pa
           strokeWidth={fresh ? 3 : 1.5}
           markerEnd="url(#coloring-head)"
         />
-        <text x={mid} y={font * 1.6} textAnchor="middle" fontSize={font} fill={pal.classColor(s.color)}>
+        {/* The color's events travel together along the arrow. */}
+        <g className={fresh ? 'coloring-moving' : undefined} data-testid="moving-color">
+          {Array.from({ length: dots }, (_, k) => (
+            <rect
+              key={k}
+              x={mid - (dots * (dot + 2)) / 2 + k * (dot + 2)}
+              y={font * 2}
+              width={dot}
+              height={dot}
+              fill={pal.classColor(s.color)}
+            />
+          ))}
+        </g>
+        <text x={mid} y={font * 1.4} textAnchor="middle" fontSize={font} fill={pal.classColor(s.color)}>
           color {s.color} ×{s.count}
         </text>
       </svg>
@@ -228,7 +354,7 @@ function StealArrow({ s, cores, pal, fresh }: { s: Steal; cores: number; pal: Pa
   );
 }
 
-/** One color's known executions up to now on a time strip, one row per core: they never overlap. */
+/** One color's executions up to now on a time strip, one row per core: they never overlap. */
 function ColorLane({
   tl,
   color,
@@ -258,10 +384,7 @@ function ColorLane({
   return (
     <div ref={box} className="coloring-lane" data-testid="coloring-lane" data-overlaps={bad.length}>
       <p>
-        Color {color}:{' '}
-        {runs.length === 0
-          ? 'none of its events has run yet'
-          : `${runs.length} of its events seen running (color known from their registration)`}
+        Color {color}: {runs.length === 0 ? 'none of its events has run yet' : `its last ${runs.length} events to run`}
         {runs.length > 1
           ? bad.length === 0
             ? ', one at a time, even across cores'

@@ -1,33 +1,28 @@
 /**
  * The event-coloring view's data (paper 002: Libasync-smp and Mely), read
- * once per trace into a timeline (pure functions, no DOM), and the state of
- * the cores at any replay time derived from it.
+ * once per trace (pure functions, no DOM), and the state of the cores at
+ * any replay position derived from it.
  *
- * What the trace says and what is inferred:
- * - Each core's color-queues (Mely): `ColorQueue` joins, leaves and moves
- *   to the tail, with the events the color holds at that moment; a
- *   `ColorSteal` moves the whole color-queue from the victim to the
- *   stealer.
- * - Each core's queue length: the `QueueLen` samples.
+ * What the trace says (nothing here is guessed):
+ * - Every event's color and the core whose queue received it: the
+ *   `Registered` event carries both.
+ * - Each core's queued events, per color, at a replay position: replayed
+ *   from `Registered` (one more at its core), `Dequeued` (one less at the
+ *   thread's core) and `ColorSteal` (the victim's whole color goes to the
+ *   stealer's tail). Mely's color-queue order from `ColorQueue` (joined at
+ *   the tail, moved to the tail after a batch, left when empty).
+ * - Mely's stealing queue per core from `StealQueue`: a color enters an
+ *   interval of time left at its tail, or leaves; a stealer looks at the
+ *   head of the highest non-empty interval.
  * - Steals with their cost (`ColorSteal` then `StealCost` of the same
  *   thread) and refusals with their reason (`StealRefused`, victim from
  *   the thread's last `StealTry`).
- * - The color of an event is not in every trace event: it is known when
- *   the registering thread claimed the color (`ColorHome`) or made its
- *   color-queue join (`ColorQueue` op 0) just before the `Registered` of
- *   that event. Events whose color is not known are left out of the
- *   per-color lanes, never guessed.
+ *
+ * The state at a position is a checkpoint (taken every `stride` events
+ * while reading the trace) plus the events since: it equals a replay from
+ * the start (model.test.ts checks this at random positions).
  */
 import { F, KIND, type PackedTrace } from '../../trace/codec';
-
-/** A color-queue change on a core (Mely). `op`: 0 joined, 1 left (empty), 2 to the tail after a batch. */
-export interface QueueChange {
-  t_ns: number;
-  color: number;
-  core: number;
-  len: number;
-  op: number;
-}
 
 export interface Steal {
   /** Trace index of the `ColorSteal` (the replay position just after it is i + 1). */
@@ -65,17 +60,138 @@ export interface Execution {
   end_ns: number;
 }
 
+/** A color waiting in a core's stealing queue (Mely) with its time left when it entered its interval. */
+export interface Offer {
+  color: number;
+  left_ns: number;
+}
+
+/** `StealQueue.interval` of a color leaving the stealing queue (engine `mely::LEFT_SQ`). */
+export const LEFT_SQ = 3;
+/** The stealing queue's intervals of time left, lowest first (units of the configured steal cost). */
+export const INTERVALS = ['under 1 unit', '1 to 8 units', '8 units or more'] as const;
+
+/**
+ * The queues of every core, replayed event by event (mutable; the view
+ * only sees copies through {@link stateAt}).
+ */
+export class QueueReplay {
+  /** Per core: color -> its queued events in order; the map's order is the color-queues' order. */
+  q: Map<number, number[]>[];
+  /** Per core: the stealing queue's intervals, each in order (Mely). */
+  sq: Offer[][][];
+  /** Per core: the event it runs. */
+  running: ({ req: number; color?: number } | undefined)[];
+
+  /** `keepEmpty`: a color-queue stays (empty) until the trace says it left (Mely's `ColorQueue`). */
+  constructor(
+    readonly cores: number,
+    readonly keepEmpty: boolean,
+  ) {
+    this.q = Array.from({ length: cores }, () => new Map());
+    this.sq = Array.from({ length: cores }, () => [[], [], []]);
+    this.running = Array.from({ length: cores }, () => undefined);
+  }
+
+  clone(): QueueReplay {
+    const c = new QueueReplay(this.cores, this.keepEmpty);
+    c.q = this.q.map((m) => new Map([...m].map(([color, evs]) => [color, evs.slice()])));
+    c.sq = this.sq.map((ivs) => ivs.map((iv) => iv.map((o) => ({ ...o }))));
+    c.running = this.running.map((r) => (r ? { ...r } : undefined));
+    return c;
+  }
+
+  private drop(core: number, color: number) {
+    this.sq[core]?.forEach((iv, k, all) => {
+      const at = iv.findIndex((o) => o.color === color);
+      if (at >= 0) all[k] = iv.filter((_, j) => j !== at);
+    });
+  }
+
+  /** Apply trace event `i`; `colorOf` gives the color of events registered earlier. */
+  apply(trace: PackedTrace, i: number, colorOf: ReadonlyMap<number, number>): void {
+    const th = trace.thread(i);
+    switch (trace.kind(i)) {
+      case KIND.Registered: {
+        const m = this.q[trace.get(i, F.Registered.core)];
+        if (!m) return;
+        const color = trace.get(i, F.Registered.color);
+        const evs = m.get(color);
+        if (evs) evs.push(trace.get(i, F.Registered.child));
+        else m.set(color, [trace.get(i, F.Registered.child)]);
+        return;
+      }
+      case KIND.Dequeued: {
+        const m = this.q[th];
+        const req = trace.get(i, F.Dequeued.req);
+        const color = colorOf.get(req);
+        const evs = color === undefined ? undefined : m?.get(color);
+        if (!m || !evs || color === undefined) return;
+        const at = evs.indexOf(req);
+        if (at >= 0) evs.splice(at, 1);
+        if (evs.length === 0 && !this.keepEmpty) m.delete(color);
+        return;
+      }
+      case KIND.ColorQueue: {
+        const m = this.q[trace.get(i, F.ColorQueue.core)];
+        if (!m) return;
+        const color = trace.get(i, F.ColorQueue.color);
+        const op = trace.get(i, F.ColorQueue.op);
+        const evs = m.get(color) ?? [];
+        m.delete(color);
+        // 0 joined and 2 to the tail: at the tail; 1 left (empty).
+        if (op !== 1 || evs.length > 0) m.set(color, evs);
+        return;
+      }
+      case KIND.ColorSteal: {
+        const color = trace.get(i, F.ColorSteal.color);
+        const from = this.q[trace.get(i, F.ColorSteal.victim)];
+        const to = this.q[th];
+        const evs = from?.get(color) ?? [];
+        from?.delete(color);
+        if (to) to.set(color, [...(to.get(color) ?? []), ...evs]);
+        return;
+      }
+      case KIND.StealQueue: {
+        const core = trace.get(i, F.StealQueue.core);
+        if (!this.sq[core]) return;
+        const color = trace.get(i, F.StealQueue.color);
+        this.drop(core, color);
+        const iv = trace.get(i, F.StealQueue.interval);
+        if (iv < LEFT_SQ) this.sq[core][iv].push({ color, left_ns: trace.get(i, F.StealQueue.left_ns) });
+        return;
+      }
+      case KIND.ExecStart: {
+        if (th >= this.cores) return;
+        const req = trace.get(i, F.ExecStart.req);
+        this.running[th] = { req, color: colorOf.get(req) };
+        return;
+      }
+      case KIND.ExecEnd:
+        if (th < this.cores) this.running[th] = undefined;
+        return;
+      default:
+        return;
+    }
+  }
+}
+
 export interface ColorTimeline {
-  homes: { t_ns: number; color: number; core: number; how: number }[];
-  queues: QueueChange[];
+  cores: number;
+  /** Mely (the trace has color-queue events): color-queues keep their own order. */
+  colorQueues: boolean;
+  /** The trace has stealing-queue events (Mely with time-left or penalty-aware stealing). */
+  stealQueue: boolean;
   steals: Steal[];
   refusals: Refusal[];
-  /** Queue length samples: time, core, events queued. */
-  lens: { t_ns: number; core: number; len: number }[];
   /** Executions in start order. */
   execs: Execution[];
-  /** Color of an event, when the trace says it (see the module comment). */
+  /** Color of every registered event (from `Registered`). */
   colorOf: Map<number, number>;
+  /** `checkpoints[k]`: the queues after the first `k * stride` events. */
+  checkpoints: QueueReplay[];
+  stride: number;
+  trace: PackedTrace;
 }
 
 /** One short phrase per `StealRefused.heuristic` code (engine `Refusal`). */
@@ -99,52 +215,44 @@ export function refusalText(r: Pick<Refusal, 'heuristic' | 'left_ns' | 'cost_ns'
   return REFUSAL_REASONS[r.heuristic] ?? `refused (heuristic ${r.heuristic})`;
 }
 
-/** Read a trace once into the view's timeline. */
-export function timeline(trace: PackedTrace): ColorTimeline {
+/** Checkpoint spacing: at most ~512 checkpoints, at least every 2048 events. */
+function strideFor(n: number): number {
+  return Math.max(2048, Math.ceil(n / 512));
+}
+
+/** Read a trace of a run on `cores` cores once into the view's timeline. */
+export function timeline(trace: PackedTrace, cores: number, stride = strideFor(trace.length)): ColorTimeline {
   const out: ColorTimeline = {
-    homes: [],
-    queues: [],
+    cores,
+    colorQueues: false,
+    stealQueue: false,
     steals: [],
     refusals: [],
-    lens: [],
     execs: [],
     colorOf: new Map(),
+    checkpoints: [],
+    stride: Math.max(1, stride),
+    trace,
   };
-  // Per thread: the color its next `Registered` belongs to, its last steal-try victim,
-  // its last steal (waiting for its cost), its running execution.
-  const pending = new Map<number, number>();
+  for (let i = 0; i < trace.length && !(out.colorQueues && out.stealQueue); i++) {
+    const k = trace.kind(i);
+    if (k === KIND.ColorQueue) out.colorQueues = true;
+    else if (k === KIND.StealQueue) out.stealQueue = true;
+  }
+  // Per thread: its last steal-try victim, its last steal (waiting for its cost), its running execution.
   const tried = new Map<number, number>();
   const lastSteal = new Map<number, Steal>();
   const running = new Map<number, Execution>();
+  const replay = new QueueReplay(cores, out.colorQueues);
   for (let i = 0; i < trace.length; i++) {
+    if (i % out.stride === 0) out.checkpoints.push(replay.clone());
     const k = trace.kind(i);
     const t = trace.tNs(i);
     const th = trace.thread(i);
     switch (k) {
-      case KIND.ColorHome: {
-        const color = trace.get(i, F.ColorHome.color);
-        out.homes.push({ t_ns: t, color, core: trace.get(i, F.ColorHome.core), how: trace.get(i, F.ColorHome.how) });
-        pending.set(th, color);
+      case KIND.Registered:
+        out.colorOf.set(trace.get(i, F.Registered.child), trace.get(i, F.Registered.color));
         break;
-      }
-      case KIND.ColorQueue: {
-        const q: QueueChange = {
-          t_ns: t,
-          color: trace.get(i, F.ColorQueue.color),
-          core: trace.get(i, F.ColorQueue.core),
-          len: trace.get(i, F.ColorQueue.len),
-          op: trace.get(i, F.ColorQueue.op),
-        };
-        out.queues.push(q);
-        if (q.op === 0) pending.set(th, q.color);
-        break;
-      }
-      case KIND.Registered: {
-        const c = pending.get(th);
-        if (c !== undefined) out.colorOf.set(trace.get(i, F.Registered.child), c);
-        pending.delete(th);
-        break;
-      }
       case KIND.StealTry:
         tried.set(th, trace.get(i, F.StealTry.victim));
         break;
@@ -182,9 +290,6 @@ export function timeline(trace: PackedTrace): ColorTimeline {
         lastSteal.delete(th);
         break;
       }
-      case KIND.QueueLen:
-        out.lens.push({ t_ns: t, core: trace.get(i, F.QueueLen.of), len: trace.get(i, F.QueueLen.len) });
-        break;
       case KIND.ExecStart: {
         const e = { req: trace.get(i, F.ExecStart.req), thread: th, start_ns: t, end_ns: Infinity };
         out.execs.push(e);
@@ -200,101 +305,75 @@ export function timeline(trace: PackedTrace): ColorTimeline {
       default:
         break;
     }
+    replay.apply(trace, i, out.colorOf);
   }
   return out;
 }
 
-/** A color-queue of a core at some time: the color and the events it held at its last change. */
+/** A color-queue of a core now: the color and its queued events, in order. */
 export interface ColorQueueNow {
   color: number;
-  len: number;
+  events: number[];
 }
 
 export interface CoreNow {
   core: number;
-  /** Color-queues in the core's order (Mely; empty for Libasync-smp, which has one FIFO). */
+  /** Color-queues in the core's order (Libasync-smp: its one FIFO's colors, by first queued). */
   colorQueues: ColorQueueNow[];
-  /** Events queued at the last sample (undefined before the first). */
-  queued?: number;
-  /** The execution running now, with its color when known. */
+  /** Events queued now. */
+  queued: number;
+  /** The event running now, with its color. */
   running?: { req: number; color?: number };
+  /** Mely's stealing queue, by interval (lowest first). */
+  offers: Offer[][];
+  /** What a stealer would look at first: the head of the highest non-empty interval. */
+  nextOffer?: Offer;
 }
 
 export interface ColoringNow {
   cores: CoreNow[];
-  /** Steals and refusals up to now. */
-  steals: number;
-  refusals: number;
-  lastSteal?: Steal;
-  lastRefusal?: Refusal;
 }
 
-/** Last index with `t_ns <= tNs` in a time-sorted list, -1 if none. */
-function lastAt<T extends { t_ns: number }>(xs: readonly T[], tNs: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid].t_ns <= tNs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
+/** The queues after the first `pos` trace events, replayed from scratch (the reference for {@link stateAt}). */
+export function replayFromStart(tl: ColorTimeline, pos: number): QueueReplay {
+  const r = new QueueReplay(tl.cores, tl.colorQueues);
+  const end = Math.min(pos, tl.trace.length);
+  for (let i = 0; i < end; i++) r.apply(tl.trace, i, tl.colorOf);
+  return r;
 }
 
-/**
- * The cores at time `tNs`: color-queues replayed from the changes and the
- * steals before it (a steal moves the whole color-queue, at the victim's
- * length, to the stealer's tail), the last queue sample, the running event.
- */
-export function coresAt(tl: ColorTimeline, cores: number, tNs: number): ColoringNow {
-  const qs: ColorQueueNow[][] = Array.from({ length: cores }, () => []);
-  const remove = (core: number, color: number) => {
-    const q = qs[core];
-    if (!q) return undefined;
-    const i = q.findIndex((c) => c.color === color);
-    return i >= 0 ? q.splice(i, 1)[0] : undefined;
-  };
-  // Merge queue changes and steals in time order (steals after changes of the same instant).
-  const nq = lastAt(tl.queues, tNs) + 1;
-  const ns = lastAt(tl.steals, tNs) + 1;
-  let i = 0;
-  let j = 0;
-  while (i < nq || j < ns) {
-    if (j >= ns || (i < nq && tl.queues[i].t_ns <= tl.steals[j].t_ns)) {
-      const q = tl.queues[i++];
-      remove(q.core, q.color);
-      if (q.op !== 1 && qs[q.core]) qs[q.core].push({ color: q.color, len: q.len });
-    } else {
-      const s = tl.steals[j++];
-      const moved = remove(s.victim, s.color);
-      if (moved && qs[s.stealer]) qs[s.stealer].push({ color: s.color, len: s.count });
-    }
-  }
-  const out: CoreNow[] = qs.map((colorQueues, core) => ({ core, colorQueues }));
-  for (let k = lastAt(tl.lens, tNs); k >= 0; k--) {
-    const s = tl.lens[k];
-    const c = out[s.core];
-    if (c && c.queued === undefined) c.queued = s.len;
-    if (out.every((c) => c.queued !== undefined)) break;
-  }
-  // Running: scan back from the last start before tNs; executions are short, so a bounded look-back.
-  const lastStart = lastAtStart(tl.execs, tNs);
-  const seen = new Set<number>();
-  for (let k = lastStart; k >= 0 && k > lastStart - 4096 && seen.size < cores; k--) {
-    const e = tl.execs[k];
-    if (seen.has(e.thread)) continue;
-    seen.add(e.thread);
-    if (e.end_ns > tNs && out[e.thread]) out[e.thread].running = { req: e.req, color: tl.colorOf.get(e.req) };
-  }
-  const si = ns - 1;
-  const ri = lastAt(tl.refusals, tNs);
+/** The queues after the first `pos` trace events: the nearest checkpoint, then the events since. */
+export function replayAt(tl: ColorTimeline, pos: number): QueueReplay {
+  const end = Math.max(0, Math.min(pos, tl.trace.length));
+  const k = Math.min(Math.floor(end / tl.stride), tl.checkpoints.length - 1);
+  if (k < 0) return new QueueReplay(tl.cores, tl.colorQueues);
+  const r = tl.checkpoints[k].clone();
+  for (let i = k * tl.stride; i < end; i++) r.apply(tl.trace, i, tl.colorOf);
+  return r;
+}
+
+/** What a replay says, per core, for the view. */
+export function summarize(r: QueueReplay): ColoringNow {
   return {
-    cores: out,
-    steals: ns,
-    refusals: ri + 1,
-    lastSteal: si >= 0 ? tl.steals[si] : undefined,
-    lastRefusal: ri >= 0 ? tl.refusals[ri] : undefined,
+    cores: r.q.map((m, core) => {
+      const colorQueues = [...m].map(([color, events]) => ({ color, events: events.slice() }));
+      const offers = r.sq[core].map((iv) => iv.map((o) => ({ ...o })));
+      const top = [...offers].reverse().find((iv) => iv.length > 0);
+      return {
+        core,
+        colorQueues,
+        queued: colorQueues.reduce((n, q) => n + q.events.length, 0),
+        running: r.running[core] ? { ...r.running[core] } : undefined,
+        offers,
+        nextOffer: top?.[0],
+      };
+    }),
   };
+}
+
+/** The cores after the first `pos` trace events (the replay position). */
+export function stateAt(tl: ColorTimeline, pos: number): ColoringNow {
+  return summarize(replayAt(tl, pos));
 }
 
 function lastAtStart(xs: readonly Execution[], tNs: number): number {
@@ -308,7 +387,7 @@ function lastAtStart(xs: readonly Execution[], tNs: number): number {
   return lo - 1;
 }
 
-/** Executions of `color`'s known events that started by `tNs`, in start order (at most `max`, the latest). */
+/** Executions of `color`'s events that started by `tNs`, in start order (at most `max`, the latest). */
 export function colorRuns(tl: ColorTimeline, color: number, tNs: number, max = 200): Execution[] {
   const out: Execution[] = [];
   for (let k = lastAtStart(tl.execs, tNs); k >= 0 && out.length < max; k--) {

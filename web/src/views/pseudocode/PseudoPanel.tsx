@@ -104,6 +104,22 @@ export function pseudoEvent(e: TraceEvent, track: Track): PseudoEvent {
     case 'Flag':
       out.ready = get(F.Flag.ready) !== 0;
       break;
+    case 'Registered':
+      withReq(get(F.Registered.child));
+      break;
+    case 'ColorSteal':
+      out.victim = get(F.ColorSteal.victim);
+      out.count = get(F.ColorSteal.count);
+      break;
+    case 'StealTry':
+      out.victim = get(F.StealTry.victim);
+      break;
+    case 'StealRefused':
+      out.heuristic = get(F.StealRefused.heuristic);
+      break;
+    case 'ColorQueue':
+      out.op = get(F.ColorQueue.op);
+      break;
     default:
       break;
   }

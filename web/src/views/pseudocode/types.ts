@@ -60,8 +60,12 @@ export interface PseudoEvent {
   victim?: number;
   cycle?: number;
   ready?: boolean;
-  /** Steal: how many requests were stolen. */
+  /** Steal: how many requests were stolen; ColorSteal: how many events moved. */
   count?: number;
+  /** StealRefused: the rule that refused (engine `Refusal`: 0 two colors, 1 half, 2 time left, 3 nothing). */
+  heuristic?: number;
+  /** ColorQueue: 0 joined, 1 left, 2 to the tail after a batch. */
+  op?: number;
 }
 
 /** Where an event puts the reader: a listing and a line number in it. */

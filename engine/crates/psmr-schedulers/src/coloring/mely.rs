@@ -24,6 +24,12 @@
 //!   `cost_ns` to its color's time left, so colors whose handlers carry a
 //!   penalty (large long-lived data) look less attractive.
 //!
+//! Trace (for the classroom view): `ColorQueue` when a color-queue joins,
+//! goes to the tail or leaves a core-queue; `StealQueue` when a color
+//! enters an interval of a stealing queue or leaves it. Both are recorded
+//! by the thread holding that core's lock, and the recorder drops them at
+//! once when tracing is off: nothing shared is written for them.
+//!
 //! With time-left and penalty both off ("base" stealing), the choice is
 //! Libasync-smp's (`can_be_stolen`: two colors queued; the first color that
 //! is not running and holds less than half the queue), made on the
@@ -64,6 +70,8 @@ impl Default for Mely {
 
 /// The intervals of the stealing queue.
 const BUCKETS: usize = 3;
+/// `StealQueue.interval` of a color leaving the stealing queue.
+pub const LEFT_SQ: u8 = 3;
 
 /// One core's core-queue and stealing queue (core's lock).
 #[derive(Debug)]
@@ -196,9 +204,13 @@ impl Mely {
 
     // --- the stealing queue ---------------------------------------------
 
-    fn sq_insert(rt: Rt, q: &mut MelyQueue, c: u32) {
+    /// Put color `c` at the tail of the interval its time left calls for
+    /// in core `k`'s stealing queue, and trace it (`StealQueue`; recorded
+    /// only when tracing, under `k`'s lock, so nothing global is touched).
+    fn sq_insert<P: Probe>(rt: Rt, k: usize, q: &mut MelyQueue, c: u32, p: &mut P) {
         let s = col(rt, c);
-        let b = rt.d.bucket_of(s.left_ns.load(R));
+        let left = s.left_ns.load(R);
+        let b = rt.d.bucket_of(left);
         let [_, tail] = q.sq[b as usize];
         s.sprev.store(tail, R);
         s.snext.store(NIL, R);
@@ -209,35 +221,49 @@ impl Mely {
         }
         q.sq[b as usize][1] = c;
         s.bucket.store(b, R);
+        p.record(EventKind::StealQueue {
+            color: c,
+            core: k as u16,
+            left_ns: super::runtime::sat32(left),
+            interval: b as u8,
+        });
     }
 
-    fn sq_remove(rt: Rt, q: &mut MelyQueue, c: u32) {
+    /// Take color `c` out of core `k`'s stealing queue (if it is there),
+    /// traced as `StealQueue` interval 3.
+    fn sq_remove<P: Probe>(rt: Rt, k: usize, q: &mut MelyQueue, c: u32, p: &mut P) {
         let s = col(rt, c);
         let b = s.bucket.load(R);
         if b == NIL {
             return;
         }
-        let (p, n) = (s.sprev.load(R), s.snext.load(R));
-        if p == NIL {
-            q.sq[b as usize][0] = n;
+        p.record(EventKind::StealQueue {
+            color: c,
+            core: k as u16,
+            left_ns: super::runtime::sat32(s.left_ns.load(R)),
+            interval: LEFT_SQ,
+        });
+        let (prev, next) = (s.sprev.load(R), s.snext.load(R));
+        if prev == NIL {
+            q.sq[b as usize][0] = next;
         } else {
-            col(rt, p).snext.store(n, R);
+            col(rt, prev).snext.store(next, R);
         }
-        if n == NIL {
-            q.sq[b as usize][1] = p;
+        if next == NIL {
+            q.sq[b as usize][1] = prev;
         } else {
-            col(rt, n).sprev.store(p, R);
+            col(rt, next).sprev.store(prev, R);
         }
         s.bucket.store(NIL, R);
     }
 
     /// Put `c` in the interval its time left now calls for.
-    fn sq_update(rt: Rt, q: &mut MelyQueue, c: u32) {
+    fn sq_update<P: Probe>(rt: Rt, k: usize, q: &mut MelyQueue, c: u32, p: &mut P) {
         let s = col(rt, c);
         let b = s.bucket.load(R);
         if b != NIL && b != rt.d.bucket_of(s.left_ns.load(R)) {
-            Self::sq_remove(rt, q, c);
-            Self::sq_insert(rt, q, c);
+            Self::sq_remove(rt, k, q, c, p);
+            Self::sq_insert(rt, k, q, c, p);
         }
     }
 
@@ -289,7 +315,7 @@ impl Mely {
                 op: 2,
             });
             if rt.d.uses_stealing_queue() {
-                Self::sq_insert(rt, q, r);
+                Self::sq_insert(rt, k, q, r, p);
             }
         }
     }
@@ -355,9 +381,9 @@ impl Discipline for Mely {
         }
         if rt.d.uses_stealing_queue() && c != q.running {
             if joined {
-                Self::sq_insert(rt, q, c);
+                Self::sq_insert(rt, k, q, c, p);
             } else {
-                Self::sq_update(rt, q, c);
+                Self::sq_update(rt, k, q, c, p);
             }
         }
     }
@@ -382,7 +408,7 @@ impl Discipline for Mely {
             }
             q.running = h;
             q.batch = 0;
-            Self::sq_remove(rt, q, h);
+            Self::sq_remove(rt, k, q, h, p);
         }
     }
 
@@ -435,15 +461,15 @@ impl Discipline for Mely {
     fn migrate<P: Probe>(
         rt: &Runtime<'_, Self>,
         c: u32,
-        _v: usize,
+        v: usize,
         from: &mut MelyQueue,
         me: usize,
         to: &mut MelyQueue,
-        _p: &mut P,
+        p: &mut P,
     ) -> (u32, u64) {
         let s = col(rt, c);
         let (len, left) = (s.len.load(R), s.left_ns.load(R));
-        Self::sq_remove(rt, from, c);
+        Self::sq_remove(rt, v, from, c, p);
         Self::cq_unlink(rt, from, c);
         if from.running == c {
             // Only the fault-injection variant steals a running color: the
@@ -462,7 +488,7 @@ impl Discipline for Mely {
             to.queued_colors += 1;
         }
         if rt.d.uses_stealing_queue() && c != to.running {
-            Self::sq_insert(rt, to, c);
+            Self::sq_insert(rt, me, to, c, p);
         }
         (len, left)
     }

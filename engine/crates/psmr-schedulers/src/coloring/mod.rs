@@ -388,7 +388,12 @@ impl<'a> EventProbe<'a> for CoreProbe<'_, 'a> {
         self.inner.execute_event(e)
     }
     fn admit(&mut self, parent: RequestId, child: RequestId) {
-        self.inner.ctx.register(&mut self.inner.rec, parent, child);
+        self.admit_on(parent, child, 0);
+    }
+    fn admit_on(&mut self, parent: RequestId, child: RequestId, core: usize) {
+        self.inner
+            .ctx
+            .register(&mut self.inner.rec, parent, child, core);
     }
     fn now(&self) -> u64 {
         self.inner.rec.now()

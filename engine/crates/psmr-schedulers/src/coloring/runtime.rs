@@ -84,6 +84,12 @@ pub trait EventProbe<'s>: Probe {
     /// `parent` is `NO_REQUEST`) into its color's order. Called under the
     /// lock of the queue that receives it.
     fn admit(&mut self, parent: RequestId, child: RequestId);
+    /// [`EventProbe::admit`], saying which core's queue received `child`
+    /// (what the trace's `Registered` records); the model checkers' probes
+    /// keep the default, which forgets the core.
+    fn admit_on(&mut self, parent: RequestId, child: RequestId, _core: usize) {
+        self.admit(parent, child);
+    }
     /// Nanoseconds since the run started (0 when time is not modelled).
     fn now(&self) -> u64 {
         0
@@ -432,7 +438,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
                 continue;
             }
             D::push(self, k, &mut g.q, e, &ev, p);
-            p.admit(parent, e);
+            p.admit_on(parent, e, k);
             self.publish(k, &g.q);
             if g.sleeping {
                 self.cores[k].wake.notify_one();

@@ -163,6 +163,17 @@ fn idle_cores_steal_from_the_loaded_one() {
             assert!(extra(&r, metric::STEAL_COST_NS) > 0.0, "{name}");
             assert!(extra(&r, metric::STOLEN_TIME_NS) > 0.0, "{name}");
             check_steal_trace(&r);
+            let sq = name == "mely" || name == "mely-penalty" || name == "mely-time-left";
+            let (checked, sq_steals) = check_queue_trace(&r, &s, 2);
+            assert_eq!(checked, steals, "{name}: every steal replayed");
+            if sq {
+                assert_eq!(
+                    sq_steals, steals,
+                    "{name}: every steal from the stealing queue"
+                );
+            } else {
+                assert_eq!(sq_steals, 0, "{name} has no stealing queue");
+            }
         } else {
             assert_eq!(steals, 0, "{name}");
             let on_one = r.metrics.threads.iter().filter(|t| t.executed > 0).count();
@@ -196,6 +207,94 @@ fn check_steal_trace(r: &RunResult) {
     }
     assert!(pending_cost.is_empty());
     assert_eq!(moved, counter(r, "stolen_requests"));
+}
+
+/// Replays the queues from the trace, as the view does. Per core and
+/// color, the events queued: `Registered` adds one at its `core` (and its
+/// `color` is the event's), `Dequeued` takes one at the thread's core, a
+/// `ColorSteal` moves exactly everything the victim held of the color.
+/// Mely's stealing queues from `StealQueue`: a color enters at the tail of
+/// an interval or leaves; a color that leaves a core's stealing queue and
+/// then goes with the same thread's next `ColorSteal` (a steal, not a
+/// registrant moving it to another interval) was the head of that core's
+/// highest non-empty interval. Every count ends at zero. Returns the steals
+/// replayed and those of them taken from a stealing queue.
+fn check_queue_trace(r: &RunResult, s: &Stream, cores: usize) -> (u64, u64) {
+    use std::collections::{BTreeMap, VecDeque};
+    let mut held: Vec<BTreeMap<u32, i64>> = vec![BTreeMap::new(); cores];
+    let mut sq: Vec<[VecDeque<u32>; 3]> = vec![Default::default(); cores];
+    let (mut regs, mut steals, mut sq_steals) = (0usize, 0u64, 0u64);
+    // Per thread: the color it just took out of another core's stealing
+    // queue (core, color, was it the best offer).
+    let mut taken: BTreeMap<u16, (u16, u32, bool)> = BTreeMap::new();
+    for e in &r.trace {
+        match e.kind {
+            EventKind::Registered {
+                child, color, core, ..
+            } => {
+                assert_eq!(color as u64, s.color(child), "event {child}'s color");
+                assert!((core as usize) < cores, "core {core}");
+                *held[core as usize].entry(color).or_default() += 1;
+                regs += 1;
+            }
+            EventKind::Dequeued { req } => {
+                let n = held[e.thread as usize]
+                    .entry(s.color(req) as u32)
+                    .or_default();
+                *n -= 1;
+                assert!(*n >= 0, "T{} ran {req}, not queued there", e.thread);
+            }
+            EventKind::ColorSteal {
+                victim,
+                color,
+                count,
+            } => {
+                let n = held[victim as usize].remove(&color).unwrap_or(0);
+                assert_eq!(n, count as i64, "the whole color {color} moved");
+                *held[e.thread as usize].entry(color).or_default() += n;
+                steals += 1;
+                if let Some((core, c, best)) = taken.remove(&e.thread) {
+                    if (core, c) == (victim, color) {
+                        assert!(best, "a stealer takes the best offer");
+                        sq_steals += 1;
+                    }
+                }
+            }
+            EventKind::StealQueue {
+                color,
+                core,
+                interval,
+                ..
+            } => {
+                let q = &mut sq[core as usize];
+                let at = q.iter().position(|b| b.contains(&color));
+                if interval < 3 {
+                    assert_eq!(at, None, "color {color} twice in T{core}'s stealing queue");
+                    q[interval as usize].push_back(color);
+                    if taken
+                        .get(&e.thread)
+                        .is_some_and(|t| (t.0, t.1) == (core, color))
+                    {
+                        // A registrant moved it to another interval.
+                        taken.remove(&e.thread);
+                    }
+                } else {
+                    let b = at.expect("a color leaves the stealing queue it is in");
+                    if e.thread != core {
+                        let top = q.iter().rev().find_map(|b| b.front().copied());
+                        taken.insert(e.thread, (core, color, top == Some(color)));
+                    }
+                    q[b].retain(|&c| c != color);
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(regs, s.len(), "one Registered per event");
+    for (k, h) in held.iter().enumerate() {
+        assert!(h.values().all(|&n| n == 0), "T{k} ends with {h:?}");
+    }
+    (steals, sq_steals)
 }
 
 /// Time-left: colors of short events (45 ns annotated) are never worth a
