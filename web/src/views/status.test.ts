@@ -7,7 +7,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { Track } from '../replay/store';
-import { encode, make, NO_REQUEST, SCHEDULER, type KindName } from '../trace/codec';
+import { encode, KIND, make, NO_REQUEST, SCHEDULER, type KindName } from '../trace/codec';
 import { loadTraceHere } from '../trace/load';
 import type { ReplayModel } from '../trace/model';
 import type { ReplayState } from '../trace/state';
@@ -17,7 +17,7 @@ import { REASON } from '../trace/codec';
 import { profileOf } from './families';
 import GraphsView from './late-epaxos/GraphsView';
 import type { ViewProps } from './registry';
-import { groupCard, statusContext, threadStatuses, type ThreadStatus } from './status';
+import { deliveryTotal, groupCard, statusContext, threadStatuses, type ThreadStatus } from './status';
 import { SyncView } from './sync/SyncView';
 import { ThreadsView } from './threads/ThreadsView';
 
@@ -224,5 +224,21 @@ describe('thread status of a color steal', () => {
 
   it('agrees across views at every position', () => {
     for (let p = 0; p <= track.model.length; p++) checkAt(track, p, 'color steal');
+  });
+});
+
+describe('the scheduler line counts deliveries', () => {
+  const counts = (delivered: number, registered: number) => {
+    const c = new Uint32Array(KIND.Registered + 1);
+    c[KIND.Delivered] = delivered;
+    c[KIND.Registered] = registered;
+    return c;
+  };
+  it('of a request stream: 1 + the largest request id (a cut trace keeps the total)', () => {
+    expect(deliveryTotal({ requests: 400, kindCounts: counts(120, 0) })).toBe(400);
+  });
+  it('of an event stream: its roots, not the largest event id', () => {
+    // 1,000 roots among 20,020 events: the last root's id is near the end.
+    expect(deliveryTotal({ requests: 19_021, kindCounts: counts(1_000, 20_020) })).toBe(1_000);
   });
 });

@@ -326,6 +326,16 @@ export function fmtInt(n: number): string {
   return INT.format(n);
 }
 
+/**
+ * How many deliveries the run made, for "delivered k of n". A request stream
+ * delivers every request once (ids 0..n-1, so 1 + the largest id also covers
+ * a cut trace); an event stream delivers only its roots, whose ids are
+ * spread among their descendants', so there it is the number of deliveries.
+ */
+export function deliveryTotal(index: { requests: number; kindCounts: Uint32Array }): number {
+  return index.kindCounts[KIND.Registered] > 0 ? index.kindCounts[KIND.Delivered] : index.requests;
+}
+
 /** The scheduler (delivering) thread, in words. */
 export function schedulerStatus(s: ReplayState, ctx: StatusContext, requests: number): string {
   const sc = s.scheduler;

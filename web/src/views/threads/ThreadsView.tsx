@@ -3,7 +3,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
-import { schedulerStatus, statusContext } from '../status';
+import { deliveryTotal, schedulerStatus, statusContext } from '../status';
 import { useSize } from '../useSize';
 import { replayStore, useReplay } from '../../replay/store';
 import { drawLanes, heightFor, layoutFor, type Drawn } from './draw';
@@ -87,7 +87,7 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
       event: track.model.eventBefore(positions[i]),
       reqClass: track.model.index.reqClass,
       classNames: track.classNames,
-      schedulerText: schedulerStatus(state, statusContext(track), track.model.index.requests),
+      schedulerText: schedulerStatus(state, statusContext(track), deliveryTotal(track.model.index)),
     };
     const pos = positions[i];
     const moved = pos - lastPos.current;
