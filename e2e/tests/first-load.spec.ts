@@ -57,7 +57,7 @@ function recordTraffic(context: BrowserContext) {
 async function openFirstScreen(page: Page) {
   await page.goto('/');
   await expect(page.getByTestId('tab-lessons')).toHaveAttribute('aria-selected', 'true');
-  await expect(page.locator('[data-lesson]')).toHaveCount(4);
+  await expect(page.locator('[data-lesson]').first()).toBeVisible();
   await expect(page.getByTestId('start-lesson-barriers')).toBeEnabled();
   // Whatever the page would fetch at start-up (lazy or not) is fetched by now.
   await page.waitForLoadState('networkidle');

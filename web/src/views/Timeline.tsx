@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import { completedAt } from '../replay/progress';
 import { MAX_SLOWDOWN, MIN_SLOWDOWN, replayStore, STEP_PACES_MS, useReplay } from '../replay/store';
 import { usePalette } from './display';
-import { fmtInt } from './status';
+import { deliveryTotal, fmtInt } from './status';
 import { JumpButtons } from './jumps';
 
 function fmtNs(ns: number): string {
@@ -114,7 +114,7 @@ export function Timeline() {
   if (!model) return null;
   const n = model.length;
   const state = model.stateAt(position);
-  const requests = model.index.requests;
+  const requests = deliveryTotal(model.index);
   const done = completedAt(model, position);
   return (
     <div className="timeline" data-testid="timeline">
