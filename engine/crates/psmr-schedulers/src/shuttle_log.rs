@@ -1,4 +1,4 @@
-//! Shuttle helpers shared by the late and ePaxos schedules: a probe that
+//! Shuttle helpers shared by the work-stealing, late and ePaxos schedules: a probe that
 //! logs the start and end of each execution with a yield in between (so a
 //! schedule can put another thread inside an execution), and the check of
 //! a finished schedule's log against a stream's canonical order.

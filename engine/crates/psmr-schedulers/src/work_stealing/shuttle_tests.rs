@@ -16,10 +16,8 @@
 //! probe logs start and end of each execution with a yield in between, so a
 //! schedule can interleave another thread inside an execution.
 
-use std::sync::Mutex as StdMutex;
-
 use psmr_core::workload::{generate, SplitMix64, WorkloadSpec};
-use psmr_core::{ClassId, ClassTable, RequestId, Stream};
+use psmr_core::Stream;
 use psmr_mapping::CtoT;
 use shuttle::sync::Arc;
 
@@ -27,61 +25,11 @@ use super::shared::{Plan, Shared};
 use super::worker::{Policy, Worker};
 use super::{aggressive, conservative, moderate, optimistic};
 use crate::barrier::GenerationBarrier;
-use crate::probe::Probe;
+use crate::shuttle_log::{check_log, Log, LogProbe};
 use crate::spec::SpinPolicy;
 use crate::testkit;
 
-/// Start (`true`) or end of an execution, in the order they happened.
-/// A std mutex is fine: shuttle runs one thread at a time, so it never
-/// contends, and it is not a scheduling point the model needs.
-struct Log(StdMutex<Vec<(bool, RequestId)>>);
-
-struct LogProbe {
-    log: Arc<Log>,
-}
-
-impl Probe for LogProbe {
-    fn execute(&mut self, req: RequestId, _class: ClassId) {
-        self.log.0.lock().unwrap().push((true, req));
-        shuttle::thread::yield_now();
-        self.log.0.lock().unwrap().push((false, req));
-    }
-}
-
-/// Check one finished schedule's log against the stream.
-fn check_log(classes: &ClassTable, stream: &Stream, log: &[(bool, RequestId)]) {
-    let requests = &stream.requests;
-    let n = requests.len();
-    let (mut start, mut end) = (vec![usize::MAX; n], vec![usize::MAX; n]);
-    for (i, (is_start, id)) in log.iter().enumerate() {
-        let slot = if *is_start { &mut start } else { &mut end };
-        assert_eq!(
-            slot[*id as usize],
-            usize::MAX,
-            "request {id} executed twice"
-        );
-        slot[*id as usize] = i;
-    }
-    assert!(
-        end.iter().all(|e| *e != usize::MAX),
-        "a request never executed"
-    );
-    for a in 0..n {
-        for b in a + 1..n {
-            if classes.conflicts(requests[a].class, requests[b].class)
-                && stream.conflicts(a as RequestId, b as RequestId)
-            {
-                assert!(
-                    end[a] < start[b],
-                    "conflicting #{a} and #{b} overlapped or ran out of order"
-                );
-            }
-        }
-    }
-}
-
 struct Setting {
-    classes: ClassTable,
     plan: Plan,
     stream: Stream,
 }
@@ -100,11 +48,7 @@ fn setting(seed: u64, len: u32) -> &'static Setting {
     ctot.validate(&classes)
         .expect("random_mapping obeys the rules");
     let plan = Plan::new(&ctot, &classes).unwrap();
-    Box::leak(Box::new(Setting {
-        classes,
-        plan,
-        stream,
-    }))
+    Box::leak(Box::new(Setting { plan, stream }))
 }
 
 /// One schedule: the main thread enqueues (Algorithm 6, queue bound 3 so
@@ -118,7 +62,7 @@ fn run(policy: Policy, s: &'static Setting) {
             .map(|c| GenerationBarrier::new(c.threads.len()))
             .collect(),
     );
-    let log = Arc::new(Log(StdMutex::new(Vec::new())));
+    let log = Arc::new(Log::default());
     let spin = crate::spin::SpinPolicies::uniform(SpinPolicy::default());
     let handles: Vec<_> = (0..s.plan.threads)
         .map(|i| {
@@ -147,7 +91,7 @@ fn run(policy: Policy, s: &'static Setting) {
     for h in handles {
         h.join().unwrap();
     }
-    check_log(&s.classes, &s.stream, &log.0.lock().unwrap());
+    check_log(&s.stream, &log.0.lock().unwrap());
 }
 
 const VARIANTS: [(&str, Policy); 4] = [
@@ -210,7 +154,6 @@ fn single_thread_class_setting() -> &'static Setting {
         b.push(classes.local(0, write).unwrap(), op, &[Span::one(0, write)]);
     }
     Box::leak(Box::new(Setting {
-        classes,
         plan,
         stream: b.finish_total(),
     }))
