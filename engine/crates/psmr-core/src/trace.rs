@@ -911,9 +911,12 @@ impl Recorder<'_> {
     #[inline]
     pub fn now(&self) -> u64 {
         let t = self.hub.now();
-        let mut st = self.stamp.get();
-        st.fresh(t);
-        self.stamp.set(st);
+        // Only a shared stamp needs refreshing (compiled out natively).
+        if ADMISSION_STAMP_SHARE > 1 {
+            let mut st = self.stamp.get();
+            st.fresh(t);
+            self.stamp.set(st);
+        }
         t
     }
     /// The admission time of a request this thread delivers now (latencies
