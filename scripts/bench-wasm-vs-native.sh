@@ -27,6 +27,11 @@
 #   PSMR_WVN_PSMR      native psmr binary to run (default: the release build)
 #   PSMR_WVN_DIST      built web app to serve (absolute path; default web/dist),
 #                      e.g. a copy of web/dist from another commit
+#   PSMR_WVN_CPU       1: sample every Chromium thread's CPU time during the
+#                      browser runs (browser-<i>.cpu.tsv). Off by default: the
+#                      sampler forks a few processes twice a second, which cost
+#                      a 2-thread browser run 10-20 % of its speedup on 2 cores
+#                      (docs/benchmarks/wasm.md), and native runs have none.
 #   CARGO_TARGET_DIR   native target dir (default engine/target)
 #
 # Run it on a quiet machine (load average under ~2 on 2 cores): a parallel
@@ -57,6 +62,7 @@ stamp() { printf '%s %s load %s\n' "$(date -u '+%H:%M:%S')" "$1" "$(cut -d' ' -f
   printf 'chromium:      %s\n' "$(/usr/bin/chromium --version 2>/dev/null | grep -v unexpected | head -1)"
   printf 'commit:        %s\n' "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo ' (dirty)')"
   printf 'stream:        scenarios/%s, %s requests, threads %s, %s runs per platform\n' "$SCENARIO" "$REQUESTS" "$THREADS" "$RUNS"
+  printf 'cpu sampling:  %s\n' "$([ "${PSMR_WVN_CPU:-0}" = "1" ] && echo 'on (perturbs the browser runs)' || echo off)"
 } | tee "$OUT/machine.txt"
 
 if [ "${PSMR_WVN_NO_BUILD:-0}" != "1" ]; then
@@ -114,16 +120,21 @@ browser_run() {
     PSMR_SWEEP_REQUESTS="$REQUESTS" PSMR_SWEEP_OUT="$OUT/browser-$i.csv" \
     npx playwright test -c e2e sweep -g "browser sweep" --reporter=line >"$OUT/browser-$i.log" 2>&1) &
   local run=$!
-  sample_chromium "$OUT/browser-$i.cpu.tsv" "$run" &
-  local sampler=$!
+  local sampler=""
+  if [ "${PSMR_WVN_CPU:-0}" = "1" ]; then
+    sample_chromium "$OUT/browser-$i.cpu.tsv" "$run" &
+    sampler=$!
+  fi
   wait "$run" || {
     echo "browser run $i failed; see $OUT/browser-$i.log" >&2
     tail -20 "$OUT/browser-$i.log" >&2
-    kill "$sampler" 2>/dev/null || true
+    [ -z "$sampler" ] || kill "$sampler" 2>/dev/null || true
     exit 1
   }
-  kill "$sampler" 2>/dev/null || true
-  wait "$sampler" 2>/dev/null || true
+  if [ -n "$sampler" ]; then
+    kill "$sampler" 2>/dev/null || true
+    wait "$sampler" 2>/dev/null || true
+  fi
   stamp "browser-$i after"
 }
 

@@ -49,6 +49,8 @@ for (const f of readdirSync(dir).sort()) {
         ops_s: p.throughput_ops_s,
         speedup: p.speedup_vs_sequential,
         sched_ns: p.scheduler_ns_per_request,
+        exec_us: p.exec_us_per_request ?? NaN,
+        wait_share: p.worker_wait_share ?? NaN,
         correct: p.correct,
       });
     }
@@ -65,12 +67,14 @@ for (const f of readdirSync(dir).sort()) {
         ops_s: Number(p.throughput_ops_s),
         speedup: Number(p.speedup_vs_sequential),
         sched_ns: Number(p.scheduler_ns_per_request),
+        exec_us: p.exec_us_per_request ? Number(p.exec_us_per_request) : NaN,
+        wait_share: p.worker_wait_share ? Number(p.worker_wait_share) : NaN,
         correct: p.correct === 'true',
       });
     }
   }
 }
-const cols = ['platform', 'run', 'executor', 'threads', 'ops_s', 'speedup', 'sched_ns', 'correct'];
+const cols = ['platform', 'run', 'executor', 'threads', 'ops_s', 'speedup', 'sched_ns', 'exec_us', 'wait_share', 'correct'];
 writeFileSync(
   join(dir, 'points.csv'),
   [cols.join(','), ...points.map((p) => cols.map((c) => p[c]).join(','))].join('\n') + '\n',
@@ -83,7 +87,10 @@ const median = (v) => {
 };
 const stat = (v) => ({ med: median(v), min: Math.min(...v), max: Math.max(...v), n: v.length });
 const of = (platform, executor, threads, key) =>
-  points.filter((p) => p.platform === platform && p.executor === executor && p.threads === threads).map((p) => p[key]);
+  points
+    .filter((p) => p.platform === platform && p.executor === executor && p.threads === threads)
+    .map((p) => p[key])
+    .filter((v) => !Number.isNaN(v));
 const fmt = (s, d, unit = '') =>
   s.n === 0 ? '-' : `${s.med.toFixed(d)}${unit} (${s.min.toFixed(d)}-${s.max.toFixed(d)}, n=${s.n})`;
 
@@ -110,6 +117,7 @@ console.log(
   '| executor | threads | native ops/s | browser ops/s | native speedup | browser speedup | browser / native speedup | native sched ns/req | browser sched ns/req | browser / native ns |',
 );
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+const workerRows = [];
 const goals = [];
 for (const [e, t] of keys) {
   const ns = stat(of('native', e, t, 'speedup'));
@@ -124,14 +132,31 @@ for (const [e, t] of keys) {
   console.log(
     `| ${e} | ${t} | ${fmt(no, 0)} | ${fmt(bo, 0)} | ${seq ? '1' : fmt(ns, 2, 'x')} | ${seq ? '1' : fmt(bs, 2, 'x')} | ${seq ? `ops ${(bo.med / no.med).toFixed(2)}` : sr.toFixed(2)} | ${seq ? '-' : fmt(nn, 0)} | ${seq ? '-' : fmt(bn, 0)} | ${seq ? '-' : nr.toFixed(2)} |`,
   );
+  if (!seq) {
+    const ne = stat(of('native', e, t, 'exec_us'));
+    const be = stat(of('browser', e, t, 'exec_us'));
+    const nw = stat(of('native', e, t, 'wait_share'));
+    const bw = stat(of('browser', e, t, 'wait_share'));
+    workerRows.push(`| ${e} | ${t} | ${fmt(ne, 1)} | ${fmt(be, 1)} | ${fmt(nw, 3)} | ${fmt(bw, 3)} |`);
+  }
   if (!seq && t >= 2 && ns.n && bs.n) {
     goals.push(
       `- ${e}, ${t} threads: browser speedup ${bs.med.toFixed(2)}x vs native ${ns.med.toFixed(2)}x: ` +
         `${sr >= 0.85 ? 'within' : 'NOT within'} 15 % (ratio ${sr.toFixed(2)}); ` +
         `${t === 2 ? `${bs.med >= 1.7 ? 'at least' : 'BELOW'} 1.7x; ` : ''}` +
-        `hand-off ${bn.med.toFixed(0)} vs ${nn.med.toFixed(0)} ns/request: ${nr <= 2 ? 'within' : 'NOT within'} 2x (ratio ${nr.toFixed(2)})`,
+        `hand-off ${bn.med.toFixed(0)} vs ${nn.med.toFixed(0)} ns/request: ${nr <= 2 ? 'within' : 'NOT within'} 2x (ratio ${nr.toFixed(2)}); ` +
+        `least of the runs ${bn.min.toFixed(0)} vs ${nn.min.toFixed(0)} (ratio ${(bn.min / nn.min).toFixed(2)}: the cost without ` +
+        `the preemptions the delivering thread meets when the run's threads outnumber the cores, which only add)`,
     );
   }
+}
+if (workerRows.length) {
+  console.log(
+    "\nThe workers' execution time per request (µs; the same work at every thread count, so a rise means the workers ran slower side by side) and the share of their time spent waiting:\n",
+  );
+  console.log('| executor | threads | native exec µs/req | browser exec µs/req | native wait share | browser wait share |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of workerRows) console.log(r);
 }
 const readJson = (f) => (existsSync(join(dir, f)) ? JSON.parse(readFileSync(join(dir, f), 'utf8')) : null);
 const cn = readJson('clock-native.json');

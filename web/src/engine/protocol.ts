@@ -306,6 +306,10 @@ export interface BenchPoint {
   /** Over `epaxos` on the same stream (commit streams whose scenario lists epaxos). */
   speedup_vs_epaxos?: number;
   scheduler_ns_per_request: number;
+  /** Workers' execution time per request they executed, µs (0 for sequential). */
+  exec_us_per_request?: number;
+  /** Workers' waiting and idle time over their measured time. */
+  worker_wait_share?: number;
   correct: boolean;
   violation: string | null;
   /** More threads than cores: the speed figure is not meaningful. */

@@ -23,6 +23,8 @@ function point(label: string, threads: number, writes: number, ops: number, over
     throughput_ops_s: ops,
     speedup_vs_sequential: ops / 1000,
     scheduler_ns_per_request: 50,
+    exec_us_per_request: label === 'sequential' ? 0 : 123.456,
+    worker_wait_share: label === 'sequential' ? 0 : 0.012345,
     correct: true,
     violation: null,
     oversubscribed: over,
@@ -146,6 +148,10 @@ describe('series of a report', () => {
     expect(early4[col('speedup_vs_sequential')]).toBe('0.5');
     expect(early4[col('cores')]).toBe('2');
     expect(early4[col('violation')]).toBe('');
+    // The workers' figures, rounded: execution µs per request and wait share.
+    expect(early4[col('exec_us_per_request')]).toBe('123.46');
+    expect(early4[col('worker_wait_share')]).toBe('0.0123');
+    expect(body[0][col('exec_us_per_request')]).toBe('0');
   });
 });
 

@@ -145,6 +145,14 @@ export function sweepColumns(report: BenchReport): CsvColumn<Row>[] {
       value: (p) => (p.speedup_vs_epaxos === undefined ? null : round(p.speedup_vs_epaxos, 4)),
     },
     { header: 'scheduler_ns_per_request', value: (p) => round(p.scheduler_ns_per_request, 1) },
+    {
+      header: 'exec_us_per_request',
+      value: (p) => (p.exec_us_per_request === undefined ? null : round(p.exec_us_per_request, 2)),
+    },
+    {
+      header: 'worker_wait_share',
+      value: (p) => (p.worker_wait_share === undefined ? null : round(p.worker_wait_share, 4)),
+    },
     { header: 'latency_p99_us', value: (p) => (p.latency_p99_us === undefined ? null : round(p.latency_p99_us, 1)) },
     { header: 'correct', value: (p) => p.correct },
     { header: 'oversubscribed', value: (p) => p.oversubscribed },

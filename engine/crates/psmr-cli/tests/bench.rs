@@ -53,6 +53,8 @@ fn bench_json_has_one_point_per_scheduler_threads_and_writes() {
             "throughput_ops_s",
             "speedup_vs_sequential",
             "scheduler_ns_per_request",
+            "exec_us_per_request",
+            "worker_wait_share",
             "correct",
         ] {
             assert!(p.get(key).is_some(), "{key} missing in {p}");

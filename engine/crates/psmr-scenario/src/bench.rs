@@ -52,6 +52,19 @@ pub struct BenchPoint {
     pub speedup_vs_epaxos: Option<f64>,
     /// Delivering thread's busy time per request.
     pub scheduler_ns_per_request: f64,
+    /// The workers' execution time per request they executed, in µs (their
+    /// execution intervals summed over the workers, over the requests).
+    /// Against the 1-thread point it says whether workers ran slower side
+    /// by side (shared cores or memory), apart from waiting. 0 for
+    /// sequential execution, which runs on the delivering thread (its time
+    /// is `scheduler_ns_per_request`).
+    #[serde(default)]
+    pub exec_us_per_request: f64,
+    /// Share of the workers' measured time spent waiting (for a request to
+    /// run, or for another thread), not executing: `(wait + idle) / (exec +
+    /// wait + idle)` over the workers.
+    #[serde(default)]
+    pub worker_wait_share: f64,
     pub latency_p99_us: f64,
     /// Every repetition passed the oracle.
     pub correct: bool,
@@ -283,6 +296,28 @@ fn repeat(
     Ok(out)
 }
 
+/// The workers' execution time per executed request, in µs (0 without any).
+fn exec_us_per_request(m: &psmr_core::metrics::RunMetrics) -> f64 {
+    let executed: u64 = m.threads.iter().map(|t| t.executed).sum();
+    let exec_ms: f64 = m.threads.iter().map(|t| t.exec_ms).sum();
+    if executed == 0 {
+        0.0
+    } else {
+        exec_ms * 1e3 / executed as f64
+    }
+}
+
+/// The workers' waiting and idle time over all their measured time.
+fn worker_wait_share(m: &psmr_core::metrics::RunMetrics) -> f64 {
+    let exec: f64 = m.threads.iter().map(|t| t.exec_ms).sum();
+    let waits: f64 = m.threads.iter().map(|t| t.wait_ms + t.idle_ms).sum();
+    if exec + waits <= 0.0 {
+        0.0
+    } else {
+        waits / (exec + waits)
+    }
+}
+
 /// The point of run `i` over `reports` (its repetitions); `None` when a
 /// repetition lacks it or it was cancelled. `aux`: the scheduler's
 /// auxiliary threads.
@@ -323,6 +358,8 @@ fn point(
         },
         speedup_vs_epaxos: epaxos_ops.filter(|e| *e > 0.0).map(|e| throughput / e),
         scheduler_ns_per_request: med(&|r| r.metrics.scheduler_ns_per_request),
+        exec_us_per_request: med(&|r| exec_us_per_request(&r.metrics)),
+        worker_wait_share: med(&|r| worker_wait_share(&r.metrics)),
         latency_p99_us: med(&|r| r.latency_us.p99),
         correct: bad.is_none(),
         violation: bad.and_then(|r| r.violation.clone()),

@@ -60,6 +60,21 @@ fn sweep_covers_threads_times_writes_with_a_sequential_baseline() {
                 .unwrap()
                 .throughput_ops_s;
         assert!((p.speedup_vs_sequential - expected).abs() < 1e-9);
+        // The workers executed for a while, and no longer than the run
+        // lasted on each of them: t threads give at most t × the wall time
+        // per request (1 µs of slack for the clock's rounding).
+        let wall_us = 1e6 / p.throughput_ops_s;
+        if p.scheduler == "sequential" {
+            // No workers: the delivering thread executes.
+            assert_eq!((p.exec_us_per_request, p.worker_wait_share), (0.0, 0.0));
+            continue;
+        }
+        assert!(p.exec_us_per_request > 0.0, "{p:?}");
+        assert!(
+            p.exec_us_per_request <= p.threads as f64 * wall_us + 1.0,
+            "{p:?}"
+        );
+        assert!((0.0..1.0).contains(&p.worker_wait_share), "{p:?}");
     }
 }
 
