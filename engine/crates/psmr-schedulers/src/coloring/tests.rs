@@ -341,18 +341,20 @@ fn time_left_refuses_short_colors_and_takes_long_ones() {
 /// Libasync-smp on an unbalanced round: its stealer takes one event per
 /// steal (each color holds one), after walking the victim's list. Whether
 /// the idle core gets a time slice before core 0 drains its queue depends
-/// on the machine's load, so the run is repeated (at most 5 times) until a
-/// steal happens; every run must be correct and move one event per steal.
+/// on the machine's load (under `cargo test` the other tests' threads share
+/// the cores), so the round is long (10,000 events of 500 ns, about 5 ms,
+/// more than a time slice) and the run is repeated (at most 20 times) until
+/// a steal happens; every run must be correct and move one event per steal.
 #[test]
 fn libasync_steals_one_short_event_at_a_time() {
     let s = workload_stream(
-        serde_json::json!({"kind": "unbalanced", "round": 2000, "long_share": 0.0,
+        serde_json::json!({"kind": "unbalanced", "round": 10000, "long_share": 0.0,
                            "short_ns": 500}),
-        2001,
+        10001,
         0,
     );
     let mut stole = false;
-    for _ in 0..5 {
+    for _ in 0..20 {
         let r = run(&libasync(true), &s, 2);
         testkit::assert_correct(&r);
         let steals = counter(&r, "steals");
@@ -362,7 +364,7 @@ fn libasync_steals_one_short_event_at_a_time() {
             break;
         }
     }
-    assert!(stole, "no run of five stole");
+    assert!(stole, "no run of twenty stole");
 }
 
 /// The broken stealer takes the color its victim is running: with long
