@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use psmr_scenario::{check_scenario, CheckOutcome, Limits, RunMonitor, RunOptions};
 
-use crate::{host_for, load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
+use crate::shared::{host_for, load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
 
 /// One file's outcome: its results, or the diagnostics that stopped it.
 struct FileOutcome {

@@ -11,7 +11,7 @@
 //! outside `0..threads`, a class count different from the table's) under the
 //! pseudo-rule `CtoT`, since the rules cannot be checked on such a mapping.
 
-use crate::{CtoT, Mode};
+use crate::ctot::{CtoT, Mode};
 use psmr_core::{ClassId, ClassTable};
 use std::fmt;
 
@@ -69,6 +69,13 @@ pub const R5: &str = "R.5";
 /// class order. A mapping with the wrong number of classes or a thread id
 /// `>= m.threads` is reported as malformed (`CtoT`) and the rules are not
 /// checked further.
+impl CtoT {
+    /// Check rules R.1-R.5 against `table`.
+    pub fn validate(&self, table: &ClassTable) -> Result<(), Vec<RuleViolation>> {
+        validate(self, table)
+    }
+}
+
 pub fn validate(m: &CtoT, t: &ClassTable) -> Result<(), Vec<RuleViolation>> {
     let structural = check_structure(m, t);
     if !structural.is_empty() {

@@ -10,9 +10,9 @@
 
 use crate::graph::{edge_cut, Graph};
 use crate::rng::Rng;
-use crate::PartitionConfig;
+use crate::{partition, PartitionConfig};
 
-/// Expected [`crate::reference_digest`]. Written by running
+/// Expected [`reference_digest`]. Written by running
 /// `cargo test -p psmr-partition reference_digest -- --nocapture` in
 /// `engine/` (the test prints the digest it computed); change it only
 /// together with a deliberate change of the algorithm, and check the wasm
@@ -88,6 +88,16 @@ pub fn reference_config() -> PartitionConfig {
         seed: 7,
         ..PartitionConfig::default()
     }
+}
+
+/// The digest of partitioning [`reference_graph`] with
+/// [`reference_config`]; must equal [`REFERENCE_DIGEST`] on every build
+/// (native and wasm).
+pub fn reference_digest() -> u64 {
+    let g = reference_graph();
+    partition(&g, &reference_config())
+        .expect("the reference configuration is valid")
+        .digest()
 }
 
 #[cfg(test)]

@@ -48,6 +48,7 @@ mod tests;
 use std::cmp::Reverse;
 use std::fmt;
 
+pub use fixture::reference_digest;
 pub use graph::{edge_cut, part_weights, Graph, GraphError};
 
 use bisect::Effort;
@@ -439,14 +440,4 @@ fn finish(g: &Graph, part: Vec<u32>, parts: u32, max: u64) -> Partition {
         max_part_weight: max,
         part,
     }
-}
-
-/// The digest of partitioning [`fixture::reference_graph`] with
-/// [`fixture::reference_config`]; must equal [`fixture::REFERENCE_DIGEST`] on
-/// every build (native and wasm).
-pub fn reference_digest() -> u64 {
-    let g = fixture::reference_graph();
-    partition(&g, &fixture::reference_config())
-        .expect("the reference configuration is valid")
-        .digest()
 }

@@ -1,0 +1,46 @@
+//! What every subcommand shares: exit codes, loading a scenario file with
+//! located diagnostics, and a thread host sized for a run.
+
+use std::process::ExitCode;
+
+use psmr_core::threads::ThreadHost;
+use psmr_scenario::{parse_scenario, Diagnostic, Scenario};
+
+/// Exit code of a run whose oracle found a violation, or a failed check.
+pub(crate) const EXIT_FAILED: u8 = 1;
+/// Exit code of bad input.
+pub(crate) const EXIT_BAD_INPUT: u8 = 2;
+
+/// Read and parse `file`; diagnostics for an unreadable or invalid file.
+pub(crate) fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {
+    let name = file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        vec![Diagnostic::new(
+            &name,
+            (1, 1),
+            "",
+            format!("cannot read the file: {e}"),
+        )]
+    })?;
+    parse_scenario(&text, &name)
+}
+
+pub(crate) fn print_diagnostics(diags: &[Diagnostic]) {
+    for d in diags {
+        eprintln!("{d}");
+    }
+}
+
+/// Pool threads kept beside the workers for schedulers' auxiliary roles
+/// (tracker, partitioner, graph builder).
+const AUX_THREADS: usize = 4;
+
+/// A thread host able to run `threads` workers, the delivering thread and
+/// up to [`AUX_THREADS`] auxiliary threads.
+pub(crate) fn host_for(threads: usize) -> Result<ThreadHost, ExitCode> {
+    let workers = threads.clamp(1, psmr_core::threads::MAX_WORKERS) + AUX_THREADS;
+    ThreadHost::with_capacity(workers).map_err(|e| {
+        eprintln!("psmr: {e}");
+        ExitCode::from(EXIT_BAD_INPUT)
+    })
+}
