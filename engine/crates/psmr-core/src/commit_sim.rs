@@ -57,8 +57,8 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::rng::SplitMix64;
 use crate::scc::{Admit, Graph, Tarjan, TarjanError};
-use crate::workload::SplitMix64;
 
 /// Most replicas.
 pub const MAX_REPLICAS: u32 = 7;

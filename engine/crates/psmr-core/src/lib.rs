@@ -36,6 +36,7 @@ pub mod exec;
 pub mod metrics;
 pub mod oracle;
 pub mod request;
+pub mod rng;
 pub mod run;
 pub mod scc;
 pub mod scheduler;

@@ -15,6 +15,7 @@ use crate::app::AppSpec;
 use crate::cell::Span;
 use crate::class::{ClassId, ClassTable};
 use crate::request::Op;
+pub use crate::rng::SplitMix64;
 use crate::stream::{Stream, StreamBuilder};
 pub use crate::workload_events::EventWorkload;
 
@@ -93,35 +94,6 @@ fn default_scan_len() -> u32 {
     16
 }
 
-/// SplitMix64: small, fast, and identical everywhere.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform in 0..n (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-    /// Exponential with the given mean.
-    pub fn exp(&mut self, mean: f64) -> f64 {
-        -mean * (1.0 - self.unit()).ln()
-    }
-}
-
 /// Class weights the workload implies (for the mapping optimizer), indexed
 /// by class id of [`AppSpec::classes`].
 pub fn class_weights(classes: &ClassTable, w: &WorkloadSpec) -> Vec<f64> {
@@ -184,7 +156,7 @@ fn shard_share(skew: &Skew, shard: usize, shards: usize) -> f64 {
 /// ([`crate::workload_events`]), a total order otherwise.
 pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Stream {
     if let Some(events) = &w.events {
-        return crate::workload_events::generate(app, events, w);
+        return crate::workload_events::generate(app, events, w.seed, w.requests);
     }
     if let Some(y) = &w.ycsb {
         return crate::workload_ycsb::generate(app, classes, y, w.seed, w.requests);

@@ -40,8 +40,8 @@ use crate::app::AppSpec;
 use crate::cell::Span;
 use crate::class::{ClassId, ClassTable};
 use crate::request::Op;
+use crate::rng::SplitMix64;
 use crate::stream::{Stream, StreamBuilder};
-use crate::workload::SplitMix64;
 use crate::ycsb::{
     self, InsertOrder, KeyDistribution, Workload, YcsbConfig, YcsbGenerator, YcsbOp,
 };

@@ -31,7 +31,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::workload::SplitMix64;
+use crate::rng::SplitMix64;
 
 /// YCSB's zipfian constant (`ZipfianGenerator.java:43`).
 pub const ZIPFIAN_CONSTANT: f64 = 0.99;
