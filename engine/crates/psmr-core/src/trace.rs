@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 use crate::class::ClassId;
 use crate::clock;
 use crate::request::RequestId;
+pub use crate::request::NO_REQUEST;
 
 /// A thread of a run: worker `0..threads`, [`SCHEDULER`], or an auxiliary
 /// role `AUX_BASE + k`.
@@ -48,8 +49,6 @@ pub const SCHEDULER: ThreadRef = u16::MAX;
 pub const AUX_BASE: ThreadRef = 0xFF00;
 /// Most auxiliary roles of one run.
 pub const MAX_ROLES: usize = 16;
-/// A request field that names no request (an idle wait, a root's parent).
-pub const NO_REQUEST: RequestId = RequestId::MAX;
 
 /// Why a thread waits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -44,10 +44,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::{AppSpec, LINES_PER_KIB};
 use crate::cell::Span;
-use crate::request::{EventOp, Home, Op, RequestId};
+use crate::request::{EventOp, Home, Op, RequestId, NO_REQUEST};
 use crate::rng::SplitMix64;
 use crate::stream::{EventForest, Stream, StreamBuilder};
-use crate::trace::NO_REQUEST;
 
 /// Annotated cost of touching one 64-byte line, for the default `cost_ns`
 /// of handlers that walk data (a profile's estimate, not a measurement).
