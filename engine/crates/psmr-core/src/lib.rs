@@ -30,7 +30,6 @@ pub mod cancel;
 pub mod cell;
 pub mod class;
 pub mod clock;
-pub mod codec;
 pub mod commit_sim;
 pub mod exec;
 pub mod metrics;
@@ -48,6 +47,8 @@ pub mod workload_commits;
 pub mod workload_events;
 pub mod workload_ycsb;
 pub mod ycsb;
+
+pub use trace::codec;
 
 pub use cell::{CellSpace, Span};
 pub use class::{ClassDef, ClassId, ClassTable};
