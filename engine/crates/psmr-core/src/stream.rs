@@ -198,11 +198,6 @@ impl EventForest {
             [self.child_start[e as usize] as usize..self.child_start[e as usize + 1] as usize]
     }
 
-    /// The root of `e`'s tree.
-    pub fn root_of(&self, e: RequestId) -> RequestId {
-        self.roots[self.roots.partition_point(|r| *r <= e) - 1]
-    }
-
     /// Ids must be the breadth-first order of each tree, trees one after
     /// the other: then the canonical order is the id order.
     fn check_breadth_first(&self) -> Result<(), String> {

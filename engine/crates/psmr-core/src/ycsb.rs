@@ -457,21 +457,6 @@ impl YcsbConfig {
         }
     }
 
-    /// Paper 001's sizes (section 5): 10^6 records of 4 KB; 5 * 10^7
-    /// operations for A and D, 5 * 10^6 for E.
-    pub fn paper_001(workload: Workload) -> Self {
-        let operation_count = match workload {
-            Workload::A | Workload::D => 50_000_000,
-            Workload::EYcsb | Workload::EPaper001 => 5_000_000,
-        };
-        YcsbConfig {
-            record_count: 1_000_000,
-            operation_count,
-            value_size_bytes: 4096,
-            ..YcsbConfig::new(workload)
-        }
-    }
-
     /// Shares of read, update, insert and scan, in YCSB's order of
     /// `createOperationGenerator` (`CoreWorkload.java:876-912`).
     pub fn proportions(&self) -> [(OpKind, f64); 4] {
