@@ -94,6 +94,28 @@ fn default_scan_len() -> u32 {
     16
 }
 
+impl WorkloadSpec {
+    /// `requests` requests drawn from `seed`, of which the shares `writes`
+    /// and `global` (0..=1) are writes and global requests, spread evenly
+    /// over the shards; every other field at its default.
+    pub fn balanced(seed: u64, requests: u32, writes: f64, global: f64) -> Self {
+        WorkloadSpec {
+            seed,
+            requests,
+            writes,
+            global,
+            skew: Skew::Balanced,
+            mix: None,
+            group_mean: None,
+            scans: 0.0,
+            scan_len: default_scan_len(),
+            events: None,
+            ycsb: None,
+            commits: None,
+        }
+    }
+}
+
 /// Class weights the workload implies (for the mapping optimizer), indexed
 /// by class id of [`AppSpec::classes`].
 pub fn class_weights(classes: &ClassTable, w: &WorkloadSpec) -> Vec<f64> {
@@ -384,33 +406,30 @@ mod tests {
     use crate::app::ListCost;
 
     fn spec() -> WorkloadSpec {
-        WorkloadSpec {
-            seed: 7,
-            requests: 2000,
-            writes: 0.2,
-            global: 0.1,
-            skew: Skew::Balanced,
-            mix: None,
-            group_mean: None,
-            scans: 0.0,
-            scan_len: 16,
-            events: None,
-            ycsb: None,
-            commits: None,
+        WorkloadSpec::balanced(7, 2000, 0.2, 0.1)
+    }
+
+    /// The linked list over two shards of 1,000 entries.
+    fn two_lists() -> AppSpec {
+        AppSpec::LinkedList {
+            shards: 2,
+            size: ListCost::Light,
         }
+    }
+
+    /// `two_lists`' class table and the stream `w` makes on it.
+    fn two_lists_stream(w: &WorkloadSpec) -> (ClassTable, Stream) {
+        let classes = two_lists().classes();
+        let stream = generate(&two_lists(), &classes, w);
+        (classes, stream)
     }
 
     #[test]
     fn same_seed_same_stream_different_seed_different_stream() {
-        let app = AppSpec::LinkedList {
-            shards: 2,
-            size: ListCost::Light,
-        };
-        let classes = app.classes();
-        let a = generate(&app, &classes, &spec());
-        let b = generate(&app, &classes, &spec());
+        let (_, a) = two_lists_stream(&spec());
+        let (_, b) = two_lists_stream(&spec());
         assert_eq!(a, b);
-        let c = generate(&app, &classes, &WorkloadSpec { seed: 8, ..spec() });
+        let (_, c) = two_lists_stream(&WorkloadSpec { seed: 8, ..spec() });
         assert_ne!(a, c);
     }
 
@@ -443,19 +462,10 @@ mod tests {
 
     #[test]
     fn shares_match_the_spec() {
-        let app = AppSpec::LinkedList {
-            shards: 2,
-            size: ListCost::Light,
-        };
-        let classes = app.classes();
-        let stream = generate(
-            &app,
-            &classes,
-            &WorkloadSpec {
-                requests: 20_000,
-                ..spec()
-            },
-        );
+        let (_, stream) = two_lists_stream(&WorkloadSpec {
+            requests: 20_000,
+            ..spec()
+        });
         let share = |f: &dyn Fn(&[crate::cell::Span]) -> bool| {
             (0..20_000).filter(|r| f(stream.footprint(*r))).count() as f64 / 20_000.0
         };
@@ -467,20 +477,11 @@ mod tests {
 
     #[test]
     fn grouping_draws_runs_of_reads_between_writes() {
-        let app = AppSpec::LinkedList {
-            shards: 2,
-            size: ListCost::Light,
-        };
-        let classes = app.classes();
-        let stream = generate(
-            &app,
-            &classes,
-            &WorkloadSpec {
-                requests: 5_000,
-                group_mean: Some(9.0),
-                ..spec()
-            },
-        );
+        let (classes, stream) = two_lists_stream(&WorkloadSpec {
+            requests: 5_000,
+            group_mean: Some(9.0),
+            ..spec()
+        });
         let writes = stream
             .requests
             .iter()

@@ -268,21 +268,7 @@ mod tests {
             shards: 1,
             size: ListCost::Light,
         };
-        let w = WorkloadSpec {
-            seed: 5,
-            requests,
-            writes,
-            global: 0.0,
-            skew: Default::default(),
-            mix: None,
-            group_mean: None,
-            scans: 0.0,
-            scan_len: 16,
-            ycsb: None,
-            events: None,
-            commits: None,
-        };
-        (app, w)
+        (app, WorkloadSpec::balanced(5, requests, writes, 0.0))
     }
 
     #[test]

@@ -522,19 +522,19 @@ impl<'s> Sim<'s> {
             return;
         }
         self.unite_deps(id);
-        let inst = &mut self.insts[id as usize];
-        inst.slow = true;
+        self.insts[id as usize].slow = true;
+        self.leader_sends(id, |inst, to| Event::Accept { inst, to });
+    }
+
+    /// The leader of `id` knows the instance's current seq and sends
+    /// `message(id, to)` to every other replica `to` (an Accept or a Commit
+    /// round), in replica order.
+    fn leader_sends(&mut self, id: u32, message: fn(u32, u8) -> Event) {
+        let inst = &self.insts[id as usize];
         let (leader, seq) = (inst.leader as usize, inst.seq);
         self.known_seq[id as usize * self.r + leader] = seq;
         for s in (0..self.r).filter(|&s| s != leader) {
-            self.send(
-                leader,
-                s,
-                Event::Accept {
-                    inst: id,
-                    to: s as u8,
-                },
-            );
+            self.send(leader, s, message(id, s as u8));
         }
     }
 
@@ -575,20 +575,8 @@ impl<'s> Sim<'s> {
     /// calls) and tells everyone.
     fn commit(&mut self, id: u32) {
         self.committed.push(id);
-        let inst = &mut self.insts[id as usize];
-        inst.commit_ns = self.now_ns;
-        let (leader, seq) = (inst.leader as usize, inst.seq);
-        self.known_seq[id as usize * self.r + leader] = seq;
-        for s in (0..self.r).filter(|&s| s != leader) {
-            self.send(
-                leader,
-                s,
-                Event::Commit {
-                    inst: id,
-                    to: s as u8,
-                },
-            );
-        }
+        self.insts[id as usize].commit_ns = self.now_ns;
+        self.leader_sends(id, |inst, to| Event::Commit { inst, to });
     }
 
     fn learn_commit(&mut self, id: u32, s: usize) {
