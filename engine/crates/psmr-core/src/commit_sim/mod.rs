@@ -49,6 +49,10 @@
 //!   `a`'s, even if `b` does not depend on `a` (different SCCs). Nothing
 //!   more holds, which is why execution orders SCCs by their dependencies
 //!   and uses seq only inside an SCC.
+//!
+//! The files: `spec` (the commands' footprints, [`CommitSimSpec`], errors),
+//! `sim` (the simulator), `commit_stream` ([`CommitStream`]), `sccs` (SCC
+//! histogram, execution order), `json` (the JSON shape), `limits`.
 
 mod commit_stream;
 mod json;
