@@ -847,14 +847,14 @@ pub(crate) mod tests {
     #[test]
     fn batching_reduces_instances() {
         let fp = list_workload(1, 10_000, 2);
-        let single = simulate(
-            &fp,
-            &CommitSimSpec {
-                batch_max: 1,
+        let with_batch_max = |batch_max| {
+            let spec = CommitSimSpec {
+                batch_max,
                 ..Default::default()
-            },
-        )
-        .unwrap();
+            };
+            simulate(&fp, &spec).unwrap()
+        };
+        let single = with_batch_max(1);
         let batched = simulate(&fp, &CommitSimSpec::default()).unwrap();
         assert_eq!(single.stream.len(), 10_000);
         assert!(
@@ -864,14 +864,7 @@ pub(crate) mod tests {
         );
         assert_well_formed(&batched.stream, 10_000);
         // batch_max caps a batch.
-        let capped = simulate(
-            &fp,
-            &CommitSimSpec {
-                batch_max: 40,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let capped = with_batch_max(40);
         assert!((0..capped.stream.len()).all(|i| capped.stream.commands(i).len() <= 40));
     }
 

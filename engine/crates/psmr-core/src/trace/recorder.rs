@@ -573,28 +573,35 @@ mod tests {
         assert_eq!(st.admit(|| 99), 99);
     }
 
-    /// A traced run's hub with one recording thread, bounded to `max_events`.
-    fn one_lane_hub_of(max_events: usize) -> TraceHub {
-        TraceHub::new(
-            TraceConfig {
-                enabled: true,
-                max_events,
-            },
-            1,
-        )
-    }
-
-    #[test]
-    fn a_long_run_keeps_a_complete_head_and_tail_and_says_where_it_cut() {
-        let hub = one_lane_hub_of(100);
+    /// The finished trace of a run whose one thread records `Dequeued` for
+    /// requests 0..1000, each followed by `also(i)` if any, into a hub
+    /// bounded to 100 events.
+    fn thousand_dequeues_kept_in_100(
+        also: impl Fn(u32) -> Option<EventKind>,
+    ) -> (Vec<TraceEvent>, Vec<ThreadStats>, TraceWindow) {
+        let config = TraceConfig {
+            enabled: true,
+            max_events: 100,
+        };
+        let hub = TraceHub::new(config, 1);
         {
             let mut r = hub.recorder(0);
             for i in 0..1000 {
                 r.record(EventKind::Dequeued { req: i });
+                if let Some(e) = also(i) {
+                    r.record(e);
+                }
             }
-            r.record(EventKind::MapSwitch { epoch: 1, moved: 3 });
         }
-        let (events, stats, w) = hub.finish();
+        hub.finish()
+    }
+
+    #[test]
+    fn a_long_run_keeps_a_complete_head_and_tail_and_says_where_it_cut() {
+        // The last event, after Dequeued 999, is a map switch.
+        let (events, stats, w) = thousand_dequeues_kept_in_100(|i| {
+            (i == 999).then_some(EventKind::MapSwitch { epoch: 1, moved: 3 })
+        });
         assert!(w.cut);
         assert!(events.len() <= 100);
         assert_eq!(w.head_events, 50);
@@ -617,21 +624,13 @@ mod tests {
 
     #[test]
     fn structural_events_of_the_gap_survive() {
-        let hub = one_lane_hub_of(100);
-        {
-            let mut r = hub.recorder(0);
-            for i in 0..1000 {
-                r.record(EventKind::Dequeued { req: i });
-                if i == 500 {
-                    r.record(EventKind::Steal {
-                        victim: 1,
-                        count: 4,
-                        first: 7,
-                    });
-                }
-            }
-        }
-        let (events, _, w) = hub.finish();
+        let (events, _, w) = thousand_dequeues_kept_in_100(|i| {
+            (i == 500).then_some(EventKind::Steal {
+                victim: 1,
+                count: 4,
+                first: 7,
+            })
+        });
         assert_eq!(w.gap_events, 1);
         assert!(events
             .iter()
