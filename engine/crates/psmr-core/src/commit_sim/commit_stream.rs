@@ -11,7 +11,7 @@ use crate::scc::Graph;
 /// `seq[i]` and depends on the instances `deps[dep_start[i]..dep_start[i +
 /// 1]]` (positions in commit order, possibly later ones).
 ///
-/// Invariants (checked when read from JSON, established by [`simulate`]):
+/// Invariants (checked when read from JSON, established by [`super::simulate`]):
 /// every batch is non-empty; the command lists together are a permutation
 /// of `0..command_count()`; every dependency names another existing
 /// instance, at most once per instance.

@@ -510,8 +510,9 @@ impl Recorder<'_> {
         }
         self.record_at(EventKind::WaitEnd { reason, req, spins }, now);
     }
-    /// Start a wait on `on` (a request, a thread, or [`NO_REQUEST`]): record
-    /// its event and return its start time.
+    /// Start a wait on `on` (a request, a thread, or
+    /// [`NO_REQUEST`](crate::request::NO_REQUEST)): record its event and
+    /// return its start time.
     pub fn wait_begin(&mut self, reason: WaitReason, req: RequestId, on: u32) -> u64 {
         let now = self.now();
         self.record_at(EventKind::WaitStart { reason, req, on }, now);
