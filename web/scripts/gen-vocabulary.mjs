@@ -23,7 +23,7 @@ export function generate(vocab) {
   const reasons = [...vocab.reasons].sort((p, q) => p.code - q.code);
   const lines = [];
   lines.push('// Generated from vocabulary.json by scripts/gen-vocabulary.mjs; do not edit.');
-  lines.push('// The engine defines the trace vocabulary once (psmr-core/src/trace.rs).');
+  lines.push('// The engine defines the trace vocabulary once (psmr-core/src/trace/vocabulary.rs).');
   lines.push('');
   lines.push('/** Event kind codes (w2 bits 16-23), by name. */');
   lines.push('export const KIND = {');

@@ -1,5 +1,5 @@
 // Generated from vocabulary.json by scripts/gen-vocabulary.mjs; do not edit.
-// The engine defines the trace vocabulary once (psmr-core/src/trace.rs).
+// The engine defines the trace vocabulary once (psmr-core/src/trace/vocabulary.rs).
 
 /** Event kind codes (w2 bits 16-23), by name. */
 export const KIND = {

@@ -17,8 +17,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cell::{self, Span};
-use crate::request::RequestId;
-use crate::stream::Stream;
 
 /// Index of a class in its [`ClassTable`].
 pub type ClassId = u16;
@@ -150,44 +148,6 @@ impl ClassTable {
     /// Number of shards of a sharded table (local classes come in R/W pairs).
     pub fn shards(&self) -> usize {
         self.classes.iter().filter(|c| c.shard.is_some()).count() / 2
-    }
-
-    /// Does every request's class cover its footprint? Schedulers that
-    /// route by class are correct only then (the rules R.1-R.5 reason about
-    /// classes). Returns the first request that is not covered.
-    pub fn check_covers(&self, stream: &Stream) -> Result<(), NotCovered> {
-        for r in &stream.requests {
-            if r.class as usize >= self.classes.len() {
-                return Err(NotCovered {
-                    req: r.id,
-                    class: format!("#{}", r.class),
-                });
-            }
-            if !cell::covers(&self.get(r.class).footprint, stream.footprint(r.id)) {
-                return Err(NotCovered {
-                    req: r.id,
-                    class: self.get(r.class).name.clone(),
-                });
-            }
-        }
-        Ok(())
-    }
-}
-
-/// A request whose footprint its class does not cover.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotCovered {
-    pub req: RequestId,
-    pub class: String,
-}
-
-impl std::fmt::Display for NotCovered {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "request #{} accesses cells its class {} does not cover",
-            self.req, self.class
-        )
     }
 }
 

@@ -32,10 +32,10 @@ use crate::cancel::CancelToken;
 use crate::cell::WRITE_BIT;
 use crate::class::ClassTable;
 use crate::clock;
-use crate::request::{Request, RequestId};
+use crate::request::{Request, RequestId, NO_REQUEST};
 use crate::stream::{Stream, StreamKind};
 use crate::threads::ThreadHost;
-use crate::trace::{EventKind, Recorder, ThreadRef, TraceHub, NO_REQUEST, SCHEDULER};
+use crate::trace::{EventKind, Recorder, ThreadRef, TraceHub, SCHEDULER};
 
 /// Per-request record of one run, one cache line each so that workers
 /// writing neighbouring requests do not share a line.

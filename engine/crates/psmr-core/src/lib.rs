@@ -12,30 +12,41 @@
 //! * [`class`]: request classes and the conflict relation between them
 //!   (paper 003, Definitions 2-3: internal and external conflicts);
 //! * [`app`]: the replicated applications that do real work;
+//! * [`rng`]: the SplitMix64 generator behind every seeded choice;
 //! * [`workload`]: the seeded request-stream generator ([`workload_events`]:
-//!   event forests for the event-coloring runtimes);
-//! * [`workload`]: the seeded request-stream generator ([`workload_ycsb`]:
-//!   YCSB A, D, E streams for the key-value store);
+//!   event forests for the event-coloring runtimes; [`workload_ycsb`] over
+//!   [`ycsb`]: YCSB A, D, E streams for the key-value store;
+//!   [`workload_commits`]: the same commands as an ePaxos commit stream);
+//! * [`commit_sim`]: commit streams, the ePaxos ordering simulator that makes
+//!   them, their JSON shape and SCC histogram;
 //! * [`scheduler`]: the one [`scheduler::Scheduler`] trait every scheduler
 //!   implements, and the fixed list of scheduler ids;
 //! * [`exec`]: the run context handed to a scheduler, and the single
 //!   function through which every request is executed ([`exec::RunContext::execute`]);
-//! * [`trace`]: the compact event vocabulary recorded into per-thread buffers;
+//! * [`trace`]: the compact event vocabulary, its packed form ([`codec`]),
+//!   and the per-thread recorders a run records it with;
 //! * [`metrics`]: throughput, latency and per-thread time accounting;
 //! * [`oracle`]: the correctness check run after every run;
 //! * [`scc`]: strongly connected components (iterative Tarjan).
+//!
+//! No module imports one that imports it back. From the bottom up: `cell`,
+//! `clock`, `rng`, `scc`, `cancel` import nothing of the crate; then
+//! `class`, `request`, `stream`; the trace and `threads`; the
+//! applications; `exec` and what runs on it (`scheduler`, `metrics`,
+//! `oracle`, `run`). The generators (`ycsb`, `commit_sim`, `workload_*`,
+//! `workload`) sit on `rng`, `stream` and the applications.
 
 pub mod app;
 pub mod cancel;
 pub mod cell;
 pub mod class;
 pub mod clock;
-pub mod codec;
 pub mod commit_sim;
 pub mod exec;
 pub mod metrics;
 pub mod oracle;
 pub mod request;
+pub mod rng;
 pub mod run;
 pub mod scc;
 pub mod scheduler;
@@ -48,10 +59,12 @@ pub mod workload_events;
 pub mod workload_ycsb;
 pub mod ycsb;
 
+pub use trace::codec;
+
 pub use cell::{CellSpace, Span};
 pub use class::{ClassDef, ClassId, ClassTable};
 pub use exec::{RunContext, RunOutput};
-pub use request::{EventOp, Home, Op, Request, RequestId, ShardSet};
+pub use request::{EventOp, Home, Op, Request, RequestId, ShardSet, NO_REQUEST};
 pub use scheduler::{Family, Needs, RunError, Scheduler, SchedulerId, SpaceKind};
 pub use stream::{Stream, StreamKind};
-pub use trace::{EventKind, ThreadRef, TraceEvent, WaitReason, NO_REQUEST};
+pub use trace::{EventKind, ThreadRef, TraceEvent, WaitReason};

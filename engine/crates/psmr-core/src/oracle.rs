@@ -29,9 +29,8 @@ use crate::app::Application;
 use crate::cell::WRITE_BIT;
 use crate::class::ClassTable;
 use crate::exec::ExecLog;
-use crate::request::RequestId;
+use crate::request::{RequestId, NO_REQUEST};
 use crate::stream::{Stream, StreamKind};
-use crate::trace::NO_REQUEST;
 
 /// What sequential execution of the stream in its canonical order gives.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,6 +14,9 @@ use crate::class::ClassId;
 /// for commit streams, the canonical event-loop order for event streams.
 pub type RequestId = u32;
 
+/// A request field that names no request (an idle wait, a root's parent).
+pub const NO_REQUEST: RequestId = RequestId::MAX;
+
 /// A set of shards, at most 64 (the linked list's and spin app's global
 /// operations name the shards they visit with it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -540,7 +540,7 @@ pub const FIG1_SEQS: [u64; 11] = [9, 8, 7, 5, 6, 2, 1, 3, 4, 3, 2];
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::SplitMix64;
+    use crate::rng::SplitMix64;
     use proptest::prelude::*;
 
     /// CSR arrays from an adjacency list.

@@ -30,10 +30,9 @@
 use std::ops::Range;
 
 use crate::cell::{CellSpace, DenseCells, Span, WRITE_BIT};
-use crate::class::ClassId;
-use crate::request::{Op, Request, RequestId};
+use crate::class::{ClassId, ClassTable};
+use crate::request::{Op, Request, RequestId, NO_REQUEST};
 use crate::scc::{Admit, Graph, Tarjan, TarjanError};
-use crate::trace::NO_REQUEST;
 
 /// What kind of order a stream carries.
 #[derive(
@@ -197,11 +196,6 @@ impl EventForest {
     pub fn children(&self, e: RequestId) -> &[RequestId] {
         &self.children
             [self.child_start[e as usize] as usize..self.child_start[e as usize + 1] as usize]
-    }
-
-    /// The root of `e`'s tree.
-    pub fn root_of(&self, e: RequestId) -> RequestId {
-        self.roots[self.roots.partition_point(|r| *r <= e) - 1]
     }
 
     /// Ids must be the breadth-first order of each tree, trees one after
@@ -438,6 +432,48 @@ impl Stream {
     /// The color (event streams) of `e`: its one written cell.
     pub fn color(&self, e: RequestId) -> u64 {
         self.footprint(e)[0].lo
+    }
+}
+
+// The cover check sits with streams, not classes: a stream's requests
+// carry class ids, so classes come first in the module order.
+impl ClassTable {
+    /// Does every request's class cover its footprint? Schedulers that
+    /// route by class are correct only then (the rules R.1-R.5 reason about
+    /// classes). Returns the first request that is not covered.
+    pub fn check_covers(&self, stream: &Stream) -> Result<(), NotCovered> {
+        for r in &stream.requests {
+            if r.class as usize >= self.len() {
+                return Err(NotCovered {
+                    req: r.id,
+                    class: format!("#{}", r.class),
+                });
+            }
+            if !crate::cell::covers(&self.get(r.class).footprint, stream.footprint(r.id)) {
+                return Err(NotCovered {
+                    req: r.id,
+                    class: self.get(r.class).name.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A request whose footprint its class does not cover.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotCovered {
+    pub req: RequestId,
+    pub class: String,
+}
+
+impl std::fmt::Display for NotCovered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "request #{} accesses cells its class {} does not cover",
+            self.req, self.class
+        )
     }
 }
 

@@ -15,6 +15,7 @@ use crate::app::AppSpec;
 use crate::cell::Span;
 use crate::class::{ClassId, ClassTable};
 use crate::request::Op;
+pub use crate::rng::SplitMix64;
 use crate::stream::{Stream, StreamBuilder};
 pub use crate::workload_events::EventWorkload;
 
@@ -93,32 +94,25 @@ fn default_scan_len() -> u32 {
     16
 }
 
-/// SplitMix64: small, fast, and identical everywhere.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform in 0..n (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-    /// Exponential with the given mean.
-    pub fn exp(&mut self, mean: f64) -> f64 {
-        -mean * (1.0 - self.unit()).ln()
+impl WorkloadSpec {
+    /// `requests` requests drawn from `seed`, of which the shares `writes`
+    /// and `global` (0..=1) are writes and global requests, spread evenly
+    /// over the shards; every other field at its default.
+    pub fn balanced(seed: u64, requests: u32, writes: f64, global: f64) -> Self {
+        WorkloadSpec {
+            seed,
+            requests,
+            writes,
+            global,
+            skew: Skew::Balanced,
+            mix: None,
+            group_mean: None,
+            scans: 0.0,
+            scan_len: default_scan_len(),
+            events: None,
+            ycsb: None,
+            commits: None,
+        }
     }
 }
 
@@ -184,7 +178,7 @@ fn shard_share(skew: &Skew, shard: usize, shards: usize) -> f64 {
 /// ([`crate::workload_events`]), a total order otherwise.
 pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Stream {
     if let Some(events) = &w.events {
-        return crate::workload_events::generate(app, events, w);
+        return crate::workload_events::generate(app, events, w.seed, w.requests);
     }
     if let Some(y) = &w.ycsb {
         return crate::workload_ycsb::generate(app, classes, y, w.seed, w.requests);
@@ -412,33 +406,30 @@ mod tests {
     use crate::app::ListCost;
 
     fn spec() -> WorkloadSpec {
-        WorkloadSpec {
-            seed: 7,
-            requests: 2000,
-            writes: 0.2,
-            global: 0.1,
-            skew: Skew::Balanced,
-            mix: None,
-            group_mean: None,
-            scans: 0.0,
-            scan_len: 16,
-            events: None,
-            ycsb: None,
-            commits: None,
+        WorkloadSpec::balanced(7, 2000, 0.2, 0.1)
+    }
+
+    /// The linked list over two shards of 1,000 entries.
+    fn two_lists() -> AppSpec {
+        AppSpec::LinkedList {
+            shards: 2,
+            size: ListCost::Light,
         }
+    }
+
+    /// `two_lists`' class table and the stream `w` makes on it.
+    fn two_lists_stream(w: &WorkloadSpec) -> (ClassTable, Stream) {
+        let classes = two_lists().classes();
+        let stream = generate(&two_lists(), &classes, w);
+        (classes, stream)
     }
 
     #[test]
     fn same_seed_same_stream_different_seed_different_stream() {
-        let app = AppSpec::LinkedList {
-            shards: 2,
-            size: ListCost::Light,
-        };
-        let classes = app.classes();
-        let a = generate(&app, &classes, &spec());
-        let b = generate(&app, &classes, &spec());
+        let (_, a) = two_lists_stream(&spec());
+        let (_, b) = two_lists_stream(&spec());
         assert_eq!(a, b);
-        let c = generate(&app, &classes, &WorkloadSpec { seed: 8, ..spec() });
+        let (_, c) = two_lists_stream(&WorkloadSpec { seed: 8, ..spec() });
         assert_ne!(a, c);
     }
 
@@ -471,19 +462,10 @@ mod tests {
 
     #[test]
     fn shares_match_the_spec() {
-        let app = AppSpec::LinkedList {
-            shards: 2,
-            size: ListCost::Light,
-        };
-        let classes = app.classes();
-        let stream = generate(
-            &app,
-            &classes,
-            &WorkloadSpec {
-                requests: 20_000,
-                ..spec()
-            },
-        );
+        let (_, stream) = two_lists_stream(&WorkloadSpec {
+            requests: 20_000,
+            ..spec()
+        });
         let share = |f: &dyn Fn(&[crate::cell::Span]) -> bool| {
             (0..20_000).filter(|r| f(stream.footprint(*r))).count() as f64 / 20_000.0
         };
@@ -495,20 +477,11 @@ mod tests {
 
     #[test]
     fn grouping_draws_runs_of_reads_between_writes() {
-        let app = AppSpec::LinkedList {
-            shards: 2,
-            size: ListCost::Light,
-        };
-        let classes = app.classes();
-        let stream = generate(
-            &app,
-            &classes,
-            &WorkloadSpec {
-                requests: 5_000,
-                group_mean: Some(9.0),
-                ..spec()
-            },
-        );
+        let (classes, stream) = two_lists_stream(&WorkloadSpec {
+            requests: 5_000,
+            group_mean: Some(9.0),
+            ..spec()
+        });
         let writes = stream
             .requests
             .iter()

@@ -263,37 +263,41 @@ mod tests {
     use crate::stream::StreamKind;
     use crate::workload::{generate, WorkloadSpec};
 
-    fn list_workload(requests: u32, writes: f64) -> (AppSpec, WorkloadSpec) {
+    /// Seed of the list workloads below.
+    const SEED: u64 = 5;
+
+    /// No batching: one command an instance, so leaders collide.
+    fn unbatched() -> CommitsSpec {
+        CommitsSpec {
+            batch_max: Some(1),
+            ..Default::default()
+        }
+    }
+
+    /// `requests` commands on one list of 1,000 entries, `writes` of them
+    /// writes, in total order.
+    fn list_total(requests: u32, writes: f64) -> Stream {
         let app = AppSpec::LinkedList {
             shards: 1,
             size: ListCost::Light,
         };
-        let w = WorkloadSpec {
-            seed: 5,
-            requests,
-            writes,
-            global: 0.0,
-            skew: Default::default(),
-            mix: None,
-            group_mean: None,
-            scans: 0.0,
-            scan_len: 16,
-            ycsb: None,
-            events: None,
-            commits: None,
-        };
-        (app, w)
+        generate(
+            &app,
+            &app.classes(),
+            &WorkloadSpec::balanced(SEED, requests, writes, 0.0),
+        )
+    }
+
+    /// [`list_total`]'s stream and its unbatched commit stream.
+    fn list_commits(requests: u32, writes: f64) -> (Stream, CommitStream) {
+        let total = list_total(requests, writes);
+        let commits = order(&total, &unbatched(), SEED).unwrap();
+        (total, commits)
     }
 
     #[test]
     fn the_commit_stream_reorders_the_same_commands() {
-        let (app, w) = list_workload(3000, 0.25);
-        let total = generate(&app, &app.classes(), &w);
-        let spec = CommitsSpec {
-            batch_max: Some(1),
-            ..Default::default()
-        };
-        let commits = order(&total, &spec, w.seed).unwrap();
+        let (total, commits) = list_commits(3000, 0.25);
         let s = reorder(&total, &commits).unwrap();
         assert_eq!(s.kind(), StreamKind::Commits);
         assert_eq!(s.len(), total.len());
@@ -303,8 +307,8 @@ mod tests {
             assert_eq!(s.footprint(r as u32), total.footprint(c));
         }
         // The simulation is a function of the commands and the seed.
-        assert_eq!(commits, order(&total, &spec, w.seed).unwrap());
-        assert_ne!(commits, order(&total, &spec, w.seed + 1).unwrap());
+        assert_eq!(commits, order(&total, &unbatched(), SEED).unwrap());
+        assert_ne!(commits, order(&total, &unbatched(), SEED + 1).unwrap());
     }
 
     /// Without batching at 25 % writes leaders collide: the stream has
@@ -312,13 +316,7 @@ mod tests {
     /// request once the last instance committed.
     #[test]
     fn collisions_make_cycles_and_everything_runs_in_the_end() {
-        let (app, w) = list_workload(2000, 0.25);
-        let total = generate(&app, &app.classes(), &w);
-        let spec = CommitsSpec {
-            batch_max: Some(1),
-            ..Default::default()
-        };
-        let commits = order(&total, &spec, w.seed).unwrap();
+        let (total, commits) = list_commits(2000, 0.25);
         let h = crate::commit_sim::scc_histogram(&commits).unwrap();
         assert!(h.largest > 1, "no collision at 25 % writes: {h:?}");
         let s = reorder(&total, &commits).unwrap();
@@ -354,8 +352,7 @@ mod tests {
             ..spec.clone()
         };
         assert_eq!(mixed.check(3).unwrap_err().path, "replicas");
-        let (app, w) = list_workload(3, 0.5);
-        let total = generate(&app, &app.classes(), &w);
+        let total = list_total(3, 0.5);
         let s = commit_stream(&total, &spec, 1).unwrap();
         assert_eq!(s.deliveries(), 2);
         assert_eq!(s.requests[1].op, total.requests[2].op);

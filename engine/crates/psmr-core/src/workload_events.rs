@@ -44,10 +44,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::{AppSpec, LINES_PER_KIB};
 use crate::cell::Span;
-use crate::request::{EventOp, Home, Op, RequestId};
+use crate::request::{EventOp, Home, Op, RequestId, NO_REQUEST};
+use crate::rng::SplitMix64;
 use crate::stream::{EventForest, Stream, StreamBuilder};
-use crate::trace::NO_REQUEST;
-use crate::workload::{SplitMix64, WorkloadSpec};
 
 /// Annotated cost of touching one 64-byte line, for the default `cost_ns`
 /// of handlers that walk data (a profile's estimate, not a measurement).
@@ -430,19 +429,19 @@ fn touching(op: EventOp, set: u32, first: u32, lines: u32, fill: bool) -> EventO
     }
 }
 
-/// Generate the event stream of `workload` (`w.requests` events) on the
-/// handlers application `app`.
-pub fn generate(app: &AppSpec, workload: &EventWorkload, w: &WorkloadSpec) -> Stream {
+/// Generate the event stream of `workload` (`requests` events, drawn from
+/// `seed`) on the handlers application `app`.
+pub fn generate(app: &AppSpec, workload: &EventWorkload, seed: u64, requests: u32) -> Stream {
     let data_kib = match app {
         AppSpec::Handlers { data_kib, .. } => *data_kib,
         _ => 0,
     };
     let hs = workload.resolved(data_kib);
-    let mut rng = SplitMix64::new(w.seed);
+    let mut rng = SplitMix64::new(seed);
     let mut f = Forest {
-        builder: StreamBuilder::new(app.cell_space(), w.requests as usize),
-        parent: Vec::with_capacity(w.requests as usize),
-        budget: w.requests as usize,
+        builder: StreamBuilder::new(app.cell_space(), requests as usize),
+        parent: Vec::with_capacity(requests as usize),
+        budget: requests as usize,
     };
     let mut round = 0u32;
     while !f.full() {
@@ -662,6 +661,12 @@ fn pipeline(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workload::WorkloadSpec;
+
+    /// The event stream of `w`'s `requests` events from its seed.
+    fn generate_for(app: &AppSpec, events: &EventWorkload, w: &WorkloadSpec) -> Stream {
+        generate(app, events, w.seed, w.requests)
+    }
 
     fn spec(requests: u32, events: EventWorkload) -> WorkloadSpec {
         WorkloadSpec {
@@ -697,7 +702,7 @@ mod tests {
     #[test]
     fn unbalanced_rounds_fork_independent_events_with_a_few_long_ones() {
         let w = spec(5 * 1001, unbalanced(1000));
-        let s = generate(&app(1001, 0, 0), w.events.as_ref().unwrap(), &w);
+        let s = generate_for(&app(1001, 0, 0), w.events.as_ref().unwrap(), &w);
         assert_eq!(s.len(), 5005);
         let f = s.events().unwrap();
         assert_eq!(f.roots, vec![0, 1001, 2002, 3003, 4004]);
@@ -722,7 +727,7 @@ mod tests {
     #[test]
     fn the_last_round_is_cut_to_the_budget() {
         let w = spec(1500, unbalanced(1000));
-        let s = generate(&app(1001, 0, 0), w.events.as_ref().unwrap(), &w);
+        let s = generate_for(&app(1001, 0, 0), w.events.as_ref().unwrap(), &w);
         assert_eq!(s.len(), 1500);
         let f = s.events().unwrap();
         assert_eq!(f.roots, vec![0, 1001]);
@@ -732,11 +737,11 @@ mod tests {
     #[test]
     fn same_seed_same_stream() {
         let w = spec(3000, unbalanced(1000));
-        let a = generate(&app(1001, 0, 0), w.events.as_ref().unwrap(), &w);
-        let b = generate(&app(1001, 0, 0), w.events.as_ref().unwrap(), &w);
+        let a = generate_for(&app(1001, 0, 0), w.events.as_ref().unwrap(), &w);
+        let b = generate_for(&app(1001, 0, 0), w.events.as_ref().unwrap(), &w);
         assert_eq!(a, b);
         let w2 = WorkloadSpec { seed: 4, ..w };
-        let c = generate(&app(1001, 0, 0), w2.events.as_ref().unwrap(), &w2);
+        let c = generate_for(&app(1001, 0, 0), w2.events.as_ref().unwrap(), &w2);
         assert_ne!(a, c);
     }
 
@@ -748,7 +753,7 @@ mod tests {
         .unwrap();
         // One round: start + 3 A + 3 * (16 KiB / 4 KiB) B.
         let w = spec(1 + 3 + 12, ev.clone());
-        let s = generate(&app(4, 3, 16), &ev, &w);
+        let s = generate_for(&app(4, 3, 16), &ev, &w);
         let ops = ops(&s);
         let f = s.events().unwrap();
         assert_eq!(f.roots, vec![0]);
@@ -771,7 +776,7 @@ mod tests {
         .unwrap();
         // start + 4 A + 8 B + 8 C.
         let w = spec(21, ev.clone());
-        let s = generate(&app(13, 4, 2), &ev, &w);
+        let s = generate_for(&app(13, 4, 2), &ev, &w);
         let ops = ops(&s);
         let homes: Vec<Home> = ops
             .iter()
@@ -802,7 +807,7 @@ mod tests {
         .unwrap();
         let per = 3 + 2 * 4 + 2;
         let w = spec(3 * per, ev.clone());
-        let s = generate(&app(6, 16, 1), &ev, &w);
+        let s = generate_for(&app(6, 16, 1), &ev, &w);
         let f = s.events().unwrap();
         assert_eq!(f.roots, vec![0, per, 2 * per]);
         let ops = ops(&s);
@@ -841,7 +846,7 @@ mod tests {
         }))
         .unwrap();
         let w = spec(11, ev.clone());
-        let s = generate(&app(11, 0, 0), &ev, &w);
+        let s = generate_for(&app(11, 0, 0), &ev, &w);
         for o in &ops(&s)[1..] {
             assert_eq!((o.ns, o.cost_ns, o.penalty), (7, 9, 3));
         }

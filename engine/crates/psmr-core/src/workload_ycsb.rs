@@ -40,8 +40,8 @@ use crate::app::AppSpec;
 use crate::cell::Span;
 use crate::class::{ClassId, ClassTable};
 use crate::request::Op;
+use crate::rng::SplitMix64;
 use crate::stream::{Stream, StreamBuilder};
-use crate::workload::SplitMix64;
 use crate::ycsb::{
     self, InsertOrder, KeyDistribution, Workload, YcsbConfig, YcsbGenerator, YcsbOp,
 };
@@ -327,6 +327,13 @@ mod tests {
         }
     }
 
+    /// The stream of `requests` requests `s` makes from `seed` on a store of
+    /// `keys` keys over `shards` shards.
+    fn kv_stream(keys: u64, shards: usize, s: &YcsbSpec, seed: u64, requests: u32) -> Stream {
+        let app = kv(keys, shards);
+        generate(&app, &app.classes(), s, seed, requests)
+    }
+
     fn spec(workload: YcsbWorkload, key_order: YcsbKeyOrder) -> YcsbSpec {
         YcsbSpec {
             workload,
@@ -371,15 +378,9 @@ mod tests {
     /// the last range shard.
     #[test]
     fn inserts_append_after_the_preloaded_keys() {
-        let app = kv(1000, 4);
-        let classes = app.classes();
-        let stream = generate(
-            &app,
-            &classes,
-            &spec(YcsbWorkload::D, YcsbKeyOrder::Ordered),
-            1,
-            4000,
-        );
+        let s = spec(YcsbWorkload::D, YcsbKeyOrder::Ordered);
+        let stream = kv_stream(1000, 4, &s, 1, 4000);
+        let classes = kv(1000, 4).classes();
         let inserted: Vec<u64> = stream
             .requests
             .iter()
@@ -405,10 +406,8 @@ mod tests {
     /// scan covers exactly the keys YCSB's scan reads, as ranks.
     #[test]
     fn hashed_keys_are_ranks_and_scans_match_ycsb() {
-        let app = kv(500, 2);
-        let classes = app.classes();
         let s = spec(YcsbWorkload::EPaper001, YcsbKeyOrder::Hashed);
-        let stream = generate(&app, &classes, &s, 9, 2000);
+        let stream = kv_stream(500, 2, &s, 9, 2000);
         let mut gen = YcsbGenerator::new(s.config(500, 2000, 8), SplitMix64::new(9)).unwrap();
         let mut sorted: Vec<u64> = (0..500)
             .map(|k| ycsb::key_of(k, InsertOrder::Hashed))
@@ -443,15 +442,8 @@ mod tests {
     /// 523-528`), with about 1/zeta = 3.8 % of the operations.
     #[test]
     fn workload_a_hot_key_is_ycsbs() {
-        let app = kv(10_000, 4);
-        let classes = app.classes();
-        let stream = generate(
-            &app,
-            &classes,
-            &spec(YcsbWorkload::A, YcsbKeyOrder::Ordered),
-            3,
-            50_000,
-        );
+        let s = spec(YcsbWorkload::A, YcsbKeyOrder::Ordered);
+        let stream = kv_stream(10_000, 4, &s, 3, 50_000);
         let mut counts = vec![0u32; 10_000];
         for r in &stream.requests {
             if let Op::KvRead { key } | Op::KvWrite { key, .. } = r.op {

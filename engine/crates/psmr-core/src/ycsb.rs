@@ -31,7 +31,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::workload::SplitMix64;
+use crate::rng::SplitMix64;
 
 /// YCSB's zipfian constant (`ZipfianGenerator.java:43`).
 pub const ZIPFIAN_CONSTANT: f64 = 0.99;
@@ -454,21 +454,6 @@ impl YcsbConfig {
             key_distribution,
             min_scan_len,
             max_scan_len,
-        }
-    }
-
-    /// Paper 001's sizes (section 5): 10^6 records of 4 KB; 5 * 10^7
-    /// operations for A and D, 5 * 10^6 for E.
-    pub fn paper_001(workload: Workload) -> Self {
-        let operation_count = match workload {
-            Workload::A | Workload::D => 50_000_000,
-            Workload::EYcsb | Workload::EPaper001 => 5_000_000,
-        };
-        YcsbConfig {
-            record_count: 1_000_000,
-            operation_count,
-            value_size_bytes: 4096,
-            ..YcsbConfig::new(workload)
         }
     }
 

@@ -71,20 +71,7 @@ pub fn spin(shards: usize, ns: u32) -> AppSpec {
 
 /// A balanced workload: `writes` and `global` are shares in 0..=1.
 pub fn workload(seed: u64, requests: u32, writes: f64, global: f64) -> WorkloadSpec {
-    WorkloadSpec {
-        seed,
-        requests,
-        writes,
-        global,
-        skew: Default::default(),
-        mix: None,
-        group_mean: None,
-        scans: 0.0,
-        scan_len: 16,
-        events: None,
-        ycsb: None,
-        commits: None,
-    }
+    WorkloadSpec::balanced(seed, requests, writes, global)
 }
 
 /// Run `scheduler` with `threads` workers on `stream`, tracing on.

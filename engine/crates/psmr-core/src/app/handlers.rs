@@ -22,7 +22,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{fnv, Application, FNV_OFFSET};
+use super::application::{digest_of, fnv, Application};
 use crate::clock;
 use crate::request::{EventOp, Op};
 
@@ -115,9 +115,7 @@ impl Application for Handlers {
         next
     }
     fn digest(&self) -> u64 {
-        self.colors
-            .iter()
-            .fold(FNV_OFFSET, |h, c| fnv(h, c.load(Ordering::Relaxed)))
+        digest_of(&self.colors)
     }
     fn shards(&self) -> usize {
         1

@@ -28,7 +28,7 @@
 use std::collections::BTreeMap;
 use std::sync::RwLock;
 
-use super::{fnv, Application, FNV_OFFSET};
+use super::application::{fnv, Application, FNV_OFFSET};
 use crate::request::Op;
 
 /// Consecutive keys per block.

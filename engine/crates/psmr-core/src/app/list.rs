@@ -13,7 +13,7 @@
 
 use std::sync::RwLock;
 
-use super::{fnv, Application, FNV_OFFSET};
+use super::application::{fnv, Application, FNV_OFFSET};
 use crate::request::Op;
 
 const NIL: u32 = u32::MAX;

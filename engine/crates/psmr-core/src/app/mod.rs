@@ -13,26 +13,17 @@ use crate::cell::{CellSpace, Span};
 use crate::class::ClassTable;
 use crate::request::{Op, ShardSet};
 
+mod application;
 mod handlers;
 pub mod kv;
 mod list;
 mod spin;
 
+pub use application::Application;
 pub use handlers::{Handlers, LINES_PER_KIB};
 pub use kv::KvStore;
 pub use list::ShardedList;
 pub use spin::SpinApp;
-
-/// A deterministic state machine. Executing the same operations in the same
-/// order on fresh instances gives the same responses and the same digest.
-pub trait Application: Send + Sync {
-    /// Execute one operation and return its response (encoded as a u64).
-    fn execute(&self, op: &Op) -> u64;
-    /// Digest of the whole state (order-sensitive hash of every shard).
-    fn digest(&self) -> u64;
-    /// Number of shards.
-    fn shards(&self) -> usize;
-}
 
 /// Size of each shard's linked list, which sets a request's cost: the
 /// shorthands of papers 003/000 (light 1K, moderate 10K, heavy 100K
@@ -314,18 +305,6 @@ impl AppSpec {
         }
     }
 }
-
-/// FNV-1a step, used by the digests.
-pub(crate) fn fnv(h: u64, v: u64) -> u64 {
-    let mut h = h;
-    for b in v.to_le_bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
-
-pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{fnv, Application, FNV_OFFSET};
+use super::application::{digest_of, fnv, Application, FNV_OFFSET};
 use crate::clock;
 use crate::request::Op;
 
@@ -47,9 +47,7 @@ impl Application for SpinApp {
         resp
     }
     fn digest(&self) -> u64 {
-        self.shards
-            .iter()
-            .fold(FNV_OFFSET, |h, c| fnv(h, c.load(Ordering::Relaxed)))
+        digest_of(&self.shards)
     }
     fn shards(&self) -> usize {
         self.shards.len()

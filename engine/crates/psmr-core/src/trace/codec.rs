@@ -3,10 +3,11 @@
 //! Each event is 6 little-endian u32 words (24 bytes): `w0,w1` = `t_ns`
 //! low/high, `w2` = thread (bits 0-15) | kind code (16-23) | `x` (24-31),
 //! `w3..w5` = `a, b, c`. Which field goes in which slot is the vocabulary
-//! table's business ([`crate::trace`]); this module only places the words.
+//! table's business ([`super::EventKind::words`]); this module only places
+//! the words.
 //! The sequence number is not stored: events are packed in seq order.
 
-use crate::trace::{EventKind, ThreadRef, TraceEvent};
+use super::vocabulary::{EventKind, ThreadRef, TraceEvent};
 
 /// Words per packed event.
 pub const WORDS: usize = 6;

@@ -1,0 +1,39 @@
+//! What every replicated application is: the [`Application`] trait, and
+//! the FNV-1a hashing their responses and digests are made of.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::request::Op;
+
+/// A deterministic state machine. Executing the same operations in the same
+/// order on fresh instances gives the same responses and the same digest.
+pub trait Application: Send + Sync {
+    /// Execute one operation and return its response (encoded as a u64).
+    fn execute(&self, op: &Op) -> u64;
+    /// Digest of the whole state (order-sensitive hash of every shard).
+    fn digest(&self) -> u64;
+    /// Number of shards.
+    fn shards(&self) -> usize;
+}
+
+/// FNV-1a step, used by the digests.
+pub(crate) fn fnv(h: u64, v: u64) -> u64 {
+    let mut h = h;
+    for b in v.to_le_bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Digest of a row of cells: their values folded with FNV-1a in order.
+///
+/// Relaxed is enough: a digest is taken after the run's threads are
+/// joined, and the join publishes every store.
+pub(crate) fn digest_of(cells: &[AtomicU64]) -> u64 {
+    cells
+        .iter()
+        .fold(FNV_OFFSET, |h, c| fnv(h, c.load(Ordering::Relaxed)))
+}
