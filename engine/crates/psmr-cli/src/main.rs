@@ -6,6 +6,8 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use psmr_core::exec::Delivery;
@@ -15,7 +17,7 @@ mod check;
 mod shared;
 mod table;
 
-use shared::{host_for, load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
+use shared::{host_for, load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -288,9 +290,34 @@ fn run_once(
         sc = replay_commits(&sc, path, opts)?;
     }
     let host = host_for(opts.threads.unwrap_or(sc.threads))?;
-    let report = run_scenario(&sc, opts, &Limits::native(), &host, &RunMonitor::new())
-        .map_err(|d| bad_input(&d))?;
+    let monitor = Arc::new(RunMonitor::new());
+    cancel_on_ctrl_c(&monitor);
+    let report =
+        run_scenario(&sc, opts, &Limits::native(), &host, &monitor).map_err(|d| bad_input(&d))?;
     Ok((sc, report))
+}
+
+/// Ctrl-C during a run takes the engine's cancel path: the first press
+/// stops delivery (the current scheduler's delivered prefix is still judged
+/// by the oracle, later schedulers do not run, and the report of what ran
+/// is printed); a second press exits at once with code 130.
+fn cancel_on_ctrl_c(monitor: &Arc<RunMonitor>) {
+    let monitor = Arc::clone(monitor);
+    let presses = AtomicUsize::new(0);
+    // A handler may already be set (a second run in this process): the
+    // first one, cancelling its own monitor, is then kept.
+    let _ = ctrlc::set_handler(move || {
+        // Relaxed: the count only tells the first press from the next ones.
+        if presses.fetch_add(1, Ordering::Relaxed) == 0 {
+            eprintln!(
+                "psmr: Ctrl-C: stopping delivery; what was delivered is judged \
+                 (Ctrl-C again to quit at once)"
+            );
+            monitor.cancel();
+        } else {
+            std::process::exit(EXIT_INTERRUPTED.into());
+        }
+    });
 }
 
 /// Write `value` as pretty JSON to `path`.
@@ -403,11 +430,28 @@ fn cmd_run(
             violated = true;
         }
     }
+    let cancelled =
+        report.runs.iter().any(|r| r.cancelled) || report.runs.len() < selected_count(&sc, opts);
+    if cancelled {
+        eprintln!(
+            "psmr: cancelled: {} of {} runs ran (a cancelled run is judged on what it delivered)",
+            report.runs.len(),
+            selected_count(&sc, opts)
+        );
+    }
     if violated {
         ExitCode::from(EXIT_FAILED)
+    } else if cancelled {
+        ExitCode::from(EXIT_INTERRUPTED)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// How many runs `psmr run` was asked for (the scenario's schedulers, or
+/// the `--scheduler` selection).
+fn selected_count(sc: &Scenario, opts: &RunOptions) -> usize {
+    psmr_scenario::runner::select(sc, opts).map_or(0, |s| s.len())
 }
 
 fn cmd_bench(file: &std::path::Path, opts: &psmr_scenario::BenchOptions, json: bool) -> ExitCode {

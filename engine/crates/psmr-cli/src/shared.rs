@@ -10,6 +10,8 @@ use psmr_scenario::{parse_scenario, Diagnostic, Scenario};
 pub(crate) const EXIT_FAILED: u8 = 1;
 /// Exit code of bad input.
 pub(crate) const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 
 /// Read and parse `file`; diagnostics for an unreadable or invalid file.
 pub(crate) fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {

@@ -45,7 +45,13 @@ pub fn runs(report: &Report) -> String {
                 format!("{:.1}", r.latency_us.p99),
                 format!("{:.0}", r.metrics.scheduler_ns_per_request),
                 if r.cancelled {
-                    "cancelled".into()
+                    // The delivered prefix was judged all the same.
+                    if r.correct {
+                        "cancelled, ok"
+                    } else {
+                        "cancelled, VIOLATION"
+                    }
+                    .into()
                 } else if r.correct {
                     "ok".into()
                 } else {
