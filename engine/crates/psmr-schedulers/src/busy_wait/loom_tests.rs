@@ -1,6 +1,6 @@
 //! Loom models of the early family's synchronization: the busy-wait cycle
 //! protocol (Alg. 4) and the barrier protocol (Alg. 2), run through the
-//! real [`worker_loop`], queues and [`Dispatcher`] compiled against loom's
+//! real [`worker_loop`], queues and [`Router`] compiled against loom's
 //! atomics, mutexes and condition variables (`crate::sync`).
 //!
 //! Run (about half a minute in release mode):
@@ -29,7 +29,8 @@ use loom::sync::Arc;
 use psmr_mapping::{CtoT, Mode};
 
 use super::CycleSync;
-use crate::early::{worker_loop, BarrierSync, Dispatcher, Job, Plan, SeqSync};
+use crate::early::{worker_loop, BarrierSync, Job, SeqSync};
+use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::testkit;
@@ -111,7 +112,7 @@ where
     let queues: Vec<BoundedFifo<Job>> = (0..plan.threads())
         .map(|_| BoundedFifo::new(jobs.len()))
         .collect();
-    let mut d = Dispatcher::new(&plan);
+    let mut d = Router::new(&plan);
     for &job in &jobs {
         for &t in d.targets(job.class) {
             queues[t as usize].push(job, |_| {});

@@ -1,5 +1,5 @@
 //! Shuttle schedules of the whole early-family executor: the delivering
-//! thread (Algorithm 1 via [`Dispatcher`], bounded queues of capacity 1-4
+//! thread (Algorithm 1 via [`Router`], bounded queues of capacity 1-4
 //! with the production resume mark, so it blocks often) and four workers running the real [`worker_loop`]
 //! with barriers or busy-wait cycles, over a generated multi-shard stream
 //! and a random valid mapping. `crate::sync` is shuttle's under
@@ -25,8 +25,9 @@ use psmr_core::{ClassId, RequestId, Stream, ThreadRef};
 use psmr_mapping::CtoT;
 use shuttle::sync::Arc;
 
-use super::{worker_loop, worker_queue, BarrierSync, Dispatcher, Job, Plan, SeqSync};
+use super::{worker_loop, worker_queue, BarrierSync, Job, SeqSync};
 use crate::busy_wait::CycleSync;
+use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::spec::SpinPolicy;
@@ -112,7 +113,7 @@ fn run<S: SeqSync + Send + 'static>(s: &Setting, make_sync: fn(&Plan) -> S) {
             })
         })
         .collect();
-    let mut d = Dispatcher::new(&shared.plan);
+    let mut d = Router::new(&shared.plan);
     for r in &s.stream.requests {
         let job = Job {
             req: r.id,

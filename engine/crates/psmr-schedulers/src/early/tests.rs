@@ -181,29 +181,6 @@ fn check_protocol_trace(r: &RunResult, stream: &Stream, plan: &Plan, min_executo
 }
 
 #[test]
-fn dispatcher_sends_sequential_to_all_and_concurrent_round_robin() {
-    let plan = Plan::new(&testkit::table1(), 6).unwrap();
-    let mut d = Dispatcher::new(&plan);
-    assert_eq!(d.targets(1), &[0, 2]); // W1 sequential
-    assert_eq!(d.targets(5), &[0, 1, 2, 3]); // Wg sequential
-    let r1: Vec<ThreadRef> = (0..5).map(|_| d.targets(0)[0]).collect();
-    assert_eq!(r1, vec![0, 2, 0, 2, 0]); // R1 concurrent over {0, 2}
-    assert_eq!(d.targets(2), &[1]);
-    assert_eq!(d.targets(2), &[3]);
-}
-
-#[test]
-fn plan_rejects_what_the_protocol_would_trip_on() {
-    use Mode::Sequential as S;
-    let bad_thread = testkit::ctot(2, &[(S, &[0]), (S, &[2])]);
-    assert!(Plan::new(&bad_thread, 2).unwrap_err().contains("thread 2"));
-    let empty = testkit::ctot(2, &[(S, &[0]), (S, &[])]);
-    assert!(Plan::new(&empty, 2).unwrap_err().contains("R.1"));
-    let short = testkit::ctot(2, &[(S, &[0])]);
-    assert!(Plan::new(&short, 2).is_err());
-}
-
-#[test]
 fn mapping_that_breaks_a_rule_is_refused() {
     use Mode::{Concurrent as C, Sequential as S};
     // One shard: R1 concurrent on {0, 1} but W1 only on {0}: R.4 broken.

@@ -30,12 +30,12 @@ use loom::sync::atomic::{AtomicU32, Ordering};
 use loom::sync::Arc;
 use psmr_core::request::{Op, ShardSet};
 use psmr_core::{ClassId, ClassTable, EventKind, Request, RequestId};
-use psmr_mapping::{CtoT, Mode};
+use psmr_mapping::Mode;
 
-use super::shared::{EnqueueStep, Plan, Shared};
+use super::shared::{Conflicts, EnqueueStep, Shared};
 use super::worker::{Policy, Worker};
-use super::{aggressive, conservative, moderate, optimistic};
-use crate::barrier::GenerationBarrier;
+use super::{aggressive, class_barriers, conservative, moderate, optimistic};
+use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::spec::SpinPolicy;
 use crate::testkit;
@@ -137,20 +137,15 @@ fn expected(requests: &[Request]) -> Vec<u32> {
 /// Run one model: the main thread delivers `names` with Algorithm 6 (the
 /// same `Shared::enqueue` the scheduler thread uses) while two workers
 /// run `policy`; then check conservation and order.
-fn run_model(
-    policy: Policy,
-    ctot: &'static CtoT,
-    plan: &'static Plan,
-    requests: &'static [Request],
-) -> u32 {
-    let _ = ctot;
-    let shared = Arc::new(Shared::new(requests, plan, 4));
-    let barriers: Arc<Vec<GenerationBarrier>> = Arc::new(
-        plan.classes
-            .iter()
-            .map(|c| GenerationBarrier::new(c.threads.len()))
-            .collect(),
-    );
+fn run_model(policy: Policy, setting: &'static Setting) -> u32 {
+    let Setting {
+        plan,
+        conflicts,
+        requests,
+    } = setting;
+    let requests: &'static [Request] = requests;
+    let shared = Arc::new(Shared::new(requests, plan, conflicts, 4));
+    let barriers = Arc::new(class_barriers(plan));
     let model = Arc::new(Model {
         shards: (0..2).map(|_| UnsafeCell::new(Vec::new())).collect(),
         seen: requests.iter().map(|_| AtomicU32::new(0)).collect(),
@@ -158,7 +153,7 @@ fn run_model(
         steals: AtomicU32::new(0),
     });
     let spin = crate::spin::SpinPolicies::uniform(SpinPolicy::default());
-    let handles: Vec<_> = (0..plan.threads)
+    let handles: Vec<_> = (0..plan.threads())
         .map(|i| {
             let (shared, barriers, model) = (shared.clone(), barriers.clone(), model.clone());
             loom::thread::spawn(move || {
@@ -167,17 +162,13 @@ fn run_model(
             })
         })
         .collect();
-    // Algorithm 6 (classes here map to one thread or are sequential).
+    // Algorithm 6, routed as the scheduler thread routes.
+    let mut router = Router::new(plan);
     for r in requests {
-        let class = plan.class(r.class);
-        let targets = if class.sequential {
-            &class.threads[..]
-        } else {
-            &class.threads[..1]
-        };
-        for &t in targets {
+        for &t in router.targets(r.class) {
+            let step = |step| assert_ne!(step, EnqueueStep::Blocked);
             assert!(
-                shared.enqueue(t, r.id, |step| assert_ne!(step, EnqueueStep::Blocked)) > 0,
+                shared.enqueue(usize::from(t), r.id, step) > 0,
                 "capacity 4 > stream"
             );
         }
@@ -219,9 +210,16 @@ fn builder() -> loom::model::Builder {
     b
 }
 
+/// A model's mapping, conflicts and stream.
+struct Setting {
+    plan: Plan,
+    conflicts: Conflicts,
+    requests: Vec<Request>,
+}
+
 /// The setting: thread 1 owns shard 1 (R1 concurrent, W1 sequential on
 /// {1}); W2 is sequential on {0, 1}; the rest (unused) on both.
-fn setting(names: &'static [&'static str]) -> (&'static CtoT, &'static Plan, &'static [Request]) {
+fn setting(names: &'static [&'static str]) -> &'static Setting {
     use Mode::{Concurrent as C, Sequential as S};
     let classes = ClassTable::sharded(2);
     let ctot = testkit::ctot(
@@ -237,23 +235,21 @@ fn setting(names: &'static [&'static str]) -> (&'static CtoT, &'static Plan, &'s
     );
     ctot.validate(&classes)
         .expect("the model's mapping obeys the rules");
-    let plan = Plan::new(&ctot, &classes).unwrap();
-    let requests = stream(&classes, names);
-    (
-        Box::leak(Box::new(ctot)),
-        Box::leak(Box::new(plan)),
-        Box::leak(requests.into_boxed_slice()),
-    )
+    Box::leak(Box::new(Setting {
+        plan: Plan::new(&ctot, classes.len()).unwrap(),
+        conflicts: Conflicts::new(&classes).unwrap(),
+        requests: stream(&classes, names),
+    }))
 }
 
 /// Check the model over every interleaving; return the most steals any
 /// interleaving made (so a test can insist that stealing happened).
 fn check(policy: Policy, names: &'static [&'static str]) -> u32 {
-    let (ctot, plan, requests) = setting(names);
+    let setting = setting(names);
     let steals = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
     let most = steals.clone();
     builder().check(move || {
-        let n = run_model(policy, ctot, plan, requests);
+        let n = run_model(policy, setting);
         // Relaxed: a plain std counter outside the model, read after it.
         most.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
     });
