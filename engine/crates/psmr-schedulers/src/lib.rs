@@ -26,6 +26,8 @@ pub mod cycle;
 pub mod early;
 pub mod epaxos;
 pub mod late;
+#[cfg(all(test, loom))]
+mod loom_model;
 pub mod plan;
 pub mod probe;
 pub mod queue;

@@ -14,7 +14,8 @@
 //! * conservation: every request executes exactly once;
 //! * order: the requests that write the shared state do so in delivery
 //!   order, and each read sees exactly the writes delivered before it;
-//! * no data race: the state is a `loom::cell::UnsafeCell`, so loom fails
+//! * no data race: the state is a `loom::cell::UnsafeCell`
+//!   ([`crate::loom_model`]), so loom fails
 //!   the model if an execution is not ordered after the conflicting ones
 //!   before it by happens-before (e.g. if a mark's Release/Acquire pair
 //!   were weakened to Relaxed);
@@ -23,26 +24,22 @@
 //! The models are tiny on purpose (2-3 threads, 4 requests): loom's state
 //! space grows exponentially, and CI runs them in under a minute.
 
-use loom::cell::UnsafeCell;
-use loom::sync::atomic::{AtomicU32, Ordering};
 use loom::sync::Arc;
 use psmr_mapping::{CtoT, Mode};
 
 use super::CycleSync;
 use crate::early::{worker_loop, BarrierSync, Job, SeqSync};
+use crate::loom_model::{expected_seen, Replica};
 use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::testkit;
 use crate::SpinPolicy;
 
-/// The replicated state of the model: the list of writes applied, plus
-/// what each request saw and how often it ran.
+/// The replicated state of the model: one cell, written by the requests
+/// of `writer_classes` and read by the others.
 struct Model {
-    writes: UnsafeCell<Vec<u32>>,
-    /// Per request: 1 + number of writes it saw applied (0 = not run).
-    seen: Vec<AtomicU32>,
-    executed: Vec<AtomicU32>,
+    replica: Replica,
     /// Class ids that write (the others read).
     writer_classes: Vec<u16>,
 }
@@ -69,22 +66,8 @@ impl<S: SeqSync> Shared<S> {
 
 impl Probe for ModelProbe<'_> {
     fn execute(&mut self, req: psmr_core::RequestId, class: psmr_core::ClassId) {
-        let m = &self.m;
-        // Relaxed: read only after every thread was joined.
-        m.executed[req as usize].fetch_add(1, Ordering::Relaxed);
-        let seen = if m.writer_classes.contains(&class) {
-            // SAFETY: loom checks this claim: it fails the model if this
-            // write is not ordered by happens-before with every other
-            // access to the cell.
-            m.writes.with_mut(|w| unsafe {
-                (*w).push(req);
-                (*w).len() as u32
-            })
-        } else {
-            // SAFETY: as above, checked by loom.
-            m.writes.with(|w| unsafe { (*w).len() as u32 + 1 })
-        };
-        m.seen[req as usize].store(seen, Ordering::Relaxed);
+        let write = self.m.writer_classes.contains(&class);
+        self.m.replica.execute(req, 0, write);
     }
 }
 
@@ -97,18 +80,9 @@ where
 {
     let plan = Plan::new(&ctot, ctot.classes.len()).unwrap();
     // Expected outcome: sequential execution in delivery order.
-    let mut applied = 0u32;
-    let mut expected_seen = Vec::new();
-    let mut expected_writes = Vec::new();
-    for j in &jobs {
-        if writer_classes.contains(&j.class) {
-            applied += 1;
-            expected_writes.push(j.req);
-            expected_seen.push(applied);
-        } else {
-            expected_seen.push(applied + 1);
-        }
-    }
+    let writes = |j: &Job| writer_classes.contains(&j.class);
+    let expected = expected_seen(jobs.len(), jobs.iter().map(|j| (j.req, 0, writes(j))));
+    let expected_writes: Vec<u32> = jobs.iter().filter(|j| writes(j)).map(|j| j.req).collect();
     let queues: Vec<BoundedFifo<Job>> = (0..plan.threads())
         .map(|_| BoundedFifo::new(jobs.len()))
         .collect();
@@ -127,9 +101,7 @@ where
         plan,
         queues,
         model: Model {
-            writes: UnsafeCell::new(Vec::new()),
-            seen: (0..jobs.len()).map(|_| AtomicU32::new(0)).collect(),
-            executed: (0..jobs.len()).map(|_| AtomicU32::new(0)).collect(),
+            replica: Replica::new(1, jobs.len()),
             writer_classes,
         },
     });
@@ -143,19 +115,13 @@ where
     for h in handles {
         h.join().unwrap();
     }
-    let model = &shared.model;
-    for (i, c) in model.executed.iter().enumerate() {
-        assert_eq!(c.load(Ordering::Relaxed), 1, "request {i} executed once");
-    }
-    let seen: Vec<u32> = model
-        .seen
-        .iter()
-        .map(|s| s.load(Ordering::Relaxed))
-        .collect();
-    assert_eq!(seen, expected_seen, "each request saw the writes before it");
-    // SAFETY: every worker was joined; loom checks the access.
-    let writes = model.writes.with(|w| unsafe { (*w).clone() });
-    assert_eq!(writes, expected_writes, "writes applied in delivery order");
+    let replica = &shared.model.replica;
+    replica.check(&expected);
+    assert_eq!(
+        replica.writes(0),
+        expected_writes,
+        "writes applied in delivery order"
+    );
 }
 
 fn builder() -> loom::model::Builder {

@@ -21,7 +21,7 @@ use psmr_core::{Family, Needs, StreamKind, NO_REQUEST};
 use psmr_core::{RunError, Scheduler, SchedulerId, ThreadRef, WaitReason};
 
 use crate::cycle::{Arrived, CycleMarks, Pending};
-use crate::early::{run_family, FamilyConfig, Job, SeqSync};
+use crate::early::{FamilyConfig, Job, SeqSync};
 use crate::plan::Plan;
 use crate::probe::Probe;
 use crate::spec::{EarlyParams, SpinPolicy};
@@ -121,8 +121,7 @@ impl Scheduler for BusyWait {
         &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
-        let sync = CycleSync::new(&self.config.plan, self.spin);
-        run_family(ctx, &self.config.plan, self.config.capacity, &sync)
+        self.config.run(ctx, |plan| CycleSync::new(plan, self.spin))
     }
     fn info(&self) -> psmr_core::scheduler::SchedulerInfo {
         self.config.info.clone()

@@ -725,3 +725,29 @@ fn a_spec_selects_the_broken_runtime_and_the_oracle_catches_it() {
         assert!(caught, "{id}: the oracle never caught the broken stealer");
     }
 }
+
+/// A core's probe reads the run's clock (the `Probe` default, 0, means "no
+/// clock" and is only for the model checkers): a scheduler that spins 100
+/// µs between two readings sees at least that much time pass.
+#[test]
+fn a_core_probe_forwards_the_runs_clock() {
+    struct Clocked;
+    impl Scheduler for Clocked {
+        fn id(&self) -> SchedulerId {
+            SchedulerId::Sequential
+        }
+        fn needs(&self) -> &'static Needs {
+            crate::sequential::Sequential.needs()
+        }
+        fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
+            let probe = CoreProbe::new(ctx, 0);
+            let before = Probe::now_ns(&probe);
+            psmr_core::clock::spin_for(100_000);
+            let elapsed = Probe::now_ns(&probe).saturating_sub(before);
+            assert!(elapsed >= 100_000, "the probe's clock moved {elapsed} ns");
+            crate::sequential::Sequential.run(ctx)
+        }
+    }
+    let s = Stream::new(testkit::list(1), &testkit::workload(1, 10, 0.5, 0.0));
+    testkit::assert_correct(&testkit::run(&Clocked, &s, 1));
+}

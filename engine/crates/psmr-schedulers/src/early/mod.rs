@@ -171,7 +171,7 @@ pub fn worker_queue(capacity: usize) -> BoundedFifo<Job> {
 
 /// Run an early-family scheduler: `plan.threads()` workers running
 /// [`worker_loop`] with `sync`, and [`drive`] on the delivering thread.
-pub(crate) fn run_family<S: SeqSync>(
+fn run_family<S: SeqSync>(
     ctx: &RunContext<'_>,
     plan: &Plan,
     capacity: usize,
@@ -212,6 +212,16 @@ pub struct FamilyConfig {
 }
 
 impl FamilyConfig {
+    /// Run this configuration with the sequential-request synchronization
+    /// `make_sync` builds for the plan (barriers or cycles).
+    pub fn run<S: SeqSync>(
+        &self,
+        ctx: &RunContext<'_>,
+        make_sync: impl FnOnce(&Plan) -> S,
+    ) -> Result<RunOutput, RunError> {
+        run_family(ctx, &self.plan, self.capacity, &make_sync(&self.plan))
+    }
+
     /// Resolve `params.mapping` (default: the optimizer) for `env`, check
     /// the queue capacity (1..=MAX_QUEUE_CAPACITY, default
     /// [`DEFAULT_QUEUE_CAPACITY`]).
@@ -290,8 +300,7 @@ impl Scheduler for Early {
         &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
-        let sync = BarrierSync::new(&self.config.plan);
-        run_family(ctx, &self.config.plan, self.config.capacity, &sync)
+        self.config.run(ctx, BarrierSync::new)
     }
     fn info(&self) -> psmr_core::scheduler::SchedulerInfo {
         self.config.info.clone()

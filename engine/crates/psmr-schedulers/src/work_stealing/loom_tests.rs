@@ -18,14 +18,12 @@
 //! * conservation: every request executes exactly once;
 //! * order: per shard, writes apply in delivery order and every read sees
 //!   exactly the writes delivered before it;
-//! * no data race: each shard is a `loom::cell::UnsafeCell`, so loom fails
+//! * no data race: each shard is a `loom::cell::UnsafeCell`
+//!   ([`crate::loom_model`]), so loom fails
 //!   the model if a conflicting pair is not ordered by happens-before (for
 //!   instance if the marker's Release/Acquire were weakened to Relaxed);
 //! * no deadlock: loom fails a model in which every thread blocks.
 
-use std::collections::HashMap;
-
-use loom::cell::UnsafeCell;
 use loom::sync::atomic::{AtomicU32, Ordering};
 use loom::sync::Arc;
 use psmr_core::request::{Op, ShardSet};
@@ -35,17 +33,16 @@ use psmr_mapping::Mode;
 use super::shared::{Conflicts, EnqueueStep, Shared};
 use super::worker::{Policy, Worker};
 use super::{aggressive, class_barriers, conservative, moderate, optimistic};
+use crate::loom_model::{expected_seen, Replica};
 use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::spec::SpinPolicy;
 use crate::testkit;
 
-/// The replicated state of the model: per shard, the writes applied.
+/// The replicated state of the model (one cell per shard) and the steals
+/// made.
 struct Model {
-    shards: Vec<UnsafeCell<Vec<RequestId>>>,
-    /// Per request: writes it saw on its shard + 1 (0 = not run).
-    seen: Vec<AtomicU32>,
-    executed: Vec<AtomicU32>,
+    replica: Replica,
     steals: AtomicU32,
 }
 
@@ -65,27 +62,12 @@ fn cell(r: &Request) -> (usize, bool) {
 
 impl Probe for ModelProbe {
     fn execute(&mut self, id: RequestId, _class: ClassId) {
-        let m = &self.m;
-        let req = &self.requests[id as usize];
-        // Relaxed: read only after every thread was joined.
-        m.executed[req.id as usize].fetch_add(1, Ordering::Relaxed);
-        let (shard, write) = cell(req);
-        let seen = if write {
-            // SAFETY: loom checks this claim: it fails the model if this
-            // write is not ordered by happens-before with every other
-            // access to the cell.
-            m.shards[shard].with_mut(|w| unsafe {
-                (*w).push(req.id);
-                (*w).len() as u32
-            })
-        } else {
-            // SAFETY: as above, checked by loom.
-            m.shards[shard].with(|w| unsafe { (*w).len() as u32 + 1 })
-        };
-        m.seen[req.id as usize].store(seen, Ordering::Relaxed);
+        let (shard, write) = cell(&self.requests[id as usize]);
+        self.m.replica.execute(id, shard, write);
     }
     fn record(&mut self, kind: EventKind) {
         if matches!(kind, EventKind::Steal { .. }) {
+            // Relaxed: read only after every thread was joined.
             self.m.steals.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -116,24 +98,6 @@ fn stream(classes: &ClassTable, names: &[&str]) -> Vec<Request> {
         .collect()
 }
 
-/// What sequential execution gives for `seen` (see [`Model`]).
-fn expected(requests: &[Request]) -> Vec<u32> {
-    let mut applied: HashMap<usize, u32> = HashMap::new();
-    requests
-        .iter()
-        .map(|r| {
-            let (shard, write) = cell(r);
-            let n = applied.entry(shard).or_default();
-            if write {
-                *n += 1;
-                *n
-            } else {
-                *n + 1
-            }
-        })
-        .collect()
-}
-
 /// Run one model: the main thread delivers `names` with Algorithm 6 (the
 /// same `Shared::enqueue` the scheduler thread uses) while two workers
 /// run `policy`; then check conservation and order.
@@ -147,9 +111,7 @@ fn run_model(policy: Policy, setting: &'static Setting) -> u32 {
     let shared = Arc::new(Shared::new(requests, plan, conflicts, 4));
     let barriers = Arc::new(class_barriers(plan));
     let model = Arc::new(Model {
-        shards: (0..2).map(|_| UnsafeCell::new(Vec::new())).collect(),
-        seen: requests.iter().map(|_| AtomicU32::new(0)).collect(),
-        executed: requests.iter().map(|_| AtomicU32::new(0)).collect(),
+        replica: Replica::new(2, requests.len()),
         steals: AtomicU32::new(0),
     });
     let spin = crate::spin::SpinPolicies::uniform(SpinPolicy::default());
@@ -177,19 +139,8 @@ fn run_model(policy: Policy, setting: &'static Setting) -> u32 {
     for h in handles {
         h.join().unwrap();
     }
-    for (i, c) in model.executed.iter().enumerate() {
-        assert_eq!(c.load(Ordering::Relaxed), 1, "request {i} executed once");
-    }
-    let seen: Vec<u32> = model
-        .seen
-        .iter()
-        .map(|s| s.load(Ordering::Relaxed))
-        .collect();
-    assert_eq!(
-        seen,
-        expected(requests),
-        "each request saw the writes before it"
-    );
+    let ops = requests.iter().map(|r| (r.id, cell(r).0, cell(r).1));
+    model.replica.check(&expected_seen(requests.len(), ops));
     model.steals.load(Ordering::Relaxed)
 }
 
