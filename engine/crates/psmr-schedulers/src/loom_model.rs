@@ -13,6 +13,22 @@ use loom::cell::UnsafeCell;
 use loom::sync::atomic::{AtomicU32, Ordering};
 use psmr_core::RequestId;
 
+/// A model checker bounded to `preemptions` preemptions (bugs in
+/// protocols like these show within one or two; each more multiplies the
+/// state space) and 20 000 branches per execution (spinning and polling
+/// threads make long paths; loom's default is 1000). The environment's
+/// `LOOM_MAX_PREEMPTIONS` / `LOOM_MAX_BRANCHES` win, to explore deeper.
+pub fn builder(preemptions: usize) -> loom::model::Builder {
+    let mut b = loom::model::Builder::new();
+    if std::env::var_os("LOOM_MAX_PREEMPTIONS").is_none() {
+        b.preemption_bound = Some(preemptions);
+    }
+    if std::env::var_os("LOOM_MAX_BRANCHES").is_none() {
+        b.max_branches = 20_000;
+    }
+    b
+}
+
 /// The model's cells and what each request did.
 pub struct Replica {
     cells: Vec<UnsafeCell<Vec<RequestId>>>,

@@ -28,8 +28,8 @@ use loom::sync::Arc;
 use psmr_mapping::{CtoT, Mode};
 
 use super::CycleSync;
-use crate::early::{worker_loop, BarrierSync, Job, SeqSync};
-use crate::loom_model::{expected_seen, Replica};
+use crate::early::{worker_loop, BarrierSync, Job, NoSync, SeqSync};
+use crate::loom_model::{builder, expected_seen, Replica};
 use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
@@ -124,16 +124,6 @@ where
     );
 }
 
-fn builder() -> loom::model::Builder {
-    let mut b = loom::model::Builder::new();
-    // Bounding preemptions keeps the models to seconds; bugs in protocols
-    // like these show up within two preemptions.
-    b.preemption_bound = Some(2);
-    // Spinning waiters make long paths; allow them (the default is 1000).
-    b.max_branches = 20_000;
-    b
-}
-
 fn cycles(plan: &Plan) -> CycleSync {
     CycleSync::new(plan, SpinPolicy::default())
 }
@@ -144,20 +134,20 @@ fn cycles(plan: &Plan) -> CycleSync {
 fn readers_writers() -> (CtoT, Vec<u16>, Vec<Job>) {
     use Mode::{Concurrent as C, Sequential as S};
     let ctot = testkit::ctot(2, &[(S, &[0, 1]), (C, &[0, 1])]);
-    let jobs = [0u16, 1, 0, 1]
-        .iter()
-        .enumerate()
-        .map(|(req, &class)| Job {
-            req: req as u32,
-            class,
-        })
-        .collect();
-    (ctot, vec![0], jobs)
+    (ctot, vec![0], jobs(&[0, 1, 0, 1]))
+}
+
+/// One job per class in `classes`, request ids in order.
+fn jobs(classes: &[u16]) -> Vec<Job> {
+    (0..)
+        .zip(classes)
+        .map(|(req, &class)| Job { req, class })
+        .collect()
 }
 
 #[test]
 fn loom_busy_wait_readers_writers_two_threads() {
-    builder().check(|| {
+    builder(2).check(|| {
         let (ctot, writers, jobs) = readers_writers();
         run_model(ctot, writers, jobs, cycles);
     });
@@ -168,10 +158,9 @@ fn loom_busy_wait_readers_writers_two_threads() {
 #[test]
 fn loom_busy_wait_back_to_back_cycles() {
     use Mode::Sequential as S;
-    builder().check(|| {
+    builder(2).check(|| {
         let ctot = testkit::ctot(2, &[(S, &[0, 1])]);
-        let jobs = (0..3).map(|req| Job { req, class: 0 }).collect();
-        run_model(ctot, vec![0], jobs, cycles);
+        run_model(ctot, vec![0], jobs(&[0, 0, 0]), cycles);
     });
 }
 
@@ -183,43 +172,19 @@ fn loom_busy_wait_back_to_back_cycles() {
 #[test]
 fn loom_busy_wait_two_sequential_classes() {
     use Mode::Sequential as S;
-    builder().check(|| {
+    builder(2).check(|| {
         let ctot = testkit::ctot(2, &[(S, &[0, 1]), (S, &[1])]);
-        let jobs = [0u16, 1, 0]
-            .iter()
-            .enumerate()
-            .map(|(req, &class)| Job {
-                req: req as u32,
-                class,
-            })
-            .collect();
-        run_model(ctot, vec![0, 1], jobs, cycles);
+        run_model(ctot, vec![0, 1], jobs(&[0, 1, 0]), cycles);
     });
 }
 
 /// The barrier protocol of plain early scheduling on the same workload.
 #[test]
 fn loom_barrier_readers_writers_two_threads() {
-    builder().check(|| {
+    builder(2).check(|| {
         let (ctot, writers, jobs) = readers_writers();
         run_model(ctot, writers, jobs, BarrierSync::new);
     });
-}
-
-/// A deliberately broken sequential step: the class's smallest thread runs
-/// the request without waiting for anyone, and nobody waits for it.
-struct NoSync {
-    executor: Vec<u16>,
-}
-
-impl SeqSync for NoSync {
-    type Local = ();
-    fn local(&self) {}
-    fn sequential<P: Probe>(&self, _l: &mut (), me: u16, job: Job, probe: &mut P) {
-        if me == self.executor[job.class as usize] {
-            probe.execute(job.req, job.class);
-        }
-    }
 }
 
 /// The models have teeth: without synchronization, loom finds an
@@ -227,11 +192,9 @@ impl SeqSync for NoSync {
 #[test]
 fn loom_missing_synchronization_is_caught() {
     let caught = std::panic::catch_unwind(|| {
-        builder().check(|| {
+        builder(2).check(|| {
             let (ctot, writers, jobs) = readers_writers();
-            run_model(ctot, writers, jobs, |p: &Plan| NoSync {
-                executor: p.classes().iter().map(|c| c.executor()).collect(),
-            });
+            run_model(ctot, writers, jobs, NoSync::new);
         })
     });
     assert!(caught.is_err(), "loom found no bad interleaving");
@@ -242,7 +205,7 @@ fn loom_missing_synchronization_is_caught() {
 /// nobody sleeps forever (loom fails the model on a lost wake-up).
 #[test]
 fn loom_queue_capacity_one_loses_no_item_and_no_wakeup() {
-    builder().check(|| {
+    builder(2).check(|| {
         let q = Arc::new(BoundedFifo::new(1));
         let consumer = {
             let q = q.clone();

@@ -69,6 +69,34 @@ pub trait SeqSync: Sync {
     fn sequential<P: Probe>(&self, local: &mut Self::Local, me: ThreadRef, job: Job, probe: &mut P);
 }
 
+/// A deliberately broken sequential step, for the model checks' "the
+/// models have teeth" tests (loom and shuttle): the class's executor runs
+/// the request without waiting for the others, who do not wait either.
+#[cfg(all(test, any(loom, shuttle)))]
+pub(crate) struct NoSync {
+    executor: Vec<ThreadRef>,
+}
+
+#[cfg(all(test, any(loom, shuttle)))]
+impl NoSync {
+    pub(crate) fn new(plan: &Plan) -> Self {
+        NoSync {
+            executor: plan.classes().iter().map(|c| c.executor()).collect(),
+        }
+    }
+}
+
+#[cfg(all(test, any(loom, shuttle)))]
+impl SeqSync for NoSync {
+    type Local = ();
+    fn local(&self) {}
+    fn sequential<P: Probe>(&self, _l: &mut (), me: ThreadRef, job: Job, probe: &mut P) {
+        if me == self.executor[job.class as usize] {
+            probe.execute(job.req, job.class);
+        }
+    }
+}
+
 /// Algorithm 2's (and 4's) main loop for worker `me`: take requests in
 /// FIFO order until the queue is closed and drained. An empty queue is an
 /// `EmptyQueue` wait (idle time).

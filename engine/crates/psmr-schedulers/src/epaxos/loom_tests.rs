@@ -28,7 +28,7 @@ use psmr_core::{ClassId, RequestId};
 
 use super::graph::Instances;
 use super::parallel::{builder_thread, worker_loop, Pool, WaitRule};
-use crate::loom_model::{expected_seen, Replica};
+use crate::loom_model::{builder, expected_seen, Replica};
 use crate::probe::Probe;
 use crate::spec::SpinPolicy;
 
@@ -104,17 +104,6 @@ fn run_model(t: &'static CommitTable, cell_of: &'static [usize], rule: WaitRule)
     model.check(&expected(t, cell_of));
 }
 
-fn builder() -> loom::model::Builder {
-    let mut b = loom::model::Builder::new();
-    if std::env::var_os("LOOM_MAX_PREEMPTIONS").is_none() {
-        b.preemption_bound = Some(1);
-    }
-    if std::env::var_os("LOOM_MAX_BRANCHES").is_none() {
-        b.max_branches = 20_000;
-    }
-    b
-}
-
 fn leak<T>(x: T) -> &'static T {
     Box::leak(Box::new(x))
 }
@@ -125,7 +114,7 @@ fn leak<T>(x: T) -> &'static T {
 fn loom_pepaxos_cross_scc_wait() {
     let t = leak(table(&[&[], &[0], &[]], &[1, 1, 1]));
     let cells: &'static [usize] = leak([0usize, 0, 1]);
-    builder().check(move || run_model(t, cells, WaitRule::Scc));
+    builder(1).check(move || run_model(t, cells, WaitRule::Scc));
 }
 
 /// A cycle: 1 and 2 form an SCC (seq puts 1 first) that depends on 0
@@ -136,7 +125,7 @@ fn loom_pepaxos_cross_scc_wait() {
 fn loom_pepaxos_scc_waits_for_the_scc_it_depends_on() {
     let t = leak(table(&[&[], &[2], &[0, 1]], &[1, 2, 3]));
     let cells: &'static [usize] = leak([0usize, 0, 0]);
-    builder().check(move || run_model(t, cells, WaitRule::Scc));
+    builder(1).check(move || run_model(t, cells, WaitRule::Scc));
 }
 
 /// The model has teeth: the paper's per-instance rule runs 1 while 0 may
@@ -146,7 +135,7 @@ fn loom_pepaxos_per_instance_rule_is_caught() {
     let t = leak(table(&[&[], &[2], &[0, 1]], &[1, 2, 3]));
     let cells: &'static [usize] = leak([0usize, 0, 0]);
     let caught = std::panic::catch_unwind(|| {
-        builder().check(move || run_model(t, cells, WaitRule::PerInstance))
+        builder(1).check(move || run_model(t, cells, WaitRule::PerInstance))
     });
     assert!(caught.is_err(), "loom found no bad interleaving");
 }

@@ -25,7 +25,7 @@ use loom::sync::Arc;
 use psmr_core::{ClassId, RequestId};
 
 use super::dag::{worker_loop, Dag};
-use crate::loom_model::{expected_seen, Replica};
+use crate::loom_model::{builder, expected_seen, Replica};
 use crate::probe::Probe;
 
 /// A model request: the shard it touches and whether it writes.
@@ -81,34 +81,26 @@ fn run_model(requests: &'static [Req], bound: usize, broken: bool) {
     model.check(&expected_seen(requests.len(), ops));
 }
 
-fn builder() -> loom::model::Builder {
-    let mut b = loom::model::Builder::new();
-    if std::env::var_os("LOOM_MAX_PREEMPTIONS").is_none() {
-        b.preemption_bound = Some(2);
-    }
-    b
-}
-
 /// A write, a read of the same shard, an independent write: the read must
 /// wait for the first write; the last one may run beside either.
 const STREAM: &[Req] = &[(0, true), (0, false), (1, true)];
 
 #[test]
 fn loom_late_graph_orders_conflicts_with_room() {
-    builder().check(|| run_model(STREAM, 3, false));
+    builder(2).check(|| run_model(STREAM, 3, false));
 }
 
 /// Bound 1: the scheduler blocks on the full graph before every insert but
 /// the first and must be woken by each removal.
 #[test]
 fn loom_late_full_graph_blocks_and_wakes_the_scheduler() {
-    builder().check(|| run_model(STREAM, 1, false));
+    builder(2).check(|| run_model(STREAM, 1, false));
 }
 
 /// The model has teeth: a graph without edges lets the read run before, or
 /// during, the write it conflicts with.
 #[test]
 fn loom_late_graph_without_edges_is_caught() {
-    let caught = std::panic::catch_unwind(|| builder().check(|| run_model(STREAM, 3, true)));
+    let caught = std::panic::catch_unwind(|| builder(2).check(|| run_model(STREAM, 3, true)));
     assert!(caught.is_err(), "loom found no bad interleaving");
 }

@@ -33,7 +33,7 @@ use psmr_mapping::Mode;
 use super::shared::{Conflicts, EnqueueStep, Shared};
 use super::worker::{Policy, Worker};
 use super::{aggressive, class_barriers, conservative, moderate, optimistic};
-use crate::loom_model::{expected_seen, Replica};
+use crate::loom_model::{builder, expected_seen, Replica};
 use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::spec::SpinPolicy;
@@ -144,22 +144,12 @@ fn run_model(policy: Policy, setting: &'static Setting) -> u32 {
     model.steals.load(Ordering::Relaxed)
 }
 
-fn builder() -> loom::model::Builder {
-    let mut b = loom::model::Builder::new();
-    // One preemption keeps each model to about a second; two explode on
-    // the idle workers' polling. A weakened marker ordering (Relaxed
-    // instead of Release/Acquire) is still caught (by the optimistic
-    // cycle model), and so is the broken stealer.
-    if std::env::var_os("LOOM_MAX_PREEMPTIONS").is_none() {
-        b.preemption_bound = Some(1);
-    }
-    // Idle workers poll (lock, steal attempt, yield) until the scheduler
-    // delivers; each poll is a few branches.
-    if std::env::var_os("LOOM_MAX_BRANCHES").is_none() {
-        b.max_branches = 20_000;
-    }
-    b
-}
+/// One preemption keeps each model to about a second; two explode on the
+/// idle workers' polling (lock, steal attempt, yield until the scheduler
+/// delivers). A weakened marker ordering (Relaxed instead of
+/// Release/Acquire) is still caught (by the optimistic cycle model), and so
+/// is the broken stealer.
+const PREEMPTIONS: usize = 1;
 
 /// A model's mapping, conflicts and stream.
 struct Setting {
@@ -199,7 +189,7 @@ fn check(policy: Policy, names: &'static [&'static str]) -> u32 {
     let setting = setting(names);
     let steals = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
     let most = steals.clone();
-    builder().check(move || {
+    builder(PREEMPTIONS).check(move || {
         let n = run_model(policy, setting);
         // Relaxed: a plain std counter outside the model, read after it.
         most.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
