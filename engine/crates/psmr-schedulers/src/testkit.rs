@@ -100,6 +100,23 @@ pub fn run(scheduler: &dyn Scheduler, stream: &Stream, threads: usize) -> RunRes
     .unwrap_or_else(|e| panic!("run failed: {e}"))
 }
 
+/// Run `scheduler` with `threads` workers on `stream`, tracing off, not
+/// cancelled, unpaced; the run's error if it fails.
+pub fn try_run(
+    scheduler: &dyn Scheduler,
+    stream: &Stream,
+    threads: usize,
+) -> Result<RunResult, RunError> {
+    run_with(
+        scheduler,
+        stream,
+        threads,
+        TraceConfig::OFF,
+        &CancelToken::default(),
+        0,
+    )
+}
+
 /// Run with every knob: trace settings, a cancel token (another thread may
 /// cancel while it runs), and a per-request pace. Each run gets its own
 /// thread pool (sharing one pool between tests running in parallel could

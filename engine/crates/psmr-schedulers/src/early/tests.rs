@@ -278,8 +278,7 @@ fn readers_and_writers_single_shard_any_thread_count() {
 fn wrong_thread_count_is_an_invalid_config_not_a_hang() {
     let stream = Stream::new(testkit::list(2), &testkit::workload(1, 10, 0.5, 0.0));
     let s = early(&testkit::table1(), &stream, 8);
-    let err = testkit::run_with(&s, &stream, 3, TraceConfig::OFF, &CancelToken::default(), 0)
-        .unwrap_err();
+    let err = testkit::try_run(&s, &stream, 3).unwrap_err();
     assert!(matches!(err, RunError::InvalidConfig(_)), "{err}");
 }
 
