@@ -1,11 +1,9 @@
 //! Real-thread tests of the four variants against the oracle.
 
 use proptest::prelude::*;
-use psmr_core::cancel::CancelToken;
-use psmr_core::exec::Progress;
 use psmr_core::oracle::Violation;
 use psmr_core::run::RunResult;
-use psmr_core::trace::{TraceConfig, TraceEvent};
+use psmr_core::trace::TraceEvent;
 use psmr_core::workload::{Skew, SplitMix64, WorkloadSpec};
 use psmr_core::{EventKind, RunError, SchedulerId, WaitReason};
 use psmr_mapping::{resolve, CtoT, MappingSpec};
@@ -194,30 +192,8 @@ fn cancellation_stops_delivery_and_drains() {
         &testkit::workload(9, 4000, 0.2, 0.05),
     );
     for id in VARIANTS {
-        let cancel = CancelToken::default();
-        let progress = Progress::new(5);
-        let r = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while progress.delivered() < 200 {
-                    std::thread::yield_now();
-                }
-                cancel.cancel();
-            });
-            testkit::run_progress(
-                &ws(id, &testkit::table1(), &s, 16),
-                &s,
-                4,
-                TraceConfig::OFF,
-                &cancel,
-                0,
-                &progress,
-            )
-            .unwrap()
-        });
-        assert_correct(&r);
-        assert!(r.cancelled, "{id}");
-        assert!(r.output.delivered < 4000 && r.output.delivered >= 200);
-        assert_eq!(r.metrics.requests, r.output.delivered as u64);
+        let ws = ws(id, &testkit::table1(), &s, 16);
+        testkit::run_cancelled_after(&ws, &s, 4, 200, 0);
     }
 }
 
