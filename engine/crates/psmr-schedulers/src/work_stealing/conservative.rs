@@ -10,7 +10,7 @@
 //! request. Like Algorithm 8 (lines 22-23), every thread of the class waits
 //! for its own markers first (done by the caller, `Worker::sequential`).
 //!
-//! [`Worker::sync_with_barriers`] is a method this file adds to the
+//! `Worker::sync_with_barriers` is a method this file adds to the
 //! shared worker (`worker.rs` calls it, without importing this file).
 
 use psmr_core::{EventKind, Request};

@@ -7,7 +7,7 @@
 //! whose ready queue holds no class conflicting with `c` (the validation's
 //! NoConflict clause, `Shared::valid`).
 //!
-//! [`Worker::sync_in_cycle`], a method this file adds to the shared worker
+//! `Worker::sync_in_cycle`, a method this file adds to the shared worker
 //! (`worker.rs` calls it without importing this file), is shared with the
 //! aggressive and optimistic variants, which run it without the trailing
 //! barrier (`Policy::barrier_after`). The cycle marks themselves are
