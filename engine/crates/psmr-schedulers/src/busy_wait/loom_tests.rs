@@ -199,29 +199,3 @@ fn loom_missing_synchronization_is_caught() {
     });
     assert!(caught.is_err(), "loom found no bad interleaving");
 }
-
-/// The bounded queue at its bound: capacity 1, the producer pushes three
-/// items while the consumer pops; every item arrives once, in order, and
-/// nobody sleeps forever (loom fails the model on a lost wake-up).
-#[test]
-fn loom_queue_capacity_one_loses_no_item_and_no_wakeup() {
-    builder(2).check(|| {
-        let q = Arc::new(BoundedFifo::new(1));
-        let consumer = {
-            let q = q.clone();
-            loom::thread::spawn(move || {
-                let mut got = Vec::new();
-                while let Some(x) = q.pop(|| {}) {
-                    got.push(x);
-                }
-                got
-            })
-        };
-        for i in 0..3u32 {
-            let len = q.push(i, |_| {});
-            assert!(len <= 1);
-        }
-        q.close();
-        assert_eq!(consumer.join().unwrap(), vec![0, 1, 2]);
-    });
-}
