@@ -10,19 +10,25 @@
 //! mapping that breaks a rule).
 //!
 //! Shared scaffolding, once: [`probe`] (execute and record), [`barrier`]
-//! (the generation barrier), [`queue`] (bounded blocking FIFO, several
-//! producers and consumers), [`roles`] (an auxiliary thread's work-or-stop
-//! signal), [`spin`] (bounded backoff), [`sync`] (std / loom / shuttle
-//! facade).
+//! (the generation barrier), [`plan`] (the CtoT as the early family and
+//! work stealing read it, and Algorithm 1's router), [`cycle`] (the
+//! per-class arrival cycle marks of busy-wait and work stealing),
+//! [`queue`] (bounded blocking FIFO, several producers and consumers),
+//! [`roles`] (an auxiliary thread's work-or-stop signal), [`spin`] (bounded
+//! backoff), [`sync`] (std / loom / shuttle facade).
 
 use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId};
 
 pub mod barrier;
 pub mod busy_wait;
 pub mod coloring;
+pub mod cycle;
 pub mod early;
 pub mod epaxos;
 pub mod late;
+#[cfg(all(test, loom))]
+mod loom_model;
+pub mod plan;
 pub mod probe;
 pub mod queue;
 pub mod repart;

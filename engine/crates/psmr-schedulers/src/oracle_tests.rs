@@ -34,21 +34,13 @@ enum Plan {
 /// stream, or up to a cancel) and then executes its plan.
 struct Scripted(Plan);
 
-static NEEDS: Needs = Needs {
-    family: psmr_core::Family::Sequential,
-    streams: &[StreamKind::Total, StreamKind::Commits, StreamKind::Events],
-    spaces: &[],
-    covering_classes: false,
-    roles: &[],
-    params: None,
-};
-
 impl Scheduler for Scripted {
     fn id(&self) -> SchedulerId {
         SchedulerId::Sequential
     }
+    /// What the sequential scheduler runs: every stream kind.
     fn needs(&self) -> &'static Needs {
-        &NEEDS
+        &crate::sequential::NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         ctx.host

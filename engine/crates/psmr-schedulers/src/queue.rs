@@ -287,23 +287,43 @@ mod tests {
         );
     }
 
+    /// A consumer on an empty open queue blocks (telling `on_block` once)
+    /// and stays blocked until a push arrives, then takes that item.
     #[test]
     fn consumer_blocks_until_a_push_arrives() {
         let q = BoundedFifo::new(8);
         let blocked = AtomicUsize::new(0);
-        std::thread::scope(|s| {
+        let (blocked_in_time, waited, got) = std::thread::scope(|s| {
             let c = s.spawn(|| {
                 q.pop(|| {
                     blocked.fetch_add(1, Ordering::Relaxed);
                 })
             });
-            // Give the consumer time to block (correctness does not depend
-            // on it: if it has not blocked yet it simply finds the item).
+            // `on_block` runs under the lock just before the consumer
+            // waits, so once it has run the consumer is blocked for good
+            // (until the push), whatever the timing.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while blocked.load(Ordering::Relaxed) == 0
+                && !c.is_finished()
+                && std::time::Instant::now() < deadline
+            {
+                std::thread::yield_now();
+            }
+            let blocked_in_time = blocked.load(Ordering::Relaxed) == 1 && !c.is_finished();
             std::thread::sleep(std::time::Duration::from_millis(20));
+            let waited = !c.is_finished();
+            // Push in every case, so that a broken consumer still ends
+            // and the assertions below report it.
             q.push(7, |_| {});
-            assert_eq!(c.join().unwrap(), Some(7));
+            (blocked_in_time, waited, c.join().unwrap())
         });
-        assert!(blocked.load(Ordering::Relaxed) <= 1, "on_block runs once");
+        assert!(
+            blocked_in_time,
+            "the consumer of an empty queue never blocked"
+        );
+        assert!(waited, "the consumer left without an item");
+        assert_eq!(got, Some(7));
+        assert_eq!(blocked.load(Ordering::Relaxed), 1, "on_block runs once");
     }
 
     /// Several producers and consumers through a tiny queue: every item

@@ -1,8 +1,8 @@
 //! Loom models of [`BoundedFifo`] with several producers and several
 //! consumers: every interleaving (up to the preemption bound) delivers each
 //! item exactly once and leaves no thread blocked; loom fails a model in
-//! which a thread waits forever (a lost wake-up). Each model has three
-//! threads, so that the search stays exhaustive within seconds.
+//! which a thread waits forever (a lost wake-up). Each model has at most
+//! three threads, so that the search stays exhaustive within seconds.
 //!
 //! With one waiting flag per side instead of waiter counts, the first model
 //! finds the schedule where two producers are blocked at once and only one
@@ -65,5 +65,31 @@ fn loom_queue_two_blocked_consumers_are_both_woken() {
         let mut got = got.lock().unwrap().clone();
         got.sort_unstable();
         assert_eq!(got, vec![1, 2]);
+    });
+}
+
+/// The bounded queue at its bound: capacity 1, the producer pushes three
+/// items while the consumer pops; every item arrives once, in order, and
+/// nobody sleeps forever (loom fails the model on a lost wake-up).
+#[test]
+fn loom_queue_capacity_one_loses_no_item_and_no_wakeup() {
+    builder().check(|| {
+        let q = Arc::new(BoundedFifo::new(1));
+        let consumer = {
+            let q = q.clone();
+            loom::thread::spawn(move || {
+                let mut got = Vec::new();
+                while let Some(x) = q.pop(|| {}) {
+                    got.push(x);
+                }
+                got
+            })
+        };
+        for i in 0..3u32 {
+            let len = q.push(i, |_| {});
+            assert!(len <= 1);
+        }
+        q.close();
+        assert_eq!(consumer.join().unwrap(), vec![0, 1, 2]);
     });
 }

@@ -52,10 +52,6 @@ impl RoleSignal {
         self.cv.notify_all();
     }
 
-    pub fn is_stopped(&self) -> bool {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).stopped
-    }
-
     /// Block until there is work the role has not seen (`*seen` is updated
     /// and the new generation returned) or the run stopped (`None`).
     pub fn wait(&self, seen: &mut u64) -> Option<u64> {

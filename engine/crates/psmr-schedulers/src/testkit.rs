@@ -87,6 +87,23 @@ pub fn run(scheduler: &dyn Scheduler, stream: &Stream, threads: usize) -> RunRes
     .unwrap_or_else(|e| panic!("run failed: {e}"))
 }
 
+/// Run `scheduler` with `threads` workers on `stream`, tracing off, not
+/// cancelled, unpaced; the run's error if it fails.
+pub fn try_run(
+    scheduler: &dyn Scheduler,
+    stream: &Stream,
+    threads: usize,
+) -> Result<RunResult, RunError> {
+    run_with(
+        scheduler,
+        stream,
+        threads,
+        TraceConfig::OFF,
+        &CancelToken::default(),
+        0,
+    )
+}
+
 /// Run with every knob: trace settings, a cancel token (another thread may
 /// cancel while it runs), and a per-request pace. Each run gets its own
 /// thread pool (sharing one pool between tests running in parallel could
@@ -299,6 +316,50 @@ mod tests {
     fn table1_satisfies_the_rules() {
         assert_eq!(table1().validate(&ClassTable::sharded(2)), Ok(()));
     }
+}
+
+/// Run `scheduler` with `threads` workers on `stream` (tracing off, each
+/// request paced `pace_ns`) while another thread cancels the run once it
+/// has seen `after` deliveries; check that the run was cancelled in time
+/// (`after` or more deliveries, not all), is correct for what it
+/// delivered, and ran exactly that.
+pub fn run_cancelled_after(
+    scheduler: &dyn Scheduler,
+    stream: &Stream,
+    threads: usize,
+    after: u64,
+    pace_ns: u64,
+) -> RunResult {
+    let cancel = CancelToken::default();
+    let progress = Progress::new(threads + 1);
+    let r = std::thread::scope(|sc| {
+        sc.spawn(|| {
+            while progress.delivered() < after {
+                std::thread::yield_now();
+            }
+            cancel.cancel();
+        });
+        run_progress(
+            scheduler,
+            stream,
+            threads,
+            TraceConfig::OFF,
+            &cancel,
+            pace_ns,
+            &progress,
+        )
+        .unwrap_or_else(|e| panic!("run failed: {e}"))
+    });
+    assert_correct(&r);
+    let id = scheduler.id();
+    assert!(r.cancelled, "{id}");
+    let delivered = r.output.delivered as usize;
+    assert!(
+        (after as usize..stream.requests.len()).contains(&delivered),
+        "{id} delivered {delivered}"
+    );
+    assert_eq!(r.metrics.requests as usize, delivered, "{id}");
+    r
 }
 
 /// Run `scheduler` on one worker thread with a cancel set in advance after

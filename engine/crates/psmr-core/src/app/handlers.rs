@@ -175,11 +175,20 @@ mod tests {
     #[test]
     fn ranges_outside_a_set_are_clipped() {
         let h = Handlers::new(1, 1, 1);
-        // 16 lines per KiB: lines 10..26 are clipped to 10..16; set 5 does
-        // not exist.
-        h.execute(&Op::Event(walk(0, 10, 16, false)));
-        h.execute(&Op::Event(walk(5, 0, 16, true)));
+        // 16 lines per KiB: lines 10..26 read what lines 10..16 read, and
+        // that is more than lines 10..15 read.
+        let clipped = h.touch(&walk(0, 10, 16, false));
+        assert_eq!(clipped, h.touch(&walk(0, 10, 6, false)));
+        assert_ne!(clipped, h.touch(&walk(0, 10, 5, false)));
+        // A range that starts past the set's end reads nothing.
+        assert_eq!(h.touch(&walk(0, 16, 4, false)), 0);
+        // Set 5 does not exist, and an app without data sets has none:
+        // nothing is read, and a fill there changes no set.
+        assert_eq!(h.touch(&walk(5, 0, 16, false)), 0);
+        let before = h.touch(&walk(0, 0, 16, false));
+        h.touch(&walk(5, 0, 16, true));
+        assert_eq!(h.touch(&walk(0, 0, 16, false)), before);
         let none = Handlers::new(1, 0, 0);
-        none.execute(&Op::Event(walk(0, 0, 16, false)));
+        assert_eq!(none.touch(&walk(0, 0, 16, false)), 0);
     }
 }

@@ -1,6 +1,6 @@
 //! Loom models of the early family's synchronization: the busy-wait cycle
 //! protocol (Alg. 4) and the barrier protocol (Alg. 2), run through the
-//! real [`worker_loop`], queues and [`Dispatcher`] compiled against loom's
+//! real [`worker_loop`], queues and [`Router`] compiled against loom's
 //! atomics, mutexes and condition variables (`crate::sync`).
 //!
 //! Run (about half a minute in release mode):
@@ -14,7 +14,8 @@
 //! * conservation: every request executes exactly once;
 //! * order: the requests that write the shared state do so in delivery
 //!   order, and each read sees exactly the writes delivered before it;
-//! * no data race: the state is a `loom::cell::UnsafeCell`, so loom fails
+//! * no data race: the state is a `loom::cell::UnsafeCell`
+//!   ([`crate::loom_model`]), so loom fails
 //!   the model if an execution is not ordered after the conflicting ones
 //!   before it by happens-before (e.g. if a mark's Release/Acquire pair
 //!   were weakened to Relaxed);
@@ -23,25 +24,22 @@
 //! The models are tiny on purpose (2-3 threads, 4 requests): loom's state
 //! space grows exponentially, and CI runs them in under a minute.
 
-use loom::cell::UnsafeCell;
-use loom::sync::atomic::{AtomicU32, Ordering};
 use loom::sync::Arc;
 use psmr_mapping::{CtoT, Mode};
 
 use super::CycleSync;
-use crate::early::{worker_loop, BarrierSync, Dispatcher, Job, Plan, SeqSync};
+use crate::early::{worker_loop, BarrierSync, Job, NoSync, SeqSync};
+use crate::loom_model::{builder, expected_seen, Replica};
+use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::testkit;
 use crate::SpinPolicy;
 
-/// The replicated state of the model: the list of writes applied, plus
-/// what each request saw and how often it ran.
+/// The replicated state of the model: one cell, written by the requests
+/// of `writer_classes` and read by the others.
 struct Model {
-    writes: UnsafeCell<Vec<u32>>,
-    /// Per request: 1 + number of writes it saw applied (0 = not run).
-    seen: Vec<AtomicU32>,
-    executed: Vec<AtomicU32>,
+    replica: Replica,
     /// Class ids that write (the others read).
     writer_classes: Vec<u16>,
 }
@@ -68,22 +66,8 @@ impl<S: SeqSync> Shared<S> {
 
 impl Probe for ModelProbe<'_> {
     fn execute(&mut self, req: psmr_core::RequestId, class: psmr_core::ClassId) {
-        let m = &self.m;
-        // Relaxed: read only after every thread was joined.
-        m.executed[req as usize].fetch_add(1, Ordering::Relaxed);
-        let seen = if m.writer_classes.contains(&class) {
-            // SAFETY: loom checks this claim: it fails the model if this
-            // write is not ordered by happens-before with every other
-            // access to the cell.
-            m.writes.with_mut(|w| unsafe {
-                (*w).push(req);
-                (*w).len() as u32
-            })
-        } else {
-            // SAFETY: as above, checked by loom.
-            m.writes.with(|w| unsafe { (*w).len() as u32 + 1 })
-        };
-        m.seen[req as usize].store(seen, Ordering::Relaxed);
+        let write = self.m.writer_classes.contains(&class);
+        self.m.replica.execute(req, 0, write);
     }
 }
 
@@ -96,22 +80,13 @@ where
 {
     let plan = Plan::new(&ctot, ctot.classes.len()).unwrap();
     // Expected outcome: sequential execution in delivery order.
-    let mut applied = 0u32;
-    let mut expected_seen = Vec::new();
-    let mut expected_writes = Vec::new();
-    for j in &jobs {
-        if writer_classes.contains(&j.class) {
-            applied += 1;
-            expected_writes.push(j.req);
-            expected_seen.push(applied);
-        } else {
-            expected_seen.push(applied + 1);
-        }
-    }
+    let writes = |j: &Job| writer_classes.contains(&j.class);
+    let expected = expected_seen(jobs.len(), jobs.iter().map(|j| (j.req, 0, writes(j))));
+    let expected_writes: Vec<u32> = jobs.iter().filter(|j| writes(j)).map(|j| j.req).collect();
     let queues: Vec<BoundedFifo<Job>> = (0..plan.threads())
         .map(|_| BoundedFifo::new(jobs.len()))
         .collect();
-    let mut d = Dispatcher::new(&plan);
+    let mut d = Router::new(&plan);
     for &job in &jobs {
         for &t in d.targets(job.class) {
             queues[t as usize].push(job, |_| {});
@@ -126,9 +101,7 @@ where
         plan,
         queues,
         model: Model {
-            writes: UnsafeCell::new(Vec::new()),
-            seen: (0..jobs.len()).map(|_| AtomicU32::new(0)).collect(),
-            executed: (0..jobs.len()).map(|_| AtomicU32::new(0)).collect(),
+            replica: Replica::new(1, jobs.len()),
             writer_classes,
         },
     });
@@ -142,29 +115,13 @@ where
     for h in handles {
         h.join().unwrap();
     }
-    let model = &shared.model;
-    for (i, c) in model.executed.iter().enumerate() {
-        assert_eq!(c.load(Ordering::Relaxed), 1, "request {i} executed once");
-    }
-    let seen: Vec<u32> = model
-        .seen
-        .iter()
-        .map(|s| s.load(Ordering::Relaxed))
-        .collect();
-    assert_eq!(seen, expected_seen, "each request saw the writes before it");
-    // SAFETY: every worker was joined; loom checks the access.
-    let writes = model.writes.with(|w| unsafe { (*w).clone() });
-    assert_eq!(writes, expected_writes, "writes applied in delivery order");
-}
-
-fn builder() -> loom::model::Builder {
-    let mut b = loom::model::Builder::new();
-    // Bounding preemptions keeps the models to seconds; bugs in protocols
-    // like these show up within two preemptions.
-    b.preemption_bound = Some(2);
-    // Spinning waiters make long paths; allow them (the default is 1000).
-    b.max_branches = 20_000;
-    b
+    let replica = &shared.model.replica;
+    replica.check(&expected);
+    assert_eq!(
+        replica.writes(0),
+        expected_writes,
+        "writes applied in delivery order"
+    );
 }
 
 fn cycles(plan: &Plan) -> CycleSync {
@@ -177,20 +134,20 @@ fn cycles(plan: &Plan) -> CycleSync {
 fn readers_writers() -> (CtoT, Vec<u16>, Vec<Job>) {
     use Mode::{Concurrent as C, Sequential as S};
     let ctot = testkit::ctot(2, &[(S, &[0, 1]), (C, &[0, 1])]);
-    let jobs = [0u16, 1, 0, 1]
-        .iter()
-        .enumerate()
-        .map(|(req, &class)| Job {
-            req: req as u32,
-            class,
-        })
-        .collect();
-    (ctot, vec![0], jobs)
+    (ctot, vec![0], jobs(&[0, 1, 0, 1]))
+}
+
+/// One job per class in `classes`, request ids in order.
+fn jobs(classes: &[u16]) -> Vec<Job> {
+    (0..)
+        .zip(classes)
+        .map(|(req, &class)| Job { req, class })
+        .collect()
 }
 
 #[test]
 fn loom_busy_wait_readers_writers_two_threads() {
-    builder().check(|| {
+    builder(2).check(|| {
         let (ctot, writers, jobs) = readers_writers();
         run_model(ctot, writers, jobs, cycles);
     });
@@ -201,10 +158,9 @@ fn loom_busy_wait_readers_writers_two_threads() {
 #[test]
 fn loom_busy_wait_back_to_back_cycles() {
     use Mode::Sequential as S;
-    builder().check(|| {
+    builder(2).check(|| {
         let ctot = testkit::ctot(2, &[(S, &[0, 1])]);
-        let jobs = (0..3).map(|req| Job { req, class: 0 }).collect();
-        run_model(ctot, vec![0], jobs, cycles);
+        run_model(ctot, vec![0], jobs(&[0, 0, 0]), cycles);
     });
 }
 
@@ -216,43 +172,19 @@ fn loom_busy_wait_back_to_back_cycles() {
 #[test]
 fn loom_busy_wait_two_sequential_classes() {
     use Mode::Sequential as S;
-    builder().check(|| {
+    builder(2).check(|| {
         let ctot = testkit::ctot(2, &[(S, &[0, 1]), (S, &[1])]);
-        let jobs = [0u16, 1, 0]
-            .iter()
-            .enumerate()
-            .map(|(req, &class)| Job {
-                req: req as u32,
-                class,
-            })
-            .collect();
-        run_model(ctot, vec![0, 1], jobs, cycles);
+        run_model(ctot, vec![0, 1], jobs(&[0, 1, 0]), cycles);
     });
 }
 
 /// The barrier protocol of plain early scheduling on the same workload.
 #[test]
 fn loom_barrier_readers_writers_two_threads() {
-    builder().check(|| {
+    builder(2).check(|| {
         let (ctot, writers, jobs) = readers_writers();
         run_model(ctot, writers, jobs, BarrierSync::new);
     });
-}
-
-/// A deliberately broken sequential step: the class's smallest thread runs
-/// the request without waiting for anyone, and nobody waits for it.
-struct NoSync {
-    executor: Vec<u16>,
-}
-
-impl SeqSync for NoSync {
-    type Local = ();
-    fn local(&self) {}
-    fn sequential<P: Probe>(&self, _l: &mut (), me: u16, job: Job, probe: &mut P) {
-        if me == self.executor[job.class as usize] {
-            probe.execute(job.req, job.class);
-        }
-    }
 }
 
 /// The models have teeth: without synchronization, loom finds an
@@ -260,38 +192,10 @@ impl SeqSync for NoSync {
 #[test]
 fn loom_missing_synchronization_is_caught() {
     let caught = std::panic::catch_unwind(|| {
-        builder().check(|| {
+        builder(2).check(|| {
             let (ctot, writers, jobs) = readers_writers();
-            run_model(ctot, writers, jobs, |p: &Plan| NoSync {
-                executor: p.classes().iter().map(|c| c.executor()).collect(),
-            });
+            run_model(ctot, writers, jobs, NoSync::new);
         })
     });
     assert!(caught.is_err(), "loom found no bad interleaving");
-}
-
-/// The bounded queue at its bound: capacity 1, the producer pushes three
-/// items while the consumer pops; every item arrives once, in order, and
-/// nobody sleeps forever (loom fails the model on a lost wake-up).
-#[test]
-fn loom_queue_capacity_one_loses_no_item_and_no_wakeup() {
-    builder().check(|| {
-        let q = Arc::new(BoundedFifo::new(1));
-        let consumer = {
-            let q = q.clone();
-            loom::thread::spawn(move || {
-                let mut got = Vec::new();
-                while let Some(x) = q.pop(|| {}) {
-                    got.push(x);
-                }
-                got
-            })
-        };
-        for i in 0..3u32 {
-            let len = q.push(i, |_| {});
-            assert!(len <= 1);
-        }
-        q.close();
-        assert_eq!(consumer.join().unwrap(), vec![0, 1, 2]);
-    });
 }

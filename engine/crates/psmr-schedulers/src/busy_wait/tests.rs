@@ -11,7 +11,8 @@ use psmr_core::{ClassId, RequestId};
 use psmr_mapping::Mode;
 
 use super::*;
-use crate::early::{worker_loop, worker_queue, Job, Plan};
+use crate::early::{worker_loop, worker_queue, Job};
+use crate::plan::Plan;
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::testkit;
@@ -62,7 +63,7 @@ fn drive_plain(plan: &Plan, sync: &CycleSync, jobs: &[Job]) -> Shared {
                 worker_loop(i as u16, q, plan, sync, &mut p);
             });
         }
-        let mut d = crate::early::Dispatcher::new(plan);
+        let mut d = crate::plan::Router::new(plan);
         for &job in jobs {
             for &t in d.targets(job.class) {
                 queues[t as usize].push(job, |_| {});
@@ -100,9 +101,7 @@ fn back_to_back_sequential_requests_run_once_each_in_order() {
         .collect();
     assert_eq!(order, want);
     // The marks end at rest: every cycle was closed by its executor.
-    for m in sync.marks.iter().flatten() {
-        assert_eq!(m.load(Ordering::Relaxed), 0);
-    }
+    assert!(sync.marks.at_rest());
 }
 
 #[test]

@@ -381,6 +381,9 @@ impl Probe for CoreProbe<'_, '_> {
     fn count(&mut self, c: Counter, n: u64) {
         self.inner.count(c, n);
     }
+    fn now_ns(&self) -> u64 {
+        self.inner.now_ns()
+    }
 }
 
 impl<'a> EventProbe<'a> for CoreProbe<'_, 'a> {

@@ -101,7 +101,7 @@ proptest! {
     fn every_runtime_agrees_with_sequential(seed in any::<u64>(), threads in 1usize..=4, colors in 1u32..12) {
         let s = testkit::event_stream_spin(seed, 40, 3, colors, 2_000);
         for (name, rt) in all_runtimes() {
-            let r = testkit::run_with(&rt, &s, threads, TraceConfig::OFF, &CancelToken::default(), 0).unwrap();
+            let r = testkit::try_run(&rt, &s, threads).unwrap();
             prop_assert!(r.verdict.correct, "{name} {threads} threads: {:?}", r.verdict);
             prop_assert_eq!(r.metrics.requests as usize, s.len());
         }
@@ -376,8 +376,7 @@ fn the_oracle_catches_a_stealer_taking_the_running_color() {
     for rt in [libasync(true), mely(serde_json::json!({}))] {
         let broken = rt.into_broken();
         let caught = (0..6).find_map(|_| {
-            let r = testkit::run_with(&broken, &s, 2, TraceConfig::OFF, &CancelToken::default(), 0)
-                .unwrap();
+            let r = testkit::try_run(&broken, &s, 2).unwrap();
             r.verdict.violation
         });
         match caught {
@@ -711,17 +710,35 @@ fn a_spec_selects_the_broken_runtime_and_the_oracle_catches_it() {
         spec.fault = Some(FAULT_STEAL_RUNNING.into());
         let sched = crate::build(&spec, &env).unwrap();
         let caught = (0..6).any(|_| {
-            let r = testkit::run_with(
-                sched.as_ref(),
-                &s,
-                2,
-                TraceConfig::OFF,
-                &CancelToken::default(),
-                0,
-            )
-            .unwrap();
+            let r = testkit::try_run(sched.as_ref(), &s, 2).unwrap();
             !r.verdict.correct
         });
         assert!(caught, "{id}: the oracle never caught the broken stealer");
     }
+}
+
+/// A core's probe reads the run's clock (the `Probe` default, 0, means "no
+/// clock" and is only for the model checkers): a scheduler that spins 100
+/// µs between two readings sees at least that much time pass.
+#[test]
+fn a_core_probe_forwards_the_runs_clock() {
+    struct Clocked;
+    impl Scheduler for Clocked {
+        fn id(&self) -> SchedulerId {
+            SchedulerId::Sequential
+        }
+        fn needs(&self) -> &'static Needs {
+            crate::sequential::Sequential.needs()
+        }
+        fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
+            let probe = CoreProbe::new(ctx, 0);
+            let before = Probe::now_ns(&probe);
+            psmr_core::clock::spin_for(100_000);
+            let elapsed = Probe::now_ns(&probe).saturating_sub(before);
+            assert!(elapsed >= 100_000, "the probe's clock moved {elapsed} ns");
+            crate::sequential::Sequential.run(ctx)
+        }
+    }
+    let s = Stream::new(testkit::list(1), &testkit::workload(1, 10, 0.5, 0.0));
+    testkit::assert_correct(&testkit::run(&Clocked, &s, 1));
 }

@@ -18,8 +18,9 @@
 use psmr_core::trace::Counter;
 use psmr_core::{EventKind, ThreadRef, WaitReason, NO_REQUEST};
 
-use super::{Job, Plan, SeqSync};
+use super::{Job, SeqSync};
 use crate::barrier::GenerationBarrier;
+use crate::plan::Plan;
 use crate::probe::Probe;
 
 /// Sequential requests synchronized by one [`GenerationBarrier`] per class.

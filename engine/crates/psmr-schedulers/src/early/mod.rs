@@ -25,7 +25,10 @@
 //! both requests in delivery order and cannot take the second before the
 //! first is executed, so conflicting requests never overlap or reorder.
 //!
-//! The protocol code ([`worker_loop`], [`Dispatcher`], [`SeqSync`]) does
+//! The mapping and Algorithm 1's routing are [`crate::plan`]'s ([`Plan`],
+//! [`Router`]), shared with work stealing.
+//!
+//! The protocol code ([`worker_loop`], [`Router`], [`SeqSync`]) does
 //! not depend on the run context: it calls a [`Probe`] for execution and
 //! trace events, so the model checkers (loom, shuttle) drive the very same
 //! code with plain threads.
@@ -34,8 +37,9 @@ use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::{EventKind, SCHEDULER};
 use psmr_core::{ClassId, RequestId, RunError, Scheduler, SchedulerId, WaitReason, NO_REQUEST};
 use psmr_core::{ClassTable, Family, Needs, StreamKind, ThreadRef};
-use psmr_mapping::{CtoT, Mode};
+use psmr_mapping::CtoT;
 
+use crate::plan::{Plan, Router};
 use crate::probe::{CtxProbe, Probe};
 use crate::queue::{BoundedFifo, PushEvent};
 use crate::spec::{EarlyParams, DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
@@ -52,114 +56,6 @@ pub struct Job {
     pub class: ClassId,
 }
 
-/// The mapping of one class, as the protocol uses it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClassPlan {
-    pub sequential: bool,
-    /// Worker ids, sorted ascending, no duplicates, not empty.
-    pub threads: Vec<ThreadRef>,
-}
-
-impl ClassPlan {
-    /// Alg. 2 line 8: the thread that executes a sequential request (the
-    /// smallest id of the class).
-    pub fn executor(&self) -> ThreadRef {
-        self.threads[0]
-    }
-}
-
-/// The CtoT in the form the protocol uses, with its invariants checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
-    threads: usize,
-    classes: Vec<ClassPlan>,
-}
-
-impl Plan {
-    /// Check and convert a CtoT for `classes` classes: one entry per class,
-    /// every class has at least one thread (R.1), every thread id is below
-    /// `ctot.threads`. Conflict rules R.2-R.5 are the mapping crate's job
-    /// (`CtoT::validate`); this only guards what the protocol would trip on.
-    pub fn new(ctot: &CtoT, classes: usize) -> Result<Self, String> {
-        if ctot.threads == 0 || ctot.threads > usize::from(SCHEDULER) {
-            return Err(format!("a mapping needs 1..{} threads", SCHEDULER));
-        }
-        if ctot.classes.len() != classes {
-            return Err(format!(
-                "the mapping has {} classes, the application has {classes}",
-                ctot.classes.len()
-            ));
-        }
-        let mut plans = Vec::with_capacity(classes);
-        for (c, m) in ctot.classes.iter().enumerate() {
-            let mut threads: Vec<ThreadRef> = Vec::with_capacity(m.threads.len());
-            for &t in &m.threads {
-                if t >= ctot.threads {
-                    return Err(format!(
-                        "class {c} uses thread {t}, the mapping has {}",
-                        ctot.threads
-                    ));
-                }
-                threads.push(t as ThreadRef);
-            }
-            threads.sort_unstable();
-            threads.dedup();
-            if threads.is_empty() {
-                return Err(format!("R.1: class {c} has no thread"));
-            }
-            plans.push(ClassPlan {
-                sequential: m.mode == Mode::Sequential,
-                threads,
-            });
-        }
-        Ok(Plan {
-            threads: ctot.threads,
-            classes: plans,
-        })
-    }
-
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-    pub fn class(&self, c: ClassId) -> &ClassPlan {
-        &self.classes[c as usize]
-    }
-    pub fn classes(&self) -> &[ClassPlan] {
-        &self.classes
-    }
-}
-
-/// Algorithm 1's routing decision, with the round-robin state of each
-/// concurrent class (the paper's `next`).
-#[derive(Debug)]
-pub struct Dispatcher<'p> {
-    plan: &'p Plan,
-    next: Vec<usize>,
-}
-
-impl<'p> Dispatcher<'p> {
-    pub fn new(plan: &'p Plan) -> Self {
-        Dispatcher {
-            plan,
-            next: vec![0; plan.classes.len()],
-        }
-    }
-
-    /// The queues a request of `class` goes to: all threads of a sequential
-    /// class (Alg. 1 lines 4-6), or the next thread of a concurrent class
-    /// in round-robin order (lines 7-8).
-    pub fn targets(&mut self, class: ClassId) -> &'p [ThreadRef] {
-        let cp = &self.plan.classes[class as usize];
-        if cp.sequential {
-            &cp.threads
-        } else {
-            let i = self.next[class as usize];
-            self.next[class as usize] = (i + 1) % cp.threads.len();
-            &cp.threads[i..i + 1]
-        }
-    }
-}
-
 /// How the threads of a sequential class synchronize on one request
 /// (barriers in [`BarrierSync`], busy-wait cycles in
 /// [`crate::busy_wait::CycleSync`]).
@@ -171,6 +67,34 @@ pub trait SeqSync: Sync {
     /// the class's other threads; exactly one of them executes it; none
     /// returns before it was executed.
     fn sequential<P: Probe>(&self, local: &mut Self::Local, me: ThreadRef, job: Job, probe: &mut P);
+}
+
+/// A deliberately broken sequential step, for the model checks' "the
+/// models have teeth" tests (loom and shuttle): the class's executor runs
+/// the request without waiting for the others, who do not wait either.
+#[cfg(all(test, any(loom, shuttle)))]
+pub(crate) struct NoSync {
+    executor: Vec<ThreadRef>,
+}
+
+#[cfg(all(test, any(loom, shuttle)))]
+impl NoSync {
+    pub(crate) fn new(plan: &Plan) -> Self {
+        NoSync {
+            executor: plan.classes().iter().map(|c| c.executor()).collect(),
+        }
+    }
+}
+
+#[cfg(all(test, any(loom, shuttle)))]
+impl SeqSync for NoSync {
+    type Local = ();
+    fn local(&self) {}
+    fn sequential<P: Probe>(&self, _l: &mut (), me: ThreadRef, job: Job, probe: &mut P) {
+        if me == self.executor[job.class as usize] {
+            probe.execute(job.req, job.class);
+        }
+    }
 }
 
 /// Algorithm 2's (and 4's) main loop for worker `me`: take requests in
@@ -214,7 +138,7 @@ const MAX_SAMPLES: usize = RunOutput::MAX_QUEUE_SAMPLES;
 fn drive(ctx: &RunContext<'_>, plan: &Plan, queues: &[BoundedFifo<Job>]) -> RunOutput {
     let mut rec = ctx.recorder(SCHEDULER);
     let mut out = RunOutput::default();
-    let mut dispatcher = Dispatcher::new(plan);
+    let mut router = Router::new(plan);
     let sample_every = (ctx.requests.len() * queues.len() / MAX_SAMPLES).max(16) as u32;
     let start_ns = rec.now();
     let mut full_wait_ns = 0u64;
@@ -226,7 +150,7 @@ fn drive(ctx: &RunContext<'_>, plan: &Plan, queues: &[BoundedFifo<Job>]) -> RunO
             req: req.id,
             class: req.class,
         };
-        for &to in dispatcher.targets(req.class) {
+        for &to in router.targets(req.class) {
             let mut full_since: Option<u64> = None;
             // Both events are recorded under the queue's lock: the wait's
             // end and `Enqueued` get smaller seqs than the worker's
@@ -275,7 +199,7 @@ pub fn worker_queue(capacity: usize) -> BoundedFifo<Job> {
 
 /// Run an early-family scheduler: `plan.threads()` workers running
 /// [`worker_loop`] with `sync`, and [`drive`] on the delivering thread.
-pub(crate) fn run_family<S: SeqSync>(
+fn run_family<S: SeqSync>(
     ctx: &RunContext<'_>,
     plan: &Plan,
     capacity: usize,
@@ -316,6 +240,16 @@ pub struct FamilyConfig {
 }
 
 impl FamilyConfig {
+    /// Run this configuration with the sequential-request synchronization
+    /// `make_sync` builds for the plan (barriers or cycles).
+    pub fn run<S: SeqSync>(
+        &self,
+        ctx: &RunContext<'_>,
+        make_sync: impl FnOnce(&Plan) -> S,
+    ) -> Result<RunOutput, RunError> {
+        run_family(ctx, &self.plan, self.capacity, &make_sync(&self.plan))
+    }
+
     /// Resolve `params.mapping` (default: the optimizer) for `env`, check
     /// the queue capacity (1..=MAX_QUEUE_CAPACITY, default
     /// [`DEFAULT_QUEUE_CAPACITY`]).
@@ -347,16 +281,7 @@ impl FamilyConfig {
             ))
         })?;
         let plan = Plan::new(ctot, classes.len()).map_err(RunError::InvalidConfig)?;
-        let mapping = plan
-            .classes()
-            .iter()
-            .enumerate()
-            .map(|(c, cp)| psmr_core::scheduler::ClassAssignment {
-                class: classes.get(c as ClassId).name.clone(),
-                sequential: cp.sequential,
-                threads: cp.threads.clone(),
-            })
-            .collect();
+        let mapping = plan.assignments(classes);
         Ok(FamilyConfig {
             plan,
             capacity: capacity.clamp(1, MAX_QUEUE_CAPACITY),
@@ -403,8 +328,7 @@ impl Scheduler for Early {
         &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
-        let sync = BarrierSync::new(&self.config.plan);
-        run_family(ctx, &self.config.plan, self.config.capacity, &sync)
+        self.config.run(ctx, BarrierSync::new)
     }
     fn info(&self) -> psmr_core::scheduler::SchedulerInfo {
         self.config.info.clone()

@@ -1,5 +1,5 @@
 //! Shuttle schedules of the whole early-family executor: the delivering
-//! thread (Algorithm 1 via [`Dispatcher`], bounded queues of capacity 1-4
+//! thread (Algorithm 1 via [`Router`], bounded queues of capacity 1-4
 //! with the production resume mark, so it blocks often) and four workers running the real [`worker_loop`]
 //! with barriers or busy-wait cycles, over a generated multi-shard stream
 //! and a random valid mapping. `crate::sync` is shuttle's under
@@ -25,8 +25,9 @@ use psmr_core::{ClassId, RequestId, Stream, ThreadRef};
 use psmr_mapping::CtoT;
 use shuttle::sync::Arc;
 
-use super::{worker_loop, worker_queue, BarrierSync, Dispatcher, Job, Plan, SeqSync};
+use super::{worker_loop, worker_queue, BarrierSync, Job, NoSync, SeqSync};
 use crate::busy_wait::CycleSync;
+use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
 use crate::spec::SpinPolicy;
@@ -112,7 +113,7 @@ fn run<S: SeqSync + Send + 'static>(s: &Setting, make_sync: fn(&Plan) -> S) {
             })
         })
         .collect();
-    let mut d = Dispatcher::new(&shared.plan);
+    let mut d = Router::new(&shared.plan);
     for r in &s.stream.requests {
         let job = Job {
             req: r.id,
@@ -177,35 +178,11 @@ fn shuttle_early_cycles_random_and_pct() {
     }
 }
 
-/// A deliberately broken sequential step: the class's executor runs the
-/// request without waiting for the others, who do not wait either.
-struct NoSync {
-    executor: Vec<ThreadRef>,
-}
-
-impl SeqSync for NoSync {
-    type Local = ();
-    fn local(&self) {}
-    fn sequential<P: Probe>(&self, _l: &mut (), me: ThreadRef, job: Job, probe: &mut P) {
-        if me == self.executor[job.class as usize] {
-            probe.execute(job.req, job.class);
-        }
-    }
-}
-
 /// The schedules have teeth: dropping the synchronization is caught.
 #[test]
 fn shuttle_early_missing_synchronization_is_caught() {
     let s = setting(2, 16);
-    let caught = std::panic::catch_unwind(move || {
-        shuttle::check_random(
-            move || {
-                run(&s, |p: &Plan| NoSync {
-                    executor: p.classes().iter().map(|c| c.executor()).collect(),
-                })
-            },
-            200,
-        )
-    });
+    let caught =
+        std::panic::catch_unwind(move || shuttle::check_random(move || run(&s, NoSync::new), 200));
     assert!(caught.is_err(), "no schedule exposed the missing barrier");
 }

@@ -4,10 +4,8 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use psmr_core::cancel::CancelToken;
-use psmr_core::exec::Progress;
 use psmr_core::run::RunResult;
-use psmr_core::trace::{EventKind, TraceConfig, SCHEDULER};
+use psmr_core::trace::{EventKind, SCHEDULER};
 use psmr_core::workload::SplitMix64;
 use psmr_core::{RequestId, Scheduler, SchedulerId, ThreadRef, WaitReason};
 use psmr_mapping::{naive::naive, Mode};
@@ -181,29 +179,6 @@ fn check_protocol_trace(r: &RunResult, stream: &Stream, plan: &Plan, min_executo
 }
 
 #[test]
-fn dispatcher_sends_sequential_to_all_and_concurrent_round_robin() {
-    let plan = Plan::new(&testkit::table1(), 6).unwrap();
-    let mut d = Dispatcher::new(&plan);
-    assert_eq!(d.targets(1), &[0, 2]); // W1 sequential
-    assert_eq!(d.targets(5), &[0, 1, 2, 3]); // Wg sequential
-    let r1: Vec<ThreadRef> = (0..5).map(|_| d.targets(0)[0]).collect();
-    assert_eq!(r1, vec![0, 2, 0, 2, 0]); // R1 concurrent over {0, 2}
-    assert_eq!(d.targets(2), &[1]);
-    assert_eq!(d.targets(2), &[3]);
-}
-
-#[test]
-fn plan_rejects_what_the_protocol_would_trip_on() {
-    use Mode::Sequential as S;
-    let bad_thread = testkit::ctot(2, &[(S, &[0]), (S, &[2])]);
-    assert!(Plan::new(&bad_thread, 2).unwrap_err().contains("thread 2"));
-    let empty = testkit::ctot(2, &[(S, &[0]), (S, &[])]);
-    assert!(Plan::new(&empty, 2).unwrap_err().contains("R.1"));
-    let short = testkit::ctot(2, &[(S, &[0])]);
-    assert!(Plan::new(&short, 2).is_err());
-}
-
-#[test]
 fn mapping_that_breaks_a_rule_is_refused() {
     use Mode::{Concurrent as C, Sequential as S};
     // One shard: R1 concurrent on {0, 1} but W1 only on {0}: R.4 broken.
@@ -301,8 +276,7 @@ fn readers_and_writers_single_shard_any_thread_count() {
 fn wrong_thread_count_is_an_invalid_config_not_a_hang() {
     let stream = Stream::new(testkit::list(2), &testkit::workload(1, 10, 0.5, 0.0));
     let s = early(&testkit::table1(), &stream, 8);
-    let err = testkit::run_with(&s, &stream, 3, TraceConfig::OFF, &CancelToken::default(), 0)
-        .unwrap_err();
+    let err = testkit::try_run(&s, &stream, 3).unwrap_err();
     assert!(matches!(err, RunError::InvalidConfig(_)), "{err}");
 }
 
@@ -344,35 +318,11 @@ fn cancelled_run_ends_and_checks_the_delivered_prefix() {
         Box::new(busy(&testkit::table1(), &stream, 2)),
     ];
     for s in &schedulers {
-        let cancel = CancelToken::default();
-        let progress = Progress::new(5);
-        let r = std::thread::scope(|sc| {
-            sc.spawn(|| {
-                while progress.delivered() < 100 {
-                    std::thread::yield_now();
-                }
-                cancel.cancel();
-            });
-            // 50 us per request: 3000 requests would take far longer than
-            // the canceller needs to see 100 deliveries.
-            testkit::run_progress(
-                s.as_ref(),
-                &stream,
-                4,
-                TraceConfig::OFF,
-                &cancel,
-                50_000,
-                &progress,
-            )
-            .unwrap()
-        });
-        assert!(r.cancelled, "{}", s.id());
-        let delivered = r.output.delivered as usize;
-        assert!((100..3000).contains(&delivered), "delivered {delivered}");
-        testkit::assert_correct(&r);
-        assert_eq!(r.verdict.checked as usize, delivered);
+        // 50 us per request: 3000 requests would take far longer than
+        // the canceller needs to see 100 deliveries.
+        let r = testkit::run_cancelled_after(s.as_ref(), &stream, 4, 100, 50_000);
+        assert_eq!(r.verdict.checked, r.output.delivered);
         assert!(!r.verdict.state_compared);
-        assert_eq!(r.metrics.requests as usize, delivered);
     }
 }
 

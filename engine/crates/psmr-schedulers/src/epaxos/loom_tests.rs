@@ -22,42 +22,25 @@
 //! * no deadlock: loom fails a model in which every thread blocks (a
 //!   credit of two SCCs, a FIFO of two places, the builder's signal).
 
-use loom::cell::UnsafeCell;
-use loom::sync::atomic::{AtomicU32, Ordering};
 use loom::sync::Arc;
 use psmr_core::stream::{commits_canonical, CommitTable};
 use psmr_core::{ClassId, RequestId};
 
 use super::graph::Instances;
 use super::parallel::{builder_thread, worker_loop, Pool, WaitRule};
+use crate::loom_model::{builder, expected_seen, Replica};
 use crate::probe::Probe;
 use crate::spec::SpinPolicy;
 
-/// A model command: the cell it writes (every command writes one cell).
-struct Model {
-    cells: Vec<UnsafeCell<u32>>,
-    /// Per command: writes of its cell it saw + 1 (0 = not run).
-    seen: Vec<AtomicU32>,
-    executed: Vec<AtomicU32>,
-}
-
+/// The model: every command writes one cell, `cell_of[command]`.
 struct ModelProbe {
-    m: Arc<Model>,
+    m: Arc<Replica>,
     cell_of: &'static [usize],
 }
 
 impl Probe for ModelProbe {
     fn execute(&mut self, r: RequestId, _class: ClassId) {
-        let m = &self.m;
-        // Relaxed: read only after every thread was joined.
-        m.executed[r as usize].fetch_add(1, Ordering::Relaxed);
-        // SAFETY: loom checks this claim: it fails the model if this write
-        // is not ordered by happens-before with every other access.
-        let seen = m.cells[self.cell_of[r as usize]].with_mut(|w| unsafe {
-            *w += 1;
-            *w
-        });
-        m.seen[r as usize].store(seen, Ordering::Relaxed);
+        self.m.execute(r, self.cell_of[r as usize], true);
     }
 }
 
@@ -88,23 +71,14 @@ fn table(deps: &[&[u32]], seqs: &[u64]) -> CommitTable {
 /// canonical order.
 fn expected(t: &CommitTable, cell_of: &[usize]) -> Vec<u32> {
     let (order, _) = commits_canonical(t);
-    let mut writes = [0u32; 4];
-    let mut seen = vec![0; order.len()];
-    for r in order {
-        writes[cell_of[r as usize]] += 1;
-        seen[r as usize] = writes[cell_of[r as usize]];
-    }
-    seen
+    let ops = order.iter().map(|&r| (r, cell_of[r as usize], true));
+    expected_seen(order.len(), ops)
 }
 
 fn run_model(t: &'static CommitTable, cell_of: &'static [usize], rule: WaitRule) {
     let n = t.instances();
     let pool = Arc::new(Pool::new(t, 2, rule));
-    let model = Arc::new(Model {
-        cells: (0..4).map(|_| UnsafeCell::new(0)).collect(),
-        seen: (0..n).map(|_| AtomicU32::new(0)).collect(),
-        executed: (0..n).map(|_| AtomicU32::new(0)).collect(),
-    });
+    let model = Arc::new(Replica::new(4, n));
     let spin = SpinPolicy::default();
     let mut handles: Vec<_> = (0..2)
         .map(|_| {
@@ -127,26 +101,7 @@ fn run_model(t: &'static CommitTable, cell_of: &'static [usize], rule: WaitRule)
     for h in handles {
         h.join().unwrap();
     }
-    for (i, c) in model.executed.iter().enumerate() {
-        assert_eq!(c.load(Ordering::Relaxed), 1, "instance {i} executed once");
-    }
-    let seen: Vec<u32> = model
-        .seen
-        .iter()
-        .map(|s| s.load(Ordering::Relaxed))
-        .collect();
-    assert_eq!(seen, expected(t, cell_of), "canonical order per cell");
-}
-
-fn builder() -> loom::model::Builder {
-    let mut b = loom::model::Builder::new();
-    if std::env::var_os("LOOM_MAX_PREEMPTIONS").is_none() {
-        b.preemption_bound = Some(1);
-    }
-    if std::env::var_os("LOOM_MAX_BRANCHES").is_none() {
-        b.max_branches = 20_000;
-    }
-    b
+    model.check(&expected(t, cell_of));
 }
 
 fn leak<T>(x: T) -> &'static T {
@@ -159,7 +114,7 @@ fn leak<T>(x: T) -> &'static T {
 fn loom_pepaxos_cross_scc_wait() {
     let t = leak(table(&[&[], &[0], &[]], &[1, 1, 1]));
     let cells: &'static [usize] = leak([0usize, 0, 1]);
-    builder().check(move || run_model(t, cells, WaitRule::Scc));
+    builder(1).check(move || run_model(t, cells, WaitRule::Scc));
 }
 
 /// A cycle: 1 and 2 form an SCC (seq puts 1 first) that depends on 0
@@ -170,7 +125,7 @@ fn loom_pepaxos_cross_scc_wait() {
 fn loom_pepaxos_scc_waits_for_the_scc_it_depends_on() {
     let t = leak(table(&[&[], &[2], &[0, 1]], &[1, 2, 3]));
     let cells: &'static [usize] = leak([0usize, 0, 0]);
-    builder().check(move || run_model(t, cells, WaitRule::Scc));
+    builder(1).check(move || run_model(t, cells, WaitRule::Scc));
 }
 
 /// The model has teeth: the paper's per-instance rule runs 1 while 0 may
@@ -180,7 +135,7 @@ fn loom_pepaxos_per_instance_rule_is_caught() {
     let t = leak(table(&[&[], &[2], &[0, 1]], &[1, 2, 3]));
     let cells: &'static [usize] = leak([0usize, 0, 0]);
     let caught = std::panic::catch_unwind(|| {
-        builder().check(move || run_model(t, cells, WaitRule::PerInstance))
+        builder(1).check(move || run_model(t, cells, WaitRule::PerInstance))
     });
     assert!(caught.is_err(), "loom found no bad interleaving");
 }

@@ -304,8 +304,7 @@ fn epaxos_runs_one_executor() {
 fn total_streams_are_refused_at_run_time() {
     let s = Stream::new(testkit::list(1), &testkit::workload(1, 10, 0.5, 0.0));
     for sched in [&Epaxos as &dyn Scheduler, &pepaxos()] {
-        let err = testkit::run_with(sched, &s, 1, TraceConfig::OFF, &CancelToken::default(), 0)
-            .unwrap_err();
+        let err = testkit::try_run(sched, &s, 1).unwrap_err();
         assert!(err.to_string().contains("commit streams"), "{err}");
     }
 }

@@ -6,7 +6,6 @@ use proptest::prelude::*;
 use psmr_core::app::AppSpec;
 use psmr_core::cancel::CancelToken;
 use psmr_core::cell::Span;
-use psmr_core::exec::Progress;
 use psmr_core::stream::StreamBuilder;
 use psmr_core::trace::TraceConfig;
 use psmr_core::{EventKind, Op, RunError, SchedulerId, WaitReason};
@@ -188,21 +187,7 @@ fn cancellation_stops_delivery_and_drains() {
         testkit::spin(2, 2_000),
         &testkit::workload(9, 4000, 0.2, 0.05),
     );
-    let cancel = CancelToken::default();
-    let progress = Progress::new(4);
-    let r = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while progress.delivered() < 200 {
-                std::thread::yield_now();
-            }
-            cancel.cancel();
-        });
-        testkit::run_progress(&late(None), &s, 3, TraceConfig::OFF, &cancel, 0, &progress).unwrap()
-    });
-    assert_correct(&r);
-    assert!(r.cancelled);
-    assert!(r.output.delivered < 4000 && r.output.delivered >= 200);
-    assert_eq!(r.metrics.requests, r.output.delivered as u64);
+    testkit::run_cancelled_after(&late(None), &s, 3, 200, 0);
 }
 
 #[test]

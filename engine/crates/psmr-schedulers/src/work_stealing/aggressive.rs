@@ -18,8 +18,3 @@ pub const POLICY: Policy = Policy {
     broken: false,
     skip_single_thread_markers: false,
 };
-
-/// The first victim stealer `s` of `n` threads tries: the next id.
-pub fn first_victim(s: usize, n: usize) -> usize {
-    (s + 1) % n.max(1)
-}

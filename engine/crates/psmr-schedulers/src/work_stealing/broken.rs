@@ -20,29 +20,32 @@ pub const POLICY: Policy = Policy {
 /// The name `SchedulerSpec::fault` uses to select this variant.
 pub const FAULT_NAME: &str = "ws-ignore-flags";
 
-/// Take all concurrent requests of `v`'s ready queue, flags be damned.
-pub fn steal_ignoring_flags(
-    shared: &Shared<'_>,
-    v: usize,
-    into: &mut std::collections::VecDeque<RequestId>,
-) -> bool {
-    let w = &shared.workers[v];
-    let mut st = w.lock();
-    let before = into.len();
-    let mut kept = std::collections::VecDeque::with_capacity(st.queue.len());
-    let mut classes = ClassSet::default();
-    while let Some(id) = st.queue.pop_front() {
-        let class = shared.requests[id as usize].class;
-        if shared.plan.class(class).sequential {
-            kept.push_back(id);
-            classes.insert(class);
-        } else {
-            into.push_back(id);
+impl Shared<'_> {
+    /// Take all concurrent requests of `v`'s ready queue, flags be damned
+    /// (called by `Worker::try_steal` when the policy is `broken`).
+    pub fn steal_ignoring_flags(
+        &self,
+        v: usize,
+        into: &mut std::collections::VecDeque<RequestId>,
+    ) -> bool {
+        let w = &self.workers[v];
+        let mut st = w.lock();
+        let before = into.len();
+        let mut kept = std::collections::VecDeque::with_capacity(st.queue.len());
+        let mut classes = ClassSet::default();
+        while let Some(id) = st.queue.pop_front() {
+            let class = self.requests[id as usize].class;
+            if self.plan.class(class).sequential {
+                kept.push_back(id);
+                classes.insert(class);
+            } else {
+                into.push_back(id);
+            }
         }
+        st.queue = kept;
+        st.classes = classes;
+        w.publish(&st);
+        st.wake_producer(&w.space);
+        into.len() > before
     }
-    st.queue = kept;
-    st.classes = classes;
-    w.publish(&st);
-    st.wake_producer(&w.space);
-    into.len() > before
 }

@@ -9,6 +9,9 @@
 //! would pass the barrier while its stealer still runs a conflicting
 //! request. Like Algorithm 8 (lines 22-23), every thread of the class waits
 //! for its own markers first (done by the caller, `Worker::sequential`).
+//!
+//! `Worker::sync_with_barriers` is a method this file adds to the
+//! shared worker (`worker.rs` calls it, without importing this file).
 
 use psmr_core::{EventKind, Request};
 
@@ -26,31 +29,27 @@ pub const POLICY: Policy = Policy {
     skip_single_thread_markers: false,
 };
 
-/// Algorithm 7 lines 14-22: barrier, the smallest thread executes, barrier.
-pub fn sync_with_barriers<P: Probe>(w: &mut Worker<'_, '_, P>, req: &Request) {
-    let class = req.class;
-    w.probe.record(EventKind::SyncArrive {
-        class,
-        req: req.id,
-        cycle: 0,
-    });
-    w.barrier(class, req.id);
-    let executor = *w
-        .shared
-        .plan
-        .class(class)
-        .threads
-        .iter()
-        .min()
-        .expect("R.1: a class has threads");
-    if w.id == executor {
-        w.probe.execute(req.id, req.class);
-        w.probe.record(EventKind::SyncRelease {
+impl<P: Probe> Worker<'_, '_, P> {
+    /// Algorithm 7 lines 14-22: barrier, the smallest thread executes,
+    /// barrier.
+    pub(super) fn sync_with_barriers(&mut self, req: &Request) {
+        let class = req.class;
+        self.probe.record(EventKind::SyncArrive {
             class,
             req: req.id,
-            executor: executor as u16,
             cycle: 0,
         });
+        self.barrier(class, req.id);
+        let executor = self.shared.plan.class(class).executor();
+        if self.id == usize::from(executor) {
+            self.probe.execute(req.id, req.class);
+            self.probe.record(EventKind::SyncRelease {
+                class,
+                req: req.id,
+                executor,
+                cycle: 0,
+            });
+        }
+        self.barrier(class, req.id);
     }
-    w.barrier(class, req.id);
 }

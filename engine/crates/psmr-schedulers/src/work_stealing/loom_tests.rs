@@ -18,34 +18,31 @@
 //! * conservation: every request executes exactly once;
 //! * order: per shard, writes apply in delivery order and every read sees
 //!   exactly the writes delivered before it;
-//! * no data race: each shard is a `loom::cell::UnsafeCell`, so loom fails
+//! * no data race: each shard is a `loom::cell::UnsafeCell`
+//!   ([`crate::loom_model`]), so loom fails
 //!   the model if a conflicting pair is not ordered by happens-before (for
 //!   instance if the marker's Release/Acquire were weakened to Relaxed);
 //! * no deadlock: loom fails a model in which every thread blocks.
 
-use std::collections::HashMap;
-
-use loom::cell::UnsafeCell;
 use loom::sync::atomic::{AtomicU32, Ordering};
 use loom::sync::Arc;
 use psmr_core::request::{Op, ShardSet};
 use psmr_core::{ClassId, ClassTable, EventKind, Request, RequestId};
-use psmr_mapping::{CtoT, Mode};
+use psmr_mapping::Mode;
 
-use super::shared::{EnqueueStep, Plan, Shared};
+use super::shared::{Conflicts, EnqueueStep, Shared};
 use super::worker::{Policy, Worker};
-use super::{aggressive, conservative, moderate, optimistic};
-use crate::barrier::GenerationBarrier;
+use super::{aggressive, class_barriers, conservative, moderate, optimistic};
+use crate::loom_model::{builder, expected_seen, Replica};
+use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::spec::SpinPolicy;
 use crate::testkit;
 
-/// The replicated state of the model: per shard, the writes applied.
+/// The replicated state of the model (one cell per shard) and the steals
+/// made.
 struct Model {
-    shards: Vec<UnsafeCell<Vec<RequestId>>>,
-    /// Per request: writes it saw on its shard + 1 (0 = not run).
-    seen: Vec<AtomicU32>,
-    executed: Vec<AtomicU32>,
+    replica: Replica,
     steals: AtomicU32,
 }
 
@@ -65,27 +62,12 @@ fn cell(r: &Request) -> (usize, bool) {
 
 impl Probe for ModelProbe {
     fn execute(&mut self, id: RequestId, _class: ClassId) {
-        let m = &self.m;
-        let req = &self.requests[id as usize];
-        // Relaxed: read only after every thread was joined.
-        m.executed[req.id as usize].fetch_add(1, Ordering::Relaxed);
-        let (shard, write) = cell(req);
-        let seen = if write {
-            // SAFETY: loom checks this claim: it fails the model if this
-            // write is not ordered by happens-before with every other
-            // access to the cell.
-            m.shards[shard].with_mut(|w| unsafe {
-                (*w).push(req.id);
-                (*w).len() as u32
-            })
-        } else {
-            // SAFETY: as above, checked by loom.
-            m.shards[shard].with(|w| unsafe { (*w).len() as u32 + 1 })
-        };
-        m.seen[req.id as usize].store(seen, Ordering::Relaxed);
+        let (shard, write) = cell(&self.requests[id as usize]);
+        self.m.replica.execute(id, shard, write);
     }
     fn record(&mut self, kind: EventKind) {
         if matches!(kind, EventKind::Steal { .. }) {
+            // Relaxed: read only after every thread was joined.
             self.m.steals.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -116,49 +98,24 @@ fn stream(classes: &ClassTable, names: &[&str]) -> Vec<Request> {
         .collect()
 }
 
-/// What sequential execution gives for `seen` (see [`Model`]).
-fn expected(requests: &[Request]) -> Vec<u32> {
-    let mut applied: HashMap<usize, u32> = HashMap::new();
-    requests
-        .iter()
-        .map(|r| {
-            let (shard, write) = cell(r);
-            let n = applied.entry(shard).or_default();
-            if write {
-                *n += 1;
-                *n
-            } else {
-                *n + 1
-            }
-        })
-        .collect()
-}
-
 /// Run one model: the main thread delivers `names` with Algorithm 6 (the
 /// same `Shared::enqueue` the scheduler thread uses) while two workers
 /// run `policy`; then check conservation and order.
-fn run_model(
-    policy: Policy,
-    ctot: &'static CtoT,
-    plan: &'static Plan,
-    requests: &'static [Request],
-) -> u32 {
-    let _ = ctot;
-    let shared = Arc::new(Shared::new(requests, plan, 4));
-    let barriers: Arc<Vec<GenerationBarrier>> = Arc::new(
-        plan.classes
-            .iter()
-            .map(|c| GenerationBarrier::new(c.threads.len()))
-            .collect(),
-    );
+fn run_model(policy: Policy, setting: &'static Setting) -> u32 {
+    let Setting {
+        plan,
+        conflicts,
+        requests,
+    } = setting;
+    let requests: &'static [Request] = requests;
+    let shared = Arc::new(Shared::new(requests, plan, conflicts, 4));
+    let barriers = Arc::new(class_barriers(plan));
     let model = Arc::new(Model {
-        shards: (0..2).map(|_| UnsafeCell::new(Vec::new())).collect(),
-        seen: requests.iter().map(|_| AtomicU32::new(0)).collect(),
-        executed: requests.iter().map(|_| AtomicU32::new(0)).collect(),
+        replica: Replica::new(2, requests.len()),
         steals: AtomicU32::new(0),
     });
     let spin = crate::spin::SpinPolicies::uniform(SpinPolicy::default());
-    let handles: Vec<_> = (0..plan.threads)
+    let handles: Vec<_> = (0..plan.threads())
         .map(|i| {
             let (shared, barriers, model) = (shared.clone(), barriers.clone(), model.clone());
             loom::thread::spawn(move || {
@@ -167,17 +124,13 @@ fn run_model(
             })
         })
         .collect();
-    // Algorithm 6 (classes here map to one thread or are sequential).
+    // Algorithm 6, routed as the scheduler thread routes.
+    let mut router = Router::new(plan);
     for r in requests {
-        let class = plan.class(r.class);
-        let targets = if class.sequential {
-            &class.threads[..]
-        } else {
-            &class.threads[..1]
-        };
-        for &t in targets {
+        for &t in router.targets(r.class) {
+            let step = |step| assert_ne!(step, EnqueueStep::Blocked);
             assert!(
-                shared.enqueue(t, r.id, |step| assert_ne!(step, EnqueueStep::Blocked)) > 0,
+                shared.enqueue(usize::from(t), r.id, step) > 0,
                 "capacity 4 > stream"
             );
         }
@@ -186,42 +139,28 @@ fn run_model(
     for h in handles {
         h.join().unwrap();
     }
-    for (i, c) in model.executed.iter().enumerate() {
-        assert_eq!(c.load(Ordering::Relaxed), 1, "request {i} executed once");
-    }
-    let seen: Vec<u32> = model
-        .seen
-        .iter()
-        .map(|s| s.load(Ordering::Relaxed))
-        .collect();
-    assert_eq!(
-        seen,
-        expected(requests),
-        "each request saw the writes before it"
-    );
+    let ops = requests.iter().map(|r| (r.id, cell(r).0, cell(r).1));
+    model.replica.check(&expected_seen(requests.len(), ops));
     model.steals.load(Ordering::Relaxed)
 }
 
-fn builder() -> loom::model::Builder {
-    let mut b = loom::model::Builder::new();
-    // One preemption keeps each model to about a second; two explode on
-    // the idle workers' polling. A weakened marker ordering (Relaxed
-    // instead of Release/Acquire) is still caught (by the optimistic
-    // cycle model), and so is the broken stealer.
-    if std::env::var_os("LOOM_MAX_PREEMPTIONS").is_none() {
-        b.preemption_bound = Some(1);
-    }
-    // Idle workers poll (lock, steal attempt, yield) until the scheduler
-    // delivers; each poll is a few branches.
-    if std::env::var_os("LOOM_MAX_BRANCHES").is_none() {
-        b.max_branches = 20_000;
-    }
-    b
+/// One preemption keeps each model to about a second; two explode on the
+/// idle workers' polling (lock, steal attempt, yield until the scheduler
+/// delivers). A weakened marker ordering (Relaxed instead of
+/// Release/Acquire) is still caught (by the optimistic cycle model), and so
+/// is the broken stealer.
+const PREEMPTIONS: usize = 1;
+
+/// A model's mapping, conflicts and stream.
+struct Setting {
+    plan: Plan,
+    conflicts: Conflicts,
+    requests: Vec<Request>,
 }
 
 /// The setting: thread 1 owns shard 1 (R1 concurrent, W1 sequential on
 /// {1}); W2 is sequential on {0, 1}; the rest (unused) on both.
-fn setting(names: &'static [&'static str]) -> (&'static CtoT, &'static Plan, &'static [Request]) {
+fn setting(names: &'static [&'static str]) -> &'static Setting {
     use Mode::{Concurrent as C, Sequential as S};
     let classes = ClassTable::sharded(2);
     let ctot = testkit::ctot(
@@ -237,23 +176,21 @@ fn setting(names: &'static [&'static str]) -> (&'static CtoT, &'static Plan, &'s
     );
     ctot.validate(&classes)
         .expect("the model's mapping obeys the rules");
-    let plan = Plan::new(&ctot, &classes).unwrap();
-    let requests = stream(&classes, names);
-    (
-        Box::leak(Box::new(ctot)),
-        Box::leak(Box::new(plan)),
-        Box::leak(requests.into_boxed_slice()),
-    )
+    Box::leak(Box::new(Setting {
+        plan: Plan::new(&ctot, classes.len()).unwrap(),
+        conflicts: Conflicts::new(&classes).unwrap(),
+        requests: stream(&classes, names),
+    }))
 }
 
 /// Check the model over every interleaving; return the most steals any
 /// interleaving made (so a test can insist that stealing happened).
 fn check(policy: Policy, names: &'static [&'static str]) -> u32 {
-    let (ctot, plan, requests) = setting(names);
+    let setting = setting(names);
     let steals = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
     let most = steals.clone();
-    builder().check(move || {
-        let n = run_model(policy, ctot, plan, requests);
+    builder(PREEMPTIONS).check(move || {
+        let n = run_model(policy, setting);
         // Relaxed: a plain std counter outside the model, read after it.
         most.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
     });

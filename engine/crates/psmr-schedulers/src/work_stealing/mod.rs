@@ -10,6 +10,8 @@
 //!
 //! * [`shared`]: the shared state (ready queues, flags, markers, cycles)
 //!   and its critical sections; compiles against [`crate::sync`] for loom.
+//!   The mapping and Algorithm 6's routing are [`crate::plan`]'s, the
+//!   cycles [`crate::cycle`]'s, both shared with the early family.
 //! * [`worker`]: the worker loop (transfer, execute, steal), driven through
 //!   a [`crate::probe::Probe`].
 //! * one module per variant; `broken.rs` is a fault-injection variant.
@@ -24,7 +26,7 @@
 //! each hold at most one ready queue's worth.
 
 use psmr_core::exec::{Progress, RunContext, RunOutput};
-use psmr_core::scheduler::{ClassAssignment, SchedulerInfo};
+use psmr_core::scheduler::SchedulerInfo;
 use psmr_core::trace::{Recorder, SCHEDULER};
 use psmr_core::{ClassTable, EventKind, RequestId, RunError, Scheduler, SchedulerId};
 use psmr_core::{Family, Needs, StreamKind, ThreadRef, WaitReason};
@@ -53,7 +55,8 @@ mod shuttle_tests;
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod tests;
 
-use shared::{EnqueueStep, Plan, Shared};
+use crate::plan::{Plan, Router};
+use shared::{Conflicts, EnqueueStep, Shared};
 use worker::{Policy, Worker};
 
 /// Name of the stealing-throughput metric in `RunOutput::extra`
@@ -66,6 +69,7 @@ pub struct WorkStealing {
     id: SchedulerId,
     policy: Policy,
     plan: Plan,
+    conflicts: Conflicts,
     spin: SpinPolicies,
     capacity: usize,
     info: SchedulerInfo,
@@ -107,24 +111,17 @@ impl WorkStealing {
                 .collect();
             return Err(RunError::InvalidConfig(msgs.join("; ")));
         }
-        let plan = Plan::new(ctot, classes).map_err(RunError::InvalidConfig)?;
+        let conflicts = Conflicts::new(classes).map_err(RunError::InvalidConfig)?;
+        let plan = Plan::new(ctot, classes.len()).map_err(RunError::InvalidConfig)?;
         let info = SchedulerInfo {
-            mapping: plan
-                .classes
-                .iter()
-                .enumerate()
-                .map(|(c, p)| ClassAssignment {
-                    class: classes.get(c as u16).name.clone(),
-                    sequential: p.sequential,
-                    threads: p.threads.iter().map(|t| *t as u16).collect(),
-                })
-                .collect(),
+            mapping: plan.assignments(classes),
             mapping_how: String::new(),
         };
         Ok(WorkStealing {
             id,
             policy,
             plan,
+            conflicts,
             spin,
             capacity,
             info,
@@ -246,19 +243,15 @@ impl Scheduler for WorkStealing {
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
-        if ctx.threads != self.plan.threads {
+        if ctx.threads != self.plan.threads() {
             return Err(RunError::InvalidConfig(format!(
                 "the mapping was built for {} threads, the run has {}",
-                self.plan.threads, ctx.threads
+                self.plan.threads(),
+                ctx.threads
             )));
         }
-        let shared = Shared::new(ctx.requests, &self.plan, self.capacity);
-        let barriers: Vec<GenerationBarrier> = self
-            .plan
-            .classes
-            .iter()
-            .map(|c| GenerationBarrier::new(c.threads.len()))
-            .collect();
+        let shared = Shared::new(ctx.requests, &self.plan, &self.conflicts, self.capacity);
+        let barriers = class_barriers(&self.plan);
         let start_ns = ctx.trace.now();
         let mut out = ctx
             .host
@@ -280,33 +273,34 @@ impl Scheduler for WorkStealing {
     }
 }
 
+/// One blocking barrier per class, for its threads (conservative and
+/// moderate work stealing, Algorithm 7).
+pub fn class_barriers(plan: &Plan) -> Vec<GenerationBarrier> {
+    plan.classes()
+        .iter()
+        .map(|c| GenerationBarrier::new(c.threads.len()))
+        .collect()
+}
+
 /// Sample a queue length every this many deliveries.
 const SAMPLE_EVERY: u32 = 16;
 
 /// Algorithm 6, the scheduler thread: deliver each request into the ready
 /// queues of its threads (all of them for a sequential class, the next in
-/// round-robin for a concurrent one), then close the queues.
+/// round-robin for a concurrent one: [`Router`]), then close the queues.
 fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>) -> RunOutput {
     let mut rec = ctx.recorder(SCHEDULER);
     let mut out = RunOutput::default();
-    let mut next = vec![0usize; shared.plan.classes.len()];
+    let mut router = Router::new(shared.plan);
     let mut blocked_ns = 0u64;
     let start_ns = rec.now();
     let mut deliverer = ctx.deliverer();
     let progress = ctx.progress;
     while let Some(d) = deliverer.next(&mut rec) {
         let req = &ctx.requests[d as usize];
-        let class = shared.plan.class(req.class);
         let sample = out.delivered % SAMPLE_EVERY == 0;
-        let targets: &[usize] = if class.sequential {
-            &class.threads
-        } else {
-            let k = &mut next[req.class as usize];
-            let i = *k % class.threads.len();
-            *k = k.wrapping_add(1);
-            &class.threads[i..i + 1]
-        };
-        for &t in targets {
+        for &t in router.targets(req.class) {
+            let t = usize::from(t);
             blocked_ns += enqueue(&mut rec, &mut out, progress, shared, t, req.id, sample);
         }
         out.delivered += 1;

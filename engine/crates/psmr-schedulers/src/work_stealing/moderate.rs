@@ -7,13 +7,17 @@
 //! whose ready queue holds no class conflicting with `c` (the validation's
 //! NoConflict clause, `Shared::valid`).
 //!
-//! [`sync_in_cycle`] is shared with the aggressive and optimistic variants,
-//! which run it without the trailing barrier (`Policy::barrier_after`).
+//! `Worker::sync_in_cycle`, a method this file adds to the shared worker
+//! (`worker.rs` calls it without importing this file), is shared with the
+//! aggressive and optimistic variants, which run it without the trailing
+//! barrier (`Policy::barrier_after`). The cycle marks themselves are
+//! [`crate::cycle`]'s, shared with busy-wait.
 
 use psmr_core::trace::Counter;
-use psmr_core::{EventKind, Request, WaitReason, NO_REQUEST};
+use psmr_core::{Request, ThreadRef, WaitReason, NO_REQUEST};
 
 use super::worker::{Arrival, Policy, Worker};
+use crate::cycle::{Arrived, Pending};
 use crate::probe::Probe;
 use crate::spin::Backoff;
 
@@ -28,61 +32,54 @@ pub const POLICY: Policy = Policy {
     skip_single_thread_markers: false,
 };
 
-/// Algorithm 8 lines 24-31 (plus, for moderate, the barrier after):
-/// switch to the class's next cycle, arrive, and either execute (last to
-/// arrive) or wait for the executor's release, stealing meanwhile.
-pub fn sync_in_cycle<P: Probe>(w: &mut Worker<'_, '_, P>, req: &Request) {
-    let class = req.class;
-    let cycle = 1 - w.cycles[class as usize];
-    w.cycles[class as usize] = cycle;
-    let cycle = cycle as usize;
-    w.probe.record(EventKind::SyncArrive {
-        class,
-        req: req.id,
-        cycle: cycle as u8,
-    });
-    let parties = w.shared.plan.class(class).threads.len() as u32;
-    if w.shared.cycle_arrive(class, cycle) == parties {
-        w.probe.execute(req.id, req.class);
-        w.probe.record(EventKind::SyncRelease {
-            class,
-            req: req.id,
-            executor: w.id as u16,
-            cycle: cycle as u8,
-        });
-        w.shared.cycle_release(class, cycle);
-    } else {
-        wait_for_release(w, req, cycle);
-    }
-    if w.policy.barrier_after {
-        w.barrier(class, req.id);
-    }
-}
-
-/// Wait until the executor releases the cycle. The wait is traced in
-/// segments: a successful steal ends the current segment, runs the stolen
-/// requests, and a new segment starts.
-fn wait_for_release<P: Probe>(w: &mut Worker<'_, '_, P>, req: &Request, cycle: usize) {
-    let class = req.class;
-    w.probe.count(Counter::CycleWaits, 1);
-    loop {
-        let start = w.probe.wait_begin(WaitReason::Cycle, req.id, NO_REQUEST);
-        let mut b = Backoff::new(w.spin.cycle);
-        let mut victim = None;
-        while !w.shared.cycle_released(class, cycle) {
-            if w.policy.steal_while_syncing {
-                victim = w.try_steal(Some(class));
-                if victim.is_some() {
-                    break;
-                }
-            }
-            b.snooze();
+impl<P: Probe> Worker<'_, '_, P> {
+    /// Algorithm 8 lines 24-31 (plus, for moderate, the barrier after):
+    /// arrive at the class's next cycle ([`crate::cycle`]), and either
+    /// execute (last to arrive) or wait for the executor's release,
+    /// stealing meanwhile.
+    pub(super) fn sync_in_cycle(&mut self, req: &Request) {
+        let (class, me) = (req.class, self.id as ThreadRef);
+        // A copy of the shared reference: the pending cycle borrows the
+        // shared state, not this worker, which goes on stealing.
+        let shared = self.shared;
+        if let Arrived::Waiting(pending) =
+            shared
+                .marks
+                .arrive(&mut self.cycles, me, req.id, class, &mut self.probe)
+        {
+            self.wait_for_release(req, &pending);
         }
-        w.probe.wait_done(WaitReason::Cycle, req.id, start, b.spins);
-        w.account(&b);
-        match victim {
-            Some(v) => w.run_stolen(v),
-            None => return,
+        if self.policy.barrier_after {
+            self.barrier(class, req.id);
+        }
+    }
+
+    /// Wait until the executor releases the cycle. The wait is traced in
+    /// segments: a successful steal ends the current segment, runs the
+    /// stolen requests, and a new segment starts.
+    fn wait_for_release(&mut self, req: &Request, pending: &Pending<'_>) {
+        let class = req.class;
+        self.probe.count(Counter::CycleWaits, 1);
+        loop {
+            let start = self.probe.wait_begin(WaitReason::Cycle, req.id, NO_REQUEST);
+            let mut b = Backoff::new(self.spin.cycle);
+            let mut victim = None;
+            while !pending.released() {
+                if self.policy.steal_while_syncing {
+                    victim = self.try_steal(Some(class));
+                    if victim.is_some() {
+                        break;
+                    }
+                }
+                b.snooze();
+            }
+            self.probe
+                .wait_done(WaitReason::Cycle, req.id, start, b.spins);
+            self.account(&b);
+            match victim {
+                Some(v) => self.run_stolen(v),
+                None => return,
+            }
         }
     }
 }

@@ -3,10 +3,10 @@
 //! the victim's lock only when that pre-validation passes; under the lock
 //! the full validation runs again and alone decides (a stale hint can only
 //! cost a wasted lock or a missed chance, never a wrong steal).
+//!
+//! The pre-validation is `Shared::prevalid`, called by `Worker::try_steal`
+//! when [`POLICY`]'s `optimistic` is set.
 
-use psmr_core::ClassId;
-
-use super::shared::Shared;
 use super::worker::{Arrival, Policy};
 
 /// The optimistic variant.
@@ -19,8 +19,3 @@ pub const POLICY: Policy = Policy {
     broken: false,
     skip_single_thread_markers: false,
 };
-
-/// Algorithm 8 line 39: the validation on hints, without the lock.
-pub fn prevalidate(shared: &Shared<'_>, victim: usize, sync: Option<ClassId>) -> bool {
-    shared.prevalid(victim, sync)
-}

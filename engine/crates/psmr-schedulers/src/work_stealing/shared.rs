@@ -2,7 +2,8 @@
 //! steps that touch it: the scheduler's enqueue (Algorithm 6), a worker's
 //! transfer from its ready queue to its private exec queue (Algorithm 7
 //! lines 5-10), a stealer's validated steal (lines 29-36, Algorithm 8 lines
-//! 36-57), markers and the per-class synchronization cycles.
+//! 36-57) and markers. The per-class synchronization cycles are
+//! [`crate::cycle`]'s, the mapping and its router [`crate::plan`]'s.
 //!
 //! Everything here compiles against [`crate::sync`], so loom explores this
 //! very code (see `loom_tests.rs`).
@@ -24,11 +25,12 @@ use std::collections::VecDeque;
 
 use crossbeam_utils::CachePadded;
 use psmr_core::{ClassId, ClassTable, Request, RequestId};
-use psmr_mapping::{CtoT, Mode};
 
 use std::ops::DerefMut;
 
-use crate::sync::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
+use crate::cycle::CycleMarks;
+use crate::plan::Plan;
+use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
 
 /// Words of a [`ClassSet`]: up to 192 classes (a 64-shard table has 130).
 pub const CLASS_WORDS: usize = 3;
@@ -51,73 +53,35 @@ impl ClassSet {
     }
 }
 
-/// What a worker needs to know about one class, precomputed from the CtoT.
+/// Algorithm 8's NoConflict sets: for each class, the classes that
+/// conflict with it, precomputed from the class table.
 #[derive(Clone, Debug)]
-pub struct ClassPlan {
-    pub sequential: bool,
-    /// Threads of the class, sorted, no duplicates.
-    pub threads: Vec<usize>,
-    /// Classes that conflict with this one (Algorithm 8's NoConflict).
-    pub conflicts: ClassSet,
-}
+pub struct Conflicts(Vec<ClassSet>);
 
-/// The CtoT in the shape the protocol reads it.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    pub threads: usize,
-    pub classes: Vec<ClassPlan>,
-}
-
-impl Plan {
-    /// Check the CtoT fits `table` and `threads`, and precompute conflicts.
-    pub fn new(ctot: &CtoT, table: &ClassTable) -> Result<Plan, String> {
+impl Conflicts {
+    /// The conflict sets of `table` (at most [`MAX_CLASSES`] classes).
+    pub fn new(table: &ClassTable) -> Result<Self, String> {
         if table.len() > MAX_CLASSES {
             return Err(format!(
                 "work stealing supports at most {MAX_CLASSES} classes, this run has {}",
                 table.len()
             ));
         }
-        if ctot.classes.len() != table.len() {
-            return Err(format!(
-                "the mapping has {} classes, the application {}",
-                ctot.classes.len(),
-                table.len()
-            ));
-        }
-        let mut classes = Vec::with_capacity(table.len());
-        for c in 0..table.len() {
-            let id = c as ClassId;
-            // Sorted and without duplicates: the class size counts arrivals
-            // at its cycles and barriers, so a duplicate would hang them.
-            let mut threads = ctot.threads_of(id).to_vec();
-            threads.sort_unstable();
-            threads.dedup();
-            if threads.is_empty() || threads.iter().any(|t| *t >= ctot.threads) {
-                return Err(format!(
-                    "class {} maps to threads {threads:?}, outside 0..{}",
-                    table.get(id).name,
-                    ctot.threads
-                ));
-            }
-            let mut conflicts = ClassSet::default();
+        let of = |c: usize| {
+            let mut set = ClassSet::default();
             for o in 0..table.len() {
-                if table.conflicts(id, o as ClassId) {
-                    conflicts.insert(o as ClassId);
+                if table.conflicts(c as ClassId, o as ClassId) {
+                    set.insert(o as ClassId);
                 }
             }
-            classes.push(ClassPlan {
-                sequential: ctot.mode(id) == Mode::Sequential,
-                threads,
-                conflicts,
-            });
-        }
-        Ok(Plan {
-            threads: ctot.threads,
-            classes,
-        })
+            set
+        };
+        Ok(Conflicts((0..table.len()).map(of).collect()))
     }
-    pub fn class(&self, c: ClassId) -> &ClassPlan {
-        &self.classes[c as usize]
+
+    /// Classes that conflict with `c`.
+    pub fn of(&self, c: ClassId) -> &ClassSet {
+        &self.0[c as usize]
     }
 }
 
@@ -234,12 +198,11 @@ pub enum StealOutcome {
 pub struct Shared<'r> {
     pub requests: &'r [Request],
     pub plan: &'r Plan,
+    pub conflicts: &'r Conflicts,
     pub workers: Vec<CachePadded<WorkerSlot>>,
-    /// `cycles[class][0/1]`: arrivals at the class's current cycle
-    /// (000 Algorithm 8 `sync`, the busy-wait marks of Algorithm 3). Each
-    /// on its own cache line: threads of different classes spin and
-    /// arrive on them at once, and must not invalidate each other's line.
-    pub cycles: Vec<[CachePadded<AtomicU32>; 2]>,
+    /// The classes' arrival cycles (000 Algorithm 8 `sync`, the busy-wait
+    /// marks of Algorithm 3).
+    pub marks: CycleMarks,
     /// Per-ready-queue bound (I1).
     pub capacity: usize,
     /// Requests executed by a thread that stole them (for the stealing
@@ -248,23 +211,20 @@ pub struct Shared<'r> {
 }
 
 impl<'r> Shared<'r> {
-    pub fn new(requests: &'r [Request], plan: &'r Plan, capacity: usize) -> Self {
+    pub fn new(
+        requests: &'r [Request],
+        plan: &'r Plan,
+        conflicts: &'r Conflicts,
+        capacity: usize,
+    ) -> Self {
         Shared {
             requests,
             plan,
-            workers: (0..plan.threads)
-                .map(|_| CachePadded::new(WorkerSlot::new(plan.threads)))
+            conflicts,
+            workers: (0..plan.threads())
+                .map(|_| CachePadded::new(WorkerSlot::new(plan.threads())))
                 .collect(),
-            cycles: plan
-                .classes
-                .iter()
-                .map(|_| {
-                    [
-                        CachePadded::new(AtomicU32::new(0)),
-                        CachePadded::new(AtomicU32::new(0)),
-                    ]
-                })
-                .collect(),
+            marks: CycleMarks::new(plan),
             capacity: capacity.max(1),
             stolen_executed: AtomicU64::new(0),
         }
@@ -350,7 +310,7 @@ impl<'r> Shared<'r> {
         st.seq_pending == 0
             && !st.exec_flag
             && !st.queue.is_empty()
-            && sync.is_none_or(|c| !st.classes.intersects(&self.plan.class(c).conflicts))
+            && sync.is_none_or(|c| !st.classes.intersects(self.conflicts.of(c)))
     }
 
     /// The optimistic pre-validation on the hints, without the lock
@@ -371,7 +331,7 @@ impl<'r> Shared<'r> {
                 for (i, h) in w.hint_classes.iter().enumerate() {
                     present.0[i] = h.load(Ordering::Relaxed);
                 }
-                !present.intersects(&self.plan.class(c).conflicts)
+                !present.intersects(self.conflicts.of(c))
             }
         }
     }
@@ -425,26 +385,5 @@ impl<'r> Shared<'r> {
             .markers
             .iter()
             .any(|m| m.load(Ordering::Acquire))
-    }
-
-    /// Arrive at `class`'s cycle `cycle`; returns the arrival count.
-    pub fn cycle_arrive(&self, class: ClassId, cycle: usize) -> u32 {
-        // AcqRel: each arrival releases its thread's earlier executions;
-        // the RMWs on one atomic form a release sequence, so the last
-        // arriver (the executor) acquires all of them before executing.
-        self.cycles[class as usize][cycle].fetch_add(1, Ordering::AcqRel) + 1
-    }
-
-    /// The executor is done: release the cycle.
-    pub fn cycle_release(&self, class: ClassId, cycle: usize) {
-        // Release: the execution happens-before every waiter's Acquire load
-        // that observes the reset.
-        self.cycles[class as usize][cycle].store(0, Ordering::Release);
-    }
-
-    /// Has the cycle been released?
-    pub fn cycle_released(&self, class: ClassId, cycle: usize) -> bool {
-        // Acquire: pairs with `cycle_release`.
-        self.cycles[class as usize][cycle].load(Ordering::Acquire) == 0
     }
 }

@@ -21,16 +21,17 @@ use psmr_core::Stream;
 use psmr_mapping::CtoT;
 use shuttle::sync::Arc;
 
-use super::shared::{Plan, Shared};
+use super::shared::{Conflicts, Shared};
 use super::worker::{Policy, Worker};
-use super::{aggressive, conservative, moderate, optimistic};
-use crate::barrier::GenerationBarrier;
+use super::{aggressive, class_barriers, conservative, moderate, optimistic};
+use crate::plan::{Plan, Router};
 use crate::shuttle_log::{check_log, Log, LogProbe};
 use crate::spec::SpinPolicy;
 use crate::testkit;
 
 struct Setting {
     plan: Plan,
+    conflicts: Conflicts,
     stream: Stream,
 }
 
@@ -47,24 +48,23 @@ fn setting(seed: u64, len: u32) -> &'static Setting {
     let ctot: CtoT = testkit::random_mapping(3, 4, &mut SplitMix64::new(seed));
     ctot.validate(&classes)
         .expect("random_mapping obeys the rules");
-    let plan = Plan::new(&ctot, &classes).unwrap();
-    Box::leak(Box::new(Setting { plan, stream }))
+    let plan = Plan::new(&ctot, classes.len()).unwrap();
+    let conflicts = Conflicts::new(&classes).unwrap();
+    Box::leak(Box::new(Setting {
+        plan,
+        conflicts,
+        stream,
+    }))
 }
 
 /// One schedule: the main thread enqueues (Algorithm 6, queue bound 3 so
 /// the scheduler also blocks on full queues) while four workers run.
 fn run(policy: Policy, s: &'static Setting) {
-    let shared = Arc::new(Shared::new(&s.stream.requests, &s.plan, 3));
-    let barriers: Arc<Vec<GenerationBarrier>> = Arc::new(
-        s.plan
-            .classes
-            .iter()
-            .map(|c| GenerationBarrier::new(c.threads.len()))
-            .collect(),
-    );
+    let shared = Arc::new(Shared::new(&s.stream.requests, &s.plan, &s.conflicts, 3));
+    let barriers = Arc::new(class_barriers(&s.plan));
     let log = Arc::new(Log::default());
     let spin = crate::spin::SpinPolicies::uniform(SpinPolicy::default());
-    let handles: Vec<_> = (0..s.plan.threads)
+    let handles: Vec<_> = (0..s.plan.threads())
         .map(|i| {
             let (shared, barriers, log) = (shared.clone(), barriers.clone(), log.clone());
             shuttle::thread::spawn(move || {
@@ -73,18 +73,10 @@ fn run(policy: Policy, s: &'static Setting) {
             })
         })
         .collect();
-    let mut next = vec![0usize; s.plan.classes.len()];
+    let mut router = Router::new(&s.plan);
     for r in &s.stream.requests {
-        let class = s.plan.class(r.class);
-        let targets: Vec<usize> = if class.sequential {
-            class.threads.clone()
-        } else {
-            let k = &mut next[r.class as usize];
-            *k += 1;
-            vec![class.threads[(*k - 1) % class.threads.len()]]
-        };
-        for t in targets {
-            shared.enqueue(t, r.id, |_| {});
+        for &t in router.targets(r.class) {
+            shared.enqueue(usize::from(t), r.id, |_| {});
         }
     }
     shared.close_all();
@@ -143,7 +135,8 @@ fn single_thread_class_setting() -> &'static Setting {
     let ctot = super::partition_ctot(&classes, 2);
     ctot.validate(&classes)
         .expect("the Java mapping obeys the rules");
-    let plan = Plan::new(&ctot, &classes).unwrap();
+    let plan = Plan::new(&ctot, classes.len()).unwrap();
+    let conflicts = Conflicts::new(&classes).unwrap();
     let mut b = StreamBuilder::new(app.cell_space(), 4);
     for write in [false, false, false, true] {
         let op = Op::Spin {
@@ -155,6 +148,7 @@ fn single_thread_class_setting() -> &'static Setting {
     }
     Box::leak(Box::new(Setting {
         plan,
+        conflicts,
         stream: b.finish_total(),
     }))
 }

@@ -1,11 +1,9 @@
 //! Real-thread tests of the four variants against the oracle.
 
 use proptest::prelude::*;
-use psmr_core::cancel::CancelToken;
-use psmr_core::exec::Progress;
 use psmr_core::oracle::Violation;
 use psmr_core::run::RunResult;
-use psmr_core::trace::{TraceConfig, TraceEvent};
+use psmr_core::trace::TraceEvent;
 use psmr_core::workload::{Skew, SplitMix64, WorkloadSpec};
 use psmr_core::{EventKind, RunError, SchedulerId, WaitReason};
 use psmr_mapping::{resolve, CtoT, MappingSpec};
@@ -75,15 +73,7 @@ fn build_resolves_the_mapping_and_checks_the_thread_count() {
         assert_eq!(sched.info().mapping.len(), s.classes.len());
         assert_correct(&testkit::run(sched.as_ref(), &s, 3));
         // A run with another thread count than the mapping's is refused.
-        let err = testkit::run_with(
-            sched.as_ref(),
-            &s,
-            2,
-            TraceConfig::OFF,
-            &CancelToken::default(),
-            0,
-        )
-        .unwrap_err();
+        let err = testkit::try_run(sched.as_ref(), &s, 2).unwrap_err();
         assert!(matches!(err, RunError::InvalidConfig(_)), "{err:?}");
     }
     let mut spec = SchedulerSpec::new(SchedulerId::WsModerate);
@@ -202,30 +192,8 @@ fn cancellation_stops_delivery_and_drains() {
         &testkit::workload(9, 4000, 0.2, 0.05),
     );
     for id in VARIANTS {
-        let cancel = CancelToken::default();
-        let progress = Progress::new(5);
-        let r = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while progress.delivered() < 200 {
-                    std::thread::yield_now();
-                }
-                cancel.cancel();
-            });
-            testkit::run_progress(
-                &ws(id, &testkit::table1(), &s, 16),
-                &s,
-                4,
-                TraceConfig::OFF,
-                &cancel,
-                0,
-                &progress,
-            )
-            .unwrap()
-        });
-        assert_correct(&r);
-        assert!(r.cancelled, "{id}");
-        assert!(r.output.delivered < 4000 && r.output.delivered >= 200);
-        assert_eq!(r.metrics.requests, r.output.delivered as u64);
+        let ws = ws(id, &testkit::table1(), &s, 16);
+        testkit::run_cancelled_after(&ws, &s, 4, 200, 0);
     }
 }
 
@@ -311,8 +279,7 @@ fn the_oracle_catches_the_broken_stealer() {
     let mut caught = None;
     for _attempt in 0..8 {
         let sched = ws(SchedulerId::WsAggressive, &ctot, &s, 256).into_broken();
-        let r =
-            testkit::run_with(&sched, &s, 4, TraceConfig::OFF, &CancelToken::default(), 0).unwrap();
+        let r = testkit::try_run(&sched, &s, 4).unwrap();
         if !r.verdict.correct {
             caught = r.verdict.violation;
             break;
@@ -373,8 +340,7 @@ proptest! {
             _ => testkit::random_mapping(shards, threads, &mut rng),
         };
         for id in VARIANTS {
-            let r = testkit::run_with(&ws(id, &ctot, &s, 1 + rng.below(64) as usize), &s, threads,
-                TraceConfig::OFF, &CancelToken::default(), 0).unwrap();
+            let r = testkit::try_run(&ws(id, &ctot, &s, 1 + rng.below(64) as usize), &s, threads).unwrap();
             prop_assert!(r.verdict.correct, "{} {} threads {:?}: {:?}", id, threads, ctot, r.verdict);
         }
     }
@@ -403,15 +369,7 @@ fn a_spec_selects_the_broken_stealer_and_the_oracle_catches_it() {
     spec.fault = Some(broken::FAULT_NAME.into());
     let sched = crate::build(&spec, &env).unwrap();
     let caught = (0..8).any(|_| {
-        let r = testkit::run_with(
-            sched.as_ref(),
-            &s,
-            4,
-            TraceConfig::OFF,
-            &CancelToken::default(),
-            0,
-        )
-        .unwrap();
+        let r = testkit::try_run(sched.as_ref(), &s, 4).unwrap();
         matches!(r.verdict.violation, Some(Violation::Order { .. }))
     });
     assert!(

@@ -1,9 +1,11 @@
 //! The worker thread of work stealing (000 Algorithms 7 and 8), shared by
-//! the four variants; what differs is a [`Policy`] and the per-variant
-//! procedures in `conservative.rs`, `moderate.rs`, `aggressive.rs` and
-//! `optimistic.rs`. The worker executes and records through a [`Probe`] so
-//! that the same code runs in a real run (executing through
-//! `RunContext::execute`) and under loom and shuttle (writing to a model log).
+//! the four variants; what differs is a [`Policy`] (declared by each
+//! variant's file) and the sequential-request procedures that
+//! `conservative.rs` and `moderate.rs` add to [`Worker`]. Those files
+//! import this one, never the other way round. The worker executes and
+//! records through a [`Probe`] so that the same code runs in a real run
+//! (executing through `RunContext::execute`) and under loom and shuttle
+//! (writing to a model log).
 
 use std::collections::VecDeque;
 
@@ -11,7 +13,6 @@ use psmr_core::trace::Counter;
 use psmr_core::{ClassId, EventKind, Request, RequestId, WaitReason, NO_REQUEST};
 
 use super::shared::{Shared, StealOutcome, Transfer};
-use super::{aggressive, conservative, moderate, optimistic};
 use crate::barrier::GenerationBarrier;
 use crate::probe::Probe;
 use crate::spin::{Backoff, SpinPolicies};
@@ -84,7 +85,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
             probe,
             exec: VecDeque::new(),
             stolen: VecDeque::new(),
-            cycles: vec![0; shared.plan.classes.len()],
+            cycles: shared.marks.cursor(),
             flag: false,
         }
     }
@@ -156,13 +157,13 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
     /// A sequential request: wait for this thread's stealers (I4), then
     /// synchronize with the class's other threads.
     fn sequential(&mut self, req: &'r Request) {
-        let alone = self.shared.plan.class(req.class).threads.len() == 1;
+        let alone = self.shared.plan.class(req.class).parties() == 1;
         if !(alone && self.policy.skip_single_thread_markers) {
             self.wait_markers(req.id);
         }
         match self.policy.arrival {
-            Arrival::Barrier => conservative::sync_with_barriers(self, req),
-            Arrival::Cycle => moderate::sync_in_cycle(self, req),
+            Arrival::Barrier => self.sync_with_barriers(req),
+            Arrival::Cycle => self.sync_in_cycle(req),
         }
     }
 
@@ -199,10 +200,12 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
     }
 
     /// Where the victim search starts: thread 0 (conservative, moderate) or
-    /// the thread after one's own id (aggressive, optimistic).
+    /// the thread after one's own id (aggressive, optimistic), which
+    /// spreads the contention that always starting at thread 0 puts on the
+    /// low ids.
     fn first_victim(&self) -> usize {
         if self.policy.victims_from_next {
-            aggressive::first_victim(self.id, self.shared.threads())
+            (self.id + 1) % self.shared.threads().max(1)
         } else {
             0
         }
@@ -218,7 +221,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
         for v in (0..n).map(|j| (first + j) % n).filter(|v| *v != self.id) {
             if self.policy.broken {
                 #[cfg(any(test, feature = "fault-injection"))]
-                if super::broken::steal_ignoring_flags(self.shared, v, &mut self.stolen) {
+                if self.shared.steal_ignoring_flags(v, &mut self.stolen) {
                     let first = self.stolen[0];
                     self.probe.record(EventKind::Steal {
                         victim: v as u16,
@@ -229,7 +232,9 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
                 }
                 continue;
             }
-            if self.policy.optimistic && !optimistic::prevalidate(self.shared, v, sync) {
+            // Algorithm 8 line 39 (optimistic): the validation on hints,
+            // without the lock; the locked validation below decides.
+            if self.policy.optimistic && !self.shared.prevalid(v, sync) {
                 continue;
             }
             let probe = &mut self.probe;
