@@ -31,9 +31,11 @@ use psmr_core::trace::Counter;
 use psmr_core::{EventKind, Family, Needs, StreamKind, NO_REQUEST};
 use psmr_core::{RunError, Scheduler, SchedulerId, ThreadRef, WaitReason};
 
+use crate::early::params::EarlyParams;
 use crate::early::{run_family, FamilyConfig, Job, Plan, SeqSync};
 use crate::probe::Probe;
-use crate::spec::{EarlyParams, SpinPolicy};
+use crate::registry::Registration;
+use crate::spin::SpinPolicy;
 use crate::spin::{Backoff, SpinPolicies};
 use crate::sync::{AtomicU32, Ordering};
 use crate::BuildEnv;
@@ -172,6 +174,15 @@ pub const NEEDS: Needs = Needs {
     covering_classes: true,
     roles: &[],
     params: Some(("early", &["mapping", "queue_capacity", "spin"])),
+};
+
+/// `busy-wait`'s registration: the synchronization and mapping views.
+pub const REGISTRATION: Registration = Registration {
+    views: &["sync", "mapping"],
+    ..Registration::new(&[(SchedulerId::BusyWait, &NEEDS)], |spec, env| {
+        let params = spec.early.clone().unwrap_or_default();
+        Ok(Box::new(BusyWait::from_params(&params, env)?))
+    })
 };
 
 impl Scheduler for BusyWait {
