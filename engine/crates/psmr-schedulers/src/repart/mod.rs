@@ -105,7 +105,7 @@ pub const NEEDS_ASYNC: Needs = needs(&["tracker", "partitioner"], &["window", "q
 pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_NAME,
-        rule: "workers install a new partition map without the sync among them",
+        rule: "a new partition map is installed without the sync command in every worker queue",
         only: &[SchedulerId::RepartBase, SchedulerId::RepartAsync],
     }],
     views: &["partitions"],
