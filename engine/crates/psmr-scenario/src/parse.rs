@@ -627,9 +627,10 @@ impl<'s> Checker<'s> {
                 ),
             }
         }
+        let sc = self.sc;
         let env = ParamEnv {
-            classes: &self.sc.app.classes(),
-            threads: self.sc.threads,
+            classes: &|| sc.app.classes(),
+            threads: sc.threads,
         };
         for (key, issue) in s.param_issues(&env) {
             self.err(&member(&member(at, key), &issue.path), issue.message);

@@ -17,10 +17,12 @@ pub const MAX_QUEUE_CAPACITY: usize = 1 << 20;
 pub const MAX_PARK_US: u32 = 1_000_000;
 
 /// What a parameter object's values are checked against.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct ParamEnv<'a> {
-    /// The scenario's request classes.
-    pub classes: &'a ClassTable,
+    /// The scenario's request classes, made on demand: only an explicit
+    /// mapping needs them, and an application too large to validate must
+    /// not be expanded into classes first.
+    pub classes: &'a dyn Fn() -> ClassTable,
     /// Worker threads of the run.
     pub threads: usize,
 }

@@ -54,7 +54,7 @@ fn check_mapping(out: &mut Vec<ParamIssue>, m: &MappingSpec, env: &ParamEnv<'_>)
         }
         MappingSpec::Naive => {}
         MappingSpec::Explicit { classes: map } => {
-            let (classes, threads) = (env.classes, env.threads);
+            let (classes, threads) = (&(env.classes)(), env.threads);
             let before = out.len();
             for (name, cm) in map {
                 let path = format!("mapping.classes.{name}");
