@@ -4,7 +4,10 @@
 //! (syntax, types, unknown and missing fields; serde_path_to_error gives the
 //! field path), then [`validate`] checks what types cannot express (ranges,
 //! shares, names that must exist, limits of the engine) and places each
-//! error with the [`Locator`].
+//! error with the [`Locator`]. Before a run, [`check_run`] makes the same
+//! checks on the scenario with the run's overrides, in the same pass as the
+//! run's own (per-thread pace, selected entries, thread pool). Parameter
+//! values are checked by each family (`psmr_schedulers::params::Params`).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -248,8 +248,9 @@ pub fn run_error_diagnostic(sc: &Scenario, sel: &Selected, e: &RunError) -> Diag
 
 /// Run every selected scheduler of `sc` on one stream, each checked by the
 /// oracle. Errors (invalid overrides, limits, a scheduler that cannot run)
-/// come back as located diagnostics before any long run starts, except a
-/// host refusing threads, which is found when that run starts.
+/// come back as located diagnostics before any long run starts
+/// ([`check_run`], then [`build_selected`] once the stream exists), except
+/// a host refusing threads, which is found when that run starts.
 pub fn run_scenario(
     sc: &Scenario,
     opts: &RunOptions,
