@@ -123,10 +123,14 @@ enum Command {
         json: bool,
     },
     /// Print the JSON Schema of scenario files, or with --trace the trace
-    /// vocabulary (event kinds, fields, wait reasons) as JSON.
+    /// vocabulary (event kinds, fields, wait reasons) as JSON, or with
+    /// --catalog every scheduler (family, stream kinds, roles, parameters,
+    /// faults, views) as JSON.
     Schema {
-        #[arg(long)]
+        #[arg(long, conflicts_with = "catalog")]
         trace: bool,
+        #[arg(long)]
+        catalog: bool,
     },
 }
 
@@ -221,8 +225,10 @@ fn main() -> ExitCode {
             };
             cmd_bench(&file, &opts, json)
         }
-        Command::Schema { trace } => {
-            if trace {
+        Command::Schema { trace, catalog } => {
+            if catalog {
+                print!("{}", psmr_schedulers::catalog::catalog_json());
+            } else if trace {
                 print!("{}", psmr_core::trace::vocabulary_json());
             } else {
                 print!("{}", Scenario::json_schema());

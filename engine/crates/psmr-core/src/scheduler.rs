@@ -10,9 +10,8 @@ use crate::cell::CellSpace;
 use crate::exec::{RunContext, RunOutput};
 use crate::stream::StreamKind;
 
-/// Every scheduler id the project knows, fixed for all work (issue 2).
-/// Not all are implemented yet; asking for one that is not gives
-/// [`RunError::NotImplemented`].
+/// Every scheduler id the project knows, fixed for all work (issue 2);
+/// each is registered by exactly one family module of `psmr-schedulers`.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
@@ -120,8 +119,6 @@ impl FromStr for SchedulerId {
 /// Why a run could not happen or did not complete.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RunError {
-    /// The id is valid but its scheduler is not built yet.
-    NotImplemented(SchedulerId),
     /// The scheduler's parameters are invalid for this run (e.g. a mapping
     /// that breaks rule R.4); the message names what is wrong.
     InvalidConfig(String),
@@ -132,7 +129,6 @@ pub enum RunError {
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RunError::NotImplemented(id) => write!(f, "scheduler `{id}` is not implemented yet"),
             RunError::InvalidConfig(m) => write!(f, "invalid scheduler configuration: {m}"),
             RunError::Threads(m) => write!(f, "{m}"),
         }

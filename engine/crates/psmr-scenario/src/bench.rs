@@ -11,11 +11,11 @@
 use psmr_core::SchedulerId;
 use serde::{Deserialize, Serialize};
 
+use crate::diag::Diagnostic;
 use crate::expect::median;
 use crate::parse::Limits;
 use crate::runner::{run_scenario, select, Report, RunMonitor, RunOptions};
 use crate::scenario::Scenario;
-use crate::Diagnostic;
 use psmr_core::threads::ThreadHost;
 
 /// What to sweep. Empty lists take the scenario's value.
@@ -159,11 +159,10 @@ pub fn bench(
         .map(name)
         .collect();
     let roles = |label: &str| {
-        crate::runner::find_scheduler(sc, label)
+        sc.find_scheduler(label)
             .map(|i| sc.schedulers[i].id)
             .or_else(|| label.parse().ok())
-            .and_then(psmr_schedulers::needs)
-            .map_or(0, |n| n.roles.len())
+            .map_or(0, |id| psmr_schedulers::needs(id).roles.len())
     };
     let reps = sc.run.repetitions().max(1);
     let mut points = Vec::new();
@@ -242,8 +241,7 @@ fn preflight(
     let roles = sc
         .schedulers
         .iter()
-        .filter_map(|s| psmr_schedulers::needs(s.id))
-        .map(|n| n.roles.len())
+        .map(|s| psmr_schedulers::needs(s.id).roles.len())
         .max()
         .unwrap_or(0);
     for &t in threads {

@@ -18,11 +18,11 @@ use psmr_core::workload::generate;
 use psmr_core::workload_commits::{order, CommitsSpec};
 use serde::{Deserialize, Serialize};
 
+use crate::diag::Diagnostic;
 use crate::locate::Locator;
 use crate::parse::{path_string, serde_diagnostic};
 use crate::runner::{stream_of, Report};
 use crate::scenario::Scenario;
-use crate::Diagnostic;
 
 /// What `psmr commits` writes: the stream, and (for people) its SCC sizes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -9,7 +9,10 @@
 //! * [`locate`]: the JSON locator mapping field paths to line/column;
 //! * [`runner`]: [`run_scenario`] (one stream, every scheduler, each run
 //!   checked by the oracle), [`RunOptions`], [`RunMonitor`], [`Report`];
-//! * [`expect`]: expectations of a scenario (issue 12);
+//! * [`expectations`]: the `expect` object of a scenario (issue 12), and
+//!   [`expect`]: judging it on reports;
+//! * [`options`]: a run's overrides ([`RunOptions`]) and selected entries;
+//! * [`report`]: [`Report`], the CLI's JSON contract;
 //! * [`bench`]: the threads × write-rate sweep;
 //! * [`commits`]: commit streams and execution orders as JSON files.
 
@@ -17,8 +20,11 @@ pub mod bench;
 pub mod commits;
 pub mod diag;
 pub mod expect;
+pub mod expectations;
 pub mod locate;
+pub mod options;
 pub mod parse;
+pub mod report;
 pub mod runner;
 pub mod scenario;
 

@@ -4,7 +4,10 @@
 //! (syntax, types, unknown and missing fields; serde_path_to_error gives the
 //! field path), then [`validate`] checks what types cannot express (ranges,
 //! shares, names that must exist, limits of the engine) and places each
-//! error with the [`Locator`].
+//! error with the [`Locator`]. Before a run, [`check_run`] makes the same
+//! checks on the scenario with the run's overrides, in the same pass as the
+//! run's own (per-thread pace, selected entries, thread pool). Parameter
+//! values are checked by each family (`psmr_schedulers::params::Params`).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -13,15 +16,17 @@ use psmr_core::app::AppSpec;
 use psmr_core::exec::Delivery;
 use psmr_core::threads::MAX_WORKERS;
 use psmr_core::workload::Skew;
-use psmr_core::{SchedulerId, SpaceKind, StreamKind};
-use psmr_mapping::MappingSpec;
-use psmr_schedulers::spec::{SpinPolicy, MAX_QUEUE_CAPACITY};
+use psmr_core::{Needs, SpaceKind, StreamKind};
+use psmr_schedulers::params::ParamEnv;
+use psmr_schedulers::spec::{misfits, Misfit};
 use psmr_schedulers::SchedulerSpec;
 
-use crate::expect::known_counter;
+use crate::diag::Diagnostic;
+use crate::expectations::known_counter;
 use crate::locate::{element, member, Locator};
+use crate::options::{entry_needs, select_with, RunOptions, Selected};
+pub use crate::scenario::stream_kind_of;
 use crate::scenario::{Scenario, Source};
-use crate::Diagnostic;
 
 /// Limits of the engine that runs a scenario. Validation errors name the
 /// limit they hit.
@@ -218,19 +223,40 @@ fn quoted_after(m: &str, prefix: &str) -> Option<String> {
 
 /// Check what the types cannot: ranges, shares, names, limits.
 pub fn validate(sc: &Scenario, limits: &Limits) -> Vec<Diagnostic> {
-    let mut c = Checker {
-        sc,
-        limits: *limits,
-        out: Vec::new(),
-    };
-    c.top(limits);
-    c.app();
-    c.workload(limits);
-    c.delivery();
-    c.schedulers();
-    c.run(limits);
-    c.expect();
+    let mut c = Checker::new(sc, limits);
+    c.file(&entry_needs(sc));
     c.out
+}
+
+/// Everything checked before a run of `sc` (the scenario with `opts`'
+/// overrides applied) starts, in one pass: the file's fields, the
+/// per-thread pace, the entries `opts` selects (each scheduler's needs asked
+/// once: the file's entries here, an id named only by `opts` when it is
+/// selected), and a thread pool of `pool` threads for the largest run.
+/// Stops at the first stage with errors: the file and the pace, then the
+/// selection, then the entries named only by `opts`, then the pool. The
+/// checks that need the stream (covering classes) and each family's own
+/// refusals come when the run is built (`runner::build_selected`).
+pub fn check_run(
+    sc: &Scenario,
+    opts: &RunOptions,
+    limits: &Limits,
+    pool: usize,
+) -> Result<Vec<Selected>, Vec<Diagnostic>> {
+    let needs = entry_needs(sc);
+    let mut c = Checker::new(sc, limits);
+    c.file(&needs);
+    c.thread_pace(opts.thread_pace_ns.as_deref());
+    c.stage()?;
+    let selected = select_with(sc, opts, &needs)?;
+    // Ids named only by `opts` were not validated with the file.
+    for s in selected.iter().filter(|s| s.index.is_none()) {
+        c.scheduler(&s.path(), &s.spec, s.needs);
+    }
+    c.stage()?;
+    c.pool(&selected, pool);
+    c.stage()?;
+    Ok(selected)
 }
 
 struct Checker<'s> {
@@ -239,7 +265,36 @@ struct Checker<'s> {
     out: Vec<Diagnostic>,
 }
 
-impl Checker<'_> {
+impl<'s> Checker<'s> {
+    fn new(sc: &'s Scenario, limits: &Limits) -> Self {
+        Checker {
+            sc,
+            limits: *limits,
+            out: Vec::new(),
+        }
+    }
+
+    /// The errors so far, if any (taken: the next stage starts empty).
+    fn stage(&mut self) -> Result<(), Vec<Diagnostic>> {
+        if self.out.is_empty() {
+            Ok(())
+        } else {
+            Err(std::mem::take(&mut self.out))
+        }
+    }
+
+    /// Every field of the file; `needs` are its entries' schedulers' needs.
+    fn file(&mut self, needs: &[&'static Needs]) {
+        let limits = self.limits;
+        self.top(&limits);
+        self.app();
+        self.workload(&limits);
+        self.delivery();
+        self.schedulers(needs);
+        self.run(&limits);
+        self.expect();
+    }
+
     fn err(&mut self, path: &str, message: String) {
         self.out.push(self.sc.diagnostic(path, message));
     }
@@ -253,7 +308,7 @@ impl Checker<'_> {
             .and_then(|s| s.locator.key(path))
             .unwrap_or_else(|| self.sc.locate(path));
         self.out
-            .push(crate::Diagnostic::new(self.sc.file(), pos, path, message));
+            .push(Diagnostic::new(self.sc.file(), pos, path, message));
     }
 
     fn share(&mut self, path: &str, x: f64) {
@@ -484,7 +539,7 @@ impl Checker<'_> {
         }
     }
 
-    fn schedulers(&mut self) {
+    fn schedulers(&mut self, needs: &[&'static Needs]) {
         if self.sc.schedulers.is_empty() {
             self.err("schedulers", "expected at least one scheduler".into());
         }
@@ -501,25 +556,15 @@ impl Checker<'_> {
                     ),
                 );
             }
-            self.scheduler(&at, s);
+            self.scheduler(&at, s, needs[i]);
         }
     }
 
-    /// One entry: the scheduler exists, can run this scenario's stream and
-    /// cell space, and its parameter object is its family's with fields that
-    /// apply to it.
-    fn scheduler(&mut self, at: &str, s: &SchedulerSpec) {
-        let Some(needs) = psmr_schedulers::needs(s.id) else {
-            self.err(
-                &entry_field(at, "id"),
-                format!(
-                    "scheduler `{}` is not implemented yet; implemented: {}",
-                    s.id,
-                    implemented().join(", ")
-                ),
-            );
-            return;
-        };
+    /// One entry: its scheduler (which needs `needs`) can run this
+    /// scenario's stream and cell space with the engine's roles, and its
+    /// parameter objects apply to it ([`misfits`]) with values in range
+    /// (each family's `Params::check`).
+    fn scheduler(&mut self, at: &str, s: &SchedulerSpec, needs: &Needs) {
         if needs.roles.len() > self.limits.max_roles {
             self.err(
                 &entry_field(at, "id"),
@@ -559,174 +604,86 @@ impl Checker<'_> {
                 ),
             );
         }
-        for key in s.param_objects() {
-            let path = entry_field(at, key);
-            match needs.params {
-                Some((own, fields)) if own == key => {
-                    for f in s.param_fields(key) {
-                        if !fields.contains(&f) {
-                            self.err_at_key(
-                                &member(&path, f),
-                                format!(
-                                    "`{f}` does not apply to `{}`; its `{own}` object takes: {}",
-                                    s.id,
-                                    fields.join(", ")
-                                ),
-                            );
-                        }
-                    }
-                }
-                Some((own, _)) => self.err_at_key(
-                    &path,
+        for m in misfits(s, needs) {
+            match m {
+                Misfit::Field { key, field, takes } => self.err_at_key(
+                    &member(&entry_field(at, key), field),
+                    format!(
+                        "`{field}` does not apply to `{}`; its `{key}` object takes: {}",
+                        s.id,
+                        takes.join(", ")
+                    ),
+                ),
+                Misfit::Object {
+                    key,
+                    own: Some(own),
+                } => self.err_at_key(
+                    &entry_field(at, key),
                     format!(
                         "`{key}` parameters do not apply to `{}`; its parameters go in `{own}`",
                         s.id
                     ),
                 ),
-                None => self.err_at_key(
-                    &path,
+                Misfit::Object { key, own: None } => self.err_at_key(
+                    &entry_field(at, key),
                     format!("`{}` takes no parameters; remove `{key}`", s.id),
                 ),
             }
         }
-        self.params(at, s);
-    }
-
-    /// Values inside the parameter objects.
-    fn params(&mut self, at: &str, s: &SchedulerSpec) {
-        if let Some(p) = &s.coloring {
-            self.coloring_params(&member(at, "coloring"), p);
-        }
-        if let Some(p) = &s.repart {
-            self.repart(&member(at, "repart"), p);
-        }
-        if let Some(b) = s.late.as_ref().and_then(|p| p.graph_bound) {
-            let max = psmr_schedulers::late::MAX_GRAPH_BOUND;
-            if b == 0 || b > max {
-                self.err(
-                    &member(&member(at, "late"), "graph_bound"),
-                    format!("expected 1..={max} requests in the graph, got {b}"),
-                );
-            }
-        }
-        if let Some(sp) = s.epaxos.as_ref().and_then(|p| p.spin) {
-            self.spin(&member(&member(at, "epaxos"), "spin"), sp);
-        }
-        let classes = self.sc.app.classes();
-        let (key, mapping, capacity, spin) = match (&s.early, &s.stealing) {
-            (Some(p), _) => ("early", &p.mapping, p.queue_capacity, p.spin),
-            (None, Some(p)) => ("stealing", &p.mapping, p.queue_capacity, p.spin),
-            (None, None) => return,
+        let sc = self.sc;
+        let env = ParamEnv {
+            classes: &|| sc.app.classes(),
+            threads: sc.threads,
         };
-        let at = member(at, key);
-        if let Some(q) = capacity {
-            if q == 0 || q > MAX_QUEUE_CAPACITY {
-                self.err(
-                    &member(&at, "queue_capacity"),
-                    format!("expected 1..={MAX_QUEUE_CAPACITY} requests per queue, got {q}"),
-                );
-            }
-        }
-        if let Some(m) = mapping {
-            self.mapping(&member(&at, "mapping"), m, &classes);
-        }
-        if let Some(sp) = spin {
-            self.spin(&member(&at, "spin"), sp);
+        for (key, issue) in s.param_issues(&env) {
+            self.err(&member(&member(at, key), &issue.path), issue.message);
         }
     }
 
-    /// The repartitioning family's values: Δp and W at least 1, Q within
-    /// the queue bounds.
-    fn repart(&mut self, at: &str, p: &psmr_schedulers::RepartParams) {
-        if p.delta_p == Some(0) {
+    /// The per-thread pace override names existing workers and stays under
+    /// the pace limit (located at `run.pace_ns`, the setting it refines).
+    fn thread_pace(&mut self, pace: Option<&[u64]>) {
+        let Some(p) = pace else { return };
+        let threads = self.sc.threads;
+        if p.len() > threads {
             self.err(
-                &member(at, "delta_p"),
-                "expected at least 1 request between repartitions, got 0".into(),
-            );
-        }
-        if p.window == Some(0) {
-            self.err(
-                &member(at, "window"),
-                "expected a window of at least 1 request, got 0".into(),
-            );
-        }
-        if let Some(q) = p.queue_bound {
-            if q == 0 || q > MAX_QUEUE_CAPACITY {
-                self.err(
-                    &member(at, "queue_bound"),
-                    format!("expected 1..={MAX_QUEUE_CAPACITY} requests per queue, got {q}"),
-                );
-            }
-        }
-    }
-
-    pub(crate) fn spin(&mut self, at: &str, sp: SpinPolicy) {
-        if sp.park_us > 1_000_000 {
-            self.err(
-                &member(at, "park_us"),
+                "run.pace_ns",
                 format!(
-                    "expected at most 1000000 us between checks, got {}",
-                    sp.park_us
+                    "thread_pace_ns lists {} threads; the run has {threads}",
+                    p.len()
                 ),
             );
         }
+        if let Some((t, ns)) = p.iter().enumerate().find(|(_, ns)| **ns > MAX_PACE_NS) {
+            self.err(
+                "run.pace_ns",
+                format!("thread_pace_ns[{t}]: expected at most {MAX_PACE_NS} ns, got {ns}"),
+            );
+        }
     }
 
-    fn mapping(&mut self, at: &str, m: &MappingSpec, classes: &psmr_core::ClassTable) {
-        match m {
-            MappingSpec::Optimized { time_limit_s } => {
-                if !(time_limit_s.is_finite() && *time_limit_s > 0.0) {
-                    self.err(
-                        &member(at, "time_limit_s"),
-                        format!("expected a positive time limit in seconds, got {time_limit_s}"),
-                    );
-                }
-            }
-            MappingSpec::Naive => {}
-            MappingSpec::Explicit { classes: map } => {
-                let threads = self.sc.threads;
-                for (name, cm) in map {
-                    let path = format!("{at}.classes.{name}");
-                    if classes.by_name(name).is_none() {
-                        self.err(&path, format!("unknown class `{name}`"));
-                    }
-                    if cm.threads.is_empty() {
-                        self.err(
-                            &member(&path, "threads"),
-                            "expected at least one thread".into(),
-                        );
-                    }
-                    if let Some(t) = cm.threads.iter().find(|t| **t >= threads) {
-                        self.err(
-                            &member(&path, "threads"),
-                            format!(
-                                "thread {t} does not exist: the scenario has threads 0..{threads}"
-                            ),
-                        );
-                    }
-                }
-                for c in classes.classes() {
-                    if !map.contains_key(&c.name) {
-                        self.err(
-                            &member(at, "classes"),
-                            format!("class `{}` has no mapping; every class needs one", c.name),
-                        );
-                    }
-                }
-                // Rules R.1-R.5, once the shape is right (resolving an
-                // explicit mapping is cheap: no search).
-                if self.out.iter().all(|d| !d.path.starts_with(at)) {
-                    if let Err(m) = psmr_mapping::resolve(
-                        &MappingSpec::Explicit {
-                            classes: map.clone(),
-                        },
-                        classes,
-                        threads,
-                    ) {
-                        self.err(at, m);
-                    }
-                }
-            }
+    /// A pool of `capacity` threads runs the workers, the largest run's
+    /// auxiliary roles and the driver.
+    fn pool(&mut self, selected: &[Selected], capacity: usize) {
+        let threads = self.sc.threads;
+        let roles = selected
+            .iter()
+            .map(|s| s.needs.roles.len())
+            .max()
+            .unwrap_or(0);
+        if threads + 1 + roles > capacity {
+            let aux = if roles > 0 {
+                format!(" (and {roles} auxiliary)")
+            } else {
+                String::new()
+            };
+            self.err(
+                "threads",
+                format!(
+                    "a run with {threads} worker threads{aux} needs {} pool threads, this engine has {capacity}",
+                    threads + 1 + roles,
+                ),
+            );
         }
     }
 
@@ -807,10 +764,8 @@ impl Checker<'_> {
     }
 
     /// `name` must be a label or id of one of the scenario's schedulers.
-    ///
-    /// (The ids the engine can run are listed by [`implemented`].)
     fn scheduler_ref(&mut self, path: &str, name: &str) {
-        if crate::runner::find_scheduler(self.sc, name).is_none() {
+        if self.sc.find_scheduler(name).is_none() {
             let known: Vec<String> = self.sc.schedulers.iter().map(|s| s.name()).collect();
             self.err(
                 path,
@@ -820,44 +775,6 @@ impl Checker<'_> {
                 ),
             );
         }
-    }
-}
-
-/// Problems of one scheduler entry (at field path `at`) in `sc`: the same
-/// checks [`validate`] makes for the entries of the file.
-pub fn check_entry(
-    sc: &Scenario,
-    limits: &Limits,
-    at: &str,
-    spec: &SchedulerSpec,
-) -> Vec<Diagnostic> {
-    let mut c = Checker {
-        sc,
-        limits: *limits,
-        out: Vec::new(),
-    };
-    c.scheduler(at, spec);
-    c.out
-}
-
-/// Ids of the schedulers the engine can run.
-pub fn implemented() -> Vec<&'static str> {
-    SchedulerId::ALL
-        .iter()
-        .filter(|id| psmr_schedulers::needs(**id).is_some())
-        .map(|id| id.as_str())
-        .collect()
-}
-
-/// The stream kind a workload makes: an event stream for an `events`
-/// workload, commits with a `commits` object, a total order otherwise.
-pub fn stream_kind_of(workload: &psmr_core::workload::WorkloadSpec) -> StreamKind {
-    if workload.events.is_some() {
-        StreamKind::Events
-    } else if workload.commits.is_some() {
-        StreamKind::Commits
-    } else {
-        StreamKind::Total
     }
 }
 

@@ -6,10 +6,6 @@ use psmr_core::threads::MAX_WORKERS;
 use psmr_core::workload::Skew;
 use psmr_core::workload_events::EventWorkload;
 
-use psmr_schedulers::coloring::MAX_BATCH;
-use psmr_schedulers::spec::MAX_QUEUE_CAPACITY;
-use psmr_schedulers::ColoringParams;
-
 use super::{Checker, MAX_SPIN_NS};
 use crate::locate::{element, member};
 
@@ -227,40 +223,6 @@ impl Checker<'_> {
                     "expected a penalty of at least 1 (1: no penalty)".into(),
                 );
             }
-        }
-    }
-
-    /// Values of a `coloring` parameter object.
-    pub(super) fn coloring_params(&mut self, at: &str, p: &ColoringParams) {
-        if let Some(b) = p.batch {
-            self.count(&member(at, "batch"), b, MAX_BATCH, "events per batch");
-        }
-        if let Some(g) = p.cores_per_cache {
-            self.count(
-                &member(at, "cores_per_cache"),
-                g,
-                MAX_WORKERS as u32,
-                "cores per cache",
-            );
-        }
-        if let Some(ns) = p.steal_cost_ns {
-            self.count(
-                &member(at, "steal_cost_ns"),
-                ns,
-                MAX_SPIN_NS,
-                "ns of steal cost",
-            );
-        }
-        if let Some(q) = p.queue_capacity {
-            if q == 0 || q > MAX_QUEUE_CAPACITY {
-                self.err(
-                    &member(at, "queue_capacity"),
-                    format!("expected 1..={MAX_QUEUE_CAPACITY} events per queue, got {q}"),
-                );
-            }
-        }
-        if let Some(sp) = p.spin {
-            self.spin(&member(at, "spin"), sp);
         }
     }
 

@@ -5,49 +5,29 @@
 //! so every scheduler of a scenario sees the identical stream and is judged
 //! against the same reference.
 
-use psmr_core::scheduler::SchedulerInfo;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use psmr_core::cancel::CancelToken;
-use psmr_core::exec::{Delivery, LiveSample, Progress};
-use psmr_core::metrics::{LatencyUs, RunMetrics};
-use psmr_core::oracle::{Reference, Violation};
-use psmr_core::run::{run_checked, RoleLane, RunInput, RunResult};
+use psmr_core::exec::{LiveSample, Progress};
+use psmr_core::oracle::Reference;
+use psmr_core::run::{run_checked, RunInput};
 use psmr_core::threads::ThreadHost;
-use psmr_core::trace::{TraceConfig, TraceEvent, TraceWindow};
+use psmr_core::trace::TraceConfig;
 use psmr_core::workload::{class_weights_for, generate_stream};
-use psmr_core::{ClassTable, RunError, SchedulerId, Stream};
-use psmr_schedulers::{build, needs, BuildEnv, SchedulerSpec};
+use psmr_core::{ClassTable, RunError, Scheduler, Stream};
+use psmr_schedulers::{build, BuildEnv};
 use serde::{Deserialize, Serialize};
 
-use crate::locate::element;
-use crate::parse::{validate, Limits};
+use crate::diag::Diagnostic;
+use crate::expect::{evaluate, repetitions, ExpectationResult};
+pub use crate::options::{effective, select, RunOptions, Selected};
+use crate::parse::{check_run, Limits};
+pub use crate::report::{
+    available_cores, class_infos, fill_speedups, stream_info, ClassInfo, Report, RunReport,
+    StreamInfo,
+};
 use crate::scenario::Scenario;
-use crate::Diagnostic;
-
-/// Overrides of a scenario's settings for one invocation (CLI flags, the
-/// lab's controls). `None` keeps the scenario's value.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RunOptions {
-    /// Scheduler labels or ids to run, in this order; empty = all of the
-    /// scenario. An id the scenario does not list runs with its defaults.
-    #[serde(default)]
-    pub schedulers: Vec<String>,
-    pub threads: Option<usize>,
-    pub requests: Option<u32>,
-    pub seed: Option<u64>,
-    pub trace: Option<bool>,
-    pub pace_ns: Option<u64>,
-    /// Another delivery model than the scenario's.
-    #[serde(default)]
-    pub delivery: Option<Delivery>,
-    /// Pace per worker thread (index = worker id), replacing `pace_ns` for
-    /// those threads: slow one thread down (a classroom what-if).
-    #[serde(default)]
-    pub thread_pace_ns: Option<Vec<u64>>,
-}
 
 /// What a poller sees of a scenario run in progress.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -176,263 +156,6 @@ impl RunMonitor {
     }
 }
 
-/// The result of running a scenario: the CLI's `--json` contract.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Report {
-    pub scenario: String,
-    /// Cores of the machine (natively `available_parallelism`; the browser
-    /// side sets `navigator.hardwareConcurrency`).
-    pub cores: usize,
-    /// The stream every run received.
-    #[serde(default)]
-    pub stream: StreamInfo,
-    /// The request classes (labels, shards, the conflict relation).
-    #[serde(default)]
-    pub classes: Vec<ClassInfo>,
-    pub runs: Vec<RunReport>,
-}
-
-/// What the views need to know about the stream.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct StreamInfo {
-    /// `total`, `commits` or `events`.
-    pub kind: String,
-    pub requests: u32,
-    /// Delivery units: requests, instances or root events.
-    pub deliveries: u32,
-    /// The cell space (`shards`, `keys`, `colors`) and its dense cells.
-    pub cells: String,
-    pub dense_cells: u32,
-    /// Commit streams: how many SCCs of each size the instances' dependency
-    /// graph has (paper 004's collisions).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scc: Option<psmr_core::commit_sim::SccHistogram>,
-}
-
-/// One request class, for the views (no more guessing from names).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ClassInfo {
-    pub name: String,
-    pub weight: f64,
-    /// The shard of a local class (0-based), absent for a global one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<u16>,
-    pub write: bool,
-    /// Ids of the classes it conflicts with (itself included when it has
-    /// internal conflicts).
-    pub conflicts: Vec<u16>,
-}
-
-fn class_infos(classes: &ClassTable) -> Vec<ClassInfo> {
-    let n = classes.len() as u16;
-    classes
-        .classes()
-        .iter()
-        .enumerate()
-        .map(|(i, c)| ClassInfo {
-            name: c.name.clone(),
-            weight: c.weight,
-            shard: c.shard,
-            write: c.write,
-            conflicts: (0..n).filter(|j| classes.conflicts(i as u16, *j)).collect(),
-        })
-        .collect()
-}
-
-/// What the report says about `s`.
-pub fn stream_info(s: &Stream) -> StreamInfo {
-    StreamInfo {
-        kind: s.kind().as_str().into(),
-        requests: s.len() as u32,
-        deliveries: s.deliveries() as u32,
-        cells: psmr_core::SpaceKind::of(s.space).as_str().into(),
-        dense_cells: s.dense.cells() as u32,
-        scc: s
-            .commits()
-            .and_then(|t| psmr_core::commit_sim::scc_histogram(t).ok()),
-    }
-}
-
-/// One scheduler's run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RunReport {
-    /// Scheduler id.
-    pub scheduler: String,
-    /// The scheduler's family (`sequential`, `early`, `work-stealing`,
-    /// `late`, `epaxos`, `repartitioning`, `coloring`).
-    #[serde(default)]
-    pub family: String,
-    /// Label (the id unless the scenario gives one).
-    pub label: String,
-    pub threads: usize,
-    /// Requests in the stream.
-    pub requests: u32,
-    pub throughput_ops_s: f64,
-    pub latency_us: LatencyUs,
-    /// The oracle's verdict.
-    pub correct: bool,
-    /// What the oracle found wrong, in words naming the offending pair.
-    pub violation: Option<String>,
-    /// The same, structured (request ids, classes, shard) for the views.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub violation_detail: Option<Violation>,
-    /// Digest of the final application state, hex.
-    pub state_digest: String,
-    /// The run was cancelled: only the delivered prefix was checked.
-    pub cancelled: bool,
-    pub metrics: RunMetrics,
-    /// Throughput over the sequential run's on the same stream (present
-    /// when the scenario ran `sequential`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speedup_vs_sequential: Option<f64>,
-    /// The trace hit its event bound and was cut (see `trace_window`).
-    #[serde(default)]
-    pub trace_truncated: bool,
-    /// Where the trace was cut, if it was.
-    #[serde(default)]
-    pub trace_window: TraceWindow,
-    /// The delivery model of the run (defaults resolved).
-    #[serde(default)]
-    pub delivery: Delivery,
-    /// Auxiliary threads and their trace lanes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub roles: Vec<RoleLane>,
-    /// The scheduler's configuration: its classes-to-threads mapping (early
-    /// family) and how it was obtained.
-    #[serde(default)]
-    pub info: SchedulerInfo,
-    /// The recorded events, sorted by seq (packed for the web app with
-    /// `psmr_core::codec`).
-    #[serde(skip)]
-    pub trace: Vec<TraceEvent>,
-}
-
-impl RunReport {
-    fn from_result(spec: &SchedulerSpec, requests: u32, r: RunResult) -> Self {
-        RunReport {
-            scheduler: r.scheduler.to_string(),
-            family: needs(r.scheduler)
-                .map(|n| n.family.as_str())
-                .unwrap_or_default()
-                .into(),
-            label: spec.name(),
-            threads: r.threads,
-            requests,
-            throughput_ops_s: r.metrics.throughput_ops_s,
-            latency_us: r.metrics.latency_us.clone(),
-            correct: r.verdict.correct,
-            violation: r.verdict.violation.as_ref().map(|v| v.to_string()),
-            violation_detail: r.verdict.violation,
-            state_digest: format!("{:016x}", r.digest),
-            cancelled: r.cancelled,
-            metrics: r.metrics,
-            speedup_vs_sequential: None,
-            trace_truncated: r.trace_window.cut,
-            trace_window: r.trace_window,
-            delivery: r.delivery,
-            roles: r.roles,
-            info: r.info,
-            trace: r.trace,
-        }
-    }
-}
-
-/// Cores of this machine (1 when unknown, e.g. in wasm).
-pub fn available_cores() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-}
-
-/// Index of the scheduler named `name` (a label first, else an id).
-pub fn find_scheduler(sc: &Scenario, name: &str) -> Option<usize> {
-    sc.schedulers
-        .iter()
-        .position(|s| s.label.as_deref() == Some(name))
-        .or_else(|| sc.schedulers.iter().position(|s| s.id.as_str() == name))
-}
-
-/// One scheduler entry selected to run; `index` is its place in the file
-/// (`None` for an id given only on the command line).
-#[derive(Clone, Debug)]
-pub struct Selected {
-    pub index: Option<usize>,
-    pub spec: SchedulerSpec,
-}
-
-impl Selected {
-    /// Field path of the entry, for diagnostics.
-    pub fn path(&self) -> String {
-        match self.index {
-            Some(i) => element("schedulers", i),
-            None => "schedulers".into(),
-        }
-    }
-}
-
-/// The schedulers `opts` selects, in run order.
-pub fn select(sc: &Scenario, opts: &RunOptions) -> Result<Vec<Selected>, Vec<Diagnostic>> {
-    if opts.schedulers.is_empty() {
-        return Ok(sc
-            .schedulers
-            .iter()
-            .enumerate()
-            .map(|(i, s)| Selected {
-                index: Some(i),
-                spec: s.clone(),
-            })
-            .collect());
-    }
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    for name in &opts.schedulers {
-        if let Some(i) = find_scheduler(sc, name) {
-            out.push(Selected {
-                index: Some(i),
-                spec: sc.schedulers[i].clone(),
-            });
-            continue;
-        }
-        match SchedulerId::from_str(name) {
-            Ok(id) => out.push(Selected {
-                index: None,
-                spec: SchedulerSpec::new(id),
-            }),
-            Err(m) => errors.push(sc.diagnostic("schedulers", format!("--scheduler: {m}"))),
-        }
-    }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
-}
-
-/// The scenario with `opts`' overrides applied (threads, requests, seed,
-/// trace, pace), keeping the source for locating errors.
-pub fn effective(sc: &Scenario, opts: &RunOptions) -> Scenario {
-    let mut e = sc.clone();
-    if let Some(t) = opts.threads {
-        e.threads = t;
-    }
-    if let Some(r) = opts.requests {
-        e.workload.requests = r;
-    }
-    if let Some(s) = opts.seed {
-        e.workload.seed = s;
-    }
-    if let Some(t) = opts.trace {
-        e.run.trace = Some(t);
-    }
-    if let Some(p) = opts.pace_ns {
-        e.run.pace_ns = Some(p);
-    }
-    if let Some(d) = opts.delivery {
-        e.delivery = Some(d);
-    }
-    e
-}
-
 /// A scenario's stream, classes (with workload weights) and reference,
 /// computed once and shared by all its runs.
 pub struct Prepared {
@@ -466,31 +189,48 @@ pub fn stream_of(sc: &Scenario) -> Result<(ClassTable, Stream), Vec<Diagnostic>>
     Ok((classes, stream))
 }
 
-/// Schedulers that route by class need classes that cover the stream;
-/// check once per scenario and locate a failure at the scheduler entry.
-fn check_covering(
+/// Build every selected scheduler for the prepared stream: first the check
+/// that needs the stream (a scheduler that routes by class needs classes
+/// that cover it, located at its entry), then each family's own refusals
+/// (e.g. a mapping that breaks a rule), also located at the entry.
+pub fn build_selected(
     sc: &Scenario,
     selected: &[Selected],
     prepared: &Prepared,
-) -> Result<(), Vec<Diagnostic>> {
-    let routes = selected
+) -> Result<Vec<Box<dyn Scheduler>>, Vec<Diagnostic>> {
+    let routes: Vec<&Selected> = selected
         .iter()
-        .filter(|s| needs(s.spec.id).is_some_and(|n| n.covering_classes))
-        .collect::<Vec<_>>();
-    if routes.is_empty() {
-        return Ok(());
+        .filter(|s| s.needs.covering_classes)
+        .collect();
+    if !routes.is_empty() {
+        if let Err(e) = prepared.classes.check_covers(&prepared.stream) {
+            return Err(routes
+                .iter()
+                .map(|s| {
+                    sc.diagnostic(
+                        &s.path(),
+                        format!("scheduler `{}` routes by class, but {e}", s.spec.name()),
+                    )
+                })
+                .collect());
+        }
     }
-    match prepared.classes.check_covers(&prepared.stream) {
-        Ok(()) => Ok(()),
-        Err(e) => Err(routes
-            .iter()
-            .map(|s| {
-                sc.diagnostic(
-                    &s.path(),
-                    format!("scheduler `{}` routes by class, but {e}", s.spec.name()),
-                )
-            })
-            .collect()),
+    let env = BuildEnv {
+        classes: &prepared.classes,
+        threads: sc.threads,
+    };
+    let mut built = Vec::with_capacity(selected.len());
+    let mut errors = Vec::new();
+    for sel in selected {
+        match build(&sel.spec, &env) {
+            Ok(s) => built.push(s),
+            Err(e) => errors.push(run_error_diagnostic(sc, sel, &e)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(built)
+    } else {
+        Err(errors)
     }
 }
 
@@ -500,61 +240,17 @@ pub fn run_error_diagnostic(sc: &Scenario, sel: &Selected, e: &RunError) -> Diag
     let name = sel.spec.name();
     match e {
         RunError::Threads(m) => sc.diagnostic("threads", format!("scheduler `{name}`: {m}")),
-        RunError::NotImplemented(_) => sc.diagnostic(
-            &member_or(&sel.path(), "id"),
-            format!("{e}; implemented schedulers run, this one cannot yet"),
-        ),
         RunError::InvalidConfig(_) => {
             sc.diagnostic(&sel.path(), format!("scheduler `{name}`: {e}"))
         }
     }
 }
 
-fn member_or(path: &str, field: &str) -> String {
-    if path.ends_with(']') {
-        crate::locate::member(path, field)
-    } else {
-        path.to_string()
-    }
-}
-
-/// The per-thread pace override names existing workers and stays under
-/// the pace limit (located at `run.pace_ns`, the setting it refines).
-fn check_thread_pace(sc: &Scenario, opts: &RunOptions) -> Vec<Diagnostic> {
-    let Some(p) = &opts.thread_pace_ns else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    if p.len() > sc.threads {
-        out.push(sc.diagnostic(
-            "run.pace_ns",
-            format!(
-                "thread_pace_ns lists {} threads; the run has {}",
-                p.len(),
-                sc.threads
-            ),
-        ));
-    }
-    if let Some((t, ns)) = p
-        .iter()
-        .enumerate()
-        .find(|(_, ns)| **ns > crate::parse::MAX_PACE_NS)
-    {
-        out.push(sc.diagnostic(
-            "run.pace_ns",
-            format!(
-                "thread_pace_ns[{t}]: expected at most {} ns, got {ns}",
-                crate::parse::MAX_PACE_NS
-            ),
-        ));
-    }
-    out
-}
-
 /// Run every selected scheduler of `sc` on one stream, each checked by the
 /// oracle. Errors (invalid overrides, limits, a scheduler that cannot run)
-/// come back as located diagnostics before any long run starts, except a
-/// host refusing threads, which is found when that run starts.
+/// come back as located diagnostics before any long run starts
+/// ([`check_run`], then [`build_selected`] once the stream exists), except
+/// a host refusing threads, which is found when that run starts.
 pub fn run_scenario(
     sc: &Scenario,
     opts: &RunOptions,
@@ -563,60 +259,10 @@ pub fn run_scenario(
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
     let eff = effective(sc, opts);
-    let mut errors = validate(&eff, limits);
-    errors.extend(check_thread_pace(&eff, opts));
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let selected = select(&eff, opts)?;
-    // Ids named only on the command line were not validated with the file.
-    let extra: Vec<Diagnostic> = selected
-        .iter()
-        .filter(|s| s.index.is_none())
-        .flat_map(|s| crate::parse::check_entry(&eff, limits, &s.path(), &s.spec))
-        .collect();
-    if !extra.is_empty() {
-        return Err(extra);
-    }
-    let threads = eff.threads;
-    let roles = selected
-        .iter()
-        .filter_map(|s| needs(s.spec.id))
-        .map(|n| n.roles.len())
-        .max()
-        .unwrap_or(0);
-    if threads + 1 + roles > host.capacity() {
-        let aux = if roles > 0 {
-            format!(" (and {roles} auxiliary)")
-        } else {
-            String::new()
-        };
-        return Err(vec![eff.diagnostic(
-            "threads",
-            format!(
-                "a run with {threads} worker threads{aux} needs {} pool threads, this engine has {}",
-                threads + 1 + roles,
-                host.capacity()
-            ),
-        )]);
-    }
+    let selected = check_run(&eff, opts, limits, host.capacity())?;
     let prepared = prepare(&eff)?;
-    check_covering(&eff, &selected, &prepared)?;
-    let env = BuildEnv {
-        classes: &prepared.classes,
-        threads,
-    };
-    let mut built = Vec::with_capacity(selected.len());
-    let mut errors = Vec::new();
-    for sel in &selected {
-        match build(&sel.spec, &env) {
-            Ok(s) => built.push(s),
-            Err(e) => errors.push(run_error_diagnostic(&eff, sel, &e)),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
+    let built = build_selected(&eff, &selected, &prepared)?;
+    let threads = eff.threads;
     let trace = TraceConfig {
         enabled: eff.run.trace(),
         max_events: eff
@@ -654,6 +300,7 @@ pub fn run_scenario(
         .map_err(|e| vec![run_error_diagnostic(&eff, sel, &e)])?;
         runs.push(RunReport::from_result(
             &sel.spec,
+            sel.needs.family,
             eff.workload.requests,
             result,
         ));
@@ -668,28 +315,15 @@ pub fn run_scenario(
     })
 }
 
-/// Speedup of every run over the (complete) sequential run, if any.
-fn fill_speedups(runs: &mut [RunReport]) {
-    let base = runs
-        .iter()
-        .find(|r| r.scheduler == SchedulerId::Sequential.as_str() && !r.cancelled)
-        .map(|r| r.throughput_ops_s);
-    if let Some(base) = base.filter(|b| *b > 0.0) {
-        for r in runs.iter_mut() {
-            r.speedup_vs_sequential = Some(r.throughput_ops_s / base);
-        }
-    }
-}
-
 /// Reports of every repetition and the expectations judged on them.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CheckOutcome {
     pub scenario: String,
     pub reports: Vec<Report>,
-    pub results: Vec<crate::expect::ExpectationResult>,
+    pub results: Vec<ExpectationResult>,
 }
 
-/// Run `sc` as many times as its expectations ask ([`crate::expect::repetitions`])
+/// Run `sc` as many times as its expectations ask ([`repetitions`])
 /// and judge them: the one implementation behind `psmr check` and the lab.
 pub fn check_scenario(
     sc: &Scenario,
@@ -698,7 +332,7 @@ pub fn check_scenario(
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<CheckOutcome, Vec<Diagnostic>> {
-    let n = crate::expect::repetitions(sc);
+    let n = repetitions(sc);
     let mut reports = Vec::with_capacity(n as usize);
     for _ in 0..n {
         if monitor.is_cancelled() {
@@ -706,7 +340,7 @@ pub fn check_scenario(
         }
         reports.push(run_scenario(sc, opts, limits, host, monitor)?);
     }
-    let results = crate::expect::evaluate(sc, &reports);
+    let results = evaluate(sc, &reports);
     Ok(CheckOutcome {
         scenario: sc.name.clone(),
         reports,

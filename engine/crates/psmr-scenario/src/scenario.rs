@@ -13,7 +13,8 @@ use psmr_schedulers::SchedulerSpec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::expect::Expectations;
+use crate::diag::Diagnostic;
+use crate::expectations::Expectations;
 use crate::locate::Locator;
 
 /// A scenario: what to run, on which schedulers, and what to expect.
@@ -125,7 +126,15 @@ impl RunSettings {
 impl Scenario {
     /// The kind of stream the workload makes.
     pub fn stream_kind(&self) -> StreamKind {
-        crate::parse::stream_kind_of(&self.workload)
+        stream_kind_of(&self.workload)
+    }
+
+    /// Index of the scheduler named `name` (a label first, else an id).
+    pub fn find_scheduler(&self, name: &str) -> Option<usize> {
+        self.schedulers
+            .iter()
+            .position(|s| s.label.as_deref() == Some(name))
+            .or_else(|| self.schedulers.iter().position(|s| s.id.as_str() == name))
     }
 
     /// The delivery model (default: saturate).
@@ -151,8 +160,8 @@ impl Scenario {
     }
 
     /// A diagnostic at `path` of this scenario.
-    pub fn diagnostic(&self, path: &str, message: String) -> crate::Diagnostic {
-        crate::Diagnostic::new(self.file(), self.locate(path), path, message)
+    pub fn diagnostic(&self, path: &str, message: String) -> Diagnostic {
+        Diagnostic::new(self.file(), self.locate(path), path, message)
     }
 
     /// The JSON Schema of the format, pretty-printed (as committed in
@@ -162,5 +171,17 @@ impl Scenario {
         let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
         s.push('\n');
         s
+    }
+}
+
+/// The stream kind a workload makes: an event stream for an `events`
+/// workload, commits with a `commits` object, a total order otherwise.
+pub fn stream_kind_of(workload: &WorkloadSpec) -> StreamKind {
+    if workload.events.is_some() {
+        StreamKind::Events
+    } else if workload.commits.is_some() {
+        StreamKind::Commits
+    } else {
+        StreamKind::Total
     }
 }

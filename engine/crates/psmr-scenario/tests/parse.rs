@@ -250,27 +250,6 @@ fn first_wave_parameter_fields_say_where_they_went() {
 }
 
 #[test]
-fn unimplemented_schedulers_are_refused_at_validation() {
-    // Any id not built yet (families land one by one); none left: nothing
-    // to refuse.
-    let Some(id) = psmr_core::SchedulerId::ALL
-        .into_iter()
-        .find(|id| psmr_schedulers::needs(*id).is_none())
-    else {
-        return;
-    };
-    let text = VALID.replace("\"id\": \"early\"", &format!("\"id\": \"{id}\""));
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].id");
-    assert!(
-        d.message
-            .contains(&format!("`{id}` is not implemented yet")),
-        "{d}"
-    );
-    assert!(d.message.contains("busy-wait"), "lists what is: {d}");
-}
-
-#[test]
 fn delivery_models_are_checked_and_located() {
     let with = |d: &str| {
         VALID.replace(

@@ -96,39 +96,6 @@ fn overrides_change_the_stream() {
 }
 
 #[test]
-fn not_implemented_scheduler_is_a_diagnostic_at_its_entry() {
-    // Any id not built yet (families land one by one); none left: nothing
-    // to refuse.
-    let Some(id) = psmr_core::SchedulerId::ALL
-        .into_iter()
-        .find(|id| psmr_schedulers::needs(*id).is_none())
-    else {
-        return;
-    };
-    let id = id.as_str();
-    // In the file: refused when it is validated, at the entry's id.
-    let text = TEXT.replace("{ \"id\": \"early\" }", &format!("{{ \"id\": \"{id}\" }}"));
-    let e = parse_scenario(&text, "run.json").unwrap_err();
-    assert_eq!(e.len(), 1, "{e:?}");
-    assert_eq!((e[0].path.as_str(), e[0].line), ("schedulers[2].id", 10));
-    let want = format!("`{id}` is not implemented");
-    assert!(e[0].message.contains(&want), "{}", e[0]);
-    // Named only by a run option: refused before anything runs.
-    let sc = parse_scenario(TEXT, "run.json").unwrap();
-    let e = run_scenario(
-        &sc,
-        &opts(&["sequential", id]),
-        &Limits::native(),
-        &host(),
-        &RunMonitor::new(),
-    )
-    .unwrap_err();
-    assert_eq!(e.len(), 1, "{e:?}");
-    assert_eq!(e[0].path, "schedulers");
-    assert!(e[0].message.contains(&want), "{}", e[0]);
-}
-
-#[test]
 fn bad_overrides_and_small_hosts_are_diagnostics() {
     let sc = parse_scenario(TEXT, "run.json").unwrap();
     let run = |o: RunOptions| {

@@ -1,13 +1,17 @@
 //! # psmr-schedulers
 //!
-//! One module per scheduler, all behind [`psmr_core::Scheduler`]. Each
-//! module declares what it needs ([`psmr_core::Needs`]: family, stream
-//! kinds, cell spaces, covering classes, auxiliary roles, parameter object);
-//! [`needs`] answers for an id before anything is built, so a scenario that
-//! pairs a scheduler with a stream it cannot run is refused at validation.
-//! [`build`] maps a [`SchedulerSpec`] to a ready scheduler for a run, or says
-//! why not (not implemented yet, or an invalid configuration such as a
-//! mapping that breaks a rule).
+//! One module per scheduler family, all behind [`psmr_core::Scheduler`].
+//! Each family module declares everything about itself in one
+//! [`Registration`] ([`registry`]): its scheduler ids with what each needs
+//! ([`psmr_core::Needs`]: family, stream kinds, cell spaces, covering
+//! classes, auxiliary roles, parameter object and the fields that apply),
+//! how to build them, its fault-injection variants, its views; its
+//! parameter struct and value checks ([`params::Params`]) sit beside it.
+//! [`FAMILIES`] lists the registrations; [`needs`] answers for an id before
+//! anything is built (so a scenario that pairs a scheduler with a stream it
+//! cannot run is refused at validation), [`build`] maps a [`SchedulerSpec`]
+//! to a ready scheduler or says why its configuration cannot run, and
+//! [`catalog`] describes every scheduler for the web app.
 //!
 //! Shared scaffolding, once: [`probe`] (execute and record), [`barrier`]
 //! (the generation barrier), [`plan`] (the CtoT as the early family and
@@ -17,10 +21,11 @@
 //! [`roles`] (an auxiliary thread's work-or-stop signal), [`spin`] (bounded
 //! backoff), [`sync`] (std / loom / shuttle facade).
 
-use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId};
+use psmr_core::{Needs, RunError, Scheduler, SchedulerId, Stream};
 
 pub mod barrier;
 pub mod busy_wait;
+pub mod catalog;
 pub mod coloring;
 pub mod cycle;
 pub mod early;
@@ -28,9 +33,11 @@ pub mod epaxos;
 pub mod late;
 #[cfg(all(test, loom))]
 mod loom_model;
+pub mod params;
 pub mod plan;
 pub mod probe;
 pub mod queue;
+pub mod registry;
 pub mod repart;
 pub mod roles;
 pub mod sequential;
@@ -42,98 +49,81 @@ pub mod sync;
 pub mod testkit;
 pub mod work_stealing;
 
+pub use registry::{BuildEnv, Fault, Registration, StreamView};
 pub use spec::{
     ColoringParams, EarlyParams, EpaxosParams, LateParams, RepartParams, SchedulerSpec, SpinPolicy,
-    StealingParams,
 };
 pub use spin::{SpinPolicies, WaitKind};
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
 
-/// What `build` needs to know about the run.
-#[derive(Clone, Copy, Debug)]
-pub struct BuildEnv<'a> {
-    /// Classes with their workload weights filled in.
-    pub classes: &'a ClassTable,
-    /// Worker threads of the run.
-    pub threads: usize,
+/// Every family module's registration, one line each: a new family adds
+/// its line here (and its id to `psmr_core::SchedulerId`). Every id is
+/// registered exactly once (tested).
+pub const FAMILIES: &[&Registration] = &[
+    &sequential::REGISTRATION,
+    &early::REGISTRATION,
+    &busy_wait::REGISTRATION,
+    &work_stealing::REGISTRATION,
+    &late::REGISTRATION,
+    &epaxos::REGISTRATION,
+    &epaxos::parallel::REGISTRATION,
+    &repart::REGISTRATION,
+    &coloring::REGISTRATION,
+];
+
+/// The registration of the family that runs `id`.
+pub fn registration(id: SchedulerId) -> &'static Registration {
+    FAMILIES
+        .iter()
+        .copied()
+        .find(|r| r.needs_of(id).is_some())
+        .expect("every SchedulerId is registered by one family (tested)")
 }
 
-/// What the scheduler `id` declares, or `None` when it is not built yet
-/// (every id is built today; a new id gets its arm with its module).
-pub fn needs(id: SchedulerId) -> Option<&'static Needs> {
-    Some(match id {
-        SchedulerId::Sequential => &sequential::NEEDS,
-        SchedulerId::Early => &early::NEEDS,
-        SchedulerId::BusyWait => &busy_wait::NEEDS,
-        SchedulerId::WsConservative
-        | SchedulerId::WsModerate
-        | SchedulerId::WsAggressive
-        | SchedulerId::WsOptimistic => &work_stealing::NEEDS,
-        SchedulerId::Libasync => &coloring::NEEDS_LIBASYNC,
-        SchedulerId::Mely => &coloring::NEEDS_MELY,
-        SchedulerId::RepartRr => &repart::NEEDS_RR,
-        SchedulerId::RepartSw => &repart::NEEDS_SW,
-        SchedulerId::RepartBase => &repart::NEEDS_BASE,
-        SchedulerId::RepartAsync => &repart::NEEDS_ASYNC,
-        SchedulerId::Late => &late::NEEDS,
-        SchedulerId::Epaxos => &epaxos::NEEDS,
-        SchedulerId::Pepaxos => &epaxos::parallel::NEEDS,
-    })
+/// What the scheduler `id` declares: stream kinds, cell spaces, covering
+/// classes, roles, its parameter object.
+pub fn needs(id: SchedulerId) -> &'static Needs {
+    registration(id)
+        .needs_of(id)
+        .expect("registration() found the family of id")
 }
 
-/// The scheduler for `spec`, or why it cannot run.
+/// The scheduler for `spec`, or why it cannot run (its parameter objects
+/// do not apply, or its family refuses the configuration).
 pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
-    let Some(needs) = needs(spec.id) else {
-        return Err(RunError::NotImplemented(spec.id));
-    };
-    check_param_objects(spec, needs).map_err(RunError::InvalidConfig)?;
-    match spec.id {
-        SchedulerId::Sequential => Ok(Box::new(sequential::Sequential)),
-        SchedulerId::Early => Ok(Box::new(early::Early::from_params(
-            &spec.early.clone().unwrap_or_default(),
-            env,
-        )?)),
-        SchedulerId::BusyWait => Ok(Box::new(busy_wait::BusyWait::from_params(
-            &spec.early.clone().unwrap_or_default(),
-            env,
-        )?)),
-        SchedulerId::Libasync | SchedulerId::Mely => coloring::build(spec),
-        SchedulerId::RepartRr
-        | SchedulerId::RepartSw
-        | SchedulerId::RepartBase
-        | SchedulerId::RepartAsync => repart::build(spec),
-        SchedulerId::Late => late::build(spec),
-        SchedulerId::Epaxos => Ok(Box::new(epaxos::Epaxos)),
-        SchedulerId::Pepaxos => epaxos::parallel::build(spec),
-        _ => work_stealing::build(spec, env),
+    check_param_objects(spec, needs(spec.id)).map_err(RunError::InvalidConfig)?;
+    (registration(spec.id).build)(spec, env)
+}
+
+/// The first of [`spec::misfits`] as a message (validation reports them
+/// all with positions; this guards direct callers of [`build`]).
+pub fn check_param_objects(spec: &SchedulerSpec, needs: &Needs) -> Result<(), String> {
+    match spec::misfits(spec, needs).into_iter().next() {
+        None => Ok(()),
+        Some(spec::Misfit::Object { key, own }) => Err(format!(
+            "`{key}` parameters do not apply to `{}`{}",
+            spec.id,
+            own.map_or(" (it takes none)".to_string(), |own| format!(
+                " (its parameters go in `{own}`)"
+            ))
+        )),
+        Some(spec::Misfit::Field { key, field, takes }) => Err(format!(
+            "`{key}.{field}` does not apply to `{}` (it takes: {})",
+            spec.id,
+            takes.join(", ")
+        )),
     }
 }
 
-/// The parameter objects of `spec` fit its scheduler: at most the one its
-/// family reads, with only the fields that apply to the id. (Validation
-/// reports the same with positions; this guards direct callers.)
-pub fn check_param_objects(spec: &SchedulerSpec, needs: &Needs) -> Result<(), String> {
-    for key in spec.param_objects() {
-        let Some((own, fields)) = needs.params.filter(|(own, _)| *own == key) else {
-            return Err(format!(
-                "`{key}` parameters do not apply to `{}`{}",
-                spec.id,
-                needs
-                    .params
-                    .map_or(" (it takes none)".to_string(), |(own, _)| format!(
-                        " (its parameters go in `{own}`)"
-                    ))
-            ));
-        };
-        if let Some(f) = spec.param_fields(own).iter().find(|f| !fields.contains(f)) {
-            return Err(format!(
-                "`{own}.{f}` does not apply to `{}` (it takes: {})",
-                spec.id,
-                fields.join(", ")
-            ));
-        }
-    }
-    Ok(())
+/// The stream view `name` (e.g. `workload-graph`) of `stream` for `workers`
+/// workers, as JSON, from the family that declares it; `None` when no
+/// family does.
+pub fn stream_view(name: &str, stream: &Stream, workers: u32) -> Option<Result<String, String>> {
+    FAMILIES
+        .iter()
+        .flat_map(|r| r.stream_views)
+        .find(|v| v.name == name)
+        .map(|v| (v.make)(stream, workers))
 }

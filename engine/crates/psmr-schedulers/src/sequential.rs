@@ -16,6 +16,7 @@
 
 use std::collections::VecDeque;
 
+use crate::registry::Registration;
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::SCHEDULER;
 use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, StreamKind, NO_REQUEST};
@@ -33,6 +34,12 @@ pub const NEEDS: Needs = Needs {
     roles: &[],
     params: None,
 };
+
+/// The baseline's registration: no parameters, faults or views of its own.
+pub const REGISTRATION: Registration =
+    Registration::new(&[(SchedulerId::Sequential, &NEEDS)], |_, _| {
+        Ok(Box::new(Sequential))
+    });
 
 impl Scheduler for Sequential {
     fn id(&self) -> SchedulerId {

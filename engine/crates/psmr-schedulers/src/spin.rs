@@ -19,8 +19,48 @@
 //! phase there is only more spinning; the wasm defaults have none and go
 //! from spinning to parking, which is `memory.atomic.wait32` with a timeout.
 
-use crate::spec::SpinPolicy;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 use crate::sync;
+
+/// Bounded spinning, for threads that wait on each other (busy-wait cycles,
+/// stealing flags and markers) on machines with fewer cores than threads:
+/// spin `spins` times, then yield `yields` times, then sleep `park_us`
+/// microseconds between checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SpinPolicy {
+    /// Busy iterations before the first yield.
+    #[serde(default = "default_spins")]
+    pub spins: u32,
+    /// Yields before parking.
+    #[serde(default = "default_yields")]
+    pub yields: u32,
+    /// Sleep between checks once parked, in microseconds.
+    #[serde(default = "default_park_us")]
+    pub park_us: u32,
+}
+
+fn default_spins() -> u32 {
+    100
+}
+fn default_yields() -> u32 {
+    100
+}
+fn default_park_us() -> u32 {
+    50
+}
+
+impl Default for SpinPolicy {
+    fn default() -> Self {
+        SpinPolicy {
+            spins: default_spins(),
+            yields: default_yields(),
+            park_us: default_park_us(),
+        }
+    }
+}
 
 /// The waits that back off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -361,9 +361,9 @@ impl Engine {
         })
     }
 
-    /// The workload graph of the last report's stream (JSON of
-    /// `psmr_schedulers::repart::view::GraphView`, for the repartitioning
-    /// view): the stream is generated again from the scenario as it ran
+    /// The workload graph of the last report's stream (JSON of the
+    /// `workload-graph` stream view the repartitioning family registers,
+    /// for its Partitions view): the stream is generated again from the scenario as it ran
     /// (same seed, same stream). Errors when there is no report, the app is
     /// not the kv-store, or the graph is too large to draw.
     pub fn workload_graph(&self) -> Result<String, String> {
@@ -375,9 +375,9 @@ impl Engine {
         }
         let classes = sc.app.classes();
         let stream = psmr_core::workload::generate(&sc.app, &classes, &sc.workload);
-        let view =
-            psmr_schedulers::repart::view::graph_view(&stream, sc.threads.clamp(1, 64) as u32)?;
-        serde_json::to_string(&view).map_err(|e| e.to_string())
+        let workers = sc.threads.clamp(1, 64) as u32;
+        psmr_schedulers::stream_view("workload-graph", &stream, workers)
+            .ok_or("no family draws a workload graph")?
     }
 
     /// The packed trace (see `psmr_core::codec`) of run `run_index` of the

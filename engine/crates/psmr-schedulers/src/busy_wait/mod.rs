@@ -21,10 +21,12 @@ use psmr_core::{Family, Needs, StreamKind, NO_REQUEST};
 use psmr_core::{RunError, Scheduler, SchedulerId, ThreadRef, WaitReason};
 
 use crate::cycle::{Arrived, CycleMarks, Pending};
+use crate::early::params::EarlyParams;
 use crate::early::{FamilyConfig, Job, SeqSync};
 use crate::plan::Plan;
 use crate::probe::Probe;
-use crate::spec::{EarlyParams, SpinPolicy};
+use crate::registry::Registration;
+use crate::spin::SpinPolicy;
 use crate::spin::{Backoff, SpinPolicies};
 use crate::BuildEnv;
 
@@ -111,6 +113,15 @@ pub const NEEDS: Needs = Needs {
     covering_classes: true,
     roles: &[],
     params: Some(("early", &["mapping", "queue_capacity", "spin"])),
+};
+
+/// `busy-wait`'s registration: the synchronization and mapping views.
+pub const REGISTRATION: Registration = Registration {
+    views: &["sync", "mapping"],
+    ..Registration::new(&[(SchedulerId::BusyWait, &NEEDS)], |spec, env| {
+        let params = spec.early.clone().unwrap_or_default();
+        Ok(Box::new(BusyWait::from_params(&params, env)?))
+    })
 };
 
 impl Scheduler for BusyWait {

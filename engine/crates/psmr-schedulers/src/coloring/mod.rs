@@ -31,12 +31,15 @@ use psmr_core::{
     ThreadRef, WaitReason,
 };
 
+use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::probe::{CtxProbe, Probe};
-use crate::spec::{ColoringParams, SchedulerSpec, SpinPolicy};
-use crate::spec::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
+use crate::registry::{Fault, Registration};
+use crate::spec::SchedulerSpec;
+use crate::spin::SpinPolicy;
 
 pub mod libasync;
 pub mod mely;
+pub mod params;
 pub mod runtime;
 pub mod worker;
 
@@ -49,6 +52,7 @@ mod tests;
 
 use libasync::Libasync;
 use mely::Mely;
+pub use params::{ColoringParams, MAX_BATCH};
 use runtime::{Discipline, EventProbe, Refusal, Runtime, Tally, ROOT};
 use worker::Worker;
 
@@ -89,10 +93,25 @@ pub const NEEDS_MELY: Needs = Needs {
 /// that takes the color its victim is running.
 pub const FAULT_STEAL_RUNNING: &str = "steal-running";
 
+/// `libasync` and `mely`, their fault, and the Colors & steals view.
+pub const REGISTRATION: Registration = Registration {
+    faults: &[Fault {
+        name: FAULT_STEAL_RUNNING,
+        rule: "a stealer takes the color its victim is executing",
+        only: &[],
+    }],
+    views: &["coloring"],
+    ..Registration::new(
+        &[
+            (SchedulerId::Libasync, &NEEDS_LIBASYNC),
+            (SchedulerId::Mely, &NEEDS_MELY),
+        ],
+        |spec, _| build(spec),
+    )
+};
+
 /// Default steal cost assumed before any steal was measured (ns).
 pub const DEFAULT_STEAL_COST_NS: u32 = 1000;
-/// Largest batch a scenario may ask for.
-pub const MAX_BATCH: u32 = 1 << 20;
 
 /// Metric names in `RunOutput::extra` (paper 002 Tables I, III, IV).
 pub mod metric {

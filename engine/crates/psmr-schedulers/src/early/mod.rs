@@ -39,15 +39,18 @@ use psmr_core::{ClassId, RequestId, RunError, Scheduler, SchedulerId, WaitReason
 use psmr_core::{ClassTable, Family, Needs, StreamKind, ThreadRef};
 use psmr_mapping::CtoT;
 
+use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::plan::{Plan, Router};
 use crate::probe::{CtxProbe, Probe};
 use crate::queue::{BoundedFifo, PushEvent};
-use crate::spec::{EarlyParams, DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
+use crate::registry::Registration;
 use crate::BuildEnv;
 
 pub mod barrier;
+pub mod params;
 
 pub use barrier::BarrierSync;
+pub use params::EarlyParams;
 
 /// What travels through a worker's queue: the request and its class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -318,6 +321,15 @@ pub const NEEDS: Needs = Needs {
     covering_classes: true,
     roles: &[],
     params: Some(("early", &["mapping", "queue_capacity"])),
+};
+
+/// `early`'s registration: the synchronization and mapping views.
+pub const REGISTRATION: Registration = Registration {
+    views: &["sync", "mapping"],
+    ..Registration::new(&[(SchedulerId::Early, &NEEDS)], |spec, env| {
+        let params = spec.early.clone().unwrap_or_default();
+        Ok(Box::new(Early::from_params(&params, env)?))
+    })
 };
 
 impl Scheduler for Early {

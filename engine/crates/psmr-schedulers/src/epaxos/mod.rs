@@ -23,10 +23,12 @@ use psmr_core::trace::SCHEDULER;
 use psmr_core::{EventKind, Family, Needs, RunError, Scheduler, SchedulerId, StreamKind};
 
 use crate::probe::{CtxProbe, Probe};
+use crate::registry::Registration;
 use crate::sync::{AtomicU64, Ordering};
 
 pub mod graph;
 pub mod parallel;
+pub mod params;
 
 #[cfg(all(test, loom))]
 mod loom_tests;
@@ -37,6 +39,7 @@ mod tests;
 
 use graph::{builder_loop, Builder, Instances, Sink};
 pub use parallel::Pepaxos;
+pub use params::EpaxosParams;
 
 /// `RunOutput::extra` key: the sequential part's busy time per command
 /// (graph building, SCC search, hand-over), in ns.
@@ -52,6 +55,14 @@ pub const NEEDS: Needs = Needs {
     covering_classes: false,
     roles: &[],
     params: None,
+};
+
+/// `epaxos`'s registration: the dependency-graph view.
+pub const REGISTRATION: Registration = Registration {
+    views: &["graph"],
+    ..Registration::new(&[(SchedulerId::Epaxos, &NEEDS)], |_, _| {
+        Ok(Box::new(Epaxos))
+    })
 };
 
 /// The commit table of the run's stream, or why the scheduler cannot run.

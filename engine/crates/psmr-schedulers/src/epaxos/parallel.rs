@@ -50,11 +50,14 @@ use psmr_core::{EventKind, Family, Needs, RunError, Scheduler, SchedulerId, Stre
 use psmr_core::{ThreadRef, WaitReason, NO_REQUEST};
 
 use super::graph::{builder_loop, Builder, Instances, Sink, EXECUTED};
+use super::params::EpaxosParams;
 use super::{commit_loop, finish, table};
 use crate::probe::{CtxProbe, Probe};
 use crate::queue::BoundedFifo;
-use crate::spec::{EpaxosParams, SchedulerSpec, SpinPolicy};
+use crate::registry::{Fault, Registration};
+use crate::spec::SchedulerSpec;
 use crate::spin::Backoff;
+use crate::spin::SpinPolicy;
 use crate::sync::{AtomicU32, AtomicU64, Condvar, Mutex, Ordering};
 
 /// Fault-injection variant: workers start SCCs without any wait.
@@ -90,6 +93,24 @@ pub const NEEDS: Needs = Needs {
     covering_classes: false,
     roles: &["graph-builder"],
     params: Some(("epaxos", &["spin"])),
+};
+
+/// `pepaxos`'s registration: its two faults and the dependency-graph view.
+pub const REGISTRATION: Registration = Registration {
+    faults: &[
+        Fault {
+            name: FAULT_NO_WAIT,
+            rule: "workers start an SCC without waiting for the SCCs it depends on",
+            only: &[],
+        },
+        Fault {
+            name: FAULT_PER_INSTANCE,
+            rule: "each instance waits only for its direct dependencies outside its SCC",
+            only: &[],
+        },
+    ],
+    views: &["graph"],
+    ..Registration::new(&[(SchedulerId::Pepaxos, &NEEDS)], |spec, _| build(spec))
 };
 
 /// The counting semaphore of Algorithm 3 line 14: `credit` SCCs may still

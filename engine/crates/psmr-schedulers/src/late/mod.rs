@@ -20,9 +20,11 @@ use psmr_core::trace::{Recorder, SCHEDULER};
 use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, StreamKind, ThreadRef};
 
 use crate::probe::CtxProbe;
-use crate::spec::{LateParams, SchedulerSpec};
+use crate::registry::{Fault, Registration};
+use crate::spec::SchedulerSpec;
 
 pub mod dag;
+pub mod params;
 
 #[cfg(all(test, loom))]
 mod loom_tests;
@@ -32,17 +34,14 @@ mod shuttle_tests;
 mod tests;
 
 use dag::Dag;
+pub use params::{LateParams, MAX_GRAPH_BOUND};
 
 /// Graph bound for a stream whose every request writes (paper 003 §6.1).
 pub const WRITE_ONLY_BOUND: usize = 50;
 /// Graph bound otherwise (paper 003 §6.1).
 pub const MIXED_BOUND: usize = 150;
-/// Largest graph bound a scenario may ask for (an insert scans the whole
-/// graph, so a larger one is all cost).
-pub const MAX_GRAPH_BOUND: usize = 65_536;
 
 /// Name of the fault-injection variant (inserts without edges).
-#[cfg(any(test, feature = "fault-injection"))]
 pub const FAULT_NAME: &str = "late-ignore-conflicts";
 
 /// `RunOutput::extra` keys.
@@ -60,6 +59,17 @@ pub const NEEDS: Needs = Needs {
     covering_classes: false,
     roles: &[],
     params: Some(("late", &["graph_bound"])),
+};
+
+/// `late`'s registration: its fault and the dependency-graph view.
+pub const REGISTRATION: Registration = Registration {
+    faults: &[Fault {
+        name: FAULT_NAME,
+        rule: "requests enter the graph without dependency edges",
+        only: &[],
+    }],
+    views: &["graph"],
+    ..Registration::new(&[(SchedulerId::Late, &NEEDS)], |spec, _| build(spec))
 };
 
 /// The CBASE scheduler.

@@ -38,10 +38,12 @@ use psmr_core::{Family, Needs, RequestId, RunError, Scheduler, SchedulerId, Spac
 use psmr_core::{StreamKind, ThreadRef, WaitReason, NO_REQUEST};
 use psmr_partition::PartitionConfig;
 
+use crate::params::MAX_QUEUE_CAPACITY;
 use crate::probe::CtxProbe;
 use crate::queue::{BoundedFifo, PushEvent};
+use crate::registry::{Fault, Registration, StreamView};
 use crate::roles::RoleSignal;
-use crate::spec::{RepartParams, SchedulerSpec, MAX_QUEUE_CAPACITY};
+use crate::spec::SchedulerSpec;
 use crate::spin::Backoff;
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -49,12 +51,14 @@ use std::sync::Mutex;
 pub mod graph;
 pub mod keys;
 mod metrics;
+pub mod params;
 pub mod view;
 pub mod worker;
 
 use graph::{Snapshot, WorkloadGraph};
 use keys::{KeyIndex, PartitionMap};
 use metrics::{RepartStats, Sampler};
+pub use params::RepartParams;
 use worker::{worker_loop, Cmd, Router};
 
 /// Default Δp of `repart-base` (scheduled requests between repartitions).
@@ -95,6 +99,33 @@ pub const NEEDS_RR: Needs = needs(&[], &["queue_bound"]);
 pub const NEEDS_SW: Needs = needs(&[], &["queue_bound"]);
 pub const NEEDS_BASE: Needs = needs(&["tracker"], &["delta_p", "queue_bound"]);
 pub const NEEDS_ASYNC: Needs = needs(&["tracker", "partitioner"], &["window", "queue_bound"]);
+
+/// The four `repart-*` ids, their fault (Base and Async only), the
+/// Partitions view and the workload graph it draws.
+pub const REGISTRATION: Registration = Registration {
+    faults: &[Fault {
+        name: FAULT_NAME,
+        rule: "a new partition map is installed without the sync command in every worker queue",
+        only: &[SchedulerId::RepartBase, SchedulerId::RepartAsync],
+    }],
+    views: &["partitions"],
+    stream_views: &[StreamView {
+        name: "workload-graph",
+        make: |stream, workers| {
+            let v = view::graph_view(stream, workers)?;
+            serde_json::to_string(&v).map_err(|e| e.to_string())
+        },
+    }],
+    ..Registration::new(
+        &[
+            (SchedulerId::RepartRr, &NEEDS_RR),
+            (SchedulerId::RepartSw, &NEEDS_SW),
+            (SchedulerId::RepartBase, &NEEDS_BASE),
+            (SchedulerId::RepartAsync, &NEEDS_ASYNC),
+        ],
+        |spec, _| build(spec),
+    )
+};
 
 /// A scheduler of the repartitioning family.
 #[derive(Clone, Debug)]

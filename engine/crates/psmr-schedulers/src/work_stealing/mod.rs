@@ -33,9 +33,11 @@ use psmr_core::{Family, Needs, StreamKind, ThreadRef, WaitReason};
 use psmr_mapping::CtoT;
 
 use crate::barrier::GenerationBarrier;
+use crate::early::params::EarlyParams;
+use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::probe::CtxProbe;
-use crate::spec::{SchedulerSpec, StealingParams};
-use crate::spec::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
+use crate::registry::{Fault, Registration};
+use crate::spec::SchedulerSpec;
 use crate::spin::SpinPolicies;
 use crate::BuildEnv;
 
@@ -152,6 +154,26 @@ pub const NEEDS: Needs = Needs {
     params: Some(("stealing", &["mapping", "queue_capacity", "spin"])),
 };
 
+/// The four `ws-*` ids, their fault (the name `broken::FAULT_NAME`), and
+/// the synchronization and mapping views.
+pub const REGISTRATION: Registration = Registration {
+    faults: &[Fault {
+        name: "ws-ignore-flags",
+        rule: "a stealer ignores the victim's ready and exec flags and raises no marker",
+        only: &[],
+    }],
+    views: &["sync", "mapping"],
+    ..Registration::new(
+        &[
+            (SchedulerId::WsConservative, &NEEDS),
+            (SchedulerId::WsModerate, &NEEDS),
+            (SchedulerId::WsAggressive, &NEEDS),
+            (SchedulerId::WsOptimistic, &NEEDS),
+        ],
+        build,
+    )
+};
+
 /// `build` for the four `ws-*` ids.
 pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
     let params = spec.stealing.clone().unwrap_or_default();
@@ -178,7 +200,7 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
 }
 
 /// The CtoT of the parameters (`mapping`, default: the optimizer).
-fn mapping(params: &StealingParams, env: &BuildEnv<'_>) -> Result<(CtoT, String), RunError> {
+fn mapping(params: &EarlyParams, env: &BuildEnv<'_>) -> Result<(CtoT, String), RunError> {
     let m = params.mapping.clone().unwrap_or_default();
     let r = psmr_mapping::resolve(&m, env.classes, env.threads).map_err(RunError::InvalidConfig)?;
     Ok((r.ctot, r.how))

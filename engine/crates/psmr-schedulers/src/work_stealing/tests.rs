@@ -60,7 +60,7 @@ fn build_resolves_the_mapping_and_checks_the_thread_count() {
     let s = Stream::new(testkit::list(2), &testkit::workload(5, 300, 0.1, 0.05));
     for id in VARIANTS {
         let mut spec = SchedulerSpec::new(id);
-        spec.stealing = Some(crate::StealingParams {
+        spec.stealing = Some(crate::EarlyParams {
             mapping: Some(MappingSpec::Naive),
             ..Default::default()
         });
@@ -77,7 +77,7 @@ fn build_resolves_the_mapping_and_checks_the_thread_count() {
         assert!(matches!(err, RunError::InvalidConfig(_)), "{err:?}");
     }
     let mut spec = SchedulerSpec::new(SchedulerId::WsModerate);
-    spec.stealing = Some(crate::StealingParams {
+    spec.stealing = Some(crate::EarlyParams {
         queue_capacity: Some(0),
         ..Default::default()
     });
@@ -357,7 +357,7 @@ fn a_spec_selects_the_broken_stealer_and_the_oracle_catches_it() {
         threads: 4,
     };
     let mut spec = SchedulerSpec::new(SchedulerId::WsOptimistic);
-    spec.stealing = Some(crate::StealingParams {
+    spec.stealing = Some(crate::EarlyParams {
         mapping: Some(MappingSpec::Naive),
         ..Default::default()
     });

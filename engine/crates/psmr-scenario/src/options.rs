@@ -1,0 +1,137 @@
+//! What one invocation asks of a scenario: its overrides ([`RunOptions`]),
+//! the scenario with them applied ([`effective`]) and the scheduler
+//! entries it runs ([`select`]).
+
+use std::str::FromStr;
+
+use psmr_core::exec::Delivery;
+use psmr_core::{Needs, SchedulerId};
+use psmr_schedulers::{needs, SchedulerSpec};
+use serde::{Deserialize, Serialize};
+
+use crate::diag::Diagnostic;
+use crate::locate::element;
+use crate::scenario::Scenario;
+
+/// Overrides of a scenario's settings for one invocation (CLI flags, the
+/// lab's controls). `None` keeps the scenario's value.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// Scheduler labels or ids to run, in this order; empty = all of the
+    /// scenario. An id the scenario does not list runs with its defaults.
+    #[serde(default)]
+    pub schedulers: Vec<String>,
+    pub threads: Option<usize>,
+    pub requests: Option<u32>,
+    pub seed: Option<u64>,
+    pub trace: Option<bool>,
+    pub pace_ns: Option<u64>,
+    /// Another delivery model than the scenario's.
+    #[serde(default)]
+    pub delivery: Option<Delivery>,
+    /// Pace per worker thread (index = worker id), replacing `pace_ns` for
+    /// those threads: slow one thread down (a classroom what-if).
+    #[serde(default)]
+    pub thread_pace_ns: Option<Vec<u64>>,
+}
+
+/// One scheduler entry selected to run; `index` is its place in the file
+/// (`None` for an id given only on the command line).
+#[derive(Clone, Debug)]
+pub struct Selected {
+    pub index: Option<usize>,
+    pub spec: SchedulerSpec,
+    /// What its scheduler needs (asked once, when it is selected).
+    pub needs: &'static Needs,
+}
+
+impl Selected {
+    /// Field path of the entry, for diagnostics.
+    pub fn path(&self) -> String {
+        match self.index {
+            Some(i) => element("schedulers", i),
+            None => "schedulers".into(),
+        }
+    }
+}
+
+/// The schedulers `opts` selects, in run order.
+pub fn select(sc: &Scenario, opts: &RunOptions) -> Result<Vec<Selected>, Vec<Diagnostic>> {
+    select_with(sc, opts, &entry_needs(sc))
+}
+
+/// What the scheduler of each of `sc`'s entries needs, in file order.
+pub fn entry_needs(sc: &Scenario) -> Vec<&'static Needs> {
+    sc.schedulers.iter().map(|s| needs(s.id)).collect()
+}
+
+/// [`select`] with the entries' needs already asked (`entry_needs`); an id
+/// named only by `opts` is asked here.
+pub(crate) fn select_with(
+    sc: &Scenario,
+    opts: &RunOptions,
+    entry_needs: &[&'static Needs],
+) -> Result<Vec<Selected>, Vec<Diagnostic>> {
+    if opts.schedulers.is_empty() {
+        return Ok(sc
+            .schedulers
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Selected {
+                index: Some(i),
+                spec: s.clone(),
+                needs: entry_needs[i],
+            })
+            .collect());
+    }
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for name in &opts.schedulers {
+        if let Some(i) = sc.find_scheduler(name) {
+            out.push(Selected {
+                index: Some(i),
+                spec: sc.schedulers[i].clone(),
+                needs: entry_needs[i],
+            });
+            continue;
+        }
+        match SchedulerId::from_str(name) {
+            Ok(id) => out.push(Selected {
+                index: None,
+                spec: SchedulerSpec::new(id),
+                needs: needs(id),
+            }),
+            Err(m) => errors.push(sc.diagnostic("schedulers", format!("--scheduler: {m}"))),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The scenario with `opts`' overrides applied (threads, requests, seed,
+/// trace, pace), keeping the source for locating errors.
+pub fn effective(sc: &Scenario, opts: &RunOptions) -> Scenario {
+    let mut e = sc.clone();
+    if let Some(t) = opts.threads {
+        e.threads = t;
+    }
+    if let Some(r) = opts.requests {
+        e.workload.requests = r;
+    }
+    if let Some(s) = opts.seed {
+        e.workload.seed = s;
+    }
+    if let Some(t) = opts.trace {
+        e.run.trace = Some(t);
+    }
+    if let Some(p) = opts.pace_ns {
+        e.run.pace_ns = Some(p);
+    }
+    if let Some(d) = opts.delivery {
+        e.delivery = Some(d);
+    }
+    e
+}

@@ -1,0 +1,160 @@
+//! The catalog of every scheduler, read from the family registrations
+//! ([`crate::FAMILIES`]): what `psmr schema --catalog` prints and
+//! `web/src/engine/catalog.json` holds, so the web app can learn each
+//! scheduler's family, stream kinds, roles, parameters, faults and views
+//! from the engine.
+
+use psmr_core::SchedulerId;
+use serde::Serialize;
+
+use crate::registry::COMMON_VIEWS;
+use crate::{needs, registration};
+
+/// Every scheduler id, in `SchedulerId::ALL` order.
+#[derive(Clone, Debug, Serialize)]
+pub struct Catalog {
+    pub schedulers: Vec<Entry>,
+}
+
+/// One scheduler as its family declares it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    pub id: &'static str,
+    /// The family name of the run report (`RunReport::family`).
+    pub family: &'static str,
+    /// Stream kinds it runs (`total`, `commits`, `events`).
+    pub streams: Vec<&'static str>,
+    /// Cell spaces it works on (empty: any).
+    pub spaces: Vec<&'static str>,
+    /// It routes by class (the classes must cover the stream).
+    pub covering_classes: bool,
+    /// Its auxiliary threads, by role name (trace lanes `AUX_BASE + k`).
+    pub roles: &'static [&'static str],
+    /// Its parameter object, if it takes one.
+    pub params: Option<ParamsEntry>,
+    /// Its fault-injection variants.
+    pub faults: Vec<FaultEntry>,
+    /// Ids of the web views that show its runs.
+    pub views: Vec<&'static str>,
+}
+
+/// A scheduler's parameter object.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParamsEntry {
+    /// The scenario entry's key (e.g. `early`).
+    pub key: &'static str,
+    /// The fields that apply to this scheduler.
+    pub fields: &'static [&'static str],
+}
+
+/// A fault-injection variant: the `fault` value and the rule it drops.
+#[derive(Clone, Debug, Serialize)]
+pub struct FaultEntry {
+    pub name: &'static str,
+    pub rule: &'static str,
+}
+
+/// The catalog of every scheduler id.
+pub fn catalog() -> Catalog {
+    Catalog {
+        schedulers: SchedulerId::ALL.iter().map(|id| entry(*id)).collect(),
+    }
+}
+
+fn entry(id: SchedulerId) -> Entry {
+    let n = needs(id);
+    let r = registration(id);
+    let mut views = vec![COMMON_VIEWS.0];
+    views.extend(r.views);
+    views.push(COMMON_VIEWS.1);
+    Entry {
+        id: id.as_str(),
+        family: n.family.as_str(),
+        streams: n.streams.iter().map(|k| k.as_str()).collect(),
+        spaces: n.spaces.iter().map(|s| s.as_str()).collect(),
+        covering_classes: n.covering_classes,
+        roles: n.roles,
+        params: n.params.map(|(key, fields)| ParamsEntry { key, fields }),
+        faults: r
+            .faults
+            .iter()
+            .filter(|f| f.only.is_empty() || f.only.contains(&id))
+            .map(|f| FaultEntry {
+                name: f.name,
+                rule: f.rule,
+            })
+            .collect(),
+        views,
+    }
+}
+
+/// The catalog as pretty JSON with a final newline (as committed in
+/// `web/src/engine/catalog.json`).
+pub fn catalog_json() -> String {
+    let mut s = serde_json::to_string_pretty(&catalog()).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SchedulerSpec;
+
+    #[test]
+    fn every_id_is_registered_by_exactly_one_family() {
+        for id in SchedulerId::ALL {
+            let n = crate::FAMILIES
+                .iter()
+                .filter(|r| r.needs_of(id).is_some())
+                .count();
+            assert_eq!(n, 1, "{id} is registered {n} times");
+        }
+        let ids: usize = crate::FAMILIES.iter().map(|r| r.schedulers.len()).sum();
+        assert_eq!(ids, SchedulerId::ALL.len(), "no id registered twice");
+    }
+
+    /// The fields a scheduler says apply exist in its object's struct, and
+    /// every field of a struct applies to at least one scheduler.
+    #[test]
+    fn declared_fields_are_the_structs_fields() {
+        let tables = SchedulerSpec::param_tables();
+        for (key, all) in &tables {
+            let applied: Vec<&str> = SchedulerId::ALL
+                .iter()
+                .filter_map(|id| needs(*id).params)
+                .filter(|(k, _)| k == key)
+                .flat_map(|(_, f)| f.iter().copied())
+                .collect();
+            assert!(!applied.is_empty(), "no scheduler takes `{key}`");
+            for f in all {
+                assert!(applied.contains(f), "`{key}.{f}` applies to no scheduler");
+            }
+            for f in &applied {
+                assert!(all.contains(f), "`{key}.{f}` is not a field of its struct");
+            }
+        }
+        for id in SchedulerId::ALL {
+            if let Some((key, _)) = needs(id).params {
+                assert!(
+                    tables.iter().any(|(k, _)| *k == key),
+                    "{id}: no `{key}` object"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_registered_fault_names_are_the_ones_build_knows() {
+        let names =
+            |id: SchedulerId| -> Vec<&str> { entry(id).faults.iter().map(|f| f.name).collect() };
+        assert_eq!(
+            names(SchedulerId::WsOptimistic),
+            [crate::work_stealing::broken::FAULT_NAME]
+        );
+        assert!(names(SchedulerId::RepartRr).is_empty());
+        assert_eq!(names(SchedulerId::RepartAsync), [crate::repart::FAULT_NAME]);
+        let views = entry(SchedulerId::Mely).views;
+        assert_eq!(views, ["threads", "coloring", "charts"]);
+    }
+}

@@ -1,0 +1,93 @@
+//! The parameter object of the event-coloring runtimes: the scenario
+//! entry's `coloring` object.
+
+use psmr_core::threads::MAX_WORKERS;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::params::{check_capacity, check_spin, ParamEnv, ParamIssue, Params};
+use crate::spin::SpinPolicy;
+
+/// Most events of one color a Mely core runs in a row.
+pub const MAX_BATCH: u32 = 1 << 20;
+/// Largest assumed steal cost (10 ms, the longest busy time of a request).
+pub const MAX_STEAL_COST_NS: u32 = 10_000_000;
+
+/// Parameters of the event-coloring runtimes (`libasync`, `mely`): the
+/// scenario entry's `coloring` object. `libasync` takes `stealing`,
+/// `queue_capacity` and `spin`; `mely` takes every field.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ColoringParams {
+    /// Idle cores steal colors from others (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stealing: Option<bool>,
+    /// `mely`: events of one color run in a row before the core moves to
+    /// its next color-queue (default 10, as in the paper).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u32>,
+    /// `mely`: locality-aware stealing, nearest victims first (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locality: Option<bool>,
+    /// `mely`: time-left stealing, only colors whose time left exceeds the
+    /// cost of a steal (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_left: Option<bool>,
+    /// `mely`: penalty-aware stealing, a handler's penalty divides its
+    /// events' weight (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty: Option<bool>,
+    /// `mely`: cores per shared cache in the topology the locality
+    /// heuristic uses (default 2: the paper's Xeon pairs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cores_per_cache: Option<u32>,
+    /// `mely`: the steal cost assumed before any steal was measured, ns,
+    /// and the unit of the stealing queue's time-left intervals (default
+    /// 1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steal_cost_ns: Option<u32>,
+    /// Delivered root events a core may hold before the driver waits
+    /// (default 1024); events registered by handlers never wait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_capacity: Option<usize>,
+    /// How an idle core waits between steal attempts: spin, yield, then
+    /// sleep `park_us` (woken at once by a registration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin: Option<SpinPolicy>,
+}
+
+impl Params for ColoringParams {
+    fn check(&self, _: &ParamEnv<'_>) -> Vec<ParamIssue> {
+        let mut out = Vec::new();
+        count(&mut out, "batch", self.batch, MAX_BATCH, "events per batch");
+        let cores = MAX_WORKERS as u32;
+        count(
+            &mut out,
+            "cores_per_cache",
+            self.cores_per_cache,
+            cores,
+            "cores per cache",
+        );
+        let cost = MAX_STEAL_COST_NS;
+        count(
+            &mut out,
+            "steal_cost_ns",
+            self.steal_cost_ns,
+            cost,
+            "ns of steal cost",
+        );
+        check_capacity(&mut out, "queue_capacity", self.queue_capacity, "events");
+        check_spin(&mut out, "spin", self.spin);
+        out
+    }
+}
+
+/// `n`, when given, within `1..=max`.
+fn count(out: &mut Vec<ParamIssue>, field: &str, n: Option<u32>, max: u32, what: &str) {
+    if let Some(n) = n.filter(|n| *n == 0 || *n > max) {
+        out.push(ParamIssue::new(
+            field,
+            format!("expected 1..={max} {what}, got {n}"),
+        ));
+    }
+}

@@ -1,0 +1,26 @@
+//! The parameter object of PePaxos: the scenario entry's `epaxos` object.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::params::{check_spin, ParamEnv, ParamIssue, Params};
+use crate::spin::SpinPolicy;
+
+/// Parameters of PePaxos (`pepaxos`): the scenario entry's `epaxos`
+/// object. (`epaxos` itself takes none.)
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EpaxosParams {
+    /// The bounded spin policy of a worker waiting for an instance of
+    /// another SCC to be executed (paper 004 Algorithm 3 line 30 busy-waits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin: Option<SpinPolicy>,
+}
+
+impl Params for EpaxosParams {
+    fn check(&self, _: &ParamEnv<'_>) -> Vec<ParamIssue> {
+        let mut out = Vec::new();
+        check_spin(&mut out, "spin", self.spin);
+        out
+    }
+}

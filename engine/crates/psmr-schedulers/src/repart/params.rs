@@ -1,0 +1,48 @@
+//! The parameter object of the repartitioning family: the scenario entry's
+//! `repart` object.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::params::{check_capacity, ParamEnv, ParamIssue, Params};
+
+/// Parameters of the repartitioning family (`repart-rr`, `repart-sw`,
+/// `repart-base`, `repart-async`; paper 001): the scenario entry's `repart`
+/// object. `delta_p` applies to `repart-base`, `window` to `repart-async`,
+/// `queue_bound` to all four.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RepartParams {
+    /// `repart-base`: repartition every `delta_p` scheduled requests (the
+    /// paper's Δp). Default 10,000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta_p: Option<u32>,
+    /// `repart-async`: build the workload graph from the last `window`
+    /// requests only (the paper's sliding window W). Default: every request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<u32>,
+    /// Most requests in each worker queue (the paper's Q): the scheduler
+    /// waits for room. Default 1,048,576 (the paper's queues are unbounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_bound: Option<usize>,
+}
+
+impl Params for RepartParams {
+    fn check(&self, _: &ParamEnv<'_>) -> Vec<ParamIssue> {
+        let mut out = Vec::new();
+        if self.delta_p == Some(0) {
+            out.push(ParamIssue::new(
+                "delta_p",
+                "expected at least 1 request between repartitions, got 0",
+            ));
+        }
+        if self.window == Some(0) {
+            out.push(ParamIssue::new(
+                "window",
+                "expected a window of at least 1 request, got 0",
+            ));
+        }
+        check_capacity(&mut out, "queue_bound", self.queue_bound, "requests");
+        out
+    }
+}
