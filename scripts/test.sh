@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test` (and CI): installs, then every check, failing fast.
 #
-#   engine: rustfmt, clippy -D warnings, cargo test (dev profile at
+#   engine: no import circles (scripts/import-cycles.mjs), rustfmt, clippy -D warnings, cargo test (dev profile at
 #           opt-level 1 without debug info: compiles in a fraction of the
 #           release time and still runs the proptests quickly); the
 #           fault-injection test of the CLI; loom and shuttle model checks
@@ -23,6 +23,8 @@ step "chromium (Debian)" "apt-get install -y chromium needs root and the Debian 
 cd "$ROOT/engine"
 export CARGO_PROFILE_DEV_OPT_LEVEL="${CARGO_PROFILE_DEV_OPT_LEVEL:-1}"
 export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-0}"
+step "no import circles (engine crates, web/src)" "break the cycle listed above: move what both files need into a leaf module" \
+  node "$ROOT/scripts/import-cycles.mjs" "$ROOT"
 step "cargo fmt --check" "run: (cd engine && cargo fmt --all)" cargo fmt --all --check
 step "cargo clippy -D warnings" "fix the lints above" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test" "a Rust test failed, see above" cargo test --workspace

@@ -8,8 +8,8 @@ use psmr_core::exec::{QueueSample, RunContext, RunOutput};
 use psmr_core::trace::{EventKind, Recorder};
 use psmr_core::ThreadRef;
 
+use super::params::Strategy;
 use super::worker::Cmd;
-use super::{Repart, Strategy};
 use crate::queue::BoundedFifo;
 use crate::sync::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -172,7 +172,8 @@ impl RepartStats {
     /// Write the run's numbers into `out`: `extra` and the queue samples.
     pub fn report(
         &self,
-        r: &Repart,
+        strategy: Strategy,
+        queue_bound: usize,
         ctx: &RunContext<'_>,
         sampler: &Sampler,
         out: &mut RunOutput,
@@ -236,8 +237,8 @@ impl RepartStats {
         put("queue_samples", ticks.len() as f64);
         put("throughput_median_ops_s", median_throughput(ctx));
         put("keys", keys as f64);
-        put("queue_bound", r.queue_bound as f64);
-        match r.strategy {
+        put("queue_bound", queue_bound as f64);
+        match strategy {
             Strategy::Base { delta_p } => put("delta_p", delta_p as f64),
             Strategy::Async { window } => put("window", window.map_or(0.0, |w| w as f64)),
             _ => {}

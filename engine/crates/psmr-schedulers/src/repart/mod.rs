@@ -58,7 +58,7 @@ pub mod worker;
 use graph::{Snapshot, WorkloadGraph};
 use keys::{KeyIndex, PartitionMap};
 use metrics::{RepartStats, Sampler};
-pub use params::RepartParams;
+pub use params::{RepartParams, Strategy};
 use worker::{worker_loop, Cmd, Router};
 
 /// Default Δp of `repart-base` (scheduled requests between repartitions).
@@ -74,15 +74,6 @@ pub const IMBALANCE_PERMILLE: u32 = 1030;
 pub const MAX_TRACED_MOVES: u32 = 4096;
 /// Name of the fault-injection variant: map switches without the sync.
 pub const FAULT_NAME: &str = "repart-no-switch-sync";
-
-/// How a scheduler of the family repartitions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strategy {
-    RoundRobin,
-    SingleWorker,
-    Base { delta_p: u32 },
-    Async { window: Option<u32> },
-}
 
 const fn needs(roles: &'static [&'static str], fields: &'static [&'static str]) -> Needs {
     Needs {
@@ -259,7 +250,14 @@ impl Scheduler for Repart {
             )
             .map_err(RunError::Threads)?;
         let stats = sh.stats.into_inner().unwrap_or_else(|p| p.into_inner());
-        stats.report(self, ctx, &sh.sampler, &mut out, index.keys());
+        stats.report(
+            self.strategy,
+            self.queue_bound,
+            ctx,
+            &sh.sampler,
+            &mut out,
+            index.keys(),
+        );
         Ok(out)
     }
 }

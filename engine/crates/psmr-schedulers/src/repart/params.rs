@@ -6,6 +6,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::params::{check_capacity, ParamEnv, ParamIssue, Params};
 
+/// How a scheduler of the family repartitions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    RoundRobin,
+    SingleWorker,
+    Base { delta_p: u32 },
+    Async { window: Option<u32> },
+}
+
 /// Parameters of the repartitioning family (`repart-rr`, `repart-sw`,
 /// `repart-base`, `repart-async`; paper 001): the scenario entry's `repart`
 /// object. `delta_p` applies to `repart-base`, `window` to `repart-async`,
