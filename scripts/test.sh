@@ -23,6 +23,8 @@ step "chromium (Debian)" "apt-get install -y chromium needs root and the Debian 
 cd "$ROOT/engine"
 export CARGO_PROFILE_DEV_OPT_LEVEL="${CARGO_PROFILE_DEV_OPT_LEVEL:-1}"
 export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-0}"
+step "scripts' own tests (node --test scripts/*.test.mjs)" "a script test failed, see above" \
+  node --test "$ROOT"/scripts/*.test.mjs
 step "no import circles (engine crates, web/src)" "break the cycle listed above: move what both files need into a leaf module" \
   node "$ROOT/scripts/import-cycles.mjs" "$ROOT"
 step "cargo fmt --check" "run: (cd engine && cargo fmt --all)" cargo fmt --all --check
