@@ -1,7 +1,7 @@
 /**
- * A view loaded as a separate chunk the first time the Classroom shows it,
- * so that a family module (read by every tab, for the schedulers' colors)
- * does not bring its views into the app's first load.
+ * A view loaded as a separate chunk the first time the Classroom shows it
+ * (the dependency graph: its layout code is only fetched for late and
+ * ePaxos runs), with a line saying so while it loads.
  */
 import { lazy, Suspense, type ComponentType } from 'react';
 import type { ViewProps } from './registry';

@@ -4,9 +4,9 @@
  * idle cores may steal whole colors.
  */
 import type { FamilyModule } from '../family';
-import { lazyView } from '../lazyView';
 import { libasync, mely } from '../pseudocode/coloring';
 import { coloringBookmarks } from './bookmarks';
+import { ColoringView } from './ColoringView';
 import { coloringCaption } from './narrate';
 
 export const coloring: FamilyModule = {
@@ -20,7 +20,7 @@ export const coloring: FamilyModule = {
       id: 'coloring',
       title: 'Colors & steals',
       order: 25,
-      component: lazyView(() => import('./ColoringView').then((m) => ({ default: m.ColoringView }))),
+      component: ColoringView,
     },
   ],
   captions: [coloringCaption],

@@ -5,10 +5,11 @@
  * before one of them executes it.
  */
 import type { FamilyModule, FamilyView } from '../family';
-import { lazyView } from '../lazyView';
+import { MappingView } from '../mapping/MappingView';
 import { BARRIER, CYCLE } from '../profiles';
 import { busyWait, early as earlyCode } from '../pseudocode/early';
 import { earlyBookmarks } from './bookmarks';
+import { SyncView } from '../sync/SyncView';
 import { earlyCaption } from './narrate';
 
 /** The views of the families whose classes meet (early and work stealing). */
@@ -17,13 +18,13 @@ export const meetingViews: FamilyView[] = [
     id: 'sync',
     title: 'Synchronization',
     order: 20,
-    component: lazyView(() => import('../sync/SyncView').then((m) => ({ default: m.SyncView }))),
+    component: SyncView,
   },
   {
     id: 'mapping',
     title: 'Mapping',
     order: 30,
-    component: lazyView(() => import('../mapping/MappingView').then((m) => ({ default: m.MappingView }))),
+    component: MappingView,
   },
 ];
 

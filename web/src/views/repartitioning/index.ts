@@ -4,8 +4,8 @@
  * scheduler pauses to switch to a new map.
  */
 import type { FamilyModule } from '../family';
-import { lazyView } from '../lazyView';
 import { repartBookmarks } from './bookmarks';
+import { RepartView } from './RepartView';
 
 export const repartitioning: FamilyModule = {
   family: 'repartitioning',
@@ -21,7 +21,7 @@ export const repartitioning: FamilyModule = {
       id: 'partitions',
       title: 'Partitions',
       order: 25,
-      component: lazyView(() => import('./RepartView').then((m) => ({ default: m.RepartView }))),
+      component: RepartView,
     },
   ],
   status: {
