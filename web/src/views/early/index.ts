@@ -13,7 +13,7 @@ import { SyncView } from '../sync/SyncView';
 import { earlyCaption } from './narrate';
 
 /** The views of the families whose classes meet (early and work stealing). */
-export const meetingViews: FamilyView[] = [
+const meetingViews: FamilyView[] = [
   {
     id: 'sync',
     title: 'Synchronization',
@@ -28,14 +28,20 @@ export const meetingViews: FamilyView[] = [
   },
 ];
 
-export const early: FamilyModule = {
+/**
+ * A family whose classes' threads meet (early scheduling, work stealing):
+ * the meeting views, the shared step captions and the meeting bookmarks,
+ * besides the family's own.
+ */
+export function meetingFamily(m: Omit<FamilyModule, 'views' | 'captions'>): FamilyModule {
+  return { ...m, views: meetingViews, captions: [earlyCaption], bookmarks: { ...earlyBookmarks, ...m.bookmarks } };
+}
+
+export const early = meetingFamily({
   family: 'early',
   schedulers: [
     { id: 'early', sync: BARRIER, color: '#2f6fde', colorHc: '#5fa8ff' },
     { id: 'busy-wait', sync: CYCLE, color: '#d92d20', colorHc: '#ff6b5e' },
   ],
-  views: meetingViews,
-  captions: [earlyCaption],
   pseudocode: [earlyCode, busyWait],
-  bookmarks: earlyBookmarks,
-};
+});

@@ -19,25 +19,28 @@ const graphView: FamilyView = {
   component: lazyView(() => import('./GraphsView'), 'Loading the graph view…'),
 };
 
-export const late: FamilyModule = {
+/** Both families show the dependency graph. */
+function graphFamily(m: Omit<FamilyModule, 'views'>): FamilyModule {
+  return { ...m, views: [graphView] };
+}
+
+export const late = graphFamily({
   family: 'late',
   schedulers: [{ id: 'late', sync: null, color: '#c11574', colorHc: '#ff6fc1' }],
-  views: [graphView],
   status: lateStatus,
   captions: [lateCaption],
   pseudocode: [lateCode],
   bookmarks: graphBookmarks,
-};
+});
 
-export const epaxos: FamilyModule = {
+export const epaxos = graphFamily({
   family: 'epaxos',
   schedulers: [
     { id: 'epaxos', sync: null, color: '#9e7700', colorHc: '#ffd43b' },
     { id: 'pepaxos', sync: null, color: '#6b4f00', colorHc: '#e6c200' },
   ],
-  views: [graphView],
   status: epaxosStatus,
   captions: [epaxosCaption],
   pseudocode: [epaxosCode, pepaxos],
   bookmarks: sccBookmarks,
-};
+});

@@ -4,15 +4,12 @@
  * other threads' queues. Same steps and views as early scheduling, plus the
  * steals.
  */
-import { meetingViews } from '../early';
-import { earlyBookmarks } from '../early/bookmarks';
-import { earlyCaption } from '../early/narrate';
-import type { FamilyModule } from '../family';
+import { meetingFamily } from '../early';
 import { BARRIER, CYCLE } from '../profiles';
 import { wsAggressive, wsConservative, wsModerate, wsOptimistic } from '../pseudocode/work-stealing';
 import { stealingBookmarks } from './bookmarks';
 
-export const workStealing: FamilyModule = {
+export const workStealing = meetingFamily({
   family: 'work-stealing',
   schedulers: [
     { id: 'ws-conservative', sync: BARRIER, color: '#7a5af8', colorHc: '#b69cff', steals: true },
@@ -28,8 +25,6 @@ export const workStealing: FamilyModule = {
     { id: 'ws-optimistic', sync: CYCLE, color: '#2e9e44', colorHc: '#4ee67a', steals: true, stealsWhileWaiting: true },
   ],
   owns: (scheduler) => scheduler.startsWith('ws-'),
-  views: meetingViews,
-  captions: [earlyCaption],
   pseudocode: [wsConservative, wsModerate, wsAggressive, wsOptimistic],
-  bookmarks: { ...earlyBookmarks, ...stealingBookmarks },
-};
+  bookmarks: stealingBookmarks,
+});
