@@ -12,6 +12,7 @@ import { loadTraceHere } from '../trace/load';
 import type { Track } from '../replay/store';
 import { inferMapping, shardedNames } from './classes';
 import { findBookmark } from './bookmarks';
+import './families';
 import GraphsView from './late-epaxos/GraphsView';
 import { AUX_BASE, K, R, SCHEDULER, epaxosGraph, epaxosStep, lateGraph, type Ev } from './late-epaxos/model';
 import type { ViewProps } from './registry';

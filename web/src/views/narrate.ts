@@ -2,17 +2,17 @@
  * Captions: one plain sentence per algorithm step (replay/steps.ts) saying
  * what happens and why, shown next to the highlighted pseudo-code line.
  *
- * A family registers a narrator (`registerNarrator`); the first narrator of
- * the run's family that returns a sentence wins, then the generic one,
+ * A family's module declares its narrators (`FamilyModule.captions`,
+ * views/family.ts, which registers them here); the first narrator of the
+ * run's family that returns a sentence wins, then the generic one,
  * which only restates the event. Narrators read the step's events and the
  * replay state after them, and say nothing the trace does not show.
  */
-import { describe, KIND_NAMES, named, REASON, SCHEDULER, type NamedEvent, type TraceEvent } from '../trace/codec';
+import { describe, KIND_NAMES, named, SCHEDULER, type NamedEvent, type TraceEvent } from '../trace/codec';
 import type { ReplayState } from '../trace/state';
 import type { Track } from '../replay/store';
 import { stepStartBefore } from '../replay/steps';
-import { profileOf, type Family, type SchedulerProfile } from './families';
-import { groupFor } from './status';
+import { profileOf, type Family, type SchedulerProfile } from './profiles';
 
 export interface StepContext {
   track: Track;
@@ -48,12 +48,13 @@ export function registerNarrator(family: Family | 'all', n: Narrator): void {
 }
 
 /** "r12 (W1)" */
-function reqName(c: StepContext, req: number): string {
+export function reqName(c: StepContext, req: number): string {
   const cls = c.classOf(req);
   return cls >= 0 ? `r${req} (${c.className(cls)})` : `r${req}`;
 }
 
-function who(thread: number): string {
+/** "The scheduler" or "T3". */
+export function who(thread: number): string {
   return thread === SCHEDULER ? 'The scheduler' : `T${thread}`;
 }
 
@@ -63,164 +64,6 @@ export function threadList(ts: readonly number[]): string {
   if (names.length <= 1) return names.join('');
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
-
-/** What a class's name tells about it (sharded apps: R/W, shard or global). */
-function classGloss(name: string): string {
-  const m = /^([RW])(\d+|g)$/.exec(name);
-  if (!m) return '';
-  const op = m[1] === 'R' ? 'a read' : 'a write';
-  return m[2] === 'g' ? `${op} of every shard` : `${op} on shard ${m[2]}`;
-}
-
-/** One kind of named event. */
-type Ev<K extends NamedEvent['kind']> = Extract<NamedEvent, { kind: K }>;
-
-function dispatch(c: StepContext, e: Ev<'Delivered'>): string {
-  const req = e.req;
-  const cls = e.class;
-  const name = c.className(cls);
-  const gloss = classGloss(name);
-  const targets = c.events.flatMap((x) => (x.kind === 'Enqueued' && x.req === req ? [x.to] : []));
-  const head = `The scheduler delivers r${req}, ${gloss ? `${gloss} (class ${name})` : `of class ${name}`}.`;
-  const one = c.members(cls);
-  if (one.length === 1 && targets.length <= 1) {
-    return `${head} It goes into the queue of T${one[0]}, the only thread of ${name}, which runs it in queue order.`;
-  }
-  if (c.sequential(cls)) {
-    const all = c.members(cls);
-    const shown = all.length > 0 ? all : targets;
-    return `${head} ${name} is sequential: r${req} goes into the queue of every thread of ${name} (${threadList(shown)}), so they can meet before it runs.`;
-  }
-  if (targets.length === 1) {
-    const all = c.members(cls);
-    return all.length > 1
-      ? `${head} ${name} is concurrent: only one of its threads gets it, T${targets[0]}, taking turns (round robin).`
-      : `${head} It goes into the queue of T${targets[0]}, the only thread of ${name}.`;
-  }
-  return `${head} The scheduler is about to put it into a queue.`;
-}
-
-function arriveText(c: StepContext, thread: number, cls: number, req: number): string {
-  const g = groupFor(c.state, req);
-  const need = c.members(cls).length || g?.arrived.length || 1;
-  const n = g ? g.arrived.length : 1;
-  const name = c.className(cls);
-  const m = c.profile.sync;
-  if (!m) return `T${thread} reaches r${req}, a sequential request.`;
-  if (m.kind === 'barrier') {
-    return n < need
-      ? `T${thread} takes r${req} (${name} is sequential) and arrives at ${name}'s barrier: ${n} of ${need} there. It waits, because a later request in its queue could conflict with r${req}.`
-      : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive at the barrier: now r${req} can run.`;
-  }
-  return n < need
-    ? `T${thread} takes r${req} (${name} is sequential) and arrives in ${name}'s cycle: ${n} of ${need}. It is not the last, so it ${c.profile.stealsWhileWaiting ? 'spins, stealing work meanwhile when it can,' : 'spins'} until the last one has run r${req}.`
-    : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive in the cycle: the last to arrive runs it.`;
-}
-
-function execText(c: StepContext, e: Ev<'ExecStart'>): string {
-  const req = e.req;
-  const th = e.thread;
-  const cls = c.classOf(req);
-  const name = c.className(cls);
-  const took = c.events.some((x) => x.kind === 'Dequeued' && x.thread === th && x.req === req);
-  const lane = th === SCHEDULER ? undefined : c.state.lanes[th];
-  const g = groupFor(c.state, req);
-  if (th === SCHEDULER) return `The scheduler executes r${req} itself, in delivery order (sequential execution).`;
-  if (lane && lane.stolenAll.includes(req) && lane.stealVictim >= 0) {
-    return `T${th} executes r${req}, which it stole from T${lane.stealVictim}: a concurrent request, so it may run on any thread.`;
-  }
-  if (g) {
-    const need = c.members(cls).length || g.arrived.length;
-    const rule = c.profile.sync?.executor === 'last' ? 'the last to arrive' : 'the smallest id';
-    return `All ${need} threads of ${name} have arrived: T${th} (${rule}) executes r${req} while the others wait, so nothing that conflicts with it runs at the same time.`;
-  }
-  if (took)
-    return `T${th} takes ${reqName(c, req)} from the head of its queue and executes it: ${name} is concurrent, so no other thread has to wait for it.`;
-  return `T${th} executes ${reqName(c, req)}.`;
-}
-
-function releaseText(c: StepContext, e: Ev<'SyncRelease'>): string {
-  const req = e.req;
-  const name = c.className(e.class);
-  if (c.profile.sync?.kind === 'cycle') {
-    const after = c.profile.sync.barrierAfter
-      ? ' (moderate stealing then waits at a barrier so they leave together)'
-      : '';
-    return `T${e.executor} has executed r${req} and resets ${name}'s cycle ${e.cycle} mark: the threads spinning on it can go on${after}.`;
-  }
-  return `T${e.executor} has executed r${req}: ${name}'s barrier opens, and its threads go on with their queues together.`;
-}
-
-function waitText(c: StepContext, e: Ev<'WaitStart'>): string {
-  const th = e.thread;
-  switch (e.reason) {
-    case REASON.EmptyQueue:
-      return c.profile.steals
-        ? `${who(th)}'s queue is empty: it looks for work to steal from another thread's queue.`
-        : `${who(th)}'s queue is empty: it sleeps until the scheduler gives it a request.`;
-    case REASON.FullQueue: {
-      const to = c.events.find((x): x is Ev<'Enqueued'> => x.kind === 'Enqueued' && x.req === e.req);
-      return `The queue of ${to ? `T${to.to}` : 'a thread'} is full: the scheduler stops delivering r${e.req} until that thread takes a request (back-pressure).`;
-    }
-    case REASON.Marker:
-      return `T${th} reached r${e.req}, a sequential request, but another thread still runs requests it stole from T${th}: T${th} waits until that marker is cleared, so nothing stolen runs after r${e.req}.`;
-    case REASON.Barrier:
-      return `T${th} waits at ${c.className(c.classOf(e.req))}'s barrier for r${e.req}.`;
-    case REASON.Cycle:
-      return `T${th} spins in ${c.className(c.classOf(e.req))}'s cycle until r${e.req} has been executed.`;
-    default:
-      return `${who(th)} waits (${describe(c.raw[0], c.className)}).`;
-  }
-}
-
-/** The early and work-stealing families share one vocabulary of steps. */
-const earlyFamily: Narrator = (c) => {
-  const e = c.start;
-  switch (e.kind) {
-    case 'Delivered':
-      return dispatch(c, e);
-    case 'Enqueued':
-      return `The queue of T${e.to} has room again: the scheduler puts ${reqName(c, e.req)} into it.`;
-    case 'Dequeued': {
-      const arrive = c.events.find(
-        (x): x is Ev<'SyncArrive'> => x.kind === 'SyncArrive' && x.thread === e.thread && x.req === e.req,
-      );
-      if (arrive) return arriveText(c, e.thread, arrive.class, arrive.req);
-      const exec = c.events.find(
-        (x): x is Ev<'ExecStart'> => x.kind === 'ExecStart' && x.thread === e.thread && x.req === e.req,
-      );
-      if (exec) return execText(c, exec);
-      return `T${e.thread} takes ${reqName(c, e.req)} from the head of its queue.`;
-    }
-    case 'SyncArrive':
-      return arriveText(c, e.thread, e.class, e.req);
-    case 'ExecStart':
-      return execText(c, e);
-    case 'SyncRelease':
-      return releaseText(c, e);
-    case 'WaitStart':
-      return waitText(c, e);
-    case 'Steal': {
-      const waiting = c.state.lanes[e.thread]?.waitReason === REASON.Cycle;
-      const why = waiting
-        ? `While it waits in a cycle, T${e.thread} steals`
-        : `T${e.thread} has nothing to do and steals`;
-      return `${why} T${e.victim}'s ready queue: ${e.count} request${e.count === 1 ? '' : 's'} from r${e.first} on, all concurrent (T${e.victim}'s flag is down), so they may run anywhere. It sets a marker on T${e.victim}.`;
-    }
-    case 'StealDone':
-      return `T${e.thread} has executed everything it stole from T${e.victim} and clears its marker: T${e.victim} may now synchronize on its next sequential request.`;
-    default:
-      return null;
-  }
-};
-
-registerNarrator('early', earlyFamily);
-registerNarrator('work-stealing', earlyFamily);
-registerNarrator('sequential', (c) =>
-  c.start.kind === 'Delivered'
-    ? `The scheduler delivers ${reqName(c, c.start.req)} and executes it itself: one request at a time, in order.`
-    : null,
-);
 
 /** The sentence for the step that brought `track` to position p (null before the first event). */
 export function caption(track: Track, p: number, state: ReplayState): { text: string; start: number } | null {

@@ -2,17 +2,18 @@
  * The view framework. A view declares which scheduler families it applies
  * to and gets the same inputs as every other view: the loaded tracks (one
  * decoded trace each), their positions at the shared replay time, and the
- * report's runs. Adding a family's view (dependency DAG, SCCs, partition
- * maps, event colors) is one `registerView` call in `views/builtin.ts`.
+ * report's runs. A family's views (dependency DAG, SCCs, partition maps,
+ * event colors) are declared by its module (`FamilyModule.views`,
+ * views/family.ts); the views of every family are in `views/builtin.ts`.
  */
 import type { ComponentType } from 'react';
 import type { TraceWindow } from '../engine/protocol';
 import type { Track } from '../replay/store';
 import type { ReplayState } from '../trace/state';
-import { profileOf, type Family } from './families';
+import { profileOf, type Family } from './profiles';
 import type { ThreadStatus } from './status';
 
-export type { Family } from './families';
+export type { Family } from './profiles';
 
 /** The family of a scheduler id (the report's `family` wins where a run is at hand: `familyOfRun`). */
 export function familyOf(scheduler: string): Family {
@@ -71,9 +72,12 @@ export interface ViewDef {
 
 const views: ViewDef[] = [];
 
+/** Adds a view; a view registered again under its id by another family applies to both families. */
 export function registerView(v: ViewDef): void {
   const i = views.findIndex((x) => x.id === v.id);
-  if (i >= 0) views[i] = v;
+  const was = i >= 0 ? views[i].families : [];
+  const families = v.families === 'all' || was === 'all' ? 'all' : [...new Set([...was, ...v.families])];
+  if (i >= 0) views[i] = { ...v, families };
   else views.push(v);
   views.sort((a, b) => a.order - b.order);
 }

@@ -19,12 +19,15 @@
  *
  * Phrases are the family's own ("waiting for the graph lock", "waiting for
  * SCC #3's dependency on instance 41", "waiting at the sync of r12"), and
- * SCCs are named as everywhere else (`sccName`: numbered from 1).
+ * SCCs are named as everywhere else (`sccName`: numbered from 1). What
+ * differs by family is declared by the family's module (`FamilyStatus`,
+ * registered by `registerFamily` in views/family.ts); this file tests no
+ * family or scheduler name.
  */
-import { F, KIND, NO_REQUEST, REASON, REASON_NAMES, SCHEDULER, sccName, type PackedTrace } from '../trace/codec';
+import { KIND, NO_REQUEST, REASON, REASON_NAMES, sccName } from '../trace/codec';
 import type { LaneState, ReplayState, SyncGroup } from '../trace/state';
 import type { Track } from '../replay/store';
-import { mechanismWord, profileOf, type Family, type SyncMechanism } from './families';
+import { mechanismWord, profileOf, type Family, type SyncMechanism } from './profiles';
 
 export type Activity =
   | 'executing'
@@ -85,29 +88,32 @@ export interface SccIndex {
   groupOf: Map<number, number>;
 }
 
-const sccIndexes = new WeakMap<PackedTrace, SccIndex>();
+/**
+ * What a family says its own way (its module declares it; every phrase not
+ * given is the queue-based default).
+ */
+export interface FamilyStatus {
+  /** What an idle worker has nothing of; default "idle (empty queue)". */
+  idle?: string;
+  /** Where a worker took its next request from ("took r12 from …"); default "its queue". */
+  takenFrom?: string;
+  /** What follows "executing r12" when no sync group and no steal explain it; default nothing. */
+  executing?: (ctx: StatusContext, lane: LaneState, req: number) => string;
+  /** A worker at a barrier the family names its own way (text and short form); default the class's barrier. */
+  barrier?: (req: number) => { text: string; short: string };
+  /** Data the phrases read, built once per trace (ePaxos family: the SCC index). */
+  context?: (track: Track) => Pick<StatusContext, 'scc'>;
+}
 
-/** The SCC index of an ePaxos-family trace (one pass, cached per trace). */
-export function sccIndex(trace: PackedTrace): SccIndex {
-  let idx = sccIndexes.get(trace);
-  if (idx) return idx;
-  idx = { instanceOf: new Map(), groupOf: new Map() };
-  // The commit thread delivers an instance's commands, then records its Commit.
-  let pending: number[] = [];
-  for (let i = 0; i < trace.length; i++) {
-    const k = trace.kind(i);
-    if (k === KIND.Delivered && trace.thread(i) === SCHEDULER) pending.push(trace.get(i, F.Delivered.req));
-    else if (k === KIND.Commit) {
-      const inst = trace.get(i, F.Commit.instance);
-      for (const r of pending) idx.instanceOf.set(r, inst);
-      pending = [];
-    } else if (k === KIND.GroupMember) {
-      const inst = idx.instanceOf.get(trace.get(i, F.GroupMember.req));
-      if (inst !== undefined) idx.groupOf.set(inst, trace.get(i, F.GroupMember.group));
-    }
-  }
-  sccIndexes.set(trace, idx);
-  return idx;
+const familyStatuses = new Map<Family, FamilyStatus>();
+
+/** Called by `registerFamily` (views/family.ts) with the family module's `status`. */
+export function registerFamilyStatus(family: Family, status: FamilyStatus): void {
+  familyStatuses.set(family, status);
+}
+
+function phrases(ctx: StatusContext): FamilyStatus {
+  return (ctx.family && familyStatuses.get(ctx.family)) || {};
 }
 
 /** The context of a replay track: its trace's request classes, class names, and its scheduler's mechanism. */
@@ -119,33 +125,25 @@ export function statusContext(track: Track): StatusContext {
     classNames: track.classNames,
     mechanism: profile.sync,
     family,
-    scc: family === 'epaxos' ? sccIndex(track.model.trace) : undefined,
+    scc: familyStatuses.get(family)?.context?.(track).scc,
   };
 }
 
 /** "instance 41" of command `req` (ePaxos family), or "r12" when unknown. */
-function instanceName(ctx: StatusContext, req: number): string {
+export function instanceName(ctx: StatusContext, req: number): string {
   const inst = ctx.scc?.instanceOf.get(req);
   return inst === undefined ? `r${req}` : `instance ${inst}`;
 }
 
 /** The SCC of command `req`'s instance, or -1. */
-function sccOfReq(ctx: StatusContext, req: number): number {
+export function sccOfReq(ctx: StatusContext, req: number): number {
   const inst = ctx.scc?.instanceOf.get(req);
   return inst === undefined ? -1 : (ctx.scc?.groupOf.get(inst) ?? -1);
 }
 
 /** What an idle worker of the family has nothing of. */
 function idleText(ctx: StatusContext): string {
-  switch (ctx.family) {
-    case 'late':
-      // Asleep in take(): a request made ready just now wakes it a moment later.
-      return 'idle, asleep until a request is ready';
-    case 'epaxos':
-      return 'idle (no SCC to run)';
-    default:
-      return 'idle (empty queue)';
-  }
+  return phrases(ctx).idle ?? 'idle (empty queue)';
 }
 
 export function className(ctx: StatusContext, cls: number): string {
@@ -193,13 +191,11 @@ function executing(s: ReplayState, t: number, lane: LaneState, ctx: StatusContex
   const cls = classOf(ctx, r);
   const g = groupFor(s, r);
   const stolen = lane.stealVictim >= 0 && lane.stolenAll.includes(r);
-  let why = '';
-  if (g) why = ` for ${className(ctx, cls)} (all arrived at its ${mechanismWord(ctx.mechanism)})`;
-  else if (stolen) why = ` (stolen from T${lane.stealVictim})`;
-  else if (ctx.family === 'epaxos') {
-    const scc = lane.scc >= 0 ? lane.scc : sccOfReq(ctx, r);
-    why = `: ${instanceName(ctx, r)}${scc >= 0 ? ` of ${sccName(scc)}` : ''}`;
-  } else if (ctx.family === 'late') why = ', taken from the graph';
+  const why = g
+    ? ` for ${className(ctx, cls)} (all arrived at its ${mechanismWord(ctx.mechanism)})`
+    : stolen
+      ? ` (stolen from T${lane.stealVictim})`
+      : (phrases(ctx).executing?.(ctx, lane, r) ?? '');
   return make(t, lane, 'executing', r, cls, `executing r${r}${why}`, `exec r${r}`, 'exec');
 }
 
@@ -208,10 +204,8 @@ function syncWait(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext
   const cls = classOf(ctx, r);
   const name = className(ctx, cls);
   const g = groupFor(s, r);
-  if (reason === REASON.Barrier && ctx.family === 'repartitioning') {
-    // A request over several partitions: every worker it touches meets, one executes it.
-    return make(t, lane, 'sync', r, cls, `waiting at the sync of r${r}`, `sync r${r}`, 'wait');
-  }
+  const own = reason === REASON.Barrier ? phrases(ctx).barrier?.(r) : undefined;
+  if (own) return make(t, lane, 'sync', r, cls, own.text, own.short, 'wait');
   if (reason === REASON.Barrier) {
     const after = g && groupDone(g);
     const text = after
@@ -283,7 +277,7 @@ function between(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
   }
   if (held >= 0 && !g) {
     const cls = classOf(ctx, held);
-    const from = ctx.family === 'late' ? 'the graph (it was ready)' : 'its queue';
+    const from = phrases(ctx).takenFrom ?? 'its queue';
     return make(t, lane, 'next', held, cls, `took r${held} from ${from}`, `took r${held}`, 'dim');
   }
   if (lane.scc >= 0) return inScc(t, lane);

@@ -5,6 +5,7 @@ import { synthesize } from '../trace/synth';
 import { conflicts, inferMapping, shardedNames } from './classes';
 import { codeFor, codes, pseudoEvent } from './pseudocode/PseudoPanel';
 import { lineFor } from './pseudocode/types';
+import './families';
 import { familyOf, viewsFor } from './registry';
 import { focusRequest } from './threads/draw';
 import { makeTrack, shardsOf } from './tracks';

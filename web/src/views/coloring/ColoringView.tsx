@@ -30,6 +30,7 @@ import {
   type CoreNow,
   type Steal,
 } from './model';
+import './coloring.css';
 
 /** Event chips drawn per core; the rest are counted. */
 const MAX_CHIPS = 48;

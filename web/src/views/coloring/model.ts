@@ -19,9 +19,12 @@
  *   the thread's last `StealTry`).
  *
  * The state at a position is a checkpoint (taken every `stride` events
- * while reading the trace) plus the events since: it equals a replay from
- * the start (model.test.ts checks this at random positions).
+ * while reading the trace) plus the events since, by the shared family
+ * replay (`replay/checkpoints.ts`, with `QueueReplay` as the reducer): it
+ * equals a replay from the start (model.test.ts checks this at random
+ * positions).
  */
+import { checkpoint, replayAt as replayFrom, strideFor, type Checkpointed } from '../../replay/checkpoints';
 import { F, KIND, type PackedTrace } from '../../trace/codec';
 
 export interface Steal {
@@ -188,9 +191,8 @@ export interface ColorTimeline {
   execs: Execution[];
   /** Color of every registered event (from `Registered`). */
   colorOf: Map<number, number>;
-  /** `checkpoints[k]`: the queues after the first `k * stride` events. */
-  checkpoints: QueueReplay[];
-  stride: number;
+  /** The queues' checkpoints (every `stride` events) over the trace. */
+  queues: Checkpointed<QueueReplay>;
   trace: PackedTrace;
 }
 
@@ -215,14 +217,9 @@ export function refusalText(r: Pick<Refusal, 'heuristic' | 'left_ns' | 'cost_ns'
   return REFUSAL_REASONS[r.heuristic] ?? `refused (heuristic ${r.heuristic})`;
 }
 
-/** Checkpoint spacing: at most ~512 checkpoints, at least every 2048 events. */
-function strideFor(n: number): number {
-  return Math.max(2048, Math.ceil(n / 512));
-}
-
 /** Read a trace of a run on `cores` cores once into the view's timeline. */
 export function timeline(trace: PackedTrace, cores: number, stride = strideFor(trace.length)): ColorTimeline {
-  const out: ColorTimeline = {
+  const out: Omit<ColorTimeline, 'queues'> = {
     cores,
     colorQueues: false,
     stealQueue: false,
@@ -230,8 +227,6 @@ export function timeline(trace: PackedTrace, cores: number, stride = strideFor(t
     refusals: [],
     execs: [],
     colorOf: new Map(),
-    checkpoints: [],
-    stride: Math.max(1, stride),
     trace,
   };
   for (let i = 0; i < trace.length && !(out.colorQueues && out.stealQueue); i++) {
@@ -243,9 +238,8 @@ export function timeline(trace: PackedTrace, cores: number, stride = strideFor(t
   const tried = new Map<number, number>();
   const lastSteal = new Map<number, Steal>();
   const running = new Map<number, Execution>();
-  const replay = new QueueReplay(cores, out.colorQueues);
-  for (let i = 0; i < trace.length; i++) {
-    if (i % out.stride === 0) out.checkpoints.push(replay.clone());
+  // One pass: each event is read here just before the queues' reducer applies it.
+  const read = (i: number) => {
     const k = trace.kind(i);
     const t = trace.tNs(i);
     const th = trace.thread(i);
@@ -305,9 +299,17 @@ export function timeline(trace: PackedTrace, cores: number, stride = strideFor(t
       default:
         break;
     }
-    replay.apply(trace, i, out.colorOf);
-  }
-  return out;
+  };
+  return { ...out, queues: checkpoint(trace, queueReducer(cores, out.colorQueues, out.colorOf), stride, read) };
+}
+
+/** The queues as a family reducer; `colorOf` fills up as the trace is read (an event's color comes with its registration). */
+function queueReducer(cores: number, colorQueues: boolean, colorOf: ReadonlyMap<number, number>) {
+  return {
+    init: () => new QueueReplay(cores, colorQueues),
+    apply: (r: QueueReplay, trace: PackedTrace, i: number) => r.apply(trace, i, colorOf),
+    clone: (r: QueueReplay) => r.clone(),
+  };
 }
 
 /** A color-queue of a core now: the color and its queued events, in order. */
@@ -344,12 +346,7 @@ export function replayFromStart(tl: ColorTimeline, pos: number): QueueReplay {
 
 /** The queues after the first `pos` trace events: the nearest checkpoint, then the events since. */
 export function replayAt(tl: ColorTimeline, pos: number): QueueReplay {
-  const end = Math.max(0, Math.min(pos, tl.trace.length));
-  const k = Math.min(Math.floor(end / tl.stride), tl.checkpoints.length - 1);
-  if (k < 0) return new QueueReplay(tl.cores, tl.colorQueues);
-  const r = tl.checkpoints[k].clone();
-  for (let i = k * tl.stride; i < end; i++) r.apply(tl.trace, i, tl.colorOf);
-  return r;
+  return replayFrom(tl.queues, pos);
 }
 
 /** What a replay says, per core, for the view. */

@@ -1,12 +1,13 @@
 /**
  * Captions of event-coloring steps (Libasync-smp and Mely, paper 002): one
  * plain sentence per step, from the step's events, saying what the runtime
- * did and why, in the words of docs/teaching/event-coloring.md. Registered
- * with the view framework's narrators (views/narrate.ts); events these do
- * not describe fall through to the generic narrator.
+ * did and why, in the words of docs/teaching/event-coloring.md. Declared by
+ * the family's module (index.ts), registered with the view framework's
+ * narrators (views/narrate.ts); events these do not describe fall through to
+ * the generic narrator.
  */
 import { NO_REQUEST, REASON, type NamedEvent } from '../../trace/codec';
-import { registerNarrator, type StepContext } from '../narrate';
+import type { StepContext } from '../narrate';
 import { refusalText, us } from './model';
 
 type Ev<K extends NamedEvent['kind']> = Extract<NamedEvent, { kind: K }>;
@@ -93,5 +94,3 @@ export function coloringCaption(c: StepContext): string | null {
       return null;
   }
 }
-
-registerNarrator('coloring', coloringCaption);

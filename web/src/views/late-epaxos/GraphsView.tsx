@@ -34,6 +34,7 @@ import {
   type EpaxosGraph,
   type LateGraph,
 } from './model';
+import './graphs.css';
 
 /** At most this many SCCs are drawn (the latest found); older ones are counted. */
 export const MAX_SCCS = 18;

@@ -2,8 +2,9 @@
  * The pseudo-code panel: the listings of the scheduler that produced the
  * trace, with the line of the event at the replay position highlighted.
  * Listings come from the files beside this one (`early.ts`,
- * `work-stealing.ts`, ...), each exporting a `PseudoCode` (see `types.ts`);
- * a new family's file is picked up without changing this panel.
+ * `work-stealing.ts`, ...), each exporting a `PseudoCode` (see `types.ts`)
+ * that its family module registers; a new family's listing is picked up
+ * without changing this panel.
  */
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -23,17 +24,9 @@ import { caption } from '../narrate';
 import { useReplay } from '../../replay/store';
 import type { Track } from '../../replay/store';
 import { useDisplay } from '../display';
-import { lineFor, type EventKindName, type PseudoCode, type PseudoEvent, type PseudoTarget } from './types';
+import { codes, lineFor, type EventKindName, type PseudoCode, type PseudoEvent, type PseudoTarget } from './types';
 
-function isPseudoCode(x: unknown): x is PseudoCode {
-  const o = x as PseudoCode;
-  return !!o && Array.isArray(o.schedulers) && Array.isArray(o.listings) && Array.isArray(o.rules);
-}
-
-const modules = import.meta.glob<Record<string, unknown>>(['./*.ts', '!./types.ts', '!./*.test.ts'], { eager: true });
-
-/** Every PseudoCode exported by the files of this folder. */
-export const codes: PseudoCode[] = Object.values(modules).flatMap((m) => Object.values(m).filter(isPseudoCode));
+export { codes };
 
 export function codeFor(scheduler: string, all: readonly PseudoCode[] = codes): PseudoCode | null {
   return all.find((c) => c.schedulers.includes(scheduler)) ?? null;

@@ -3,9 +3,10 @@
  *
  * Each executor family (early, busy-wait, work stealing, ...) exports one
  * `PseudoCode` value from its own file in this folder (`early.ts`,
- * `work-stealing.ts`, ...). The panel shows the listings of the scheduler
- * that produced the trace and highlights the line that the trace event at
- * the replay position corresponds to.
+ * `work-stealing.ts`, ...), which its family module lists
+ * (`FamilyModule.pseudocode`, views/family.ts). The panel shows the
+ * listings of the scheduler that produced the trace and highlights the line
+ * that the trace event at the replay position corresponds to.
  *
  * The mapping from events to lines is pure data plus one small function, so
  * the panel needs no knowledge of any particular algorithm.
@@ -111,4 +112,11 @@ export function lineFor(code: PseudoCode, e: PseudoEvent): PseudoTarget | null {
     return r.target;
   }
   return null;
+}
+
+/** Every registered listing (`registerFamily` adds its family's, views/family.ts). */
+export const codes: PseudoCode[] = [];
+
+export function registerPseudoCode(code: PseudoCode): void {
+  if (!codes.includes(code)) codes.push(code);
 }

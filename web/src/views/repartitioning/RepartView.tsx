@@ -21,6 +21,7 @@ import { useSize } from '../useSize';
 import { drawStrip } from './chart';
 import type { GraphCanvas } from './graphCanvas';
 import { cutOf, ownersAt, pausedAt, seenAt, timeline, type GraphView, type RepartTimeline } from './model';
+import './repartitioning.css';
 
 type GraphState = { graph: GraphView } | { error: string } | null;
 

@@ -13,7 +13,7 @@
 import type { ReplayState } from '../../trace/state';
 import type { Track } from '../../replay/store';
 import { usePalette, type Palette } from '../display';
-import { profileOf } from '../families';
+import { profileOf } from '../profiles';
 import type { ViewProps } from '../registry';
 import { groupCard, statusContext, type GroupCard, type ThreadStatus } from '../status';
 

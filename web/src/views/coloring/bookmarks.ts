@@ -1,0 +1,34 @@
+/**
+ * Lesson bookmarks of the event-coloring runtimes (paper 002): whole colors
+ * stolen, a steal costlier than the work it moved, and steals refused.
+ */
+import { F, KIND } from '../../trace/codec';
+import { first, firstOfKind, type Finder } from '../bookmarks';
+
+export const coloringBookmarks: Record<string, Finder> = {
+  'color-steal': firstOfKind(KIND.ColorSteal),
+
+  /** A steal that took longer than the annotated work it moved: the naive steal of Libasync-smp on short events. */
+  'costly-steal': (track) => {
+    const t = track.model.trace;
+    const cost = first(
+      track,
+      (i) => t.kind(i) === KIND.StealCost && t.get(i, F.StealCost.steal_ns) > t.get(i, F.StealCost.left_ns),
+    );
+    if (cost < 0) return -1;
+    // The steal itself: the stealer's ColorSteal just before its cost.
+    const th = t.thread(cost);
+    for (let i = cost - 1; i >= 0 && i >= cost - 4096; i--) {
+      if (t.thread(i) === th && t.kind(i) === KIND.ColorSteal) return i;
+    }
+    return cost;
+  },
+
+  'steal-refused': firstOfKind(KIND.StealRefused),
+
+  /** Mely's time-left heuristic: the color's time left is not above the cost of a steal. */
+  'time-left-refused': (track) => {
+    const t = track.model.trace;
+    return first(track, (i) => t.kind(i) === KIND.StealRefused && t.get(i, F.StealRefused.heuristic) === 2);
+  },
+};

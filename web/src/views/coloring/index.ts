@@ -1,0 +1,29 @@
+/**
+ * The event-coloring runtimes: Libasync-smp and Mely run
+ * events of one color one at a time, on the core that owns the color, and
+ * idle cores may steal whole colors.
+ */
+import type { FamilyModule } from '../family';
+import { libasync, mely } from '../pseudocode/coloring';
+import { coloringBookmarks } from './bookmarks';
+import { ColoringView } from './ColoringView';
+import { coloringCaption } from './narrate';
+
+export const coloring: FamilyModule = {
+  family: 'coloring',
+  schedulers: [
+    { id: 'libasync', sync: null, color: '#155b75', colorHc: '#5ad1ff' },
+    { id: 'mely', sync: null, color: '#4e5ba6', colorHc: '#9aa8ff' },
+  ],
+  views: [
+    {
+      id: 'coloring',
+      title: 'Colors & steals',
+      order: 25,
+      component: ColoringView,
+    },
+  ],
+  captions: [coloringCaption],
+  pseudocode: [libasync, mely],
+  bookmarks: coloringBookmarks,
+};

@@ -1,0 +1,32 @@
+/**
+ * Repartitioning: workers own partitions of the state, a
+ * request over several partitions makes their workers meet, and the
+ * scheduler pauses to switch to a new map.
+ */
+import type { FamilyModule } from '../family';
+import { repartBookmarks } from './bookmarks';
+import { RepartView } from './RepartView';
+
+export const repartitioning: FamilyModule = {
+  family: 'repartitioning',
+  schedulers: ['repart-rr', 'repart-sw', 'repart-base', 'repart-async'].map((id) => ({
+    id,
+    sync: null,
+    color: '#475467',
+    colorHc: '#98a2b3',
+  })),
+  owns: (scheduler) => scheduler.startsWith('repart-'),
+  views: [
+    {
+      id: 'partitions',
+      title: 'Partitions',
+      order: 25,
+      component: RepartView,
+    },
+  ],
+  status: {
+    // A request over several partitions: every worker it touches meets, one executes it.
+    barrier: (req) => ({ text: `waiting at the sync of r${req}`, short: `sync r${req}` }),
+  },
+  bookmarks: repartBookmarks,
+};

@@ -1,0 +1,30 @@
+/**
+ * Work stealing (four variants, conservative to optimistic): early scheduling whose idle
+ * (or, from moderate on, waiting) threads steal concurrent requests from
+ * other threads' queues. Same steps and views as early scheduling, plus the
+ * steals.
+ */
+import { meetingFamily } from '../early';
+import { BARRIER, CYCLE } from '../profiles';
+import { wsAggressive, wsConservative, wsModerate, wsOptimistic } from '../pseudocode/work-stealing';
+import { stealingBookmarks } from './bookmarks';
+
+export const workStealing = meetingFamily({
+  family: 'work-stealing',
+  schedulers: [
+    { id: 'ws-conservative', sync: BARRIER, color: '#7a5af8', colorHc: '#b69cff', steals: true },
+    {
+      id: 'ws-moderate',
+      sync: { ...CYCLE, barrierAfter: true },
+      color: '#0e9384',
+      colorHc: '#2ee6cf',
+      steals: true,
+      stealsWhileWaiting: true,
+    },
+    { id: 'ws-aggressive', sync: CYCLE, color: '#dc6803', colorHc: '#ffa53d', steals: true, stealsWhileWaiting: true },
+    { id: 'ws-optimistic', sync: CYCLE, color: '#2e9e44', colorHc: '#4ee67a', steals: true, stealsWhileWaiting: true },
+  ],
+  owns: (scheduler) => scheduler.startsWith('ws-'),
+  pseudocode: [wsConservative, wsModerate, wsAggressive, wsOptimistic],
+  bookmarks: stealingBookmarks,
+});
