@@ -9,13 +9,14 @@
 import './builtin';
 import { PseudoPanel } from './pseudocode/PseudoPanel';
 import { replayStore, useReplay, useReplayKeysOnce } from './replayHooks';
-import { familyOf, viewsFor, type Family, type RunLike } from './registry';
+import type { RunReport } from '../engine/protocol';
+import { familyOf, viewsFor, type Family } from './registry';
 import { statusContext, threadStatuses } from './status';
 import { Timeline } from './Timeline';
 import { useDisplay } from './display';
 import { classroomStore, useClassroom } from './classroomStore';
 
-export function ClassroomView({ allRuns, runs }: { allRuns: RunLike[]; runs: (RunLike | undefined)[] }) {
+export function ClassroomView({ allRuns, runs }: { allRuns: RunReport[]; runs: (RunReport | undefined)[] }) {
   useReplayKeysOnce();
   const tracks = useReplay((s) => s.tracks);
   useReplay((s) => s.position);

@@ -10,7 +10,7 @@ import { replayStore, type Track } from '../replay/store';
 import { loadSynthetic } from '../trace/load';
 import type { SynthOptions } from '../trace/synth';
 import { ClassroomView } from './ClassroomView';
-import type { RunLike } from './registry';
+import type { RunReport } from '../engine/protocol';
 
 type Mode = SynthOptions['mode'];
 const MODES: readonly Mode[] = ['early', 'busy-wait', 'ws'];
@@ -42,7 +42,7 @@ export function synthOptions(mode: Mode, q: URLSearchParams): SynthOptions {
 
 export function SyntheticClassroom({ modes, q }: { modes: Mode[]; q: URLSearchParams }) {
   const [status, setStatus] = useState('Generating a synthetic trace in the trace worker…');
-  const [runs, setRuns] = useState<RunLike[]>([]);
+  const [runs, setRuns] = useState<RunReport[]>([]);
   useEffect(() => {
     const t0 = performance.now();
     Promise.all(modes.map((m) => loadSynthetic(synthOptions(m, q)))).then(
@@ -55,7 +55,12 @@ export function SyntheticClassroom({ modes, q }: { modes: Mode[]; q: URLSearchPa
           classNames: (l.mapping ?? []).map((m) => m.class),
           mapping: l.mapping ?? [],
         }));
-        setRuns(tracks.map((t) => ({ scheduler: t.scheduler, label: t.label, threads: t.model.index.threads })));
+        // Simulated runs: only what the views read of a report run.
+        setRuns(
+          tracks.map(
+            (t) => ({ scheduler: t.scheduler, label: t.label, threads: t.model.index.threads }) as unknown as RunReport,
+          ),
+        );
         replayStore.getState().setTracks(tracks);
         const n = tracks.map((t) => t.model.length.toLocaleString()).join(' + ');
         setStatus(

@@ -126,10 +126,14 @@ enum Command {
         json: bool,
     },
     /// Print the JSON Schema of scenario files, or with --trace the trace
-    /// vocabulary (event kinds, fields, wait reasons) as JSON.
+    /// vocabulary (event kinds, fields, wait reasons) as JSON, or with
+    /// --contract the JSON Schema of what the engine hands the web app
+    /// (report, live snapshot, bench report, families, parameter objects).
     Schema {
-        #[arg(long)]
+        #[arg(long, conflicts_with = "contract")]
         trace: bool,
+        #[arg(long)]
+        contract: bool,
     },
 }
 
@@ -224,9 +228,11 @@ fn main() -> ExitCode {
             };
             cmd_bench(&file, &opts, json)
         }
-        Command::Schema { trace } => {
+        Command::Schema { trace, contract } => {
             if trace {
                 print!("{}", psmr_core::trace::vocabulary_json());
+            } else if contract {
+                print!("{}", psmr_scenario::contract::contract_schema());
             } else {
                 print!("{}", Scenario::json_schema());
             }

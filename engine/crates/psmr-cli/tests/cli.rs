@@ -217,6 +217,21 @@ fn schema_trace_prints_the_committed_vocabulary() {
     );
 }
 
+/// The web app's report and parameter types are generated from the
+/// committed contract: it must be the engine's.
+#[test]
+fn schema_contract_prints_the_committed_contract() {
+    let o = psmr(&["schema", "--contract"]);
+    assert_eq!(o.status.code(), Some(0));
+    let committed = include_str!("../../../../web/src/engine/contract.schema.json");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        committed,
+        "regenerate: cargo run -q -p psmr-cli -- schema --contract > ../web/src/engine/contract.schema.json \
+         && (cd ../web && node scripts/gen-contract.mjs)"
+    );
+}
+
 #[test]
 fn delivery_flag_is_parsed_and_reported() {
     let o = psmr(&[

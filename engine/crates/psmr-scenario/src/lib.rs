@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub mod commits;
+pub mod contract;
 pub mod diag;
 pub mod expect;
 pub mod locate;

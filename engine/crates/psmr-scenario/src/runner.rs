@@ -20,6 +20,7 @@ use psmr_core::trace::{TraceConfig, TraceEvent, TraceWindow};
 use psmr_core::workload::{class_weights_for, generate_stream};
 use psmr_core::{ClassTable, RunError, SchedulerId, Stream};
 use psmr_schedulers::{build, needs, BuildEnv, SchedulerSpec};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::locate::element;
@@ -50,7 +51,7 @@ pub struct RunOptions {
 }
 
 /// What a poller sees of a scenario run in progress.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MonitorSnapshot {
     /// Label of the scheduler running now (empty before the first).
     pub scheduler: String,
@@ -177,7 +178,7 @@ impl RunMonitor {
 }
 
 /// The result of running a scenario: the CLI's `--json` contract.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
     pub scenario: String,
     /// Cores of the machine (natively `available_parallelism`; the browser
@@ -193,9 +194,10 @@ pub struct Report {
 }
 
 /// What the views need to know about the stream.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct StreamInfo {
     /// `total`, `commits` or `events`.
+    #[schemars(with = "psmr_core::StreamKind")]
     pub kind: String,
     pub requests: u32,
     /// Delivery units: requests, instances or root events.
@@ -206,16 +208,20 @@ pub struct StreamInfo {
     /// Commit streams: how many SCCs of each size the instances' dependency
     /// graph has (paper 004's collisions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "psmr_core::commit_sim::SccHistogram")]
     pub scc: Option<psmr_core::commit_sim::SccHistogram>,
 }
 
 /// One request class, for the views (no more guessing from names).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ClassInfo {
     pub name: String,
     pub weight: f64,
     /// The shard of a local class (0-based), absent for a global one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "u16")]
     pub shard: Option<u16>,
     pub write: bool,
     /// Ids of the classes it conflicts with (itself included when it has
@@ -223,7 +229,9 @@ pub struct ClassInfo {
     pub conflicts: Vec<u16>,
 }
 
-fn class_infos(classes: &ClassTable) -> Vec<ClassInfo> {
+/// The report's view of `classes`: each class with the ids of the classes
+/// it conflicts with, from [`ClassTable::conflicts`].
+pub fn class_infos(classes: &ClassTable) -> Vec<ClassInfo> {
     let n = classes.len() as u16;
     classes
         .classes()
@@ -254,13 +262,14 @@ pub fn stream_info(s: &Stream) -> StreamInfo {
 }
 
 /// One scheduler's run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RunReport {
     /// Scheduler id.
     pub scheduler: String,
     /// The scheduler's family (`sequential`, `early`, `work-stealing`,
     /// `late`, `epaxos`, `repartitioning`, `coloring`).
     #[serde(default)]
+    #[schemars(with = "psmr_core::scheduler::Family")]
     pub family: String,
     /// Label (the id unless the scenario gives one).
     pub label: String,
@@ -275,6 +284,8 @@ pub struct RunReport {
     pub violation: Option<String>,
     /// The same, structured (request ids, classes, shard) for the views.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "Violation")]
     pub violation_detail: Option<Violation>,
     /// Digest of the final application state, hex.
     pub state_digest: String,
@@ -284,6 +295,8 @@ pub struct RunReport {
     /// Throughput over the sequential run's on the same stream (present
     /// when the scenario ran `sequential`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "f64")]
     pub speedup_vs_sequential: Option<f64>,
     /// The trace hit its event bound and was cut (see `trace_window`).
     #[serde(default)]
