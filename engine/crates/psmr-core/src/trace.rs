@@ -441,6 +441,33 @@ vocabulary! {
     46 StealQueue { color: count @ a, core: thread @ b, left_ns: count @ c, interval: small @ x }
 }
 
+/// The small fields whose values name a choice rather than count something:
+/// `(kind, field, names)`, the value being the name's index. The recorders
+/// write these codes (coloring runtimes: `runtime.rs`, `mely.rs`; a test
+/// there checks them); the web reads them by name from the JSON table.
+pub const SMALL_CODES: &[(&str, &str, &[&str])] = &[
+    // Paper 002: how a free color got its core.
+    (
+        "color-home",
+        "how",
+        &["hashed", "registering-core", "fixed-core"],
+    ),
+    // Mely's color-queues (IV-A).
+    ("color-queue", "op", &["joined", "left", "to-tail"]),
+    // `coloring::runtime::Refusal`, in its order.
+    (
+        "steal-refused",
+        "heuristic",
+        &["two-colors", "half", "time-left", "nothing"],
+    ),
+    // Mely's stealing queue (IV-B): three intervals of time left, then leaving it.
+    (
+        "steal-queue",
+        "interval",
+        &["under-one-unit", "under-eight-units", "above", "left"],
+    ),
+];
+
 /// The vocabulary, wait reasons and thread-id conventions as JSON (what
 /// `psmr schema --trace` prints and `web/src/trace/vocabulary.json` holds).
 pub fn vocabulary_json() -> String {
@@ -455,6 +482,10 @@ pub fn vocabulary_json() -> String {
         "no_request": NO_REQUEST,
         "kinds": kinds(),
         "reasons": reasons,
+        "small_codes": SMALL_CODES
+            .iter()
+            .map(|(kind, field, names)| serde_json::json!({"kind": kind, "field": field, "names": names}))
+            .collect::<Vec<_>>(),
     });
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
@@ -1157,6 +1188,17 @@ mod tests {
 
     /// Codes are assigned in ranges per family (docs/adding-a-family.md),
     /// so the table may have gaps: unique and increasing.
+    #[test]
+    fn small_codes_name_small_fields_of_known_kinds() {
+        let kinds = kinds();
+        for (kind, field, names) in SMALL_CODES {
+            let k = kinds.iter().find(|k| k.name == *kind);
+            let f = k.and_then(|k| k.fields.iter().find(|f| f.name == *field));
+            assert_eq!(f.map(|f| f.ty), Some("small"), "{kind}.{field}");
+            assert!(!names.is_empty() && names.len() <= 256, "{kind}.{field}");
+        }
+    }
+
     #[test]
     fn codes_are_unique_and_increasing() {
         // Families own code ranges (late/ePaxos 23-31, repartitioning 32-40,

@@ -725,3 +725,31 @@ fn a_spec_selects_the_broken_runtime_and_the_oracle_catches_it() {
         assert!(caught, "{id}: the oracle never caught the broken stealer");
     }
 }
+
+/// The codes the runtimes record for a refused steal and a color leaving
+/// Mely's stealing queue are the vocabulary's names' (the web reads them
+/// by name from `psmr schema --trace`).
+#[test]
+fn recorded_small_codes_are_the_vocabularys() {
+    use super::runtime::Refusal;
+    let names = |kind: &str, field: &str| {
+        psmr_core::trace::SMALL_CODES
+            .iter()
+            .find(|(k, f, _)| *k == kind && *f == field)
+            .map(|e| e.2)
+            .unwrap()
+    };
+    let refusals = names("steal-refused", "heuristic");
+    for (r, name) in [
+        (Refusal::TwoColors, "two-colors"),
+        (Refusal::Half, "half"),
+        (Refusal::TimeLeft, "time-left"),
+        (Refusal::Nothing, "nothing"),
+    ] {
+        assert_eq!(refusals[r as usize], name);
+    }
+    assert_eq!(
+        names("steal-queue", "interval")[super::mely::LEFT_SQ as usize],
+        "left"
+    );
+}
