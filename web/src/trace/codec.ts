@@ -49,7 +49,6 @@ export const WORDS = 6;
 export const EVENT_BYTES = WORDS * 4;
 
 export type KindName = keyof typeof KIND;
-export type KindCode = (typeof KIND)[KindName];
 /** Kind names (as in `KIND`), by code. */
 export const KIND_NAMES: readonly (KindName | undefined)[] = (() => {
   const names: (KindName | undefined)[] = Array.from({ length: KIND_COUNT }, () => undefined);

@@ -10,8 +10,10 @@
  * See docs/views.md.
  */
 
-/** Scheduler families, as the run report's `family` names them. */
-export type Family = 'sequential' | 'early' | 'work-stealing' | 'late' | 'epaxos' | 'repartitioning' | 'coloring';
+import type { Family } from '../engine/protocol';
+
+/** Scheduler families, as the run report's `family` names them (the engine's list, generated). */
+export type { Family };
 
 /** How the threads of a sequential class synchronize on one request. */
 export interface SyncMechanism {

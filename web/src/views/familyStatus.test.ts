@@ -7,14 +7,25 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe as suite, expect, it } from 'vitest';
-import { describe, encode, KIND, NO_REQUEST, REASON, sccName } from '../trace/codec';
 import { loadTraceHere } from '../trace/load';
 import type { Track } from '../replay/store';
 import { shardedClasses } from '../engine/classes';
 import { classNames as namesOf, inferMapping } from './classes';
 import { findBookmark } from './bookmarks';
 import GraphsView from './late-epaxos/GraphsView';
-import { AUX_BASE, K, R, SCHEDULER, epaxosGraph, epaxosStep, lateGraph, type Ev } from './late-epaxos/model';
+import {
+  AUX_BASE,
+  describe,
+  encode,
+  KIND,
+  KIND as K,
+  NO_REQUEST,
+  REASON,
+  REASON as R,
+  SCHEDULER,
+  sccName,
+} from '../trace/codec';
+import { epaxosGraph, epaxosStep, lateGraph, type Ev } from './late-epaxos/model';
 import type { ViewProps } from './registry';
 import { schedulerStatus, statusContext, threadStatuses, type ThreadStatus } from './status';
 import { ThreadsView } from './threads/ThreadsView';
