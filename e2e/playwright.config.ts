@@ -11,8 +11,23 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.PSMR_E2E_PORT ?? 4173);
 const CHROMIUM = process.env.PSMR_CHROMIUM ?? "/usr/bin/chromium";
 
+/**
+ * Measurements for the benchmark docs (e2e/measure: a browser sweep, the
+ * clock's resolution) are not tests: their project exists only when one is
+ * asked for, so a normal run neither runs nor counts them.
+ */
+const measuring = !!(
+  process.env.PSMR_SWEEP_SCENARIO || process.env.PSMR_TIMER_OUT
+);
+
 export default defineConfig({
   testDir: "./tests",
+  projects: [
+    { name: "e2e", testDir: "./tests" },
+    ...(measuring
+      ? [{ name: "measure", testDir: "./measure", testMatch: "*.measure.ts" }]
+      : []),
+  ],
   timeout: 120_000,
   expect: { timeout: 60_000 },
   fullyParallel: false,
