@@ -6,7 +6,8 @@ import { defineConfig } from "@playwright/test";
  * Playwright's own browser download is not available here.
  *
  * `npm test` builds the wasm engine and the app before this runs; to run
- * only these tests: `npm run build -w web && npx playwright test -c e2e`.
+ * only these tests: `PSMR_HARNESS=1 npm run build -w web && npx playwright test -c e2e`
+ * (PSMR_HARNESS=1 adds the harness page the synthetic-trace load test opens).
  */
 const PORT = Number(process.env.PSMR_E2E_PORT ?? 4173);
 const CHROMIUM = process.env.PSMR_CHROMIUM ?? "/usr/bin/chromium";

@@ -20,7 +20,6 @@ import { ClassroomView } from './ClassroomView';
 import { classroomStore } from './classroomStore';
 import { LessonBar } from './LessonBar';
 import { LiveThreads } from './live/LiveThreads';
-import { SyntheticClassroom, syntheticModes } from './synthetic';
 import { forgetOlderThan, hasModel, makeTrack, modelFor, runLabel } from './tracks';
 import { momentUrl, useLink, type Moment } from '../components/links';
 import { findMoment, nameMoment } from './moments';
@@ -139,9 +138,7 @@ function TraceDownload() {
 }
 
 export function ClassroomPanel() {
-  const q = new URLSearchParams(window.location.search);
-  const modes = syntheticModes(q);
-  return modes ? <SyntheticClassroom modes={modes} q={q} /> : <RunClassroom />;
+  return <RunClassroom />;
 }
 
 /** No report yet: the lessons, one click each (the first starts the engine); why the last run failed, if it did. */

@@ -4,7 +4,7 @@
  * to fill the space it is given (the screen, in presentation mode) with all
  * three always visible; only the view and the listing scroll, inside. Reads the
  * replay store; does not know where the tracks came from (the engine via
- * `ClassroomPanel`, or the synthetic dev harness).
+ * `ClassroomPanel`, or the synthetic traces of the harness page).
  */
 import './builtin';
 import { PseudoPanel } from './pseudocode/PseudoPanel';
