@@ -188,18 +188,27 @@ fn unreadable_files_and_several_files() {
     );
 }
 
+/// `psmr ARGS` succeeds and prints `committed` byte for byte; `regenerate`
+/// says how to refresh the committed copy.
+fn assert_prints_committed(args: &[&str], committed: &str, regenerate: &str) {
+    let o = psmr(args);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        committed,
+        "regenerate: {regenerate}"
+    );
+}
+
 /// The committed schema describes the normal build; fault injection adds a
 /// field to scheduler entries.
 #[test]
 #[cfg(not(feature = "fault-injection"))]
 fn schema_command_prints_the_committed_schema() {
-    let o = psmr(&["schema"]);
-    assert_eq!(o.status.code(), Some(0));
-    let committed = include_str!("../../../../scenarios/scenario.schema.json");
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        committed,
-        "regenerate: cargo run -q -p psmr-cli -- schema > ../scenarios/scenario.schema.json"
+    assert_prints_committed(
+        &["schema"],
+        include_str!("../../../../scenarios/scenario.schema.json"),
+        "cargo run -q -p psmr-cli -- schema > ../scenarios/scenario.schema.json",
     );
 }
 
@@ -207,13 +216,10 @@ fn schema_command_prints_the_committed_schema() {
 /// the engine's.
 #[test]
 fn schema_trace_prints_the_committed_vocabulary() {
-    let o = psmr(&["schema", "--trace"]);
-    assert_eq!(o.status.code(), Some(0));
-    let committed = include_str!("../../../../web/src/trace/vocabulary.json");
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        committed,
-        "regenerate: cargo run -q -p psmr-cli -- schema --trace > ../web/src/trace/vocabulary.json"
+    assert_prints_committed(
+        &["schema", "--trace"],
+        include_str!("../../../../web/src/trace/vocabulary.json"),
+        "cargo run -q -p psmr-cli -- schema --trace > ../web/src/trace/vocabulary.json",
     );
 }
 
@@ -221,14 +227,11 @@ fn schema_trace_prints_the_committed_vocabulary() {
 /// committed contract: it must be the engine's.
 #[test]
 fn schema_contract_prints_the_committed_contract() {
-    let o = psmr(&["schema", "--contract"]);
-    assert_eq!(o.status.code(), Some(0));
-    let committed = include_str!("../../../../web/src/engine/contract.schema.json");
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        committed,
-        "regenerate: cargo run -q -p psmr-cli -- schema --contract > ../web/src/engine/contract.schema.json \
-         && (cd ../web && node scripts/gen-contract.mjs)"
+    assert_prints_committed(
+        &["schema", "--contract"],
+        include_str!("../../../../web/src/engine/contract.schema.json"),
+        "cargo run -q -p psmr-cli -- schema --contract > ../web/src/engine/contract.schema.json \
+         && (cd ../web && node scripts/gen-contract.mjs)",
     );
 }
 
