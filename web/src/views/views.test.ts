@@ -9,6 +9,7 @@ import { codeFor, codes, pseudoEvent } from './pseudocode/PseudoPanel';
 import { lineFor } from './pseudocode/types';
 import { familyOf, viewsFor } from './registry';
 import { focusRequest } from './threads/draw';
+import { caption } from './narrate';
 import { makeTrack } from './tracks';
 import './builtin';
 
@@ -79,6 +80,40 @@ describe("classes (the engine report's, never rebuilt on the web)", () => {
     // A trace with class ids past the report's table names them by id.
     const none = makeTrack('k', 'early', runOf('early'), loadTraceHere(s.buffer), []);
     expect(none.classNames).toEqual(['C0', 'C1', 'C2', 'C3', 'C4']);
+  });
+});
+
+describe('captions name a class as the report describes it', () => {
+  it("says read or write, and which shard, from the engine's classes, not from the class name", () => {
+    const s = synthesize({
+      threads: 2,
+      requests: 60,
+      shards: 2,
+      writes: 0.5,
+      global: 0.2,
+      mode: 'early',
+      seed: 3,
+      execTicks: 1,
+    });
+    const model = loadTraceHere(s.buffer);
+    const classes = shardedClasses(2);
+    const track = makeTrack('k', 'early', runOf('early'), model, classes);
+    // The same trace with the report's class facts swapped: the caption follows the report.
+    const swapped = classes.map((c) => ({ ...c, write: !c.write }));
+    const other = makeTrack('k', 'early', runOf('early'), model, swapped);
+    const seen = new Set<string>();
+    for (let i = 0; i < model.length; i++) {
+      const e = model.trace.event(i);
+      if (e.kind !== KIND.Delivered) continue;
+      const c = classes[e.b];
+      const where = c.shard === undefined ? 'of every shard' : `on shard ${c.shard + 1}`;
+      const said = caption(track, i + 1, model.stateAt(i + 1))?.text ?? '';
+      expect(said).toContain(`${c.write ? 'a write' : 'a read'} ${where} (class ${c.name})`);
+      const flipped = caption(other, i + 1, model.stateAt(i + 1))?.text ?? '';
+      expect(flipped).toContain(`${c.write ? 'a read' : 'a write'} ${where} (class ${c.name})`);
+      seen.add(c.name);
+    }
+    expect(seen.size).toBeGreaterThan(3);
   });
 });
 
