@@ -7,6 +7,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import '../../components/shell.css';
 import '../classroom.css';
 import { SyntheticClassroom, syntheticModes } from './synthetic';
 import { DisplayToggles } from '../../components/DisplayToggles';
@@ -15,7 +16,16 @@ const q = new URLSearchParams(window.location.search);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <DisplayToggles />
-    <SyntheticClassroom modes={syntheticModes(q) ?? ['early']} q={q} />
+    {/* The app's layout around the Classroom tab (shell.css), so the views get the same bounded space. */}
+    <div className="app no-sidebar on-classroom">
+      <header className="app-header">
+        <DisplayToggles />
+      </header>
+      <main className="main">
+        <section className="panel">
+          <SyntheticClassroom modes={syntheticModes(q) ?? ['early']} q={q} />
+        </section>
+      </main>
+    </div>
   </StrictMode>,
 );
