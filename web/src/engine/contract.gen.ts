@@ -177,6 +177,25 @@ export type Delivery =
   };
 
 /**
+ * One problem with a scenario, located in its source text.
+ *
+ * Invariant: `line >= 1` and `col >= 1` (both 1-based), also for problems
+ * that have no better place than the start of the file.
+ */
+export interface Diagnostic {
+  col: number;
+  file: string;
+  line: number;
+  /** What is wrong, and what was expected. */
+  message: string;
+  /**
+   * Field path in the scenario, e.g. `schedulers[1].id` or
+   * `workload.writes`; empty for the whole document.
+   */
+  path: string;
+}
+
+/**
  * Parameters of the early family (`early`, `busy-wait`): the scenario
  * entry's `early` object. `spin` applies to `busy-wait` only.
  */
@@ -202,6 +221,24 @@ export interface EpaxosParams {
    * another SCC to be executed (paper 004 Algorithm 3 line 30 busy-waits).
    */
   spin?: SpinPolicy | null;
+}
+
+/** The outcome of one expectation. */
+export interface ExpectationResult {
+  /** The measured values, in words. */
+  message: string;
+  /**
+   * What was expected, e.g. `correct(early)` or
+   * `ratio(busy-wait / early) >= 1.5`.
+   */
+  name: string;
+  /** It was judged and it held. */
+  passed: boolean;
+  /**
+   * Set when it was not judged (too few cores, scheduler did not run);
+   * then `passed` is false but it is not a failure.
+   */
+  skipped_reason?: string;
 }
 
 /** The families of schedulers, one per paper (and the baseline). */

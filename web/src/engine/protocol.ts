@@ -8,7 +8,7 @@
  * types, generated from its contract (`contract.gen.ts`); only the messages
  * and the options the page builds are declared here.
  */
-import type { BenchReport, Delivery, MonitorSnapshot, Report } from './contract.gen';
+import type { BenchReport, Delivery, Diagnostic, ExpectationResult, MonitorSnapshot, Report } from './contract.gen';
 
 export type {
   BenchPoint,
@@ -18,6 +18,8 @@ export type {
   ClassAssignment,
   ClassInfo,
   Delivery,
+  Diagnostic,
+  ExpectationResult,
   Family,
   LatencyUs,
   LiveSample,
@@ -36,16 +38,6 @@ export type {
   U64,
   Violation,
 } from './contract.gen';
-
-/** A located problem in a scenario file (engine `Diagnostic`). */
-export interface Diagnostic {
-  file: string;
-  line: number;
-  col: number;
-  /** JSON path of the offending field, e.g. `threads` or `schedulers[1].kind`. */
-  path: string;
-  message: string;
-}
 
 /** Browser run limits reported by the engine (`Limits::browser()`). */
 export interface EngineLimits {
@@ -111,17 +103,6 @@ export interface RunOptions {
   thread_pace_ns?: number[];
   /** Another delivery model than the scenario's. */
   delivery?: Delivery;
-}
-
-/** One expectation judged by the engine (`psmr_scenario::expect::ExpectationResult`). */
-export interface ExpectationResult {
-  /** What was expected, e.g. `correct(early)`. */
-  name: string;
-  passed: boolean;
-  /** Present when it was not judged (too few cores, scheduler did not run): not a failure. */
-  skipped_reason?: string | null;
-  /** The measured values, in words. */
-  message: string;
 }
 
 /** How many runs a check needs, or why the scenario cannot be checked. */

@@ -1,6 +1,7 @@
 //! The engine's JSON contract with the web app, as JSON Schema: every type
 //! the engine hands the browser (the run [`Report`] and everything in it,
-//! the live [`MonitorSnapshot`], the [`BenchReport`]), the scheduler
+//! the live [`MonitorSnapshot`], the [`BenchReport`], located
+//! [`Diagnostic`]s and judged expectations), the scheduler
 //! [`Family`] list and the scenario's parameter objects. `psmr schema
 //! --contract` prints it; it is committed as
 //! `web/src/engine/contract.schema.json`, from which
@@ -15,7 +16,9 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 
 use crate::bench::BenchReport;
+use crate::expect::ExpectationResult;
 use crate::runner::{class_infos, MonitorSnapshot, Report};
+use crate::Diagnostic;
 
 /// Adds `T` and everything it names to the generator's definitions.
 fn add<T: JsonSchema>(g: &mut schemars::SchemaGenerator) {
@@ -28,6 +31,8 @@ pub fn contract_schema() -> String {
     add::<Report>(&mut g);
     add::<MonitorSnapshot>(&mut g);
     add::<BenchReport>(&mut g);
+    add::<Diagnostic>(&mut g);
+    add::<ExpectationResult>(&mut g);
     add::<Family>(&mut g);
     add::<EarlyParams>(&mut g);
     add::<StealingParams>(&mut g);
