@@ -468,6 +468,43 @@ pub const SMALL_CODES: &[(&str, &str, &[&str])] = &[
     ),
 ];
 
+/// `a == b`, at compile time.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The code of `name` among the codes of `kind`'s small field `field`
+/// ([`SMALL_CODES`]). Meant for constants: a name not in the table stops
+/// the build.
+pub const fn small_code(kind: &str, field: &str, name: &str) -> u8 {
+    let mut e = 0;
+    while e < SMALL_CODES.len() {
+        let (k, f, names) = SMALL_CODES[e];
+        if same(k, kind) && same(f, field) {
+            let mut i = 0;
+            while i < names.len() {
+                if same(names[i], name) {
+                    return i as u8;
+                }
+                i += 1;
+            }
+        }
+        e += 1;
+    }
+    panic!("no such small code in SMALL_CODES")
+}
+
 /// The vocabulary, wait reasons and thread-id conventions as JSON (what
 /// `psmr schema --trace` prints and `web/src/trace/vocabulary.json` holds).
 pub fn vocabulary_json() -> String {
