@@ -6,13 +6,29 @@ import { defineConfig } from "@playwright/test";
  * Playwright's own browser download is not available here.
  *
  * `npm test` builds the wasm engine and the app before this runs; to run
- * only these tests: `npm run build -w web && npx playwright test -c e2e`.
+ * only these tests: `PSMR_HARNESS=1 npm run build -w web && npx playwright test -c e2e`
+ * (PSMR_HARNESS=1 adds the harness page the synthetic-trace load test opens).
  */
 const PORT = Number(process.env.PSMR_E2E_PORT ?? 4173);
 const CHROMIUM = process.env.PSMR_CHROMIUM ?? "/usr/bin/chromium";
 
+/**
+ * Measurements for the benchmark docs (e2e/measure: a browser sweep, the
+ * clock's resolution) are not tests: their project exists only when one is
+ * asked for, so a normal run neither runs nor counts them.
+ */
+const measuring = !!(
+  process.env.PSMR_SWEEP_SCENARIO || process.env.PSMR_TIMER_OUT
+);
+
 export default defineConfig({
   testDir: "./tests",
+  projects: [
+    { name: "e2e", testDir: "./tests" },
+    ...(measuring
+      ? [{ name: "measure", testDir: "./measure", testMatch: "*.measure.ts" }]
+      : []),
+  ],
   timeout: 120_000,
   expect: { timeout: 60_000 },
   fullyParallel: false,

@@ -52,7 +52,10 @@ step "web typecheck (tsc -b)" "fix the type errors above" npx tsc -b
 step "web eslint" "fix the lint errors above" npx eslint .
 step "web prettier --check" "run: (cd web && npx prettier --write .)" npx prettier --check .
 step "web unit tests (vitest)" "a vitest test failed, see above" npx vitest run
-step "web build (vite build)" "the production build failed, see above" npx vite build
+# The e2e load test plays synthetic traces on the harness page, which only a
+# PSMR_HARNESS=1 build includes (the app itself never does).
+step "web build (vite build, with the harness page)" "the production build failed, see above" \
+  env PSMR_HARNESS=1 npx vite build
 
 cd "$ROOT"
 step "e2e (Playwright, Debian chromium)" "see e2e/test-results/ for traces and screenshots" \

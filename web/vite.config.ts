@@ -13,6 +13,14 @@ const isolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/**
+ * The harness page (src/views/harness: classroom views on synthetic traces,
+ * for the e2e load test and the frame benchmark) is not part of the app: a
+ * build includes it only when PSMR_HARNESS=1 (scripts/test.sh's build for
+ * the e2e tests); `vite` dev serves it at /src/views/harness/index.html.
+ */
+const harness = process.env.PSMR_HARNESS === '1';
+
 export default defineConfig({
   plugins: [react()],
   // The docs are served as static files: the Guide tab reads docs/instructor-guide.md and its images.
@@ -20,7 +28,11 @@ export default defineConfig({
   server: { headers: isolation, host: '127.0.0.1', port: 5173, strictPort: false },
   preview: { headers: isolation, host: '127.0.0.1', port: 4173, strictPort: true },
   worker: { format: 'es' },
-  build: { target: 'es2022', chunkSizeWarningLimit: 1500 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 1500,
+    ...(harness ? { rollupOptions: { input: ['index.html', 'src/views/harness/index.html'] } } : {}),
+  },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',

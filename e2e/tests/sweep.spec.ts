@@ -7,34 +7,12 @@
  * Small streams (requests override) keep the sweep to a few seconds.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { openSweep, pickOnly } from '../support/sweep';
 
 const EXECUTORS = ['early', 'busy-wait'];
 const THREADS = [1, 2, 4];
 const REQUESTS = 2000;
-
-async function openSweep(page: Page): Promise<string[]> {
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  await page.goto('/');
-  await page.getByTestId('tab-sweep').click();
-  await expect(page.getByTestId('sweep-panel')).toBeVisible();
-  // Opening the Sweep tab starts the engine (its limits set the thread choices).
-  await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'ready');
-  return problems;
-}
-
-/** Tick exactly `wanted` among the checkboxes whose test ids start with `prefix`. */
-async function pickOnly(page: Page, prefix: string, wanted: string[]): Promise<void> {
-  const boxes = page.locator(`[data-testid^="${prefix}"]`);
-  for (const box of await boxes.all()) {
-    const id = (await box.getAttribute('data-testid')) ?? '';
-    await box.setChecked(wanted.includes(id.slice(prefix.length)));
-  }
-}
 
 /** Parse the CSV (RFC 4180: quoted fields may hold commas, doubled quotes, line breaks). */
 function csvRows(text: string): Record<string, string>[] {
@@ -159,75 +137,4 @@ test('sweep two executors over 1, 2, 4 threads and export the numbers', async ({
   expect(png.length).toBeGreaterThan(2000);
 
   expect(problems).toEqual([]);
-});
-
-/**
- * A real browser sweep for docs/benchmarks (not part of the test run):
- *
- *   PSMR_SWEEP_SCENARIO=early-busy-wait-conflicts.json PSMR_SWEEP_THREADS=1,2,4,8 \
- *   PSMR_SWEEP_OUT=/tmp/sweep.csv npx playwright test -c e2e sweep
- *
- * Optional: PSMR_SWEEP_WRITES (e.g. `0.01,0.3`), PSMR_SWEEP_REQUESTS. The
- * CSV is the Sweep tab's own export; the chart is saved next to it as PNG.
- */
-test('browser sweep for the benchmark docs (PSMR_SWEEP_SCENARIO)', async ({ page }) => {
-  const scenario = process.env.PSMR_SWEEP_SCENARIO;
-  test.skip(!scenario, 'set PSMR_SWEEP_SCENARIO to run a sweep for the docs');
-  test.setTimeout(900_000);
-  const out = process.env.PSMR_SWEEP_OUT ?? '/tmp/psmr-browser-sweep.csv';
-  await openSweep(page);
-  await page.getByTestId('scenario-picker').selectOption(scenario as string);
-  const threads = (process.env.PSMR_SWEEP_THREADS ?? '1,2,4,8').split(',');
-  await pickOnly(page, 'sweep-thread-', threads);
-  if (process.env.PSMR_SWEEP_WRITES) await page.getByTestId('sweep-writes').fill(process.env.PSMR_SWEEP_WRITES);
-  if (process.env.PSMR_SWEEP_REQUESTS) await page.getByTestId('sweep-requests').fill(process.env.PSMR_SWEEP_REQUESTS);
-  await page.getByTestId('sweep-run').click();
-  await expect(page.getByTestId('sweep-phase')).toHaveAttribute('data-phase', 'done', { timeout: 850_000 });
-  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-export-csv').click()]);
-  await csv.saveAs(out);
-  const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-export-png').click()]);
-  await png.saveAs(out.replace(/\.csv$/, '') + '.png');
-});
-
-/**
- * The clock the engine reads in the browser, for docs/benchmarks/wasm.md (not part of the test run):
- * the smallest step of `performance.now()` in this cross-origin isolated page, in a dedicated worker
- * (where the engine runs), and what one call costs.
- *
- *   PSMR_TIMER_OUT=/tmp/timer.json npx playwright test -c e2e sweep -g "timer"
- */
-test('timer resolution for the benchmark docs (PSMR_TIMER_OUT)', async ({ page }) => {
-  const out = process.env.PSMR_TIMER_OUT;
-  test.skip(!out, 'set PSMR_TIMER_OUT to measure the clock');
-  await page.goto('/');
-  const probe = () => {
-    const n = 200_000;
-    let prev = performance.now();
-    let steps = 0;
-    let minStep = Infinity;
-    const t0 = prev;
-    for (let i = 0; i < n; i++) {
-      const t = performance.now();
-      if (t > prev) {
-        steps++;
-        minStep = Math.min(minStep, t - prev);
-      }
-      prev = t;
-    }
-    return { calls: n, ns_per_call: ((prev - t0) * 1e6) / n, distinct_steps: steps, min_step_us: minStep * 1000 };
-  };
-  const src = `(${probe.toString()})()`;
-  const page_ = (await page.evaluate(src)) as object;
-  const worker = await page.evaluate(
-    (code) =>
-      new Promise((resolve) => {
-        const blob = new Blob([`postMessage(${code})`], { type: 'text/javascript' });
-        const w = new Worker(URL.createObjectURL(blob));
-        w.onmessage = (e) => resolve(e.data);
-      }),
-    src,
-  );
-  const isolated = await page.evaluate(() => self.crossOriginIsolated);
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(out as string, JSON.stringify({ crossOriginIsolated: isolated, page: page_, worker }, null, 2));
 });

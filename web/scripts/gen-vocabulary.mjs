@@ -85,6 +85,31 @@ export function generate(vocab) {
   lines.push("/** Reason names in the engine's kebab-case, by code. */");
   lines.push(`export const REASON_NAMES = [${reasons.map((r) => `'${r.name}'`).join(', ')}] as const;`);
   lines.push('');
+  lines.push('/**');
+  lines.push(' * Codes of the small fields that name a choice, by kind and field: e.g.');
+  lines.push(' * `SMALL.StealRefused.heuristic.TimeLeft`. SMALL_NAMES has the kebab-case names by code.');
+  lines.push(' */');
+  lines.push('export const SMALL = {');
+  const small = [...(vocab.small_codes ?? [])].sort((p, q) =>
+    p.kind === q.kind ? p.field.localeCompare(q.field) : p.kind.localeCompare(q.kind),
+  );
+  const byKind = new Map();
+  for (const s of small) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
+  for (const [kind, fields] of byKind) {
+    const inner = fields
+      .map((f) => `${f.field}: { ${f.names.map((n, i) => `${pascal(n)}: ${i}`).join(', ')} }`)
+      .join(', ');
+    lines.push(`  ${pascal(kind)}: { ${inner} },`);
+  }
+  lines.push('} as const;');
+  lines.push('/** The engine (kebab-case) names of the small codes, by kind, field and code. */');
+  lines.push('export const SMALL_NAMES = {');
+  for (const [kind, fields] of byKind) {
+    const inner = fields.map((f) => `${f.field}: [${f.names.map((n) => `'${n}'`).join(', ')}]`).join(', ');
+    lines.push(`  ${pascal(kind)}: { ${inner} },`);
+  }
+  lines.push('} as const;');
+  lines.push('');
   lines.push(`/** Thread id of the scheduler (delivering) thread. */`);
   lines.push(`export const SCHEDULER = ${vocab.threads.scheduler};`);
   lines.push(`/** First thread id of auxiliary roles (role k is AUX_BASE + k). */`);

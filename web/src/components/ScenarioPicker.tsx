@@ -1,13 +1,9 @@
 import { useRun } from '../store';
+import { scenarioDoc, stringField } from '../engine/scenario';
 
 /** The `name` of a scenario text, or "Shared scenario". */
 function sharedName(text: string): string {
-  try {
-    const n = (JSON.parse(text) as { name?: unknown }).name;
-    return typeof n === 'string' && n ? n : 'Shared scenario';
-  } catch {
-    return 'Shared scenario';
-  }
+  return stringField(scenarioDoc(text), 'name') || 'Shared scenario';
 }
 
 /** Pick one of the shipped scenarios; shows its name and description. */

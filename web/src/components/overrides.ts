@@ -7,6 +7,7 @@
  * located error).
  */
 import type { RunOptions } from '../engine/protocol';
+import { entryName, scenarioDoc, schedulerEntries } from '../engine/scenario';
 
 export interface Overrides {
   /** Labels (or ids) unticked by the user; empty = run them all. */
@@ -21,20 +22,7 @@ export const NO_OVERRIDES: Overrides = { skipped: [], threads: null, paceUs: nul
 
 /** The schedulers a scenario text lists (label, else id), or [] when it does not parse. */
 export function schedulerNames(text: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null) return [];
-    const list = (parsed as { schedulers?: unknown }).schedulers;
-    if (!Array.isArray(list)) return [];
-    return list.flatMap((s: unknown) => {
-      if (typeof s !== 'object' || s === null) return [];
-      const { label, id } = s as { label?: unknown; id?: unknown };
-      if (typeof label === 'string') return [label];
-      return typeof id === 'string' ? [id] : [];
-    });
-  } catch {
-    return [];
-  }
+  return schedulerEntries(scenarioDoc(text)).flatMap((e) => entryName(e) ?? []);
 }
 
 /** Engine run options for these overrides over the scenario `text`. */

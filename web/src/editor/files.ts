@@ -1,5 +1,7 @@
 /** Opening a scenario from disk and saving it back (download). */
 
+import { scenarioDoc, stringField } from '../engine/scenario';
+
 /** Largest file the editor opens, in bytes (1 MiB); scenarios are a few KiB. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -21,18 +23,15 @@ export async function readScenarioFile(f: File): Promise<OpenResult> {
 /** A file name for saving: the current one, else one made from the scenario's name. */
 export function saveName(file: string, text: string): string {
   if (/\.json$/i.test(file) && file !== 'scenario.json') return file;
-  try {
-    const name = (JSON.parse(text) as { name?: unknown }).name;
-    if (typeof name === 'string') {
-      const slug = name
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-+|-+$/g, '')
-        .slice(0, 60);
-      if (slug) return `${slug}.json`;
-    }
-  } catch {
-    // Not JSON yet: keep the default name.
+  // Not JSON yet, or no name: keep the default name.
+  const name = stringField(scenarioDoc(text), 'name');
+  if (name !== undefined) {
+    const slug = name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60);
+    if (slug) return `${slug}.json`;
   }
   return file || 'scenario.json';
 }

@@ -4,6 +4,8 @@
  * order). The schema file in the same folder is not a scenario.
  */
 
+import { readScenario, scenarioTags, stringField } from '../engine/scenario';
+
 export interface GalleryEntry {
   /** File name, e.g. `kv-sharded.json`. */
   file: string;
@@ -30,16 +32,16 @@ export function galleryEntries(files: Record<string, string>): GalleryEntry[] {
 }
 
 function entryOf(file: string, text: string): GalleryEntry {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    return { file, name: file, description: '', tags: [], text, error: e instanceof Error ? e.message : String(e) };
-  }
-  const o = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>) : {};
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  const tags = Array.isArray(o.tags) ? o.tags.filter((t): t is string => typeof t === 'string') : [];
-  return { file, name: str(o.name) || file, description: str(o.description), tags, text };
+  const read = readScenario(text);
+  if (!read.ok) return { file, name: file, description: '', tags: [], text, error: read.error };
+  const o = read.doc;
+  return {
+    file,
+    name: stringField(o, 'name') || file,
+    description: stringField(o, 'description') ?? '',
+    tags: scenarioTags(o),
+    text,
+  };
 }
 
 const raw = import.meta.glob<string>('../../../scenarios/*.json', {

@@ -14,6 +14,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import type { ClassInfo } from '../engine/protocol';
 import type { ReplayModel } from '../trace/model';
 import { nextStep, prevStep } from './steps';
 import { completedAt, positionAtCompleted } from './progress';
@@ -36,6 +37,8 @@ export interface Track {
   /** The run's family (report `family`, else guessed from the scheduler id). */
   family?: string;
   model: ReplayModel;
+  /** The report's classes (names, conflicts), when known. */
+  classes?: readonly ClassInfo[];
   /** Class names by id, when known (from the mapping). */
   classNames: string[];
   mapping: MappingEntry[];

@@ -4,6 +4,8 @@
  * lines).
  */
 
+import { readScenario, stringField } from '../engine/scenario';
+
 export interface ScenarioEntry {
   /** File name, e.g. `quickstart.json` (what diagnostics call `file`). */
   file: string;
@@ -23,19 +25,14 @@ const raw = import.meta.glob<string>(['../../../scenarios/*.json', '!../../../sc
 
 /** Name and description of a scenario text, tolerating broken JSON. */
 export function describe(file: string, text: string): ScenarioEntry {
-  let name = file.replace(/\.json$/, '');
-  let description = '';
-  try {
-    const v: unknown = JSON.parse(text);
-    if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      if (typeof o.name === 'string' && o.name) name = o.name;
-      if (typeof o.description === 'string') description = o.description;
-    }
-  } catch {
-    description = '(not valid JSON)';
-  }
-  return { file, name, description, text };
+  const read = readScenario(text);
+  if (!read.ok) return { file, name: file.replace(/\.json$/, ''), description: '(not valid JSON)', text };
+  return {
+    file,
+    name: stringField(read.doc, 'name') || file.replace(/\.json$/, ''),
+    description: stringField(read.doc, 'description') ?? '',
+    text,
+  };
 }
 
 /** Entries sorted with the default scenario first, then by file name. */

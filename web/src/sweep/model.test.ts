@@ -25,6 +25,7 @@ function point(label: string, threads: number, writes: number, ops: number, over
     scheduler_ns_per_request: 50,
     exec_us_per_request: label === 'sequential' ? 0 : 123.456,
     worker_wait_share: label === 'sequential' ? 0 : 0.012345,
+    latency_p99_us: 0,
     correct: true,
     violation: null,
     oversubscribed: over,

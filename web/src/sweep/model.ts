@@ -5,6 +5,7 @@
  */
 import type { BenchPoint, BenchReport, SccHistogram } from '../engine/protocol';
 import { toCsv, type CsvColumn } from '../export/csv';
+import { fields, numberField, readScenario, schedulerEntries, stringField } from '../engine/scenario';
 
 /** An executor of the scenario, as the bench names it. */
 export interface Executor {
@@ -30,31 +31,25 @@ const SEQUENTIAL = 'sequential';
 
 /** Read the scenario text leniently; the engine gives the located errors when it runs. */
 export function scenarioShape(text: string): ScenarioShape | { error: string } {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { error: `the scenario is not valid JSON (${e instanceof Error ? e.message : String(e)})` };
-  }
-  if (typeof v !== 'object' || v === null) return { error: 'the scenario is not a JSON object' };
-  const sc = v as Record<string, unknown>;
-  const list = Array.isArray(sc.schedulers) ? (sc.schedulers as unknown[]) : [];
+  const read = readScenario(text);
+  if (!read.ok) return { error: `the scenario is not valid JSON (${read.error})` };
+  if (!read.isObject) return { error: 'the scenario is not a JSON object' };
+  const sc = read.doc;
   const executors: Executor[] = [];
-  for (const item of list) {
-    if (typeof item !== 'object' || item === null) continue;
-    const { id, label } = item as { id?: unknown; label?: unknown };
-    if (typeof id !== 'string' || id === SEQUENTIAL) continue;
-    const name = typeof label === 'string' && label !== '' ? label : id;
+  for (const { id, label } of schedulerEntries(sc)) {
+    if (id === undefined || id === SEQUENTIAL) continue;
+    const name = label !== undefined && label !== '' ? label : id;
     if (!executors.some((e) => e.label === name)) executors.push({ label: name, id });
   }
-  const workload = (typeof sc.workload === 'object' && sc.workload) || {};
-  const { writes, mix, requests } = workload as { writes?: unknown; mix?: unknown; requests?: unknown };
+  const workload = fields(sc.workload);
+  const { mix } = workload;
+  const writes = numberField(workload, 'writes');
   return {
-    name: typeof sc.name === 'string' ? sc.name : 'scenario',
+    name: stringField(sc, 'name') ?? 'scenario',
     executors,
-    threads: typeof sc.threads === 'number' ? sc.threads : 1,
-    writes: mix !== undefined && mix !== null ? null : typeof writes === 'number' ? writes : 0,
-    requests: typeof requests === 'number' ? requests : null,
+    threads: numberField(sc, 'threads') ?? 1,
+    writes: mix !== undefined && mix !== null ? null : (writes ?? 0),
+    requests: numberField(workload, 'requests') ?? null,
   };
 }
 

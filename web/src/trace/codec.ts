@@ -20,6 +20,7 @@ import {
   REASON_COUNT,
   REASON_NAMES,
   SCHEDULER,
+  SMALL,
   type NamedEvent,
 } from './vocabulary.gen';
 
@@ -37,6 +38,8 @@ export {
   REASON_COUNT,
   REASON_NAMES,
   SCHEDULER,
+  SMALL,
+  SMALL_NAMES,
   STRUCTURAL,
 } from './vocabulary.gen';
 
@@ -46,7 +49,6 @@ export const WORDS = 6;
 export const EVENT_BYTES = WORDS * 4;
 
 export type KindName = keyof typeof KIND;
-export type KindCode = (typeof KIND)[KindName];
 /** Kind names (as in `KIND`), by code. */
 export const KIND_NAMES: readonly (KindName | undefined)[] = (() => {
   const names: (KindName | undefined)[] = Array.from({ length: KIND_COUNT }, () => undefined);
@@ -234,6 +236,13 @@ export function sccName(group: number): string {
   return `SCC #${group + 1}`;
 }
 
+/** How a free color got its core (`ColorHome.how`), in words, by code. */
+export const HOME_HOW: Record<number, string> = {
+  [SMALL.ColorHome.how.Hashed]: 'hashed',
+  [SMALL.ColorHome.how.RegisteringCore]: 'the registering core',
+  [SMALL.ColorHome.how.FixedCore]: 'a fixed core',
+};
+
 /** A short human description of an event, for tooltips and the log. */
 export function describe(e: TraceEvent, className: (c: number) => string): string {
   const who = e.thread === SCHEDULER ? 'scheduler' : e.thread >= 0xff00 ? `aux ${e.thread - 0xff00}` : `T${e.thread}`;
@@ -330,7 +339,7 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
     case KIND.CommitWait:
       return `instance ${f(F.CommitWait.instance)} waits for instance ${f(F.CommitWait.on)} to commit`;
     case KIND.ColorHome: {
-      const how = ['hashed', 'the registering core', 'a fixed core'][f(F.ColorHome.how)] ?? 'a core';
+      const how = HOME_HOW[f(F.ColorHome.how)] ?? 'a core';
       return `free color ${f(F.ColorHome.color)} goes to T${f(F.ColorHome.core)} (${how})`;
     }
     case KIND.ColorQueue: {

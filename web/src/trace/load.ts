@@ -7,17 +7,10 @@ import { decode, PackedTrace } from './codec';
 import { analyze } from './index';
 import { ReplayModel } from './model';
 import type { WorkerReply, WorkerRequest } from './protocol';
-import type { SynthClass, SynthOptions } from './synth';
-
-export interface Loaded {
-  model: ReplayModel;
-  /** Only for synthetic traces: the mapping the simulator used. */
-  mapping?: SynthClass[];
-}
 
 let worker: Worker | null = null;
 let nextId = 1;
-const pending = new Map<number, { resolve: (m: Loaded) => void; reject: (e: Error) => void }>();
+const pending = new Map<number, { resolve: (m: ReplayModel) => void; reject: (e: Error) => void }>();
 
 function traceWorker(): Worker {
   if (worker) return worker;
@@ -29,7 +22,7 @@ function traceWorker(): Worker {
     pending.delete(r.id);
     if (r.ok) {
       const model = new ReplayModel(new PackedTrace(new Uint32Array(r.buffer)), r.analysis);
-      p.resolve({ model, mapping: r.mapping });
+      p.resolve(model);
     } else p.reject(new Error(r.error));
   };
   w.onerror = (ev) => {
@@ -40,7 +33,7 @@ function traceWorker(): Worker {
   return w;
 }
 
-function ask(msg: WorkerRequest, transfer: Transferable[]): Promise<Loaded> {
+function ask(msg: WorkerRequest, transfer: Transferable[]): Promise<ReplayModel> {
   return new Promise((resolve, reject) => {
     pending.set(msg.id, { resolve, reject });
     traceWorker().postMessage(msg, transfer);
@@ -50,12 +43,7 @@ function ask(msg: WorkerRequest, transfer: Transferable[]): Promise<Loaded> {
 /** Decode and index `buffer` off the main thread. */
 export async function loadTrace(buffer: ArrayBuffer): Promise<ReplayModel> {
   if (typeof Worker === 'undefined') return loadTraceHere(buffer);
-  return (await ask({ id: nextId++, buffer }, [buffer])).model;
-}
-
-/** Synthesize a trace (`synth.ts`) in the worker: dev harness and load tests. */
-export function loadSynthetic(synth: SynthOptions): Promise<Loaded> {
-  return ask({ id: nextId++, synth }, []);
+  return ask({ id: nextId++, buffer }, [buffer]);
 }
 
 /** Same, on the calling thread (tests, Node). */

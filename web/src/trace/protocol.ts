@@ -1,13 +1,11 @@
 /** Messages between the page and the trace worker (`worker.ts`). */
 import type { Analysis } from './index';
-import type { SynthClass, SynthOptions } from './synth';
 
-/** Decode `buffer`, or (dev harness, tests) synthesize a trace from `synth`. */
-export type WorkerRequest = { id: number; buffer: ArrayBuffer } | { id: number; synth: SynthOptions };
+/** Decode and index `buffer`. */
+export type WorkerRequest = { id: number; buffer: ArrayBuffer };
 
 export type WorkerReply =
-  | { id: number; ok: true; buffer: ArrayBuffer; analysis: Analysis; mapping?: SynthClass[] }
-  | { id: number; ok: false; error: string };
+  { id: number; ok: true; buffer: ArrayBuffer; analysis: Analysis } | { id: number; ok: false; error: string };
 
 /** Every buffer of an analysis, so postMessage moves instead of copying. */
 export function transferablesOf(buffer: ArrayBuffer, a: Analysis): Transferable[] {

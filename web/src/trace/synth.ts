@@ -11,8 +11,12 @@
  * otherwise, as in paper 000 Algorithm 1); workers take requests in FIFO
  * order, synchronize on sequential ones (barrier: the smallest id executes;
  * busy-wait: the last to arrive executes), and in `ws` mode an idle worker
- * steals the whole queue of a worker holding only concurrent requests.
+ * steals the whole queue of a worker holding only concurrent requests. The
+ * classes are the engine's class table of a sharded app (its names, which
+ * shard, read or write), never rebuilt here.
  */
+import type { ClassInfo } from '../engine/contract.gen';
+import { shardedClasses } from '../engine/classes';
 import { make, NO_REQUEST, REASON, SCHEDULER, type FieldsOf, type KindName, type TraceEvent, encode } from './codec';
 
 export interface SynthClass {
@@ -24,6 +28,7 @@ export interface SynthClass {
 export interface SynthOptions {
   threads: number;
   requests: number;
+  /** Shards of the app; its classes are the engine's (`engine/classes.ts`, 1 to 8 shards). */
   shards: number;
   /** Share of writes and of global requests (0..1). */
   writes: number;
@@ -53,23 +58,30 @@ export function rng(seed: number): () => number {
 }
 
 /**
- * The classes of a sharded app and a simple mapping: shard i's threads are
- * those with `t % shards == i`; local reads concurrent on them, local
- * writes sequential on them, global reads concurrent on all, global writes
- * sequential on all. Class ids follow the engine: R_i=2i, W_i=2i+1, Rg, Wg.
+ * A simple mapping of the engine's classes of a sharded app (`classes`, as
+ * a report gives them): shard i's threads are those with `t % shards == i`;
+ * a local class runs on its shard's threads, a global one on all; a writing
+ * class is sequential on them (when there are several), a reading one
+ * concurrent.
  */
-export function shardedMapping(shards: number, threads: number): SynthClass[] {
+export function shardedMapping(classes: readonly ClassInfo[], threads: number): SynthClass[] {
   const all = Array.from({ length: threads }, (_, t) => t);
-  const out: SynthClass[] = [];
-  for (let i = 0; i < shards; i++) {
-    const mine = all.filter((t) => t % shards === i);
-    const ts = mine.length > 0 ? mine : [i % threads];
-    out.push({ class: `R${i + 1}`, sequential: false, threads: ts });
-    out.push({ class: `W${i + 1}`, sequential: ts.length > 1, threads: ts });
-  }
-  out.push({ class: 'Rg', sequential: false, threads: all });
-  out.push({ class: 'Wg', sequential: threads > 1, threads: all });
-  return out;
+  const shards = Math.max(0, ...classes.map((c) => (c.shard ?? -1) + 1));
+  const on = (shard: number) => {
+    const mine = all.filter((t) => t % shards === shard);
+    return mine.length > 0 ? mine : [shard % threads];
+  };
+  return classes.map((c) => {
+    const ts = c.shard === undefined ? all : on(c.shard);
+    return { class: c.name, sequential: c.write && ts.length > 1, threads: ts };
+  });
+}
+
+/** The id of the class of `classes` on `shard` (undefined: global) that writes or reads. */
+function classId(classes: readonly ClassInfo[], shard: number | undefined, write: boolean): number {
+  const id = classes.findIndex((c) => c.shard === shard && c.write === write);
+  if (id < 0) throw new Error(`synth: no ${write ? 'write' : 'read'} class on shard ${shard ?? 'global'}`);
+  return id;
 }
 
 interface Group {
@@ -105,7 +117,10 @@ export interface SynthTrace {
 
 export function synthesize(o: SynthOptions): SynthTrace {
   const rand = rng(o.seed);
-  const mapping = shardedMapping(o.shards, o.threads);
+  const classes = shardedClasses(o.shards);
+  const mapping = shardedMapping(classes, o.threads);
+  const local = Array.from({ length: o.shards }, (_, s) => [classId(classes, s, false), classId(classes, s, true)]);
+  const global = [classId(classes, undefined, false), classId(classes, undefined, true)];
   const events: TraceEvent[] = [];
   const maxEvents = o.maxEvents ?? Infinity;
   const bound = o.queueBound ?? 64;
@@ -132,9 +147,9 @@ export function synthesize(o: SynthOptions): SynthTrace {
   const execLen = () => Math.max(1, Math.round(o.execTicks * (0.5 + rand())));
   const pickClass = () => {
     const write = rand() < o.writes;
-    if (rand() < o.global) return 2 * o.shards + (write ? 1 : 0);
+    if (rand() < o.global) return global[write ? 1 : 0];
     const shard = o.skew !== undefined && rand() < o.skew ? 0 : Math.floor(rand() * o.shards);
-    return 2 * shard + (write ? 1 : 0);
+    return local[shard][write ? 1 : 0];
   };
   const isSeq = (req: number) => mapping[reqClass[req]].sequential;
 

@@ -175,6 +175,24 @@ export const REASON_COUNT = 11;
 /** Reason names in the engine's kebab-case, by code. */
 export const REASON_NAMES = ['empty-queue', 'full-queue', 'barrier', 'cycle', 'marker', 'dependency', 'scc', 'map-switch', 'full-graph', 'lock', 'semaphore'] as const;
 
+/**
+ * Codes of the small fields that name a choice, by kind and field: e.g.
+ * `SMALL.StealRefused.heuristic.TimeLeft`. SMALL_NAMES has the kebab-case names by code.
+ */
+export const SMALL = {
+  ColorHome: { how: { Hashed: 0, RegisteringCore: 1, FixedCore: 2 } },
+  ColorQueue: { op: { Joined: 0, Left: 1, ToTail: 2 } },
+  StealQueue: { interval: { UnderOneUnit: 0, UnderEightUnits: 1, Above: 2, Left: 3 } },
+  StealRefused: { heuristic: { TwoColors: 0, Half: 1, TimeLeft: 2, Nothing: 3 } },
+} as const;
+/** The engine (kebab-case) names of the small codes, by kind, field and code. */
+export const SMALL_NAMES = {
+  ColorHome: { how: ['hashed', 'registering-core', 'fixed-core'] },
+  ColorQueue: { op: ['joined', 'left', 'to-tail'] },
+  StealQueue: { interval: ['under-one-unit', 'under-eight-units', 'above', 'left'] },
+  StealRefused: { heuristic: ['two-colors', 'half', 'time-left', 'nothing'] },
+} as const;
+
 /** Thread id of the scheduler (delivering) thread. */
 export const SCHEDULER = 65535;
 /** First thread id of auxiliary roles (role k is AUX_BASE + k). */

@@ -4,13 +4,11 @@
  * replay checkpoints off the page's main thread. Every array in the answer
  * is transferred, not copied, so receiving it costs the page nothing.
  *
- * Protocol (`protocol.ts`): in `{ id, buffer }` (buffer transferred) or
- * `{ id, synth }`; out `{ id, ok: true, buffer, analysis }` or
+ * Protocol (`protocol.ts`): in `{ id, buffer }` (buffer transferred); out `{ id, ok: true, buffer, analysis }` or
  * `{ id, ok: false, error }`.
  */
 import { decode } from './codec';
 import { analyze } from './index';
-import { synthesize } from './synth';
 import type { WorkerReply, WorkerRequest } from './protocol';
 import { transferablesOf } from './protocol';
 
@@ -20,18 +18,10 @@ ctx.onmessage = (ev: MessageEvent<WorkerRequest>) => {
   const req = ev.data;
   const id = req.id;
   try {
-    let buffer: ArrayBuffer;
-    let mapping;
-    if ('synth' in req) {
-      const s = synthesize(req.synth);
-      buffer = s.buffer;
-      mapping = s.mapping;
-    } else {
-      buffer = req.buffer;
-    }
+    const buffer = req.buffer;
     const trace = decode(buffer);
     const analysis = analyze(trace);
-    const reply: WorkerReply = { id, ok: true, buffer, analysis, mapping };
+    const reply: WorkerReply = { id, ok: true, buffer, analysis };
     ctx.postMessage(reply, transferablesOf(buffer, analysis));
   } catch (e) {
     const reply: WorkerReply = { id, ok: false, error: e instanceof Error ? e.message : String(e) };

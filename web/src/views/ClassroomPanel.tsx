@@ -14,15 +14,13 @@ import { runStore, useRun, warmEngine } from '../store';
 import { lessonOfRun, useLesson } from '../lessons/store';
 import { LESSONS } from '../lessons/lessons';
 import { lessonStore } from '../lessons/store';
-import type { Report } from '../engine/protocol';
+import type { ClassInfo, Report, RunReport } from '../engine/protocol';
 import { cutText } from './traceCut';
 import { ClassroomView } from './ClassroomView';
 import { classroomStore } from './classroomStore';
 import { LessonBar } from './LessonBar';
 import { LiveThreads } from './live/LiveThreads';
-import type { RunLike } from './registry';
-import { SyntheticClassroom, syntheticModes } from './synthetic';
-import { forgetOlderThan, hasModel, makeTrack, modelFor, runLabel, shardsOf } from './tracks';
+import { forgetOlderThan, hasModel, makeTrack, modelFor, runLabel } from './tracks';
 import { momentUrl, useLink, type Moment } from '../components/links';
 import { findMoment, nameMoment } from './moments';
 import type { Track } from '../replay/store';
@@ -91,13 +89,15 @@ interface Pick {
   id: string;
   serial: number;
   index: number;
-  run: RunLike;
+  run: RunReport;
+  /** The classes of the run's report. */
+  classes: ClassInfo[];
   label: string;
   before: boolean;
 }
 
-function runsOf(report: Report | null | undefined): RunLike[] {
-  return (report?.runs ?? []) as unknown as RunLike[];
+function runsOf(report: Report | null | undefined): RunReport[] {
+  return report?.runs ?? [];
 }
 
 /**
@@ -138,9 +138,7 @@ function TraceDownload() {
 }
 
 export function ClassroomPanel() {
-  const q = new URLSearchParams(window.location.search);
-  const modes = syntheticModes(q);
-  return modes ? <SyntheticClassroom modes={modes} q={q} /> : <RunClassroom />;
+  return <RunClassroom />;
 }
 
 /** No report yet: the lessons, one click each (the first starts the engine); why the last run failed, if it did. */
@@ -179,7 +177,15 @@ function RunClassroom() {
     const out: Pick[] = [];
     const cur = runsOf(report);
     cur.forEach((r, i) =>
-      out.push({ id: `${serial}:${i}`, serial, index: i, run: r, label: runLabel(r, cur, i), before: false }),
+      out.push({
+        id: `${serial}:${i}`,
+        serial,
+        index: i,
+        run: r,
+        classes: report?.classes ?? [],
+        label: runLabel(r, cur, i),
+        before: false,
+      }),
     );
     if (previous && previous.serial === serial - 1) {
       const prev = runsOf(previous.report);
@@ -190,6 +196,7 @@ function RunClassroom() {
             serial: previous.serial,
             index: i,
             run: r,
+            classes: previous.report.classes ?? [],
             label: `before: ${runLabel(r, prev, i)}`,
             before: true,
           });
@@ -230,9 +237,8 @@ function RunClassroom() {
     Promise.all(chosen.map((p) => modelFor(p.serial, p.index, fetch)))
       .then((models) => {
         if (!live) return;
-        const shards = shardsOf(runStore.getState().text);
         const tracks = models.map((m, j) =>
-          makeTrack(`run-${chosen[j].id}`, chosen[j].label, chosen[j].run, m, shards),
+          makeTrack(`run-${chosen[j].id}`, chosen[j].label, chosen[j].run, m, chosen[j].classes),
         );
         replayStore.getState().setTracks(tracks);
         if (linkMoment && momentShown.current !== serial) {

@@ -4,18 +4,19 @@
  * to fill the space it is given (the screen, in presentation mode) with all
  * three always visible; only the view and the listing scroll, inside. Reads the
  * replay store; does not know where the tracks came from (the engine via
- * `ClassroomPanel`, or the synthetic dev harness).
+ * `ClassroomPanel`, or the synthetic traces of the harness page).
  */
 import './builtin';
 import { PseudoPanel } from './pseudocode/PseudoPanel';
 import { replayStore, useReplay, useReplayKeysOnce } from './replayHooks';
-import { familyOf, viewsFor, type Family, type RunLike } from './registry';
+import type { RunReport } from '../engine/protocol';
+import { familyOf, viewsFor, type Family } from './registry';
 import { statusContext, threadStatuses } from './status';
 import { Timeline } from './Timeline';
 import { useDisplay } from './display';
 import { classroomStore, useClassroom } from './classroomStore';
 
-export function ClassroomView({ allRuns, runs }: { allRuns: RunLike[]; runs: (RunLike | undefined)[] }) {
+export function ClassroomView({ allRuns, runs }: { allRuns: RunReport[]; runs: (RunReport | undefined)[] }) {
   useReplayKeysOnce();
   const tracks = useReplay((s) => s.tracks);
   useReplay((s) => s.position);

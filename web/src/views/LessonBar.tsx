@@ -15,7 +15,7 @@ import { useReplay, replayStore } from '../replay/store';
 import { useRun, runStore } from '../store';
 import type { Lesson } from '../lessons/lessons';
 import { lessonStore, useLesson } from '../lessons/store';
-import type { RunLike } from './registry';
+import type { RunReport } from '../engine/protocol';
 import { findBookmarkIn } from './bookmarks';
 import { classroomStore } from './classroomStore';
 import { applyWhatIf, WHAT_IFS } from './whatif';
@@ -40,7 +40,7 @@ function useMedia(query: string): boolean {
 
 interface PickLike {
   id: string;
-  run: RunLike;
+  run: RunReport;
   before: boolean;
 }
 

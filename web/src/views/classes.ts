@@ -1,46 +1,34 @@
 /**
  * Class names, the conflict relation and the classes-to-threads mapping as
- * the views need them. The mapping comes from the run report's
+ * the views need them. Classes and their conflicts are the engine's (the
+ * report's `classes`); the mapping comes from the run report's
  * `info.mapping` when the engine gives it; otherwise it is read off the
  * trace itself (which threads each class's requests were put into, and
  * whether one request went to several threads), and marked as inferred.
  */
+import type { ClassInfo } from '../engine/protocol';
 import type { ReplayModel } from '../trace/model';
 import type { MappingEntry } from '../replay/store';
 
-/** Names of the sharded app's classes for `count` class ids (R1,W1,..,Rg,Wg). */
-export function shardedNames(count: number): string[] {
-  if (count < 2 || count % 2 !== 0) return Array.from({ length: count }, (_, i) => `C${i}`);
-  const shards = count / 2 - 1;
-  const out: string[] = [];
-  for (let i = 0; i < shards; i++) out.push(`R${i + 1}`, `W${i + 1}`);
-  out.push('Rg', 'Wg');
-  return out;
+/** Names of class ids `0..count`: the engine's, `C<id>` past its table. */
+export function classNames(classes: readonly ClassInfo[], count: number): string[] {
+  return Array.from({ length: Math.max(count, classes.length) }, (_, i) => classes[i]?.name ?? `C${i}`);
 }
 
-interface ParsedClass {
-  write: boolean;
-  /** Shard number, or -1 for a global class. */
-  shard: number;
-}
-
-function parse(name: string): ParsedClass | null {
-  const m = /^([RW])(\d+|g)$/.exec(name);
-  if (!m) return null;
-  return { write: m[1] === 'W', shard: m[2] === 'g' ? -1 : Number(m[2]) };
-}
-
-/**
- * Do two classes conflict? For the sharded apps' classes: at least one
- * writes, and they share a shard (a global class touches every shard).
- * Reads never conflict with reads. `null` when a name is not of that form.
- */
-export function conflicts(a: string, b: string): boolean | null {
-  const x = parse(a);
-  const y = parse(b);
-  if (!x || !y) return null;
-  if (!x.write && !y.write) return false;
-  return x.shard === -1 || y.shard === -1 || x.shard === y.shard;
+/** The conflict graph of the classes named `names` (the report's relation; unknown names have no edges). */
+export function conflictGraph(
+  classes: readonly ClassInfo[],
+  names: readonly string[],
+): { edges: [number, number][]; selfLoops: number[] } {
+  const ids = names.map((n) => classes.findIndex((c) => c.name === n));
+  const conflicts = (i: number, j: number) => ids[i] >= 0 && ids[j] >= 0 && classes[ids[i]].conflicts.includes(ids[j]);
+  const edges: [number, number][] = [];
+  const selfLoops: number[] = [];
+  for (let i = 0; i < names.length; i++) {
+    if (conflicts(i, i)) selfLoops.push(i);
+    for (let j = i + 1; j < names.length; j++) if (conflicts(i, j)) edges.push([i, j]);
+  }
+  return { edges, selfLoops };
 }
 
 /** The mapping as the trace shows it: threads each class was enqueued to (computed by the trace index). */

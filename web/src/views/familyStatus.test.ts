@@ -7,14 +7,26 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe as suite, expect, it } from 'vitest';
-import { describe, encode, KIND, NO_REQUEST, REASON, sccName } from '../trace/codec';
 import { loadTraceHere } from '../trace/load';
 import type { Track } from '../replay/store';
-import { inferMapping, shardedNames } from './classes';
+import { shardedClasses } from '../engine/classes';
+import { classNames as namesOf, inferMapping } from './classes';
 import { findBookmark } from './bookmarks';
 import './families';
 import GraphsView from './late-epaxos/GraphsView';
-import { AUX_BASE, K, R, SCHEDULER, epaxosGraph, epaxosStep, lateGraph, type Ev } from './late-epaxos/model';
+import {
+  AUX_BASE,
+  describe,
+  encode,
+  KIND,
+  KIND as K,
+  NO_REQUEST,
+  REASON,
+  REASON as R,
+  SCHEDULER,
+  sccName,
+} from '../trace/codec';
+import { epaxosGraph, epaxosStep, lateGraph, type Ev } from './late-epaxos/model';
 import type { ViewProps } from './registry';
 import { schedulerStatus, statusContext, threadStatuses, type ThreadStatus } from './status';
 import { ThreadsView } from './threads/ThreadsView';
@@ -30,7 +42,7 @@ const ev = (thread: number, kind: number, a = 0, b = 0, c = 0, extra = 0): Ev =>
 /** A replay track of hand-made or engine events (1 µs apart). */
 function trackOf(events: readonly Ev[], scheduler: string): Track {
   const model = loadTraceHere(encode(events.map((e, i) => ({ ...e, t_ns: i * 1000 }))));
-  const classNames = shardedNames(Math.max(6, model.index.classes));
+  const classNames = namesOf(shardedClasses(2), model.index.classes);
   return { key: scheduler, label: scheduler, scheduler, model, classNames, mapping: inferMapping(model, classNames) };
 }
 

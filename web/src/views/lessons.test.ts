@@ -5,7 +5,8 @@ import { KIND, REASON } from '../trace/codec';
 import { loadTraceHere } from '../trace/load';
 import { rng } from '../trace/synth';
 import type { Track } from '../replay/store';
-import { inferMapping, shardedNames } from './classes';
+import { shardedClasses } from '../engine/classes';
+import { classNames as namesOf, inferMapping } from './classes';
 import { findBookmark, findBookmarkIn, knownFinder } from './bookmarks';
 import { caption } from './narrate';
 import { allViews } from './registry';
@@ -25,7 +26,7 @@ async function fixture(name: string): Promise<Track> {
   const buf = await new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
   const model = loadTraceHere(buf);
   const scheduler = name.split('.')[0];
-  const classNames = shardedNames(Math.max(6, model.index.classes));
+  const classNames = namesOf(shardedClasses(2), model.index.classes);
   return { key: name, label: scheduler, scheduler, model, classNames, mapping: inferMapping(model, classNames) };
 }
 

@@ -9,9 +9,10 @@
  * status phrase reads it instead of testing scheduler names, so a new
  * family plugs in without special cases. See docs/views.md.
  */
+import type { Family } from '../engine/protocol';
 
-/** Scheduler families, as the run report's `family` names them. */
-export type Family = 'sequential' | 'early' | 'work-stealing' | 'late' | 'epaxos' | 'repartitioning' | 'coloring';
+/** Scheduler families, as the run report's `family` names them (the engine's list, generated). */
+export type { Family };
 
 /** How the threads of a sequential class synchronize on one request. */
 export interface SyncMechanism {

@@ -7,7 +7,7 @@
  * views/family.ts); the views of every family are in `views/builtin.ts`.
  */
 import type { ComponentType } from 'react';
-import type { TraceWindow } from '../engine/protocol';
+import type { RunReport } from '../engine/protocol';
 import type { Track } from '../replay/store';
 import type { ReplayState } from '../trace/state';
 import { profileOf, type Family } from './profiles';
@@ -18,29 +18,6 @@ export type { Family } from './profiles';
 /** The family of a scheduler id (the report's `family` wins where a run is at hand: `familyOfRun`). */
 export function familyOf(scheduler: string): Family {
   return profileOf(scheduler).family;
-}
-
-/** Loose shape of a report run, as far as the views read it. */
-export interface RunLike {
-  scheduler: string;
-  /** The engine's family name (newer reports); else guessed from the scheduler id. */
-  family?: string;
-  label?: string;
-  threads: number;
-  throughput_ops_s?: number;
-  latency_us?: { p50: number; p90?: number; p99: number; max?: number; mean?: number };
-  metrics?: {
-    throughput_series?: { t_ms: number; ops_s: number }[];
-    threads?: { thread: number; executed: number; exec_ms: number; wait_ms: number; idle_ms: number }[];
-    counters?: Record<string, number>;
-    latency_us?: { p50: number; p90?: number; p99: number; max?: number; mean?: number };
-    [k: string]: unknown;
-  };
-  info?: { mapping?: { class: string; sequential: boolean; threads: number[] }[]; mapping_how?: string };
-  /** Where the engine cut a long trace (absent in older reports). */
-  trace_window?: TraceWindow;
-  trace_truncated?: boolean;
-  [k: string]: unknown;
 }
 
 export interface ViewProps {
@@ -56,9 +33,9 @@ export interface ViewProps {
    */
   statuses: ThreadStatus[][];
   /** Report run of each track (same order), when known. */
-  runs: (RunLike | undefined)[];
+  runs: (RunReport | undefined)[];
   /** All runs of the report (charts compare them all). */
-  allRuns: RunLike[];
+  allRuns: RunReport[];
 }
 
 export interface ViewDef {

@@ -12,7 +12,8 @@ import { loadTraceHere } from '../trace/load';
 import type { ReplayModel } from '../trace/model';
 import type { ReplayState } from '../trace/state';
 import { rng, synthesize } from '../trace/synth';
-import { inferMapping, shardedNames } from './classes';
+import { shardedClasses } from '../engine/classes';
+import { classNames as namesOf, inferMapping } from './classes';
 import { REASON } from '../trace/codec';
 import { profileOf } from './families';
 import GraphsView from './late-epaxos/GraphsView';
@@ -22,7 +23,7 @@ import { SyncView } from './sync/SyncView';
 import { ThreadsView } from './threads/ThreadsView';
 
 function trackOf(model: ReplayModel, scheduler: string, shards: number): Track {
-  const classNames = shardedNames(Math.max(2 * shards + 2, model.index.classes));
+  const classNames = namesOf(shardedClasses(shards), model.index.classes);
   return { key: scheduler, label: scheduler, scheduler, model, classNames, mapping: inferMapping(model, classNames) };
 }
 

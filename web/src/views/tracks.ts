@@ -1,15 +1,15 @@
 /**
  * Building replay tracks from a run report: fetch each chosen run's trace
  * from the engine once (the engine hands a trace out by transfer), decode
- * and index it in the trace worker, and attach the run's class names and
- * mapping (the report's `info.mapping`, else read from the trace).
+ * and index it in the trace worker, and attach the report's classes and the
+ * run's mapping (the report's `info.mapping`, else read from the trace).
  */
 import type { Track } from '../replay/store';
 import { loadTrace } from '../trace/load';
 import type { ReplayModel } from '../trace/model';
-import { inferMapping, shardedNames } from './classes';
+import { classNames, inferMapping } from './classes';
 import { familyOfRun } from './families';
-import type { RunLike } from './registry';
+import type { ClassInfo, RunReport } from '../engine/protocol';
 
 const cache = new Map<string, Promise<ReplayModel>>();
 
@@ -42,28 +42,34 @@ export function modelFor(
   return p;
 }
 
-export function runLabel(run: RunLike, all: readonly RunLike[], i: number): string {
+export function runLabel(run: RunReport, all: readonly RunReport[], i: number): string {
   const base = run.label && run.label !== run.scheduler ? `${run.scheduler} (${run.label})` : run.scheduler;
   const same = all.filter((r) => (r.label ?? r.scheduler) === (run.label ?? run.scheduler)).length;
   return same > 1 ? `${base} #${i}` : base;
 }
 
-/** Shards of the scenario's app, read from its text (best effort), for class names. */
-export function shardsOf(scenarioText: string): number | undefined {
-  try {
-    const s = JSON.parse(scenarioText) as { app?: { shards?: unknown } };
-    return typeof s.app?.shards === 'number' ? s.app.shards : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function makeTrack(key: string, label: string, run: RunLike, model: ReplayModel, shards?: number): Track {
+/** A replay track of `run`, whose report has `classes` (the engine's class table). */
+export function makeTrack(
+  key: string,
+  label: string,
+  run: RunReport,
+  model: ReplayModel,
+  classes: readonly ClassInfo[],
+): Track {
   const given = run.info?.mapping ?? [];
-  const count = shards !== undefined ? Math.max(2 * shards + 2, model.index.classes) : model.index.classes;
-  const classNames = given.length >= model.index.classes ? given.map((m) => m.class) : shardedNames(count);
-  const mapping = given.length > 0 ? given : inferMapping(model, classNames);
-  const track: Track = { key, label, scheduler: run.scheduler, family: familyOfRun(run), model, classNames, mapping };
+  const names =
+    given.length >= model.index.classes ? given.map((m) => m.class) : classNames(classes, model.index.classes);
+  const mapping = given.length > 0 ? given : inferMapping(model, names);
+  const track: Track = {
+    key,
+    label,
+    scheduler: run.scheduler,
+    family: familyOfRun(run),
+    model,
+    classes,
+    classNames: names,
+    mapping,
+  };
   if (run.label) track.run = run.label;
   return track;
 }

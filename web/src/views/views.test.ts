@@ -1,31 +1,43 @@
 import { describe, expect, it } from 'vitest';
+import { shardedClasses } from '../engine/classes';
+import type { RunReport } from '../engine/protocol';
 import { KIND, SCHEDULER } from '../trace/codec';
 import { loadTraceHere } from '../trace/load';
 import { synthesize } from '../trace/synth';
-import { conflicts, inferMapping, shardedNames } from './classes';
+import { conflictGraph, inferMapping } from './classes';
 import { codeFor, codes, pseudoEvent } from './pseudocode/PseudoPanel';
 import { lineFor } from './pseudocode/types';
 import './families';
 import { familyOf, viewsFor } from './registry';
 import { focusRequest } from './threads/draw';
-import { makeTrack, shardsOf } from './tracks';
+import { caption } from './narrate';
+import { makeTrack } from './tracks';
 import './builtin';
 
-describe('classes', () => {
-  it('names the sharded classes as the engine numbers them', () => {
-    expect(shardedNames(6)).toEqual(['R1', 'W1', 'R2', 'W2', 'Rg', 'Wg']);
-    expect(shardedNames(3)).toEqual(['C0', 'C1', 'C2']);
+/** A report run with the fields `makeTrack` reads (scheduler, label, mapping). */
+const runOf = (scheduler: string, mapping?: RunReport['info']): RunReport =>
+  ({ scheduler, label: scheduler, info: mapping }) as unknown as RunReport;
+
+/** Edges of a conflict graph by class name, `a-b` with a before b in `names`. */
+function namedEdges(names: readonly string[], g: { edges: [number, number][]; selfLoops: number[] }): string[] {
+  return [...g.edges.map(([i, j]) => `${names[i]}-${names[j]}`), ...g.selfLoops.map((i) => `${names[i]}-${names[i]}`)];
+}
+
+describe("classes (the engine report's, never rebuilt on the web)", () => {
+  it("draws the engine's conflict relation: reads never conflict with reads, writes with their shard", () => {
+    const classes = shardedClasses(2);
+    const names = classes.map((c) => c.name);
+    expect(names).toEqual(['R1', 'W1', 'R2', 'W2', 'Rg', 'Wg']);
+    const edges = namedEdges(names, conflictGraph(classes, names));
+    for (const e of ['R1-W1', 'W1-W1', 'R1-Wg', 'W2-Rg', 'Rg-Wg', 'Wg-Wg', 'W1-Wg']) expect(edges).toContain(e);
+    for (const e of ['R1-R2', 'R1-Rg', 'R1-R1', 'R1-W2', 'W1-W2', 'Rg-Rg', 'R2-Rg']) expect(edges).not.toContain(e);
   });
 
-  it('follows the read/write conflict definition (reads never conflict with reads)', () => {
-    expect(conflicts('R1', 'R2')).toBe(false);
-    expect(conflicts('R1', 'Rg')).toBe(false);
-    expect(conflicts('R1', 'W1')).toBe(true);
-    expect(conflicts('R1', 'W2')).toBe(false);
-    expect(conflicts('W1', 'W1')).toBe(true);
-    expect(conflicts('Wg', 'R2')).toBe(true);
-    expect(conflicts('Rg', 'W2')).toBe(true);
-    expect(conflicts('X', 'W1')).toBeNull();
+  it('finds each class of a mapping by name, in any order; unknown classes have no edges', () => {
+    const classes = shardedClasses(2);
+    const names = ['Wg', 'X', 'R2', 'W2', 'R1'];
+    const edges = namedEdges(names, conflictGraph(classes, names));
+    expect(edges.sort()).toEqual(['R2-W2', 'W2-W2', 'Wg-R1', 'Wg-R2', 'Wg-W2', 'Wg-Wg']);
   });
 
   it('reads the mapping off a trace: multicast classes are sequential', () => {
@@ -39,7 +51,10 @@ describe('classes', () => {
       seed: 2,
       execTicks: 2,
     });
-    const m = inferMapping(loadTraceHere(s.buffer), shardedNames(6));
+    const m = inferMapping(
+      loadTraceHere(s.buffer),
+      shardedClasses(2).map((c) => c.name),
+    );
     const wg = m.find((x) => x.class === 'Wg')!;
     expect(wg.sequential).toBe(true);
     expect(wg.threads).toEqual([0, 1, 2, 3]);
@@ -48,9 +63,7 @@ describe('classes', () => {
     expect(r1.threads.every((t) => s.mapping[0].threads.includes(t))).toBe(true);
   });
 
-  it('takes class names from the scenario shard count', () => {
-    expect(shardsOf('{"app": {"kind": "spin", "shards": 3}}')).toBe(3);
-    expect(shardsOf('not json')).toBeUndefined();
+  it("takes class names and conflicts from the report's classes", () => {
     const s = synthesize({
       threads: 2,
       requests: 50,
@@ -61,8 +74,47 @@ describe('classes', () => {
       seed: 1,
       execTicks: 1,
     });
-    const track = makeTrack('k', 'early', { scheduler: 'early', threads: 2 }, loadTraceHere(s.buffer), 3);
+    const classes = shardedClasses(3);
+    const track = makeTrack('k', 'early', runOf('early'), loadTraceHere(s.buffer), classes);
     expect(track.classNames).toEqual(['R1', 'W1', 'R2', 'W2', 'R3', 'W3', 'Rg', 'Wg']);
+    expect(track.classes).toBe(classes);
+    // A trace with class ids past the report's table names them by id.
+    const none = makeTrack('k', 'early', runOf('early'), loadTraceHere(s.buffer), []);
+    expect(none.classNames).toEqual(['C0', 'C1', 'C2', 'C3', 'C4']);
+  });
+});
+
+describe('captions name a class as the report describes it', () => {
+  it("says read or write, and which shard, from the engine's classes, not from the class name", () => {
+    const s = synthesize({
+      threads: 2,
+      requests: 60,
+      shards: 2,
+      writes: 0.5,
+      global: 0.2,
+      mode: 'early',
+      seed: 3,
+      execTicks: 1,
+    });
+    const model = loadTraceHere(s.buffer);
+    const classes = shardedClasses(2);
+    const track = makeTrack('k', 'early', runOf('early'), model, classes);
+    // The same trace with the report's class facts swapped: the caption follows the report.
+    const swapped = classes.map((c) => ({ ...c, write: !c.write }));
+    const other = makeTrack('k', 'early', runOf('early'), model, swapped);
+    const seen = new Set<string>();
+    for (let i = 0; i < model.length; i++) {
+      const e = model.trace.event(i);
+      if (e.kind !== KIND.Delivered) continue;
+      const c = classes[e.b];
+      const where = c.shard === undefined ? 'of every shard' : `on shard ${c.shard + 1}`;
+      const said = caption(track, i + 1, model.stateAt(i + 1))?.text ?? '';
+      expect(said).toContain(`${c.write ? 'a write' : 'a read'} ${where} (class ${c.name})`);
+      const flipped = caption(other, i + 1, model.stateAt(i + 1))?.text ?? '';
+      expect(flipped).toContain(`${c.write ? 'a read' : 'a write'} ${where} (class ${c.name})`);
+      seen.add(c.name);
+    }
+    expect(seen.size).toBeGreaterThan(3);
   });
 });
 
@@ -109,8 +161,9 @@ describe('pseudo-code panel', () => {
     const track = makeTrack(
       'k',
       'busy-wait',
-      { scheduler: 'busy-wait', threads: 4, info: { mapping: s.mapping } },
+      runOf('busy-wait', { mapping: s.mapping, mapping_how: '' }),
       model,
+      shardedClasses(2),
     );
     for (let i = 0; i < model.length; i++) {
       const e = model.trace.event(i);
@@ -146,7 +199,7 @@ describe('pseudo-code panel', () => {
         skew: 0.8,
       });
       const model = loadTraceHere(s.buffer);
-      const track = makeTrack('k', id, { scheduler: id, threads: 4, info: { mapping: s.mapping } }, model);
+      const track = makeTrack('k', id, runOf(id, { mapping: s.mapping, mapping_how: '' }), model, shardedClasses(2));
       let placed = 0;
       for (let i = 0; i < model.length; i++) {
         const target = lineFor(code, pseudoEvent(model.trace.event(i), track));

@@ -8,6 +8,7 @@
  * `thread-pace` feature).
  */
 import type { RunOptions } from '../engine/protocol';
+import { fields, readScenario, type ScenarioDoc } from '../engine/scenario';
 
 export interface WhatIf {
   id: string;
@@ -22,9 +23,9 @@ export interface WhatIf {
   needs?: string;
 }
 
-type Obj = Record<string, unknown>;
-const obj = (x: unknown): Obj => (x && typeof x === 'object' ? (x as Obj) : {});
-const clone = (s: Obj): Obj => JSON.parse(JSON.stringify(s)) as Obj;
+type Obj = ScenarioDoc;
+const obj = fields;
+const clone = (s: Obj): Obj => structuredClone(s);
 
 function hasExplicitMapping(s: Obj): boolean {
   const list = Array.isArray(s.schedulers) ? s.schedulers : [];
@@ -90,12 +91,9 @@ export function applyWhatIf(
   w: WhatIf,
   text: string,
 ): { ok: true; text: string; options: RunOptions } | { ok: false; why: string } {
-  let s: Obj;
-  try {
-    s = obj(JSON.parse(text));
-  } catch {
-    return { ok: false, why: 'the scenario is not valid JSON' };
-  }
+  const read = readScenario(text);
+  if (!read.ok) return { ok: false, why: 'the scenario is not valid JSON' };
+  const s = read.doc;
   const out = w.apply(s);
   if (typeof out === 'string') return { ok: false, why: out };
   return { ok: true, text: JSON.stringify(out, null, 2) + '\n', options: w.options?.(s) ?? {} };

@@ -125,12 +125,16 @@ enum Command {
     /// Print the JSON Schema of scenario files, or with --trace the trace
     /// vocabulary (event kinds, fields, wait reasons) as JSON, or with
     /// --catalog every scheduler (family, stream kinds, roles, parameters,
-    /// faults, views) as JSON.
+    /// faults, views) as JSON, or with --contract the JSON Schema of what
+    /// the engine hands the web app (report, live snapshot, bench report,
+    /// families, parameter objects).
     Schema {
-        #[arg(long, conflicts_with = "catalog")]
+        #[arg(long, conflicts_with_all = ["catalog", "contract"])]
         trace: bool,
-        #[arg(long)]
+        #[arg(long, conflicts_with = "contract")]
         catalog: bool,
+        #[arg(long)]
+        contract: bool,
     },
 }
 
@@ -225,11 +229,17 @@ fn main() -> ExitCode {
             };
             cmd_bench(&file, &opts, json)
         }
-        Command::Schema { trace, catalog } => {
+        Command::Schema {
+            trace,
+            catalog,
+            contract,
+        } => {
             if catalog {
                 print!("{}", psmr_schedulers::catalog::catalog_json());
             } else if trace {
                 print!("{}", psmr_core::trace::vocabulary_json());
+            } else if contract {
+                print!("{}", psmr_scenario::contract::contract_schema());
             } else {
                 print!("{}", Scenario::json_schema());
             }

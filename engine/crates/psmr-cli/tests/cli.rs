@@ -188,17 +188,15 @@ fn unreadable_files_and_several_files() {
     );
 }
 
-/// `psmr schema <flag>` prints exactly the committed file at `path` (from
-/// the repository root).
-fn assert_schema_prints(flag: Option<&str>, committed: &str, path: &str) {
-    let args: Vec<&str> = std::iter::once("schema").chain(flag).collect();
-    let o = psmr(&args);
+/// `psmr ARGS` succeeds and prints `committed` byte for byte; `regenerate`
+/// says how to refresh the committed copy.
+fn assert_prints_committed(args: &[&str], committed: &str, regenerate: &str) {
+    let o = psmr(args);
     assert_eq!(o.status.code(), Some(0));
-    let flag = flag.map_or(String::new(), |f| format!(" {f}"));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         committed,
-        "regenerate: cargo run -q -p psmr-cli -- schema{flag} > ../{path}"
+        "regenerate: {regenerate}"
     );
 }
 
@@ -207,23 +205,44 @@ fn assert_schema_prints(flag: Option<&str>, committed: &str, path: &str) {
 #[test]
 #[cfg(not(feature = "fault-injection"))]
 fn schema_command_prints_the_committed_schema() {
-    let committed = include_str!("../../../../scenarios/scenario.schema.json");
-    assert_schema_prints(None, committed, "scenarios/scenario.schema.json");
+    assert_prints_committed(
+        &["schema"],
+        include_str!("../../../../scenarios/scenario.schema.json"),
+        "cargo run -q -p psmr-cli -- schema > ../scenarios/scenario.schema.json",
+    );
 }
 
 /// The web app decodes traces with the committed vocabulary: it must be
 /// the engine's.
 #[test]
 fn schema_trace_prints_the_committed_vocabulary() {
-    let committed = include_str!("../../../../web/src/trace/vocabulary.json");
-    assert_schema_prints(Some("--trace"), committed, "web/src/trace/vocabulary.json");
+    assert_prints_committed(
+        &["schema", "--trace"],
+        include_str!("../../../../web/src/trace/vocabulary.json"),
+        "cargo run -q -p psmr-cli -- schema --trace > ../web/src/trace/vocabulary.json",
+    );
 }
 
 /// The catalog of schedulers committed for the web app is the engine's.
 #[test]
 fn schema_catalog_prints_the_committed_catalog() {
-    let committed = include_str!("../../../../web/src/engine/catalog.json");
-    assert_schema_prints(Some("--catalog"), committed, "web/src/engine/catalog.json");
+    assert_prints_committed(
+        &["schema", "--catalog"],
+        include_str!("../../../../web/src/engine/catalog.json"),
+        "cargo run -q -p psmr-cli -- schema --catalog > ../web/src/engine/catalog.json",
+    );
+}
+
+/// The web app's report and parameter types are generated from the
+/// committed contract: it must be the engine's.
+#[test]
+fn schema_contract_prints_the_committed_contract() {
+    assert_prints_committed(
+        &["schema", "--contract"],
+        include_str!("../../../../web/src/engine/contract.schema.json"),
+        "cargo run -q -p psmr-cli -- schema --contract > ../web/src/engine/contract.schema.json \
+         && (cd ../web && node scripts/gen-contract.mjs)",
+    );
 }
 
 #[test]

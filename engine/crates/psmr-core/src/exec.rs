@@ -159,7 +159,7 @@ impl ExecLog {
 }
 
 /// What a thread is doing, as the live view samples it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 #[repr(u32)]
 pub enum LiveState {
@@ -178,7 +178,7 @@ struct LiveThread {
 }
 
 /// A thread's live numbers, as sampled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LiveSample {
     pub executed: u64,
     pub queue_len: u32,

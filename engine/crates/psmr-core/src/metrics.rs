@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::exec::{ExecLog, RunOutput};
@@ -13,7 +14,7 @@ use crate::trace::{Counter, ThreadStats, SCHEDULER};
 /// Latency percentiles in microseconds, from a request's delivery to its
 /// completion: the end of its execution, or for an event stream the end of
 /// the last event of the delivered root's tree (the reply to its client).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LatencyUs {
     pub p50: f64,
     pub p90: f64,
@@ -23,7 +24,7 @@ pub struct LatencyUs {
 }
 
 /// One point of throughput over time.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ThroughputPoint {
     /// End of the bucket, milliseconds since the run started.
     pub t_ms: f64,
@@ -31,7 +32,7 @@ pub struct ThroughputPoint {
 }
 
 /// Time accounting of one thread, in the report's units.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ThreadTimes {
     pub thread: u16,
     pub executed: u64,
@@ -41,7 +42,7 @@ pub struct ThreadTimes {
 }
 
 /// Everything measured about one run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RunMetrics {
     pub requests: u64,
     pub duration_ms: f64,

@@ -23,6 +23,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::atomic::Ordering;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::app::Application;
@@ -92,6 +93,19 @@ impl<'de> Deserialize<'de> for JsU64 {
     }
 }
 
+/// In the web contract: `U64 = number | string`.
+impl JsonSchema for JsU64 {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "U64".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A 64-bit value: a number up to 2^53, a decimal string above (so it survives JSON.parse).",
+            "type": ["integer", "string"]
+        })
+    }
+}
+
 impl fmt::Display for JsU64 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
@@ -99,7 +113,7 @@ impl fmt::Display for JsU64 {
 }
 
 /// A cell range, named for people (`shard 2`, `keys 10-19`, `color 4`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CellName {
     /// `shard`, `key` or `color`.
     pub unit: String,
@@ -109,7 +123,7 @@ pub struct CellName {
 }
 
 /// The first thing found wrong with a run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Violation {
     /// A request that could run never executed.

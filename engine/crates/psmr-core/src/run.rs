@@ -30,7 +30,7 @@ pub struct RunInput<'a> {
 }
 
 /// An auxiliary thread of a run, as the views name its lane.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RoleLane {
     pub thread: u16,
     pub name: String,

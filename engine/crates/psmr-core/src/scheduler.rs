@@ -217,7 +217,7 @@ pub struct Needs {
 }
 
 /// One class's place in a classes-to-threads mapping, for the views.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ClassAssignment {
     pub class: String,
     pub sequential: bool,
@@ -225,7 +225,7 @@ pub struct ClassAssignment {
 }
 
 /// What a scheduler tells the views about its configuration.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SchedulerInfo {
     /// The classes-to-threads mapping (early family), empty otherwise.
     pub mapping: Vec<ClassAssignment>,

@@ -9,6 +9,7 @@
 //! `navigator.hardwareConcurrency`), so the CLI and the wasm engine share it.
 
 use psmr_core::SchedulerId;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
@@ -36,7 +37,7 @@ pub struct BenchOptions {
 }
 
 /// One measured point of the sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BenchPoint {
     pub scheduler: String,
     pub label: String,
@@ -49,6 +50,8 @@ pub struct BenchPoint {
     /// Over `epaxos` on the same stream (commit streams whose scenario
     /// lists `epaxos`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "f64")]
     pub speedup_vs_epaxos: Option<f64>,
     /// Delivering thread's busy time per request.
     pub scheduler_ns_per_request: f64,
@@ -77,14 +80,14 @@ pub struct BenchPoint {
 
 /// The stream of one write share (its kind, size and, for commit streams,
 /// SCC sizes).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BenchStream {
     pub writes: f64,
     pub stream: crate::runner::StreamInfo,
 }
 
 /// The sweep's result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BenchReport {
     pub scenario: String,
     pub cores: usize,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// Invariant: `line >= 1` and `col >= 1` (both 1-based), also for problems
 /// that have no better place than the start of the file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Diagnostic {
     pub file: String,
     pub line: usize,

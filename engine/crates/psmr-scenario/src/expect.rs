@@ -1,6 +1,7 @@
 //! Expectations of a scenario (issue 12): what `psmr check` and the lab's
 //! Check button verify after running it.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use crate::expectations::{
@@ -10,7 +11,7 @@ use crate::report::{Report, RunReport};
 use crate::scenario::Scenario;
 
 /// The outcome of one expectation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExpectationResult {
     /// What was expected, e.g. `correct(early)` or
     /// `ratio(busy-wait / early) >= 1.5`.
@@ -20,6 +21,8 @@ pub struct ExpectationResult {
     /// Set when it was not judged (too few cores, scheduler did not run);
     /// then `passed` is false but it is not a failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "String")]
     pub skipped_reason: Option<String>,
     /// The measured values, in words.
     pub message: String,

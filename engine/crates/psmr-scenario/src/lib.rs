@@ -18,6 +18,7 @@
 
 pub mod bench;
 pub mod commits;
+pub mod contract;
 pub mod diag;
 pub mod expect;
 pub mod expectations;

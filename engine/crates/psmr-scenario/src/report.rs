@@ -9,10 +9,11 @@ use psmr_core::scheduler::SchedulerInfo;
 use psmr_core::trace::{TraceEvent, TraceWindow};
 use psmr_core::{ClassTable, Family, SchedulerId, Stream};
 use psmr_schedulers::SchedulerSpec;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The result of running a scenario: the CLI's `--json` contract.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
     pub scenario: String,
     /// Cores of the machine (natively `available_parallelism`; the browser
@@ -28,9 +29,10 @@ pub struct Report {
 }
 
 /// What the views need to know about the stream.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct StreamInfo {
     /// `total`, `commits` or `events`.
+    #[schemars(with = "psmr_core::StreamKind")]
     pub kind: String,
     pub requests: u32,
     /// Delivery units: requests, instances or root events.
@@ -41,16 +43,20 @@ pub struct StreamInfo {
     /// Commit streams: how many SCCs of each size the instances' dependency
     /// graph has (paper 004's collisions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "psmr_core::commit_sim::SccHistogram")]
     pub scc: Option<psmr_core::commit_sim::SccHistogram>,
 }
 
 /// One request class, for the views (no more guessing from names).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ClassInfo {
     pub name: String,
     pub weight: f64,
     /// The shard of a local class (0-based), absent for a global one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "u16")]
     pub shard: Option<u16>,
     pub write: bool,
     /// Ids of the classes it conflicts with (itself included when it has
@@ -90,13 +96,14 @@ pub fn stream_info(s: &Stream) -> StreamInfo {
 }
 
 /// One scheduler's run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RunReport {
     /// Scheduler id.
     pub scheduler: String,
     /// The scheduler's family (`sequential`, `early`, `work-stealing`,
     /// `late`, `epaxos`, `repartitioning`, `coloring`).
     #[serde(default)]
+    #[schemars(with = "psmr_core::scheduler::Family")]
     pub family: String,
     /// Label (the id unless the scenario gives one).
     pub label: String,
@@ -111,6 +118,8 @@ pub struct RunReport {
     pub violation: Option<String>,
     /// The same, structured (request ids, classes, shard) for the views.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "Violation")]
     pub violation_detail: Option<Violation>,
     /// Digest of the final application state, hex.
     pub state_digest: String,
@@ -120,6 +129,8 @@ pub struct RunReport {
     /// Throughput over the sequential run's on the same stream (present
     /// when the scenario ran `sequential`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "f64")]
     pub speedup_vs_sequential: Option<f64>,
     /// The trace hit its event bound and was cut (see `trace_window`).
     #[serde(default)]

@@ -17,6 +17,7 @@ use psmr_core::trace::TraceConfig;
 use psmr_core::workload::{class_weights_for, generate_stream};
 use psmr_core::{ClassTable, RunError, Scheduler, Stream};
 use psmr_schedulers::{build, BuildEnv};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
@@ -30,7 +31,7 @@ pub use crate::report::{
 use crate::scenario::Scenario;
 
 /// What a poller sees of a scenario run in progress.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MonitorSnapshot {
     /// Label of the scheduler running now (empty before the first).
     pub scheduler: String,

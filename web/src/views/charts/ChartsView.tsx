@@ -14,7 +14,8 @@ import { useRun } from '../../store';
 import { replayStore, useReplay } from '../../replay/store';
 import { queueBucketEndNs } from '../../trace/index';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
-import type { RunLike, ViewProps } from '../registry';
+import type { RunReport } from '../../engine/protocol';
+import type { ViewProps } from '../registry';
 import { ExportButtons, toCsv } from '../../export';
 import { groupedBars, lineChart, type Series } from './charts';
 import { runKeys, schedulerIdOf } from './keys';
@@ -201,7 +202,7 @@ function ThreadTimes({
   pal,
   font,
 }: {
-  run: RunLike | undefined;
+  run: RunReport | undefined;
   label: string;
   name: string;
   pal: Palette;

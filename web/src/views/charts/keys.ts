@@ -4,6 +4,7 @@
  * scheduler (e.g. early with the naive and with the optimized mapping).
  * No d3 here: the Run and Sweep tabs use it too.
  */
+import { scenarioDoc, schedulerEntries } from '../../engine/scenario';
 import { schedulerColor } from '../families';
 
 export interface RunKey {
@@ -25,11 +26,6 @@ export function runKeys(runs: readonly { scheduler: string; label?: string }[], 
 
 /** The scheduler id of a run label in a scenario text (live polls name runs by label). */
 export function schedulerIdOf(label: string, scenarioText: string): string {
-  try {
-    const s = JSON.parse(scenarioText) as { schedulers?: { id?: unknown; label?: unknown }[] };
-    const e = (s.schedulers ?? []).find((x) => x.label === label || x.id === label);
-    return typeof e?.id === 'string' ? e.id : label;
-  } catch {
-    return label;
-  }
+  const e = schedulerEntries(scenarioDoc(scenarioText)).find((x) => x.label === label || x.id === label);
+  return e?.id ?? label;
 }

@@ -1,7 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode, make, type KindName } from '../../trace/codec';
+import { decode, encode, HOME_HOW, make, type KindName } from '../../trace/codec';
 import { rng } from '../../trace/synth';
-import { colorRuns, overlaps, refusalText, replayFromStart, stateAt, summarize, timeline } from './model';
+import vocabulary from '../../trace/vocabulary.json';
+import {
+  colorRuns,
+  INTERVALS,
+  LEFT_SQ,
+  overlaps,
+  REFUSAL_REASONS,
+  refusalText,
+  replayFromStart,
+  stateAt,
+  summarize,
+  timeline,
+} from './model';
+
+/** The engine's names of a small field's codes (`psmr schema --trace`), by code. */
+function engineCodes(kind: string, field: string): string[] {
+  const entry = vocabulary.small_codes.find((c) => c.kind === kind && c.field === field);
+  if (!entry) throw new Error(`the engine vocabulary has no codes for ${kind}.${field}`);
+  return entry.names;
+}
+
+describe("coloring codes are the engine vocabulary's", () => {
+  it('words every refusal heuristic and every way a color finds its core', () => {
+    engineCodes('steal-refused', 'heuristic').forEach((name, code) =>
+      expect(REFUSAL_REASONS[code], `heuristic ${code} (${name})`).toBeDefined(),
+    );
+    const heuristics = engineCodes('steal-refused', 'heuristic').length;
+    expect(Object.keys(REFUSAL_REASONS)).toHaveLength(heuristics);
+    expect(refusalText({ heuristic: heuristics, left_ns: 0, cost_ns: 0 })).toBe(`refused (heuristic ${heuristics})`);
+    engineCodes('color-home', 'how').forEach((name, code) =>
+      expect(HOME_HOW[code], `how ${code} (${name})`).toBeDefined(),
+    );
+  });
+
+  it("reads the stealing queue's intervals and its leaving code as the engine records them", () => {
+    const names = engineCodes('steal-queue', 'interval');
+    expect(LEFT_SQ).toBe(names.indexOf('left'));
+    expect(INTERVALS).toHaveLength(names.length - 1);
+  });
+});
 
 type Ev = [KindName, Record<string, number>, number, number];
 

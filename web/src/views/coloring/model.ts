@@ -25,7 +25,7 @@
  * positions).
  */
 import { checkpoint, replayAt as replayFrom, strideFor, type Checkpointed } from '../../replay/checkpoints';
-import { F, KIND, type PackedTrace } from '../../trace/codec';
+import { F, KIND, SMALL, type PackedTrace } from '../../trace/codec';
 
 export interface Steal {
   /** Trace index of the `ColorSteal` (the replay position just after it is i + 1). */
@@ -70,7 +70,7 @@ export interface Offer {
 }
 
 /** `StealQueue.interval` of a color leaving the stealing queue (engine `mely::LEFT_SQ`). */
-export const LEFT_SQ = 3;
+export const LEFT_SQ = SMALL.StealQueue.interval.Left;
 /** The stealing queue's intervals of time left, lowest first (units of the configured steal cost). */
 export const INTERVALS = ['under 1 unit', '1 to 8 units', '8 units or more'] as const;
 
@@ -142,8 +142,8 @@ export class QueueReplay {
         const op = trace.get(i, F.ColorQueue.op);
         const evs = m.get(color) ?? [];
         m.delete(color);
-        // 0 joined and 2 to the tail: at the tail; 1 left (empty).
-        if (op !== 1 || evs.length > 0) m.set(color, evs);
+        // Joined, or to the tail after a batch: at the tail; left: gone (when empty).
+        if (op !== SMALL.ColorQueue.op.Left || evs.length > 0) m.set(color, evs);
         return;
       }
       case KIND.ColorSteal: {
@@ -196,13 +196,15 @@ export interface ColorTimeline {
   trace: PackedTrace;
 }
 
+const H = SMALL.StealRefused.heuristic;
+
 /** One short phrase per `StealRefused.heuristic` code (engine `Refusal`). */
-export const REFUSAL_REASONS = [
-  'fewer than two colors queued',
-  'no color under half the queue',
-  'time left not above the steal cost',
-  'no stealable color',
-] as const;
+export const REFUSAL_REASONS: Record<number, string> = {
+  [H.TwoColors]: 'fewer than two colors queued',
+  [H.Half]: 'no color under half the queue',
+  [H.TimeLeft]: 'time left not above the steal cost',
+  [H.Nothing]: 'no stealable color',
+};
 
 /** A duration for people: ns under 1 µs, then µs (one decimal under 10 µs). */
 export function us(ns: number): string {
@@ -213,7 +215,7 @@ export function us(ns: number): string {
 
 /** Why a steal was refused, in words; the time-left refusal compares the two times. */
 export function refusalText(r: Pick<Refusal, 'heuristic' | 'left_ns' | 'cost_ns'>): string {
-  if (r.heuristic === 2) return `time left ${us(r.left_ns)} < steal cost ${us(r.cost_ns)}`;
+  if (r.heuristic === H.TimeLeft) return `time left ${us(r.left_ns)} < steal cost ${us(r.cost_ns)}`;
   return REFUSAL_REASONS[r.heuristic] ?? `refused (heuristic ${r.heuristic})`;
 }
 

@@ -6,7 +6,7 @@
  * narrators (views/narrate.ts); events these do not describe fall through to
  * the generic narrator.
  */
-import { NO_REQUEST, REASON, type NamedEvent } from '../../trace/codec';
+import { NO_REQUEST, REASON, SMALL, type NamedEvent } from '../../trace/codec';
 import type { StepContext } from '../narrate';
 import { refusalText, us } from './model';
 
@@ -46,7 +46,8 @@ function stealTry(c: StepContext, e: Ev<'StealTry'>): string {
   const refused = all(c, 'StealRefused').find((x) => x.thread === e.thread);
   const look = `T${e.thread} has nothing to run and looks at T${e.victim}'s queue (${e.queued} events) for a color to steal`;
   if (!refused) return `${look}.`;
-  const color = refused.heuristic === 3 || refused.heuristic === 1 ? '' : ` color ${refused.color}`;
+  const { Nothing, Half } = SMALL.StealRefused.heuristic;
+  const color = refused.heuristic === Nothing || refused.heuristic === Half ? '' : ` color ${refused.color}`;
   return `${look}: refused${color}, ${refusalText(refused)}.`;
 }
 

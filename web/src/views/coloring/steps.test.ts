@@ -7,7 +7,7 @@ import type { Track } from '../../replay/store';
 import { encode, make, NO_REQUEST, SCHEDULER, type KindName } from '../../trace/codec';
 import { loadTraceHere } from '../../trace/load';
 import { findBookmark } from '../bookmarks';
-import { shardedNames } from '../classes';
+import { shardedClasses } from '../../engine/classes';
 import { caption } from '../narrate';
 import '../builtin';
 
@@ -42,7 +42,14 @@ function track(scheduler: string): Track {
       ev('ExecEnd', { req: 1 }, 23, 0),
     ]),
   );
-  return { key: scheduler, label: scheduler, scheduler, model, classNames: shardedNames(6), mapping: [] };
+  return {
+    key: scheduler,
+    label: scheduler,
+    scheduler,
+    model,
+    classNames: shardedClasses(2).map((c) => c.name),
+    mapping: [],
+  };
 }
 
 describe('coloring captions', () => {

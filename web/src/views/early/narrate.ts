@@ -9,12 +9,12 @@ import { describe, REASON, SCHEDULER, type NamedEvent } from '../../trace/codec'
 import { reqName, threadList, who, type Narrator, type StepContext } from '../narrate';
 import { groupFor } from '../status';
 
-/** What a class's name tells about it (sharded apps: R/W, shard or global). */
-function classGloss(name: string): string {
-  const m = /^([RW])(\d+|g)$/.exec(name);
-  if (!m) return '';
-  const op = m[1] === 'R' ? 'a read' : 'a write';
-  return m[2] === 'g' ? `${op} of every shard` : `${op} on shard ${m[2]}`;
+/** What class `cls` is, as the report's classes say: a read or a write, of one shard (1-based) or of every shard. */
+function classGloss(c: StepContext, cls: number): string {
+  const info = c.track.classes?.[cls];
+  if (!info) return '';
+  const op = info.write ? 'a write' : 'a read';
+  return info.shard === undefined ? `${op} of every shard` : `${op} on shard ${info.shard + 1}`;
 }
 
 /** One kind of named event. */
@@ -24,7 +24,7 @@ function dispatch(c: StepContext, e: Ev<'Delivered'>): string {
   const req = e.req;
   const cls = e.class;
   const name = c.className(cls);
-  const gloss = classGloss(name);
+  const gloss = classGloss(c, cls);
   const targets = c.events.flatMap((x) => (x.kind === 'Enqueued' && x.req === req ? [x.to] : []));
   const head = `The scheduler delivers r${req}, ${gloss ? `${gloss} (class ${name})` : `of class ${name}`}.`;
   const one = c.members(cls);

@@ -1,5 +1,6 @@
 // Frame-rate and long-task benchmark of the classroom views (docs/benchmarks/frontend.md).
-// Usage: node web/src/views/harness/bench.mjs http://127.0.0.1:4173   (a `vite preview` of the built app)
+// Usage: node web/src/views/harness/bench.mjs http://127.0.0.1:4173
+//   (a `vite preview` of a build with the harness page: PSMR_HARNESS=1 npx vite build)
 // Opens the Classroom tab on a synthetic 16-thread trace, moves to a point with
 // many queued chips, plays for a few seconds (run-time pace, or step pace
 // with the chips' transitions) and reports frame intervals, long tasks and
@@ -22,7 +23,7 @@ await page.addInitScript(() => {
 
 async function scenario(name, query, pick, pace = 'time') {
   const t0 = Date.now();
-  await page.goto(`${base}/?${query}#tab=classroom`);
+  await page.goto(`${base}/src/views/harness/index.html?${query}`);
   await page.waitForFunction(
     () => document.querySelector('[data-testid=synthetic-status]')?.textContent?.includes('ready'),
     null,

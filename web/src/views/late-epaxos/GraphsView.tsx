@@ -15,7 +15,6 @@
  *   blocked when the graph is full, and the queue on the graph's one lock.
  */
 import { useMemo, useRef } from 'react';
-import { sccName } from '../../trace/codec';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import { familyOf, type ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
@@ -23,8 +22,8 @@ import type { ReplayState } from '../../trace/state';
 import type { ThreadStatus } from '../status';
 import { ThreadList } from '../sync/SyncView';
 import { useSize } from '../useSize';
+import { SCHEDULER, sccName } from '../../trace/codec';
 import {
-  SCHEDULER,
   crossSccEdges,
   epaxosGraph,
   eventsOf,

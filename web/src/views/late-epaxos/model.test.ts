@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decode, encode, make } from '../../trace/codec';
+import { AUX_BASE, KIND as K, REASON as R, SCHEDULER } from '../../trace/codec';
 import {
-  K,
-  R,
-  SCHEDULER,
-  AUX_BASE,
-  concurrentSccs,
   crossSccEdges,
-  epaxosBookmarks,
   epaxosGraph,
   epaxosStep,
-  lateBookmarks,
   lateGraph,
   lateLayers,
   sccLayers,
@@ -21,25 +15,8 @@ import {
 
 const fixtures = import.meta.glob('./fixtures/*.json', { eager: true, import: 'default' }) as Record<string, Ev[]>;
 const fixture = (name: string) => fixtures[`./fixtures/${name}.json`];
-const vocabulary = import.meta.glob('../../trace/vocabulary.json', { eager: true, import: 'default' }) as Record<
-  string,
-  { kinds: { code: number; name: string }[]; reasons: { code: number; name: string }[] }
->;
 
 const ev = (thread: number, kind: number, a = 0, b = 0, c = 0, extra = 0): Ev => ({ thread, kind, extra, a, b, c });
-
-describe('codes', () => {
-  it('are the engine vocabulary', () => {
-    const v = Object.values(vocabulary)[0];
-    const kebab = (s: string) => s.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
-    for (const [name, code] of Object.entries(K)) {
-      expect(v.kinds.find((k) => k.code === code)?.name, name).toBe(kebab(name));
-    }
-    for (const [name, code] of Object.entries(R)) {
-      expect(v.reasons.find((r) => r.code === code)?.name, name).toBe(kebab(name));
-    }
-  });
-});
 
 describe('late graph', () => {
   // #0 and #1 write shard 1; #1 waits for #0. The graph holds two requests.
@@ -88,10 +65,6 @@ describe('late graph', () => {
     expect(lateStep(events[10])?.sentence).toContain('graph is full');
     expect(lateStep(events[11])?.sentence).toContain("graph's lock");
     expect(lateStep(events[14])).toMatchObject({ listing: 'worker', line: 8 });
-    expect(lateBookmarks(events).map((b) => [b.lesson, b.at])).toEqual([
-      ['a full graph blocks the scheduler', 10],
-      ['everyone queues on one lock', 11],
-    ]);
   });
 
   it('replays an engine trace to an empty graph, never over its bound', () => {
@@ -172,7 +145,7 @@ describe('ePaxos graph', () => {
     });
   });
 
-  it('tracks cross-SCC waits, the builder blocked on credit, and the lessons', () => {
+  it('tracks cross-SCC waits and the builder blocked on credit', () => {
     const builder = AUX_BASE;
     const events: Ev[] = [
       ev(SCHEDULER, K.Delivered, 0),
@@ -198,11 +171,6 @@ describe('ePaxos graph', () => {
     expect(g.waits).toEqual([{ worker: 1, instance: 1, on: 0 }]);
     expect(g.builderBlocked).toBe(true);
     expect(g.instances[1].deps).toEqual([0]);
-    expect(concurrentSccs(events)).toEqual([[0, 1]]);
-    expect(epaxosBookmarks(events).map((b) => [b.lesson, b.at])).toEqual([
-      ['one collision makes an SCC', 15],
-      ['independent SCCs run in parallel', 13],
-    ]);
     expect(epaxosStep(events[14], true)?.sentence).toContain('waits');
     expect(epaxosStep(events[17], true)).toMatchObject({ listing: 'builder', line: 7 });
   });

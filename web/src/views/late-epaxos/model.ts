@@ -1,12 +1,12 @@
 /**
  * The data model of the late-scheduling and ePaxos classroom views: pure
  * functions from a run's trace events to what the views draw at a replay
- * position, the pseudo-code line of each step, one plain sentence per
- * step, and the lesson bookmarks. No React, no engine: all of it is
+ * position, the pseudo-code line of each step and one plain sentence per
+ * step. No React, no engine: all of it is
  * unit-tested on hand-made event lists and on engine traces.
  *
- * Kind and reason codes are the engine's (`psmr schema --trace`,
- * `web/src/trace/vocabulary.json`); a test checks them against that file.
+ * Kind and reason codes are the engine's, from the generated vocabulary
+ * (`trace/codec.ts`).
  *
  * Late (CBASE): the dependency graph as it grows and drains, ready nodes,
  * the bound and a blocked scheduler, and who queues on the graph's lock.
@@ -15,53 +15,18 @@
  * cross-SCC waits and instances waiting for a commit.
  */
 
-import { sccName } from '../../trace/codec';
+import {
+  AUX_BASE,
+  KIND as K,
+  REASON as R,
+  SCHEDULER,
+  sccName,
+  type PackedTrace,
+  type TraceEvent,
+} from '../../trace/codec';
 
-/** Kind codes this model reads (engine `trace.rs`, codes 0-27). */
-export const K = {
-  Delivered: 0,
-  Dequeued: 2,
-  ExecStart: 3,
-  ExecEnd: 4,
-  WaitStart: 5,
-  WaitEnd: 6,
-  GraphInsert: 12,
-  GraphRemove: 13,
-  GroupFound: 14,
-  DepEdge: 17,
-  GroupMember: 18,
-  Commit: 22,
-  Ready: 23,
-  GraphSize: 24,
-  SccStart: 25,
-  SccEnd: 26,
-  CommitWait: 27,
-} as const;
-
-/** Wait reason codes this model reads. */
-export const R = {
-  EmptyQueue: 0,
-  Dependency: 5,
-  Scc: 6,
-  FullGraph: 8,
-  Lock: 9,
-  Semaphore: 10,
-} as const;
-
-/** The delivering thread's id. */
-export const SCHEDULER = 0xffff;
-/** First auxiliary role's id (PePaxos's graph builder). */
-export const AUX_BASE = 0xff00;
-
-/** One trace event, fields as the packed trace names them (`x` = extra). */
-export interface Ev {
-  thread: number;
-  kind: number;
-  extra: number;
-  a: number;
-  b: number;
-  c: number;
-}
+/** One trace event, without its time (the codec's fields: `x` is `extra`). */
+export type Ev = Omit<TraceEvent, 't_ns'>;
 
 // ---------------------------------------------------------------------------
 // Late scheduling
@@ -361,21 +326,6 @@ function instanceOfCommand(
   return found;
 }
 
-/** SCCs that ran at the same time on different workers (pairs of groups). */
-export function concurrentSccs(events: readonly Ev[]): [number, number][] {
-  const running = new Map<number, number>();
-  const pairs: [number, number][] = [];
-  for (const e of events) {
-    if (e.kind === K.SccStart) {
-      for (const [g, w] of running) if (w !== e.thread) pairs.push([g, e.a]);
-      running.set(e.a, e.thread);
-    } else if (e.kind === K.SccEnd) {
-      running.delete(e.a);
-    }
-  }
-  return pairs;
-}
-
 // ---------------------------------------------------------------------------
 // Steps: pseudo-code line and one sentence per event
 
@@ -511,66 +461,13 @@ export function epaxosStep(e: Ev, parallel: boolean): Step | null {
 }
 
 // ---------------------------------------------------------------------------
-// Lessons: where in a run each one can be seen
-
-export interface Bookmark {
-  lesson: string;
-  /** Event index to jump to. */
-  at: number;
-}
-
-/** "One collision makes an SCC" (the first SCC of two or more instances) and
- * "independent SCCs run in parallel" (the first SCC started while another
- * runs on another worker). */
-export function epaxosBookmarks(events: readonly Ev[]): Bookmark[] {
-  const out: Bookmark[] = [];
-  const cycle = events.findIndex((e) => e.kind === K.GroupFound && e.b > 1);
-  if (cycle >= 0) out.push({ lesson: 'one collision makes an SCC', at: cycle });
-  const running = new Map<number, number>();
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    if (e.kind === K.SccStart) {
-      if ([...running.values()].some((w) => w !== e.thread)) {
-        out.push({ lesson: 'independent SCCs run in parallel', at: i });
-        break;
-      }
-      running.set(e.a, e.thread);
-    } else if (e.kind === K.SccEnd) {
-      running.delete(e.a);
-    }
-  }
-  return out;
-}
-
-/** "The graph is full" and "everyone queues on one lock" in a late run. */
-export function lateBookmarks(events: readonly Ev[]): Bookmark[] {
-  const out: Bookmark[] = [];
-  const full = events.findIndex((e) => e.kind === K.WaitStart && e.extra === R.FullGraph);
-  if (full >= 0) out.push({ lesson: 'a full graph blocks the scheduler', at: full });
-  const lock = events.findIndex((e) => e.kind === K.WaitStart && e.extra === R.Lock);
-  if (lock >= 0) out.push({ lesson: 'everyone queues on one lock', at: lock });
-  return out;
-}
-
-// ---------------------------------------------------------------------------
 // From a packed trace, and layered layouts (no layout library: the graphs a
 // classroom run shows are small, and the layers are what the lesson is about)
 
-/** Minimal read access to a packed trace (`trace/codec.ts` `PackedTrace`). */
-export interface PackedLike {
-  readonly length: number;
-  thread(i: number): number;
-  kind(i: number): number;
-  extra(i: number): number;
-  a(i: number): number;
-  b(i: number): number;
-  c(i: number): number;
-}
-
-const unpacked = new WeakMap<PackedLike, Ev[]>();
+const unpacked = new WeakMap<PackedTrace, Ev[]>();
 
 /** The events of a packed trace as `Ev`s (once per trace). */
-export function eventsOf(trace: PackedLike): Ev[] {
+export function eventsOf(trace: PackedTrace): Ev[] {
   let out = unpacked.get(trace);
   if (!out) {
     out = [];

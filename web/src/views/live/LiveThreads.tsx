@@ -5,7 +5,7 @@
  * the executed rate since the last poll. Below, the live throughput of
  * each run so far. The replay opens when the run finishes.
  */
-import type { LiveWorker, RunSnapshot } from '../../engine/protocol';
+import type { LiveSample, RunSnapshot } from '../../engine/protocol';
 import { useRun } from '../../store';
 import { RunPhase } from '../../components/RunControls';
 import { usePalette } from '../display';
@@ -13,7 +13,7 @@ import { schedulerColor } from '../families';
 import { fmtInt } from '../status';
 import { ChartsView } from '../charts/ChartsView';
 
-const TONE: Record<LiveWorker['state'], 'idle' | 'exec' | 'wait' | 'steal'> = {
+const TONE: Record<LiveSample['state'], 'idle' | 'exec' | 'wait' | 'steal'> = {
   idle: 'idle',
   executing: 'exec',
   waiting: 'wait',

@@ -5,9 +5,10 @@
  * otherwise what the trace shows (marked "read from the trace").
  */
 import type { Track } from '../../replay/store';
-import { conflicts } from '../classes';
+import { conflictGraph } from '../classes';
 import { usePalette } from '../display';
-import type { RunLike, ViewProps } from '../registry';
+import type { RunReport } from '../../engine/protocol';
+import type { ViewProps } from '../registry';
 
 function ConflictGraph({ track }: { track: Track }) {
   const pal = usePalette();
@@ -19,12 +20,7 @@ function ConflictGraph({ track }: { track: Track }) {
     const a = (2 * Math.PI * i) / Math.max(1, n) - Math.PI / 2;
     return { x: size / 2 + r * Math.cos(a), y: size / 2 + r * Math.sin(a) };
   });
-  const edges: [number, number][] = [];
-  const selfLoops: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (conflicts(names[i], names[i])) selfLoops.push(i);
-    for (let j = i + 1; j < n; j++) if (conflicts(names[i], names[j])) edges.push([i, j]);
-  }
+  const { edges, selfLoops } = conflictGraph(track.classes ?? [], names);
   return (
     <svg
       viewBox={`0 0 ${size} ${size}`}
@@ -120,7 +116,7 @@ function MappingTable({ track, differs }: { track: Track; differs: Set<string> }
   );
 }
 
-function how(run: RunLike | undefined, track: Track): string {
+function how(run: RunReport | undefined, track: Track): string {
   if (run?.info?.mapping && run.info.mapping.length > 0) return run.info.mapping_how || 'from the run report';
   return track.mapping.length > 0 ? 'read from the trace (queues each class used)' : 'no mapping in this run';
 }

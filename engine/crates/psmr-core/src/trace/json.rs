@@ -3,6 +3,7 @@
 //! against.
 
 use super::codec::WORDS;
+use super::small_codes::SMALL_CODES;
 use super::vocabulary::{kinds, WaitReason, AUX_BASE, MAX_ROLES, SCHEDULER};
 use crate::request::NO_REQUEST;
 
@@ -20,6 +21,10 @@ pub fn vocabulary_json() -> String {
         "no_request": NO_REQUEST,
         "kinds": kinds(),
         "reasons": reasons,
+        "small_codes": SMALL_CODES
+            .iter()
+            .map(|(kind, field, names)| serde_json::json!({"kind": kind, "field": field, "names": names}))
+            .collect::<Vec<_>>(),
     });
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');

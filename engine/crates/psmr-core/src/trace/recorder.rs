@@ -70,7 +70,9 @@ impl TraceConfig {
 /// complete ones (every event of the run up to the cut), `gap_events`
 /// structural ones from the gap, then `tail_events` complete ones (every
 /// event from `gap_to_ns` to the end).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct TraceWindow {
     pub cut: bool,
     pub head_events: u64,

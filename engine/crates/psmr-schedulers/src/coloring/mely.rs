@@ -35,6 +35,7 @@
 //! is not running and holds less than half the queue), made on the
 //! color-queues, without walking the events.
 
+use psmr_core::trace::small_code;
 use psmr_core::{EventKind, EventOp, RequestId};
 
 use super::runtime::{most_loaded_first, Choice, Discipline, Refusal, Runtime, NIL, NO_COLOR};
@@ -71,7 +72,14 @@ impl Default for Mely {
 /// The intervals of the stealing queue.
 const BUCKETS: usize = 3;
 /// `StealQueue.interval` of a color leaving the stealing queue.
-pub const LEFT_SQ: u8 = 3;
+pub const LEFT_SQ: u8 = small_code("steal-queue", "interval", "left");
+/// `ColorQueue.op` codes: a color-queue joined a core-queue, left it
+/// (empty), or went to its tail after a batch.
+const OP_JOINED: u8 = small_code("color-queue", "op", "joined");
+const OP_LEFT: u8 = small_code("color-queue", "op", "left");
+const OP_TO_TAIL: u8 = small_code("color-queue", "op", "to-tail");
+// A bucket records as its own index: the interval codes before `left`.
+const _: () = assert!(BUCKETS == LEFT_SQ as usize);
 
 /// One core's core-queue and stealing queue (core's lock).
 #[derive(Debug)]
@@ -303,7 +311,7 @@ impl Mely {
                 color: r,
                 core: k as u16,
                 len: 0,
-                op: 1,
+                op: OP_LEFT,
             });
             rt.release_if_owned(r, k);
         } else {
@@ -312,7 +320,7 @@ impl Mely {
                 color: r,
                 core: k as u16,
                 len,
-                op: 2,
+                op: OP_TO_TAIL,
             });
             if rt.d.uses_stealing_queue() {
                 Self::sq_insert(rt, k, q, r, p);
@@ -376,7 +384,7 @@ impl Discipline for Mely {
                 color: c,
                 core: k as u16,
                 len,
-                op: 0,
+                op: OP_JOINED,
             });
         }
         if rt.d.uses_stealing_queue() && c != q.running {

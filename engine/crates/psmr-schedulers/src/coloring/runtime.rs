@@ -59,7 +59,7 @@
 //! Nothing shared by all cores is written per event.
 
 use crossbeam_utils::CachePadded;
-use psmr_core::trace::Counter;
+use psmr_core::trace::{small_code, Counter};
 use psmr_core::{EventKind, EventOp, Home, Op, Request, RequestId, NO_REQUEST};
 
 use crate::probe::Probe;
@@ -469,9 +469,9 @@ impl<'s, D: Discipline> Runtime<'s, D> {
                         color: ev.color,
                         core: home as u16,
                         how: match ev.home {
-                            Home::Hash => 0,
-                            Home::Near => 1,
-                            Home::Core(_) => 2,
+                            Home::Hash => small_code("color-home", "how", "hashed"),
+                            Home::Near => small_code("color-home", "how", "registering-core"),
+                            Home::Core(_) => small_code("color-home", "how", "fixed-core"),
                         },
                     });
                     return home as usize;

@@ -742,3 +742,27 @@ fn a_core_probe_forwards_the_runs_clock() {
     let s = Stream::new(testkit::list(1), &testkit::workload(1, 10, 0.5, 0.0));
     testkit::assert_correct(&testkit::run(&Clocked, &s, 1));
 }
+
+/// The codes the runtimes record for a refused steal (`Refusal`'s own
+/// discriminants) are the vocabulary's names' (the web reads them by name
+/// from `psmr schema --trace`).
+#[test]
+fn recorded_small_codes_are_the_vocabularys() {
+    use super::runtime::Refusal;
+    let names = |kind: &str, field: &str| {
+        psmr_core::trace::SMALL_CODES
+            .iter()
+            .find(|(k, f, _)| *k == kind && *f == field)
+            .map(|e| e.2)
+            .unwrap()
+    };
+    let refusals = names("steal-refused", "heuristic");
+    for (r, name) in [
+        (Refusal::TwoColors, "two-colors"),
+        (Refusal::Half, "half"),
+        (Refusal::TimeLeft, "time-left"),
+        (Refusal::Nothing, "nothing"),
+    ] {
+        assert_eq!(refusals[r as usize], name);
+    }
+}

@@ -1,16 +1,18 @@
 /**
- * Synthetic traces in the Classroom tab, for load tests and frame
- * benchmarks only: `?synthetic=ws&threads=16&events=1000000#tab=classroom`
+ * The classroom views on synthetic traces, for load tests and frame
+ * benchmarks only (the harness page, never the app):
+ * `src/views/harness/index.html?synthetic=ws&threads=16&events=1000000`
  * (also `synthetic=early,busy-wait` to compare). The trace comes from the
- * simulator in `trace/synth.ts`, generated and indexed in the trace worker,
- * and every label says "synthetic": it is never presented as a run.
+ * simulator in `trace/synth.ts`, generated and indexed on the page's thread
+ * before the views show it, and every label says "synthetic": it is never
+ * presented as a run.
  */
 import { useEffect, useState } from 'react';
-import { replayStore, type Track } from '../replay/store';
-import { loadSynthetic } from '../trace/load';
-import type { SynthOptions } from '../trace/synth';
-import { ClassroomView } from './ClassroomView';
-import type { RunLike } from './registry';
+import type { RunReport } from '../../engine/protocol';
+import { replayStore, type Track } from '../../replay/store';
+import { loadTraceHere } from '../../trace/load';
+import { synthesize, type SynthOptions } from '../../trace/synth';
+import { ClassroomView } from '../ClassroomView';
 
 type Mode = SynthOptions['mode'];
 const MODES: readonly Mode[] = ['early', 'busy-wait', 'ws'];
@@ -41,11 +43,22 @@ export function synthOptions(mode: Mode, q: URLSearchParams): SynthOptions {
 }
 
 export function SyntheticClassroom({ modes, q }: { modes: Mode[]; q: URLSearchParams }) {
-  const [status, setStatus] = useState('Generating a synthetic trace in the trace worker…');
-  const [runs, setRuns] = useState<RunLike[]>([]);
+  const [status, setStatus] = useState('Generating a synthetic trace…');
+  const [runs, setRuns] = useState<RunReport[]>([]);
   useEffect(() => {
     const t0 = performance.now();
-    Promise.all(modes.map((m) => loadSynthetic(synthOptions(m, q)))).then(
+    // After a first paint of the status: generating a 1M-event trace takes a few seconds.
+    const made = new Promise<{ model: Track['model']; mapping: Track['mapping'] }[]>((resolve) =>
+      setTimeout(() =>
+        resolve(
+          modes.map((m) => {
+            const s = synthesize(synthOptions(m, q));
+            return { model: loadTraceHere(s.buffer), mapping: s.mapping };
+          }),
+        ),
+      ),
+    );
+    made.then(
       (loaded) => {
         const tracks: Track[] = loaded.map((l, i) => ({
           key: `synth-${i}`,
@@ -55,7 +68,12 @@ export function SyntheticClassroom({ modes, q }: { modes: Mode[]; q: URLSearchPa
           classNames: (l.mapping ?? []).map((m) => m.class),
           mapping: l.mapping ?? [],
         }));
-        setRuns(tracks.map((t) => ({ scheduler: t.scheduler, label: t.label, threads: t.model.index.threads })));
+        // Simulated runs: only what the views read of a report run.
+        setRuns(
+          tracks.map(
+            (t) => ({ scheduler: t.scheduler, label: t.label, threads: t.model.index.threads }) as unknown as RunReport,
+          ),
+        );
         replayStore.getState().setTracks(tracks);
         const n = tracks.map((t) => t.model.length.toLocaleString()).join(' + ');
         setStatus(
