@@ -2,7 +2,7 @@
  * The scheduler families the web app knows: one module per family folder,
  * registered here in one list (the order of the Classroom's view tabs of
  * equal rank follows it). Adding a family is one line here plus its
- * folder; see docs/adding-a-family-web.md.
+ * folder; see docs/adding-a-family.md ("Web side").
  *
  * Importing this file registers them, so it also re-exports the scheduler
  * profile queries (`profiles.ts`): whoever asks a scheduler's color or

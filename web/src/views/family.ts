@@ -9,7 +9,7 @@
  * synchronization), the Classroom's views (`registry.ts`), the family's
  * status phrases (`status.ts`), step captions (`narrate.ts`), pseudo-code
  * listings (`pseudocode/types.ts`) and lesson bookmarks (`bookmarks.ts`).
- * See docs/adding-a-family-web.md.
+ * See docs/adding-a-family.md ("Web side").
  */
 import { registerFinder, type Finder } from './bookmarks';
 import { registerNarrator, type Narrator } from './narrate';
