@@ -53,13 +53,6 @@ SWEEPS=(
   "late-graph-bound|late-graph-bound.json|${PSMR_BENCH_THREADS:-1,2}|-|20000|-"
 )
 
-machine() {
-  printf 'date (UTC):   %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
-  printf 'cores (nproc): %s\n' "$(nproc)"
-  printf 'CPU model:    %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
-  printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-}
-
 # Print one sweep's JSON report as a table (node is already needed by the web app).
 table() {
   node -e '
@@ -92,42 +85,4 @@ with_reps() {
   ' "$1" "$2" "$3"
 }
 
-need node "install Node.js 20+" || exit 2
-mkdir -p "$OUT"
-echo "== machine"
-machine | tee "$OUT/machine-before.txt"
-
-echo
-echo "== build: cargo build --release -p psmr-cli (target $TARGET)"
-(cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
-
-failed=0
-T0=$SECONDS
-for entry in "${SWEEPS[@]}"; do
-  IFS='|' read -r name file threads writes requests reps <<<"$entry"
-  [ -n "$ONLY" ] && [[ "$name" != *"$ONLY"* ]] && continue
-  scenario="$OUT/$name.scenario.json"
-  [ "$reps" = "-" ] && reps="$REPS"
-  with_reps "$ROOT/scenarios/$file" "$scenario" "$reps"
-  args=(bench "$scenario" --threads "$threads" --requests "$requests" --json)
-  [ "$writes" != "-" ] && args+=(--writes "$writes")
-  echo
-  echo "== $name: psmr bench scenarios/$file ${args[*]:2} (repetitions $reps, load $(cut -d' ' -f1 /proc/loadavg))"
-  t0=$SECONDS
-  rc=0
-  timeout "$TIMEOUT_S" "$PSMR" "${args[@]}" >"$OUT/$name.json" || rc=$?
-  if [ "$rc" -eq 124 ]; then
-    echo "   stopped after ${TIMEOUT_S}s (PSMR_BENCH_TIMEOUT): no numbers for this sweep"
-    failed=1
-    continue
-  fi
-  table "$OUT/$name.json"
-  echo "   ($((SECONDS - t0)) s, exit $rc)"
-  [ "$rc" -ne 0 ] && failed=1
-done
-
-echo
-echo "== machine after $((SECONDS - T0)) s of sweeps"
-machine | tee "$OUT/machine-after.txt"
-echo "JSON reports: $OUT"
-exit "$failed"
+run_bench_sweeps

@@ -105,3 +105,60 @@ install_chromium() {
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update && $sudo apt-get install -y chromium
 }
+
+# The machine a benchmark ran on: date, cores, CPU model and load average.
+bench_machine() {
+  printf 'date (UTC):   %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
+  printf 'cores (nproc): %s\n' "$(nproc)"
+  printf 'CPU model:    %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
+  printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# run_bench_sweeps: the `psmr bench` sweeps of a bench script. Each SWEEPS
+# entry is "name|scenario file|thread counts|write shares ("-": the
+# scenario's)|requests|repetitions ("-": REPS)[|change]"; only the names that
+# contain ONLY run. The caller defines `with_reps SRC DST REPS CHANGE` (writes
+# the scenario to run) and `table REPORT` (prints a JSON report), and sets
+# OUT, REPS, ONLY, TIMEOUT_S, TARGET and PSMR. Builds psmr, prints the machine
+# before and after, keeps each report in OUT; returns 1 when a sweep failed
+# or was stopped after TIMEOUT_S seconds.
+run_bench_sweeps() {
+  need node "install Node.js 20+" || exit 2
+  mkdir -p "$OUT"
+  echo "== machine"
+  bench_machine | tee "$OUT/machine-before.txt"
+
+  echo
+  echo "== build: cargo build --release -p psmr-cli (target $TARGET)"
+  (cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
+
+  local failed=0 T0=$SECONDS entry name file threads writes requests reps change scenario args t0 rc
+  for entry in "${SWEEPS[@]}"; do
+    IFS='|' read -r name file threads writes requests reps change <<<"$entry"
+    [ -n "$ONLY" ] && [[ "$name" != *"$ONLY"* ]] && continue
+    scenario="$OUT/$name.scenario.json"
+    [ "$reps" = "-" ] && reps="$REPS"
+    with_reps "$ROOT/scenarios/$file" "$scenario" "$reps" "$change"
+    args=(bench "$scenario" --threads "$threads" --requests "$requests" --json)
+    [ "$writes" != "-" ] && args+=(--writes "$writes")
+    echo
+    echo "== $name: psmr bench scenarios/$file ${args[*]:2}${change:+ ($change)} (repetitions $reps, load $(cut -d' ' -f1 /proc/loadavg))"
+    t0=$SECONDS
+    rc=0
+    timeout "$TIMEOUT_S" "$PSMR" "${args[@]}" >"$OUT/$name.json" || rc=$?
+    if [ "$rc" -eq 124 ]; then
+      echo "   stopped after ${TIMEOUT_S}s (PSMR_BENCH_TIMEOUT): no numbers for this sweep"
+      failed=1
+      continue
+    fi
+    table "$OUT/$name.json"
+    echo "   ($((SECONDS - t0)) s, exit $rc)"
+    [ "$rc" -ne 0 ] && failed=1
+  done
+
+  echo
+  echo "== machine after $((SECONDS - T0)) s of sweeps"
+  bench_machine | tee "$OUT/machine-after.txt"
+  echo "JSON reports: $OUT"
+  return "$failed"
+}
