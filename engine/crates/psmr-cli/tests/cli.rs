@@ -1,8 +1,12 @@
 //! The `psmr` binary end to end: exit codes, located errors, the JSON
 //! contract.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use support::{assert_ok, psmr, stderr, temp_file};
 
 const VALID: &str = r#"{
   "name": "cli test",
@@ -15,22 +19,7 @@ const VALID: &str = r#"{
 
 /// Write `text` to a fresh file named after the test.
 fn scenario_file(test: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("psmr-cli-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{test}.json"));
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn psmr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .args(args)
-        .output()
-        .expect("run psmr")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    temp_file("psmr-cli-tests", &format!("{test}.json"), text)
 }
 
 /// Assert exit code 2 and no panic; return stderr.
@@ -45,7 +34,7 @@ fn bad_input(o: &Output) -> String {
 fn run_json_reports_the_contract_fields() {
     let f = scenario_file("run_json", VALID);
     let o = psmr(&["run", f.to_str().unwrap(), "--json", "--seed", "5"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_ok(&o);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["scenario"], "cli test");
     assert!(v["cores"].as_u64().unwrap() >= 1);
@@ -70,7 +59,7 @@ fn run_json_reports_the_contract_fields() {
 fn run_table_names_each_scheduler() {
     let f = scenario_file("run_table", VALID);
     let o = psmr(&["run", f.to_str().unwrap(), "--requests", "300"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_ok(&o);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("sequential") && out.contains("ok"), "{out}");
 }
@@ -239,12 +228,7 @@ fn delivery_flag_is_parsed_and_reported() {
         "closed:3",
         "--json",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_ok(&o);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["runs"][0]["delivery"]["model"], "closed");
     assert_eq!(v["runs"][0]["delivery"]["clients"], 3);
