@@ -51,35 +51,9 @@ SWEEPS=(
   "ws-stealing-throughput|ws-stealing-throughput.json|${PSMR_BENCH_THREADS:-2,4,8}|-|20000|1"
 )
 
-# Print one sweep's JSON report as a table (node is already needed by the web app).
+# Print one sweep's JSON report as a table.
 table() {
-  node -e '
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    const b = r.bench ?? r;
-    console.log(`${b.scenario} (${b.cores} cores, median of ${b.repetitions})`);
-    const pad = (s, n) => String(s).padStart(n);
-    console.log(["scheduler".padEnd(16), pad("threads", 8), pad("writes", 7), pad("ops/s", 9),
-      pad("speedup", 8), pad("sched ns/req", 13), pad("correct", 8)].join(" "));
-    for (const p of b.points) {
-      console.log([p.label.padEnd(16), pad(p.threads + (p.oversubscribed ? "*" : ""), 8), pad(p.writes, 7),
-        pad(Math.round(p.throughput_ops_s), 9), pad(p.speedup_vs_sequential.toFixed(2) + "x", 8),
-        pad(Math.round(p.scheduler_ns_per_request), 13), pad(p.correct ? "ok" : "WRONG", 8)].join(" "));
-    }
-  ' "$1"
-}
-
-# The scenario ($1) with run.repetitions set to $3 and change $4 applied, written to $2.
-with_reps() {
-  node -e '
-    const fs = require("fs");
-    const sc = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-    sc.run = { ...(sc.run ?? {}), repetitions: Number(process.argv[3]), trace: false };
-    if (process.argv[4] === "no-skew") {
-      delete sc.workload.skew;
-      sc.name += " (skew removed)";
-    }
-    fs.writeFileSync(process.argv[2], JSON.stringify(sc, null, 2));
-  ' "$1" "$2" "$3" "${4:-}"
+  bench_table "$1"
 }
 
 run_bench_sweeps
