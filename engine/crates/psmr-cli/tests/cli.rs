@@ -30,6 +30,14 @@ fn bad_input(o: &Output) -> String {
     err
 }
 
+/// `psmr validate` on `text`, written to a file named after `test`: exit
+/// code 2 and no panic. Returns the file and stderr.
+fn validate_refuses(test: &str, text: &str) -> (PathBuf, String) {
+    let f = scenario_file(test, text);
+    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
+    (f, err)
+}
+
 #[test]
 fn run_json_reports_the_contract_fields() {
     let f = scenario_file("run_json", VALID);
@@ -66,11 +74,10 @@ fn run_table_names_each_scheduler() {
 
 #[test]
 fn wrong_type_is_located() {
-    let f = scenario_file(
+    let (f, err) = validate_refuses(
         "wrong_type",
         &VALID.replace("\"threads\": 2", "\"threads\": \"two\""),
     );
-    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
     let want = format!(
         "{}:6:14: threads: invalid type: string \"two\", expected usize",
         f.display()
@@ -80,11 +87,10 @@ fn wrong_type_is_located() {
 
 #[test]
 fn unknown_field_is_located_at_its_key() {
-    let f = scenario_file(
+    let (_, err) = validate_refuses(
         "unknown_field",
         &VALID.replace("\"requests\": 2000", "\"requests\": 2000, \"wirtes\": 0.5"),
     );
-    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
     assert!(
         err.contains(":5:35: workload.wirtes: unknown field `wirtes`"),
         "{err}"
@@ -107,11 +113,10 @@ fn unknown_scheduler_id_in_file_and_flag() {
 #[test]
 fn threads_zero_and_thousand_are_refused() {
     for t in ["0", "1000"] {
-        let f = scenario_file(
+        let (_, err) = validate_refuses(
             &format!("threads_{t}"),
             &VALID.replace("\"threads\": 2", &format!("\"threads\": {t}")),
         );
-        let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
         assert!(err.contains(":6:14: threads: expected 1..=64"), "{err}");
         let f = scenario_file(&format!("threads_flag_{t}"), VALID);
         let err = bad_input(&psmr(&["run", f.to_str().unwrap(), "--threads", t]));
@@ -121,11 +126,10 @@ fn threads_zero_and_thousand_are_refused() {
 
 #[test]
 fn malformed_json_is_located() {
-    let f = scenario_file(
+    let (_, err) = validate_refuses(
         "malformed",
         &VALID.replace("\"threads\": 2,", "\"threads\": 2"),
     );
-    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
     assert!(
         err.contains(":7:3: invalid JSON: expected `,` or `}`"),
         "{err}"
