@@ -36,13 +36,6 @@ SCENARIOS=(
   coloring-sws.json
 )
 
-machine() {
-  printf 'date (UTC):   %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
-  printf 'cores (nproc): %s\n' "$(nproc)"
-  printf 'CPU model:    %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
-  printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-}
-
 # One run's JSON report as lines (node is already needed by the web app).
 lines() {
   node -e '
@@ -63,7 +56,7 @@ lines() {
 
 (cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build -q --release -p psmr-cli)
 mkdir -p "$OUT"
-machine | tee "$OUT/machine-before.txt"
+bench_machine | tee "$OUT/machine-before.txt"
 printf '%-10s %-18s %9s %7s %8s %9s %8s %8s %6s  %s\n' scenario label kev/s steals steal_ns stolen_ns runtime% lockw% oracle refused
 for s in "${SCENARIOS[@]}"; do
   [[ -n "$ONLY" && "$s" != *"$ONLY"* ]] && continue
@@ -73,5 +66,5 @@ for s in "${SCENARIOS[@]}"; do
     name="${s#coloring-}"; lines "$json" "${name%.json}" | sed "s/^/r$rep /"
   done
 done | tee "$OUT/table.txt"
-machine | tee "$OUT/machine-after.txt"
+bench_machine | tee "$OUT/machine-after.txt"
 echo "reports in $OUT"

@@ -53,81 +53,9 @@ SWEEPS=(
   "late-graph-bound|late-graph-bound.json|${PSMR_BENCH_THREADS:-1,2}|-|20000|-"
 )
 
-machine() {
-  printf 'date (UTC):   %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
-  printf 'cores (nproc): %s\n' "$(nproc)"
-  printf 'CPU model:    %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
-  printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-}
-
-# Print one sweep's JSON report as a table (node is already needed by the web app).
+# Print one sweep's JSON report as a table.
 table() {
-  node -e '
-    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    const b = r.bench ?? r;
-    console.log(`${b.scenario} (${b.cores} cores, median of ${b.repetitions})`);
-    const pad = (s, n) => String(s).padStart(n);
-    console.log(["scheduler".padEnd(16), pad("threads", 8), pad("writes", 7), pad("ops/s", 9),
-      pad("speedup", 8), pad("vs epaxos", 10), pad("sched ns/req", 13), pad("correct", 8)].join(" "));
-    for (const p of b.points) {
-      const ve = p.speedup_vs_epaxos == null ? "-" : p.speedup_vs_epaxos.toFixed(2) + "x";
-      console.log([p.label.padEnd(16), pad(p.threads + (p.oversubscribed ? "*" : ""), 8), pad(p.writes, 7),
-        pad(Math.round(p.throughput_ops_s), 9), pad(p.speedup_vs_sequential.toFixed(2) + "x", 8),
-        pad(ve, 10), pad(Math.round(p.scheduler_ns_per_request), 13), pad(p.correct ? "ok" : "WRONG", 8)].join(" "));
-    }
-    for (const s of b.streams ?? []) {
-      const h = s.stream.scc;
-      if (h) console.log(`writes ${s.writes}: ${h.instances} instances, SCC sizes ${h.sizes.map(([z, c]) => z + "x" + c).join(", ")}`);
-    }
-  ' "$1"
+  bench_table "$1" vs-epaxos
 }
 
-# The scenario ($1) with run.repetitions set to $3 and the trace off, written to $2.
-with_reps() {
-  node -e '
-    const fs = require("fs");
-    const sc = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-    sc.run = { ...(sc.run ?? {}), repetitions: Number(process.argv[3]), trace: false };
-    fs.writeFileSync(process.argv[2], JSON.stringify(sc, null, 2));
-  ' "$1" "$2" "$3"
-}
-
-need node "install Node.js 20+" || exit 2
-mkdir -p "$OUT"
-echo "== machine"
-machine | tee "$OUT/machine-before.txt"
-
-echo
-echo "== build: cargo build --release -p psmr-cli (target $TARGET)"
-(cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
-
-failed=0
-T0=$SECONDS
-for entry in "${SWEEPS[@]}"; do
-  IFS='|' read -r name file threads writes requests reps <<<"$entry"
-  [ -n "$ONLY" ] && [[ "$name" != *"$ONLY"* ]] && continue
-  scenario="$OUT/$name.scenario.json"
-  [ "$reps" = "-" ] && reps="$REPS"
-  with_reps "$ROOT/scenarios/$file" "$scenario" "$reps"
-  args=(bench "$scenario" --threads "$threads" --requests "$requests" --json)
-  [ "$writes" != "-" ] && args+=(--writes "$writes")
-  echo
-  echo "== $name: psmr bench scenarios/$file ${args[*]:2} (repetitions $reps, load $(cut -d' ' -f1 /proc/loadavg))"
-  t0=$SECONDS
-  rc=0
-  timeout "$TIMEOUT_S" "$PSMR" "${args[@]}" >"$OUT/$name.json" || rc=$?
-  if [ "$rc" -eq 124 ]; then
-    echo "   stopped after ${TIMEOUT_S}s (PSMR_BENCH_TIMEOUT): no numbers for this sweep"
-    failed=1
-    continue
-  fi
-  table "$OUT/$name.json"
-  echo "   ($((SECONDS - t0)) s, exit $rc)"
-  [ "$rc" -ne 0 ] && failed=1
-done
-
-echo
-echo "== machine after $((SECONDS - T0)) s of sweeps"
-machine | tee "$OUT/machine-after.txt"
-echo "JSON reports: $OUT"
-exit "$failed"
+run_bench_sweeps

@@ -26,16 +26,9 @@ OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-repart-$(date -u +%Y%m%dT%H%M%SZ)}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
 PSMR="$TARGET/release/psmr"
 
-machine() {
-  printf 'date (UTC):   %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
-  printf 'cores (nproc): %s\n' "$(nproc)"
-  printf 'CPU model:    %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
-  printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-}
-
 mkdir -p "$OUT"
 (cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build -q --release -p psmr-cli)
-machine | tee "$OUT/machine-before.txt"
+bench_machine | tee "$OUT/machine-before.txt"
 extra=()
 if [[ -n "${PSMR_BENCH_REQUESTS:-}" ]]; then extra+=(--requests "$PSMR_BENCH_REQUESTS"); fi
 for w in $ONLY; do
@@ -44,7 +37,7 @@ for w in $ONLY; do
     "$PSMR" run --json --no-trace "${extra[@]}" "$ROOT/scenarios/repart-table1-$w.json" > "$OUT/table1-$w-$rep.json"
   done
 done
-machine | tee "$OUT/machine-after.txt"
+bench_machine | tee "$OUT/machine-after.txt"
 python3 - "$OUT" "$ONLY" <<'PY'
 import json, statistics, sys, pathlib
 out, only = pathlib.Path(sys.argv[1]), sys.argv[2].split()

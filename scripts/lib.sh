@@ -105,3 +105,101 @@ install_chromium() {
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update && $sudo apt-get install -y chromium
 }
+
+# The machine a benchmark ran on: date, cores, CPU model and load average.
+bench_machine() {
+  printf 'date (UTC):   %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
+  printf 'cores (nproc): %s\n' "$(nproc)"
+  printf 'CPU model:    %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
+  printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# bench_table REPORT [vs-epaxos]: one sweep's JSON report as a table (node
+# is already needed by the web app). With vs-epaxos: a column of PePaxos's
+# speedup over ePaxos, and each write share's SCC sizes after the table.
+bench_table() {
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const vsEpaxos = process.argv[2] === "vs-epaxos";
+    const b = r.bench ?? r;
+    console.log(`${b.scenario} (${b.cores} cores, median of ${b.repetitions})`);
+    const pad = (s, n) => String(s).padStart(n);
+    const row = (head, epaxos, tail) => [...head, ...(vsEpaxos ? [epaxos] : []), ...tail].join(" ");
+    console.log(row(["scheduler".padEnd(16), pad("threads", 8), pad("writes", 7), pad("ops/s", 9),
+      pad("speedup", 8)], pad("vs epaxos", 10), [pad("sched ns/req", 13), pad("correct", 8)]));
+    for (const p of b.points) {
+      const ve = p.speedup_vs_epaxos == null ? "-" : p.speedup_vs_epaxos.toFixed(2) + "x";
+      console.log(row([p.label.padEnd(16), pad(p.threads + (p.oversubscribed ? "*" : ""), 8), pad(p.writes, 7),
+        pad(Math.round(p.throughput_ops_s), 9), pad(p.speedup_vs_sequential.toFixed(2) + "x", 8)],
+        pad(ve, 10), [pad(Math.round(p.scheduler_ns_per_request), 13), pad(p.correct ? "ok" : "WRONG", 8)]));
+    }
+    for (const s of vsEpaxos ? b.streams ?? [] : []) {
+      const h = s.stream.scc;
+      if (h) console.log(`writes ${s.writes}: ${h.instances} instances, SCC sizes ${h.sizes.map(([z, c]) => z + "x" + c).join(", ")}`);
+    }
+  ' "$1" "${2:-}"
+}
+
+# bench_scenario SRC DST REPS [CHANGE]: the scenario SRC with run.repetitions
+# set to REPS and the trace off, written to DST. CHANGE "no-skew" drops the
+# workload's skew (the same sweep on balanced shards).
+bench_scenario() {
+  node -e '
+    const fs = require("fs");
+    const sc = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    sc.run = { ...(sc.run ?? {}), repetitions: Number(process.argv[3]), trace: false };
+    if (process.argv[4] === "no-skew") {
+      delete sc.workload.skew;
+      sc.name += " (skew removed)";
+    }
+    fs.writeFileSync(process.argv[2], JSON.stringify(sc, null, 2));
+  ' "$1" "$2" "$3" "${4:-}"
+}
+
+# run_bench_sweeps: the `psmr bench` sweeps of a bench script. Each SWEEPS
+# entry is "name|scenario file|thread counts|write shares ("-": the
+# scenario's)|requests|repetitions ("-": REPS)[|change]"; only the names that
+# contain ONLY run. The caller defines `table REPORT` (prints a JSON report,
+# with bench_table) and sets OUT, REPS, ONLY, TIMEOUT_S, TARGET and PSMR.
+# Builds psmr, prints the machine before and after, keeps each report in
+# OUT; returns 1 when a sweep failed or was stopped after TIMEOUT_S seconds.
+run_bench_sweeps() {
+  need node "install Node.js 20+" || exit 2
+  mkdir -p "$OUT"
+  echo "== machine"
+  bench_machine | tee "$OUT/machine-before.txt"
+
+  echo
+  echo "== build: cargo build --release -p psmr-cli (target $TARGET)"
+  (cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
+
+  local failed=0 T0=$SECONDS entry name file threads writes requests reps change scenario args t0 rc
+  for entry in "${SWEEPS[@]}"; do
+    IFS='|' read -r name file threads writes requests reps change <<<"$entry"
+    [ -n "$ONLY" ] && [[ "$name" != *"$ONLY"* ]] && continue
+    scenario="$OUT/$name.scenario.json"
+    [ "$reps" = "-" ] && reps="$REPS"
+    bench_scenario "$ROOT/scenarios/$file" "$scenario" "$reps" "$change"
+    args=(bench "$scenario" --threads "$threads" --requests "$requests" --json)
+    [ "$writes" != "-" ] && args+=(--writes "$writes")
+    echo
+    echo "== $name: psmr bench scenarios/$file ${args[*]:2}${change:+ ($change)} (repetitions $reps, load $(cut -d' ' -f1 /proc/loadavg))"
+    t0=$SECONDS
+    rc=0
+    timeout "$TIMEOUT_S" "$PSMR" "${args[@]}" >"$OUT/$name.json" || rc=$?
+    if [ "$rc" -eq 124 ]; then
+      echo "   stopped after ${TIMEOUT_S}s (PSMR_BENCH_TIMEOUT): no numbers for this sweep"
+      failed=1
+      continue
+    fi
+    table "$OUT/$name.json"
+    echo "   ($((SECONDS - t0)) s, exit $rc)"
+    [ "$rc" -ne 0 ] && failed=1
+  done
+
+  echo
+  echo "== machine after $((SECONDS - T0)) s of sweeps"
+  bench_machine | tee "$OUT/machine-after.txt"
+  echo "JSON reports: $OUT"
+  return "$failed"
+}

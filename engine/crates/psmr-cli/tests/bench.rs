@@ -1,6 +1,8 @@
 //! `psmr bench`: the sweep's JSON and its refusal of bad values.
 
-use std::process::Command;
+mod support;
+
+use support::{assert_ok, psmr, temp_file};
 
 const SCENARIO: &str = r#"{
   "name": "bench cli", "description": "small",
@@ -11,18 +13,7 @@ const SCENARIO: &str = r#"{
 }"#;
 
 fn file() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("psmr-bench-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join("bench.json");
-    std::fs::write(&p, SCENARIO).unwrap();
-    p
-}
-
-fn psmr(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .args(args)
-        .output()
-        .unwrap()
+    temp_file("psmr-bench-tests", "bench.json", SCENARIO)
 }
 
 #[test]
@@ -37,12 +28,7 @@ fn bench_json_has_one_point_per_scheduler_threads_and_writes() {
         "0,0.3",
         "--json",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_ok(&o);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let points = v["points"].as_array().unwrap();
     // Per write share: the sequential baseline and early at 1 and 2 threads.

@@ -1,8 +1,12 @@
 //! The `psmr` binary end to end: exit codes, located errors, the JSON
 //! contract.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use support::{assert_ok, psmr, stderr, temp_file};
 
 const VALID: &str = r#"{
   "name": "cli test",
@@ -15,22 +19,7 @@ const VALID: &str = r#"{
 
 /// Write `text` to a fresh file named after the test.
 fn scenario_file(test: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("psmr-cli-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{test}.json"));
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn psmr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .args(args)
-        .output()
-        .expect("run psmr")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    temp_file("psmr-cli-tests", &format!("{test}.json"), text)
 }
 
 /// Assert exit code 2 and no panic; return stderr.
@@ -41,11 +30,19 @@ fn bad_input(o: &Output) -> String {
     err
 }
 
+/// `psmr validate` on `text`, written to a file named after `test`: exit
+/// code 2 and no panic. Returns the file and stderr.
+fn validate_refuses(test: &str, text: &str) -> (PathBuf, String) {
+    let f = scenario_file(test, text);
+    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
+    (f, err)
+}
+
 #[test]
 fn run_json_reports_the_contract_fields() {
     let f = scenario_file("run_json", VALID);
     let o = psmr(&["run", f.to_str().unwrap(), "--json", "--seed", "5"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_ok(&o);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["scenario"], "cli test");
     assert!(v["cores"].as_u64().unwrap() >= 1);
@@ -70,18 +67,17 @@ fn run_json_reports_the_contract_fields() {
 fn run_table_names_each_scheduler() {
     let f = scenario_file("run_table", VALID);
     let o = psmr(&["run", f.to_str().unwrap(), "--requests", "300"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_ok(&o);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("sequential") && out.contains("ok"), "{out}");
 }
 
 #[test]
 fn wrong_type_is_located() {
-    let f = scenario_file(
+    let (f, err) = validate_refuses(
         "wrong_type",
         &VALID.replace("\"threads\": 2", "\"threads\": \"two\""),
     );
-    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
     let want = format!(
         "{}:6:14: threads: invalid type: string \"two\", expected usize",
         f.display()
@@ -91,11 +87,10 @@ fn wrong_type_is_located() {
 
 #[test]
 fn unknown_field_is_located_at_its_key() {
-    let f = scenario_file(
+    let (_, err) = validate_refuses(
         "unknown_field",
         &VALID.replace("\"requests\": 2000", "\"requests\": 2000, \"wirtes\": 0.5"),
     );
-    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
     assert!(
         err.contains(":5:35: workload.wirtes: unknown field `wirtes`"),
         "{err}"
@@ -118,11 +113,10 @@ fn unknown_scheduler_id_in_file_and_flag() {
 #[test]
 fn threads_zero_and_thousand_are_refused() {
     for t in ["0", "1000"] {
-        let f = scenario_file(
+        let (_, err) = validate_refuses(
             &format!("threads_{t}"),
             &VALID.replace("\"threads\": 2", &format!("\"threads\": {t}")),
         );
-        let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
         assert!(err.contains(":6:14: threads: expected 1..=64"), "{err}");
         let f = scenario_file(&format!("threads_flag_{t}"), VALID);
         let err = bad_input(&psmr(&["run", f.to_str().unwrap(), "--threads", t]));
@@ -132,11 +126,10 @@ fn threads_zero_and_thousand_are_refused() {
 
 #[test]
 fn malformed_json_is_located() {
-    let f = scenario_file(
+    let (_, err) = validate_refuses(
         "malformed",
         &VALID.replace("\"threads\": 2,", "\"threads\": 2"),
     );
-    let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
     assert!(
         err.contains(":7:3: invalid JSON: expected `,` or `}`"),
         "{err}"
@@ -258,12 +251,7 @@ fn delivery_flag_is_parsed_and_reported() {
         "closed:3",
         "--json",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_ok(&o);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["runs"][0]["delivery"]["model"], "closed");
     assert_eq!(v["runs"][0]["delivery"]["clients"], 3);

@@ -2,8 +2,11 @@
 //! and `--order` writes the execution orders, which agree with the
 //! canonical order on every conflicting pair.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+use support::{assert_ok, psmr, temp_dir, temp_file};
 
 const COMMITS: &str = r#"{
   "name": "commits cli test",
@@ -15,37 +18,21 @@ const COMMITS: &str = r#"{
   "schedulers": [ { "id": "sequential" }, { "id": "epaxos" }, { "id": "pepaxos" } ]
 }"#;
 
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("psmr-commits-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+const GROUP: &str = "psmr-commits-tests";
 
-fn psmr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .args(args)
-        .output()
-        .expect("run psmr")
-}
-
-fn ok(o: &Output) {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+/// Writes `text` to `name` in this file's folder.
+fn file(name: &str, text: &str) -> PathBuf {
+    temp_file(GROUP, name, text)
 }
 
 #[test]
 fn a_written_stream_replays_and_orders_are_written() {
-    let d = dir();
-    let sc = d.join("commits.json");
-    std::fs::write(&sc, COMMITS).unwrap();
+    let d = temp_dir(GROUP);
+    let sc = file("commits.json", COMMITS);
     let stream = d.join("stream.json");
     let (sc_s, stream_s) = (sc.to_str().unwrap(), stream.to_str().unwrap());
     let o = psmr(&["commits", sc_s, "--out", stream_s]);
-    ok(&o);
+    assert_ok(&o);
     assert!(String::from_utf8_lossy(&o.stderr).contains("SCCs"));
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&stream).unwrap()).unwrap();
@@ -68,7 +55,7 @@ fn a_written_stream_replays_and_orders_are_written() {
         order.to_str().unwrap(),
         "--json",
     ]);
-    ok(&o);
+    assert_ok(&o);
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let direct: serde_json::Value =
         serde_json::from_slice(&psmr(&["run", sc_s, "--no-trace", "--json"]).stdout).unwrap();
@@ -92,15 +79,11 @@ fn a_written_stream_replays_and_orders_are_written() {
 
 #[test]
 fn a_bad_commit_file_is_located_in_it() {
-    let d = dir();
-    let sc = d.join("commits-bad.json");
-    std::fs::write(&sc, COMMITS).unwrap();
-    let bad = d.join("bad-stream.json");
-    std::fs::write(
-        &bad,
+    let sc = file("commits-bad.json", COMMITS);
+    let bad = file(
+        "bad-stream.json",
         "{\"instances\": [\n  {\"commands\": [0], \"seq\": 1, \"deps\": [7]}\n]}",
-    )
-    .unwrap();
+    );
     let o = psmr(&[
         "run",
         sc.to_str().unwrap(),
@@ -121,18 +104,15 @@ fn a_bad_commit_file_is_located_in_it() {
 
 #[test]
 fn commits_of_a_total_workload_is_an_error() {
-    let d = dir();
-    let sc = d.join("total.json");
-    std::fs::write(
-        &sc,
-        COMMITS
+    let sc = file(
+        "total.json",
+        &COMMITS
             .replace(",\n                \"commits\": { \"batch_max\": 1 }", "")
             .replace(
                 "{ \"id\": \"epaxos\" }, { \"id\": \"pepaxos\" }",
                 "{ \"id\": \"late\" }",
             ),
-    )
-    .unwrap();
+    );
     let o = psmr(&["commits", sc.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("add a `commits` object"));

@@ -2,8 +2,12 @@
 //! The run in progress stops delivering, its delivered prefix is judged by
 //! the oracle, the report of what ran is printed, and the exit code is 130.
 
+mod support;
+
 use std::process::{Command, Stdio};
 use std::time::Duration;
+
+use support::{psmr_command, temp_file};
 
 /// Two schedulers paced at 2,000 deliveries a second over 200,000
 /// requests: each would take 100 s, so a Ctrl-C after a few seconds lands
@@ -20,11 +24,8 @@ const SLOW: &str = r#"{
 
 #[test]
 fn ctrl_c_judges_the_delivered_prefix_and_prints_the_report() {
-    let dir = std::env::temp_dir().join(format!("psmr-cli-interrupt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("slow.json");
-    std::fs::write(&path, SLOW).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_psmr"))
+    let path = temp_file("psmr-cli-interrupt", "slow.json", SLOW);
+    let child = psmr_command()
         .args(["run", path.to_str().unwrap(), "--no-trace"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

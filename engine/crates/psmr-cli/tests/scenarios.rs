@@ -1,7 +1,10 @@
 //! Every scenario committed under `scenarios/` passes `psmr validate`.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::Command;
+
+use support::{assert_ok, psmr_command};
 
 fn scenario_files() -> Vec<PathBuf> {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios"));
@@ -25,17 +28,12 @@ fn every_committed_scenario_validates() {
         "quickstart.json is the lab's default scenario"
     );
     assert!(files.len() >= 3, "{files:?}");
-    let out = Command::new(env!("CARGO_BIN_EXE_psmr"))
+    let out = psmr_command()
         .arg("validate")
         .args(&files)
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
 }
 
 #[test]
@@ -44,17 +42,12 @@ fn the_default_scenario_runs_correctly_on_a_short_stream() {
         .into_iter()
         .find(|f| f.ends_with("quickstart.json"))
         .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_psmr"))
+    let out = psmr_command()
         .args(["run", "--requests", "2000", "--no-trace", "--json"])
         .arg(&quickstart)
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let ids: Vec<&str> = v["runs"]
         .as_array()

@@ -683,8 +683,7 @@ mod tests {
 
     #[test]
     fn fig1_from_root_skips_executed_nodes() {
-        let adj = fig1();
-        let (start, targets) = csr(&adj);
+        let (start, targets) = csr(&fig1());
         let g = Csr::new(&start, &targets).unwrap();
         let mut t = Tarjan::new();
         // C and F already executed: they drop out of the graph.
@@ -708,8 +707,7 @@ mod tests {
 
     #[test]
     fn stop_abandons_the_search_and_leaves_state_clean() {
-        let adj = fig1();
-        let (start, targets) = csr(&adj);
+        let (start, targets) = csr(&fig1());
         let g = Csr::new(&start, &targets).unwrap();
         let mut t = Tarjan::new();
         let err = t
@@ -725,8 +723,7 @@ mod tests {
 
     #[test]
     fn skipped_root_and_bad_input_are_errors_or_empty_never_panics() {
-        let adj = fig1();
-        let (start, targets) = csr(&adj);
+        let (start, targets) = csr(&fig1());
         let g = Csr::new(&start, &targets).unwrap();
         let mut t = Tarjan::new();
         assert!(t.run_from(&g, 0, |_| Admit::Skip).unwrap().is_empty());

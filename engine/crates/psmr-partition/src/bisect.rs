@@ -106,18 +106,9 @@ fn split_recursively(
 /// matchings depend on the random stream), keeping the best result (least
 /// excess weight, then least cut; the first on ties).
 pub(crate) fn bisect(g: &Graph, sides: Sides, effort: Effort, rng: &mut Rng) -> Vec<u8> {
-    let mut best: Option<((u64, u64), Vec<u8>)> = None;
-    for _ in 0..effort.trials.max(1) {
-        let side = bisect_once(g, sides, effort, rng);
-        let score = (
-            sides.excess(side_weights(g, &side)),
-            bisection_cut(g, &side),
-        );
-        if best.as_ref().is_none_or(|(s, _)| score < *s) {
-            best = Some((score, side));
-        }
-    }
-    best.map(|(_, side)| side).unwrap_or_default()
+    best_of_trials(g, sides, effort, rng, |rng| {
+        bisect_once(g, sides, effort, rng)
+    })
 }
 
 /// One multilevel bisection: coarsen, grow and refine the best of `trials`
@@ -137,10 +128,26 @@ fn bisect_once(g: &Graph, sides: Sides, effort: Effort, rng: &mut Rng) -> Vec<u8
 /// The best (least excess weight, then least cut; the first on ties) of
 /// `trials` grown and FM-refined bisections.
 fn best_grown(g: &Graph, sides: Sides, effort: Effort, rng: &mut Rng) -> Vec<u8> {
-    let mut best: Option<((u64, u64), Vec<u8>)> = None;
-    for _ in 0..effort.trials.max(1) {
+    best_of_trials(g, sides, effort, rng, |rng| {
         let mut side = grow(g, sides, rng);
         fm_refine(g, &mut side, sides, effort.passes);
+        side
+    })
+}
+
+/// Runs `make` `effort.trials` times (at least once), in order on the one
+/// random stream, and keeps the bisection with the least excess weight, then
+/// the least cut; the first on ties.
+fn best_of_trials(
+    g: &Graph,
+    sides: Sides,
+    effort: Effort,
+    rng: &mut Rng,
+    mut make: impl FnMut(&mut Rng) -> Vec<u8>,
+) -> Vec<u8> {
+    let mut best: Option<((u64, u64), Vec<u8>)> = None;
+    for _ in 0..effort.trials.max(1) {
+        let side = make(rng);
         let score = (
             sides.excess(side_weights(g, &side)),
             bisection_cut(g, &side),

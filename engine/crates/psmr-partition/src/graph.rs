@@ -72,15 +72,7 @@ impl Graph {
         check_shape(&xadj, &adjncy, &adjwgt, n)?;
         check_rows(&xadj, &adjncy, &adjwgt, n)?;
         check_symmetric(&xadj, &adjncy, &adjwgt)?;
-        let total_vwgt = checked_total(&vwgt, "vwgt")?;
-        checked_total(&adjwgt, "adjwgt")?;
-        Ok(Graph {
-            xadj,
-            adjncy,
-            adjwgt,
-            vwgt,
-            total_vwgt,
-        })
+        Graph::with_checked_totals(xadj, adjncy, adjwgt, vwgt, "adjwgt")
     }
 
     /// Builds a graph from vertex weights and a list of undirected edges
@@ -137,8 +129,21 @@ impl Graph {
         for v in 0..n {
             xadj[v + 1] += xadj[v];
         }
+        Graph::with_checked_totals(xadj, adjncy, adjwgt, vwgt, "edges")
+    }
+
+    /// Builds the graph from CSR arrays whose shape is already checked, once
+    /// the vertex weights (`vwgt`) and then the edge weights (`edges_field`,
+    /// the path their error names) are known to sum to at most 2^60.
+    fn with_checked_totals(
+        xadj: Vec<usize>,
+        adjncy: Vec<u32>,
+        adjwgt: Vec<u64>,
+        vwgt: Vec<u64>,
+        edges_field: &str,
+    ) -> Result<Graph, GraphError> {
         let total_vwgt = checked_total(&vwgt, "vwgt")?;
-        checked_total(&adjwgt, "edges")?;
+        checked_total(&adjwgt, edges_field)?;
         Ok(Graph {
             xadj,
             adjncy,

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 
-use crate::fixture::planted_partition;
+use crate::fixture::{planted_partition, Planted};
 use crate::rng::Rng;
 use crate::*;
 
@@ -36,6 +36,16 @@ fn grid(side: u32) -> Graph {
         }
     }
     Graph::from_edges(vec![1; (side * side) as usize], &edges).unwrap()
+}
+
+/// Asserts that `p` cuts at most `percent` % of the planted cut.
+fn assert_cut_near_planted(p: &Partition, planted: &Planted, percent: u64, what: &str) {
+    assert!(
+        p.cut * 100 <= planted.planted_cut * percent,
+        "{what}: cut {} above {percent}% of the planted {}",
+        p.cut,
+        planted.planted_cut
+    );
 }
 
 /// The result is self-consistent: parts in range, cut and weights match.
@@ -109,11 +119,11 @@ fn planted_cut_is_recovered() {
                 ..PartitionConfig::default()
             };
             let p = partition(&planted.graph, &cfg).unwrap();
-            assert!(
-                p.cut * 100 <= planted.planted_cut * 102,
-                "{blocks} blocks, graph seed {seed}, seed {pseed}: cut {} against planted {}",
-                p.cut,
-                planted.planted_cut
+            assert_cut_near_planted(
+                &p,
+                &planted,
+                102,
+                &format!("{blocks} blocks, graph seed {seed}, seed {pseed}"),
             );
         }
     }
@@ -169,12 +179,7 @@ fn warm_start_places_new_vertices_and_repairs_balance() {
     let p = refine_from(&planted.graph, &PartitionConfig::with_parts(4), &previous).unwrap();
     check_consistent(&planted.graph, &p, 4);
     assert!(p.is_balanced(), "{:?}", p.part_weights);
-    assert!(
-        p.cut * 100 <= planted.planted_cut * 105,
-        "{} vs {}",
-        p.cut,
-        planted.planted_cut
-    );
+    assert_cut_near_planted(&p, &planted, 105, "warm start");
 }
 
 #[test]

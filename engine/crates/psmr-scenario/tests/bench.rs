@@ -2,7 +2,9 @@
 //! refusal of bad sweep values. No timing is asserted.
 
 use psmr_core::threads::ThreadHost;
-use psmr_scenario::{bench, parse_scenario, BenchOptions, Limits, RunMonitor, Scenario};
+use psmr_scenario::{
+    bench, parse_scenario, BenchOptions, BenchReport, Diagnostic, Limits, RunMonitor, Scenario,
+};
 
 fn scenario() -> Scenario {
     parse_scenario(
@@ -19,23 +21,34 @@ fn scenario() -> Scenario {
     .unwrap()
 }
 
-#[test]
-fn sweep_covers_threads_times_writes_with_a_sequential_baseline() {
-    let host = ThreadHost::with_capacity(2).unwrap();
+/// The native sweep of `sc` over `threads` × `writes`, on a pool of `pool`
+/// threads, as if the machine had `cores` cores.
+fn sweep(
+    sc: &Scenario,
+    threads: &[usize],
+    writes: &[f64],
+    pool: usize,
+    cores: usize,
+) -> Result<BenchReport, Vec<Diagnostic>> {
+    let host = ThreadHost::with_capacity(pool).unwrap();
     let opts = BenchOptions {
-        threads: vec![1, 2],
-        writes: vec![0.0, 0.2],
+        threads: threads.to_vec(),
+        writes: writes.to_vec(),
         ..BenchOptions::default()
     };
-    let r = bench(
-        &scenario(),
+    bench(
+        sc,
         &opts,
         &Limits::native(),
         &host,
-        2,
+        cores,
         &RunMonitor::new(),
     )
-    .unwrap();
+}
+
+#[test]
+fn sweep_covers_threads_times_writes_with_a_sequential_baseline() {
+    let r = sweep(&scenario(), &[1, 2], &[0.0, 0.2], 2, 2).unwrap();
     assert_eq!(r.cores, 2);
     // Per write share: one sequential baseline + 2 schedulers × 2 thread counts.
     assert_eq!(r.points.len(), 10, "{:#?}", r.points);
@@ -80,21 +93,7 @@ fn sweep_covers_threads_times_writes_with_a_sequential_baseline() {
 
 #[test]
 fn bad_sweep_values_are_refused_before_running() {
-    let host = ThreadHost::with_capacity(2).unwrap();
-    let opts = BenchOptions {
-        threads: vec![0, 3],
-        writes: vec![1.5],
-        ..BenchOptions::default()
-    };
-    let e = bench(
-        &scenario(),
-        &opts,
-        &Limits::native(),
-        &host,
-        2,
-        &RunMonitor::new(),
-    )
-    .unwrap_err();
+    let e = sweep(&scenario(), &[0, 3], &[1.5], 2, 2).unwrap_err();
     let msgs: Vec<String> = e
         .iter()
         .map(|d| format!("{}: {}", d.path, d.message))
@@ -131,13 +130,7 @@ fn commit_streams_compare_pepaxos_with_epaxos() {
         "bench.json",
     )
     .unwrap();
-    let host = ThreadHost::with_capacity(3).unwrap();
-    let opts = BenchOptions {
-        threads: vec![1, 2],
-        writes: vec![0.0, 1.0],
-        ..BenchOptions::default()
-    };
-    let r = bench(&sc, &opts, &Limits::native(), &host, 4, &RunMonitor::new()).unwrap();
+    let r = sweep(&sc, &[1, 2], &[0.0, 1.0], 3, 4).unwrap();
     for w in [0.0, 1.0] {
         let at: Vec<_> = r.points.iter().filter(|p| p.writes == w).collect();
         let labels: Vec<(&str, usize)> = at.iter().map(|p| (p.label.as_str(), p.threads)).collect();
@@ -164,19 +157,7 @@ fn commit_streams_compare_pepaxos_with_epaxos() {
     let scc = |i: usize| r.streams[i].stream.scc.clone().expect("SCC sizes");
     assert_eq!(scc(0).largest, 1, "no writes, no cycles");
     assert!(scc(1).largest > 1, "all writes without batching collide");
-    let r3 = bench(
-        &sc,
-        &BenchOptions {
-            threads: vec![2],
-            writes: vec![0.0],
-            ..opts
-        },
-        &Limits::native(),
-        &host,
-        3,
-        &RunMonitor::new(),
-    )
-    .unwrap();
+    let r3 = sweep(&sc, &[2], &[0.0], 3, 3).unwrap();
     let pe = r3.points.iter().find(|p| p.label == "pepaxos").unwrap();
     assert!(
         pe.oversubscribed,

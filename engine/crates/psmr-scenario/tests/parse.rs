@@ -22,6 +22,14 @@ fn one_error(text: &str) -> Diagnostic {
     e.into_iter().next().unwrap()
 }
 
+/// The one error of `text`: at `path`, its message containing `says`.
+fn one_error_at(text: &str, path: &str, says: &str) -> Diagnostic {
+    let d = one_error(text);
+    assert_eq!(d.path, path, "{d}");
+    assert!(d.message.contains(says), "{d}");
+    d
+}
+
 /// 1-based line and column of the first occurrence of `needle` in `text`.
 fn pos_of(text: &str, needle: &str) -> (usize, usize) {
     let at = text.find(needle).expect("needle");
@@ -44,9 +52,7 @@ fn valid_file_parses_with_defaults() {
 #[test]
 fn wrong_type_is_located_at_the_value() {
     let text = VALID.replace("\"threads\": 2", "\"threads\": \"2\"");
-    let d = one_error(&text);
-    assert_eq!(d.path, "threads");
-    assert!(d.message.contains("expected usize"), "{d}");
+    let d = one_error_at(&text, "threads", "expected usize");
     assert_eq!(d.line, pos_of(&text, "\"threads\"").0);
     assert!(d.to_string().starts_with(&format!("t.json:{}:", d.line)));
 }
@@ -54,9 +60,7 @@ fn wrong_type_is_located_at_the_value() {
 #[test]
 fn unknown_top_level_field_points_at_its_key() {
     let text = VALID.replace("\"threads\": 2", "\"threads\": 2, \"thraeds\": 3");
-    let d = one_error(&text);
-    assert_eq!(d.path, "thraeds");
-    assert!(d.message.contains("unknown field `thraeds`"), "{d}");
+    let d = one_error_at(&text, "thraeds", "unknown field `thraeds`");
     assert_eq!((d.line, d.col), pos_of(&text, "\"thraeds\""));
 }
 
@@ -71,9 +75,7 @@ fn unknown_field_inside_tagged_app_points_at_its_key() {
 #[test]
 fn unknown_scheduler_id_names_the_entry() {
     let text = VALID.replace("\"id\": \"early\"", "\"id\": \"earl\"");
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].id");
-    assert!(d.message.contains("unknown variant `earl`"), "{d}");
+    let d = one_error_at(&text, "schedulers[1].id", "unknown variant `earl`");
     assert_eq!(d.line, pos_of(&text, "earl").0);
 }
 
@@ -197,9 +199,7 @@ fn explicit_mapping_breaking_a_rule_is_reported_at_validation() {
             "\"label\": \"e\", \"early\": {{\"mapping\": {{\"kind\": \"explicit\", \"classes\": {{{all}}}}}}}"
         ),
     );
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].early.mapping");
-    assert!(d.message.contains("R."), "{d}");
+    let d = one_error_at(&text, "schedulers[1].early.mapping", "R.");
     assert_eq!(d.line, pos_of(&text, "\"mapping\"").0);
 }
 
@@ -210,9 +210,11 @@ fn parameters_of_another_family_or_scheduler_are_located_errors() {
         "\"label\": \"e\"",
         "\"label\": \"e\", \"early\": {\"spin\": {\"spins\": 10}}",
     );
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].early.spin");
-    assert!(d.message.contains("does not apply to `early`"), "{d}");
+    let d = one_error_at(
+        &text,
+        "schedulers[1].early.spin",
+        "does not apply to `early`",
+    );
     assert_eq!((d.line, d.col), pos_of(&text, "\"spin\""));
     // ... and is accepted for busy-wait.
     let ok = VALID.replace(
@@ -225,16 +227,16 @@ fn parameters_of_another_family_or_scheduler_are_located_errors() {
         "\"label\": \"e\"",
         "\"label\": \"e\", \"stealing\": {\"queue_capacity\": 8}",
     );
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].stealing");
-    assert!(d.message.contains("its parameters go in `early`"), "{d}");
+    one_error_at(
+        &text,
+        "schedulers[1].stealing",
+        "its parameters go in `early`",
+    );
     let text = VALID.replace(
         "{ \"id\": \"sequential\" }",
         "{ \"id\": \"sequential\", \"early\": {} }",
     );
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[0].early");
-    assert!(d.message.contains("takes no parameters"), "{d}");
+    one_error_at(&text, "schedulers[0].early", "takes no parameters");
 }
 
 #[test]
@@ -243,9 +245,7 @@ fn first_wave_parameter_fields_say_where_they_went() {
         "\"label\": \"e\"",
         "\"label\": \"e\", \"mapping\": {\"kind\": \"naive\"}",
     );
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].mapping");
-    assert!(d.message.contains("\"early\": {\"mapping\""), "{d}");
+    let d = one_error_at(&text, "schedulers[1].mapping", "\"early\": {\"mapping\"");
     assert_eq!((d.line, d.col), pos_of(&text, "\"mapping\""));
 }
 
@@ -312,9 +312,11 @@ fn an_event_workload_makes_an_event_stream() {
 
 #[test]
 fn an_event_workload_needs_its_colors_and_data_sets() {
-    let d = one_error(&EVENTS.replace("\"colors\": 1001", "\"colors\": 1000"));
-    assert_eq!(d.path, "app.colors");
-    assert!(d.message.contains("at least 1001 colors"), "{d}");
+    one_error_at(
+        &EVENTS.replace("\"colors\": 1001", "\"colors\": 1000"),
+        "app.colors",
+        "at least 1001 colors",
+    );
     let penalty = EVENTS.replace(
         "{ \"kind\": \"unbalanced\", \"round\": 1000 }",
         "{ \"kind\": \"penalty\", \"arrays\": 8, \"chunk_kib\": 4 }",
@@ -328,9 +330,11 @@ fn an_event_workload_needs_its_colors_and_data_sets() {
     parse_scenario(&ok, "t.json").unwrap();
     let d = one_error(&ok.replace("\"chunk_kib\": 4", "\"chunk_kib\": 32"));
     assert_eq!(d.path, "workload.events.chunk_kib");
-    let d = one_error(&ok.replace("\"data_sets\": 8", "\"data_sets\": 8000"));
-    assert_eq!(d.path, "app.data_kib");
-    assert!(d.message.contains("at most 65536 KiB"), "{d}");
+    one_error_at(
+        &ok.replace("\"data_sets\": 8", "\"data_sets\": 8000"),
+        "app.data_kib",
+        "at most 65536 KiB",
+    );
 }
 
 #[test]
@@ -349,9 +353,7 @@ fn event_workload_values_are_located() {
         "\"round\": 1000 }",
         "\"round\": 1000, \"handlers\": { \"lng\": { \"penalty\": 3 } } }",
     );
-    let d = one_error(&text);
-    assert_eq!(d.path, "workload.events.handlers.lng");
-    assert!(d.message.contains("fork, short, long"), "{d}");
+    let d = one_error_at(&text, "workload.events.handlers.lng", "fork, short, long");
     assert_eq!((d.line, d.col), pos_of(&text, "\"lng\""));
     let d = one_error(&EVENTS.replace(
         "\"round\": 1000 }",
@@ -364,29 +366,28 @@ fn event_workload_values_are_located() {
 
 #[test]
 fn an_event_workload_refuses_total_order_fields_and_other_apps() {
-    let d = one_error(&EVENTS.replace(
-        "\"requests\": 3000,",
-        "\"requests\": 3000, \"writes\": 0.5,",
-    ));
-    assert_eq!(d.path, "workload.writes");
-    assert!(
-        d.message.contains("does not apply to an event workload"),
-        "{d}"
+    one_error_at(
+        &EVENTS.replace(
+            "\"requests\": 3000,",
+            "\"requests\": 3000, \"writes\": 0.5,",
+        ),
+        "workload.writes",
+        "does not apply to an event workload",
     );
     let text = EVENTS.replace(
         "{ \"kind\": \"handlers\", \"colors\": 1001 }",
         "{ \"kind\": \"spin\", \"ns\": 10 }",
     );
-    let d = one_error(&text);
-    assert_eq!(d.path, "workload.events.kind");
-    assert!(d.message.contains("handlers application"), "{d}");
+    one_error_at(&text, "workload.events.kind", "handlers application");
 }
 
 #[test]
 fn total_order_schedulers_refuse_an_event_stream() {
-    let d = one_error(&EVENTS.replace("{ \"id\": \"sequential\" }", "{ \"id\": \"early\" }"));
-    assert_eq!(d.path, "schedulers[0].id");
-    assert!(d.message.contains("events stream"), "{d}");
+    one_error_at(
+        &EVENTS.replace("{ \"id\": \"sequential\" }", "{ \"id\": \"early\" }"),
+        "schedulers[0].id",
+        "events stream",
+    );
 }
 
 #[test]
@@ -397,19 +398,23 @@ fn event_runtimes_take_the_coloring_object() {
     );
     let sc = parse_scenario(&text, "t.json").unwrap();
     assert_eq!(sc.schedulers.len(), 2);
-    let d = one_error(&text.replace("\"stealing\": false", "\"stealing\": false, \"batch\": 3"));
-    assert_eq!(d.path, "schedulers[0].coloring.batch");
-    assert!(d.message.contains("does not apply to `libasync`"), "{d}");
+    one_error_at(
+        &text.replace("\"stealing\": false", "\"stealing\": false, \"batch\": 3"),
+        "schedulers[0].coloring.batch",
+        "does not apply to `libasync`",
+    );
     let d = one_error(&text.replace("\"batch\": 5", "\"batch\": 0"));
     assert_eq!(d.path, "schedulers[1].coloring.batch");
     let d = one_error(&text.replace("\"cores_per_cache\": 4", "\"cores_per_cache\": 0"));
     assert_eq!(d.path, "schedulers[1].coloring.cores_per_cache");
-    let d = one_error(&EVENTS.replace(
-        "{ \"id\": \"sequential\" }",
-        "{ \"id\": \"mely\", \"stealing\": {} }",
-    ));
-    assert_eq!(d.path, "schedulers[0].stealing");
-    assert!(d.message.contains("go in `coloring`"), "{d}");
+    one_error_at(
+        &EVENTS.replace(
+            "{ \"id\": \"sequential\" }",
+            "{ \"id\": \"mely\", \"stealing\": {} }",
+        ),
+        "schedulers[0].stealing",
+        "go in `coloring`",
+    );
 }
 
 fn kv_ycsb(app: &str, workload: &str) -> String {
@@ -439,9 +444,7 @@ fn ycsb_workloads_are_checked_and_located() {
         kv,
         r#"{ "requests": 100, "writes": 0.5, "ycsb": { "workload": "a" } }"#,
     );
-    let e = one_error(&text);
-    assert_eq!(e.path, "workload.ycsb");
-    assert!(e.message.contains("remove writes"), "{}", e.message);
+    one_error_at(&text, "workload.ycsb", "remove writes");
     // Hashed key order with inserts.
     let text = kv_ycsb(
         kv,
@@ -489,11 +492,11 @@ fn repartitioning_parameters_are_checked_and_located() {
     assert_eq!(e.path, "schedulers[0].repart.delta_p");
     let (line, col) = pos_of(&text, r#""delta_p": 0"#);
     assert_eq!((e.line, e.col), (line, col + "\"delta_p\": ".len()));
-    let e = one_error(&with(
-        r#"{ "id": "repart-base", "repart": { "window": 5 } }"#,
-    ));
-    assert_eq!(e.path, "schedulers[0].repart.window");
-    assert!(e.message.contains("does not apply"), "{}", e.message);
+    one_error_at(
+        &with(r#"{ "id": "repart-base", "repart": { "window": 5 } }"#),
+        "schedulers[0].repart.window",
+        "does not apply",
+    );
     // The family runs on keys only.
     let text = VALID.replace(
         "{ \"id\": \"early\", \"label\": \"e\" }",
@@ -526,9 +529,7 @@ fn commit_workloads_are_checked_and_located() {
     assert_eq!(sc.stream_kind(), psmr_core::StreamKind::Commits);
 
     let text = with("{ \"replicas\": 9 }", "[ { \"id\": \"epaxos\" } ]");
-    let d = one_error(&text);
-    assert_eq!(d.path, "workload.commits.replicas");
-    assert!(d.message.contains("1..=7"), "{d}");
+    let d = one_error_at(&text, "workload.commits.replicas", "1..=7");
     assert_eq!((d.line, d.col), pos_of(&text, "9 }"));
 
     let text = with(
@@ -542,9 +543,7 @@ fn commit_workloads_are_checked_and_located() {
     // An early-family scheduler cannot run commits; epaxos cannot run a
     // total order.
     let text = with("{}", "[ { \"id\": \"early\" } ]");
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[0].id");
-    assert!(d.message.contains("commits stream"), "{d}");
+    one_error_at(&text, "schedulers[0].id", "commits stream");
     let d = one_error(&VALID.replace("\"id\": \"early\"", "\"id\": \"epaxos\""));
     assert!(d.message.contains("runs commits streams"), "{d}");
 }
@@ -576,7 +575,5 @@ fn list_sizes_take_numbers_and_refuse_zero() {
         }
     );
     let text = VALID.replace("\"light\"", "0");
-    let d = one_error(&text);
-    assert_eq!(d.path, "app.size");
-    assert!(d.message.contains("1..=1000000"), "{d}");
+    one_error_at(&text, "app.size", "1..=1000000");
 }

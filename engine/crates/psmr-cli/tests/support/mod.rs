@@ -1,0 +1,41 @@
+//! What the `psmr` binary's test files share: running the binary, checking
+//! its exit code, writing scenario files. Each test file is its own crate
+//! and uses only part of this module.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The `psmr` binary built for these tests, not yet run.
+pub fn psmr_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_psmr"))
+}
+
+/// Runs `psmr args` to the end.
+pub fn psmr(args: &[&str]) -> Output {
+    psmr_command().args(args).output().expect("run psmr")
+}
+
+/// What the run wrote on stderr.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts exit code 0; on failure shows stderr.
+pub fn assert_ok(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+}
+
+/// A folder of this test process for `group`'s files (created).
+pub fn temp_dir(group: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{group}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `text` to `name` in `group`'s folder; returns its path.
+pub fn temp_file(group: &str, name: &str, text: &str) -> PathBuf {
+    let path = temp_dir(group).join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
