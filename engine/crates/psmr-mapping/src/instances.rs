@@ -229,3 +229,35 @@ pub fn hard_family() -> Vec<Instance> {
     }
     out
 }
+
+/// Issue 30's reproducer: `A` and `B` independent, `D` conflicting with
+/// both, `S0`-`S3` conflicting with themselves and with every class, equal
+/// weights (or `A`, `B` at 0.13 and the rest at 0.15 when `skewed`), on 16
+/// threads. The optimum (HiGHS on the independent MILP, and by hand: `A`
+/// and `B` concurrent on one shared thread, every other class sequential
+/// on it) has O.3 0 and cost 3/7 + 7/8 with equal weights.
+pub fn issue30_reproducer(skewed: bool) -> Instance {
+    let names: Vec<String> = ["A", "B", "D", "S0", "S1", "S2", "S3"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut pairs = vec![(0, 2), (1, 2)];
+    for s in 3..7 {
+        pairs.push((s, s));
+        for other in 0..7 {
+            if other != s {
+                pairs.push((s, other));
+            }
+        }
+    }
+    let w: Vec<f64> = if skewed {
+        vec![0.13, 0.13, 0.15, 0.15, 0.15, 0.15, 0.15]
+    } else {
+        vec![1.0; 7]
+    };
+    Instance {
+        name: format!("issue30-{}-t16", if skewed { "skewed" } else { "equal" }),
+        table: custom_table(&names, &pairs, &w),
+        threads: 16,
+    }
+}

@@ -207,6 +207,14 @@ const LS_STEPS: u64 = 1000;
 const LS_TOTAL_STEPS: u64 = 20_000;
 const LS_SHARE: f64 = 0.2;
 
+/// Dives (after the local search, once the incumbent's O.3 is proven
+/// optimal): a branch and bound of at most `DIVE_NODES` nodes in each mode
+/// vector, in root-bound order, until `DIVE_TOTAL_NODES` nodes or
+/// `DIVE_SHARE` of the time limit or of the node limit are spent.
+const DIVE_NODES: u64 = 2_000;
+const DIVE_TOTAL_NODES: u64 = 200_000;
+const DIVE_SHARE: f64 = 0.1;
+
 fn solve(
     classes: &ClassTable,
     threads: usize,
@@ -287,6 +295,16 @@ fn solve(
             debug_assert_eq!(ctot.validate(classes), Ok(()));
             search.offer_ctot(&ctot, classes);
         }
+    }
+    // Dives: a short branch and bound in each mode vector, so that the
+    // incumbent comes from every region and not only from the first roots
+    // (see `Search::dive_roots`).
+    let dive_deadline_ns = psmr_core::clock::now_ns()
+        .saturating_add((opts.time_limit_s.max(0.0) * DIVE_SHARE * 1e9) as u64)
+        .min(deadline_ns);
+    let dive_nodes = DIVE_TOTAL_NODES.min((max_nodes as f64 * DIVE_SHARE) as u64);
+    if search.best.o3 <= root_o3_floor {
+        search.dive_roots(&roots, dive_nodes, dive_deadline_ns);
     }
     // O.3 first: search with a cap on O.3 (a virtual incumbent of value
     // (cap, +inf)) for caps f, f + 1, 2 f, ... (f the least root O.3, at
@@ -1089,6 +1107,33 @@ impl<'a> Search<'a> {
             }
             self.run(model);
         }
+    }
+
+    /// A short branch and bound (at most [`DIVE_NODES`] nodes) in every
+    /// mode vector whose root bound may beat the incumbent, best bound
+    /// first, within `total` nodes and `deadline_ns`. Only the incumbent is
+    /// kept: the full search afterwards covers every root again. Without
+    /// it, a root with a low bound and a huge subtree (issue 30: every class
+    /// sequential, bound 1.0, against an optimum of 1.30 in the root where
+    /// two independent classes are concurrent) keeps the naive incumbent
+    /// and so prunes nothing.
+    fn dive_roots(&mut self, roots: &[(Value, ModeModel)], total: u64, deadline_ns: u64) {
+        let (limit, deadline) = (self.node_limit, self.deadline_ns);
+        let end = self.nodes.saturating_add(total).min(limit);
+        self.deadline_ns = deadline_ns.min(deadline);
+        for (root_bound, model) in roots {
+            if self.nodes >= end || psmr_core::clock::now_ns() >= self.deadline_ns {
+                break;
+            }
+            if root_bound.no_better_than(&self.best) {
+                continue;
+            }
+            self.node_limit = self.nodes.saturating_add(DIVE_NODES).min(end);
+            self.run(model);
+            self.timed_out = false;
+        }
+        self.open_bound = Value::INFINITE;
+        (self.node_limit, self.deadline_ns) = (limit, deadline);
     }
 
     fn run(&mut self, m: &ModeModel) {
