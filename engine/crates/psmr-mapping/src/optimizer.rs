@@ -215,12 +215,10 @@ const DIVE_NODES: u64 = 2_000;
 const DIVE_TOTAL_NODES: u64 = 200_000;
 const DIVE_SHARE: f64 = 0.1;
 
-fn solve(
-    classes: &ClassTable,
-    threads: usize,
-    opts: &Options,
-    max_nodes: u64,
-) -> Result<Solution, String> {
+/// Whether the exact optimizer takes this instance: 1..=[`MAX_CLASSES`]
+/// classes, 1..=[`MAX_THREADS`] threads and at most [`MAX_MODE_VECTORS`]
+/// ways to choose the concurrent classes; the error says which limit.
+pub fn check_supported(classes: &ClassTable, threads: usize) -> Result<(), String> {
     if threads == 0 || threads > MAX_THREADS {
         return Err(format!(
             "the optimizer supports 1..={MAX_THREADS} threads, got {threads}"
@@ -232,15 +230,25 @@ fn solve(
             classes.len()
         ));
     }
-    let start_ns = psmr_core::clock::now_ns();
-    let problem = Problem::new(classes, threads, opts.reading);
-    let modes = problem.count_mode_vectors(MAX_MODE_VECTORS + 1);
-    if modes > MAX_MODE_VECTORS {
+    let problem = Problem::new(classes, threads, Reading::default());
+    if problem.count_mode_vectors(MAX_MODE_VECTORS + 1) > MAX_MODE_VECTORS {
         return Err(format!(
             "too many classes for the exact optimizer: more than {MAX_MODE_VECTORS} ways to choose \
              the concurrent classes"
         ));
     }
+    Ok(())
+}
+
+fn solve(
+    classes: &ClassTable,
+    threads: usize,
+    opts: &Options,
+    max_nodes: u64,
+) -> Result<Solution, String> {
+    let start_ns = psmr_core::clock::now_ns();
+    check_supported(classes, threads)?;
+    let problem = Problem::new(classes, threads, opts.reading);
     let deadline_ns = start_ns.saturating_add((opts.time_limit_s.max(0.0) * 1e9) as u64);
     let mut search = Search {
         problem: &problem,
