@@ -14,6 +14,7 @@ use psmr_core::exec::Delivery;
 use psmr_scenario::{run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario};
 
 mod check;
+mod map;
 mod shared;
 mod table;
 
@@ -122,6 +123,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Map a class table onto threads with the optimizer (paper 003
+    /// section 5.1): the mapping, O.1-O.3, optimal or the gap, R.1-R.5.
+    Map {
+        file: PathBuf,
+        /// Print the result as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the JSON Schema of scenario files, or with --trace the trace
     /// vocabulary (event kinds, fields, wait reasons) as JSON.
     Schema {
@@ -221,6 +230,7 @@ fn main() -> ExitCode {
             };
             cmd_bench(&file, &opts, json)
         }
+        Command::Map { file, json } => map::cmd_map(&file, json),
         Command::Schema { trace } => {
             if trace {
                 print!("{}", psmr_core::trace::vocabulary_json());
