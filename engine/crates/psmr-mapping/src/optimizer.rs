@@ -44,6 +44,7 @@
 
 use crate::o3_bound::Requirements;
 
+mod clique_cover;
 mod local_search;
 use crate::{ClassMapping, CtoT, Mode};
 use psmr_core::{ClassId, ClassTable};
@@ -307,6 +308,18 @@ fn solve(
             let ctot = Node::from_cols(&found.cols).to_ctot(m);
             debug_assert_eq!(ctot.validate(classes), Ok(()));
             search.offer_ctot(&ctot, classes);
+        }
+    }
+    // Greedy clique covers for the all-sequential mode vector (see
+    // `clique_cover.rs`), when it can beat the incumbent.
+    if let Some((b, m)) = roots.iter().find(|(_, m)| m.conc == 0) {
+        if !b.no_better_than(&search.best) {
+            if let Some(cols) = clique_cover::all_sequential_cover(m, 0x15ea_c0de) {
+                let ctot = Node::from_cols(&cols).to_ctot(m);
+                if ctot.validate(classes).is_ok() {
+                    search.offer_ctot(&ctot, classes);
+                }
+            }
         }
     }
     // Dives: a short branch and bound in each mode vector, so that the
