@@ -24,7 +24,7 @@ use psmr_scenario::{parse_located, Diagnostic};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::shared::{print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
+use crate::shared::{print_diagnostics, read, EXIT_BAD_INPUT, EXIT_FAILED};
 use crate::table;
 
 /// The file of `psmr map`.
@@ -105,15 +105,7 @@ pub(crate) fn cmd_map(file: &Path, json: bool) -> ExitCode {
 
 /// Read, parse and check `file`: the class table, threads and time limit.
 fn load(file: &Path) -> Result<(ClassTable, usize, f64), Vec<Diagnostic>> {
-    let name = file.display().to_string();
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        vec![Diagnostic::new(
-            &name,
-            (1, 1),
-            "",
-            format!("cannot read the file: {e}"),
-        )]
-    })?;
+    let (text, name) = read(file)?;
     let (f, locator) = parse_located::<MapFile>(&text, &name).map_err(|d| vec![d])?;
     let at =
         |path: &str, message: String| Diagnostic::new(&name, locator.nearest(path), path, message);

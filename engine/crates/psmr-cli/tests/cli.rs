@@ -1,8 +1,9 @@
 //! The `psmr` binary end to end: exit codes, located errors, the JSON
 //! contract.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod support;
+
+use support::{bad_input, psmr, scenario_file, stderr};
 
 const VALID: &str = r#"{
   "name": "cli test",
@@ -12,34 +13,6 @@ const VALID: &str = r#"{
   "threads": 2,
   "schedulers": [ { "id": "sequential" } ]
 }"#;
-
-/// Write `text` to a fresh file named after the test.
-fn scenario_file(test: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("psmr-cli-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{test}.json"));
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn psmr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .args(args)
-        .output()
-        .expect("run psmr")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Assert exit code 2 and no panic; return stderr.
-fn bad_input(o: &Output) -> String {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
 
 #[test]
 fn run_json_reports_the_contract_fields() {

@@ -1,7 +1,8 @@
 //! `psmr map FILE.json`: the optimizer on a class table written by hand.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod support;
+
+use support::{psmr, scenario_file as file, stderr, stdout};
 
 /// Issue 30's reproducer: A and B independent, D conflicting with both,
 /// S0-S3 conflicting with themselves and everything, equal weights.
@@ -43,29 +44,6 @@ const BAD: &str = r#"{
   ],
   "conflicts": [["A", "Z"]]
 }"#;
-
-fn file(test: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("psmr-map-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{test}.json"));
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn psmr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .args(args)
-        .output()
-        .expect("run psmr")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 #[test]
 fn map_proves_the_reproducer_optimum_and_checks_the_rules() {
