@@ -13,14 +13,15 @@
 //! 14-16 classes (issue 30's fresh instances). This builds covers greedily
 //! (grow a clique from an uncovered edge, adding the class that covers
 //! the most uncovered edges per unit of weight), from seeded random
-//! starting edges, drops every class from a column where all its pairs are
-//! met elsewhere, and keeps the cheapest cover.
+//! starting edges, merges columns whose union is still a clique, drops
+//! every class from a column where all its pairs are met elsewhere, and
+//! keeps the cheapest cover.
 
 use super::ModeModel;
 use psmr_core::workload::SplitMix64;
 
 /// Greedy covers tried (each from its own random choices).
-const RESTARTS: usize = 64;
+const RESTARTS: usize = 256;
 
 /// The cheapest clique cover found for the all-sequential mode vector
 /// `m` (`m.conc == 0`), as one column per thread, or `None` when none fits
@@ -35,7 +36,7 @@ pub(super) fn all_sequential_cover(m: &ModeModel, seed: u64) -> Option<Vec<u64>>
         let Some(cols) = greedy_cover(m, &adj, &mut rng) else {
             continue;
         };
-        let cols = prune(m, &adj, cols);
+        let cols = prune(m, &adj, merge(&adj, cols));
         let cost = cover_cost(m, &cols);
         if best.as_ref().is_none_or(|(c, _)| cost < *c - super::EPS) {
             best = Some((cost, cols));
@@ -94,6 +95,27 @@ fn greedy_cover(m: &ModeModel, adj: &[u64], rng: &mut SplitMix64) -> Option<Vec<
         }
     }
     (cols.len() <= m.p.threads).then_some(cols)
+}
+
+/// Replace two columns whose union is still a clique by that union (the
+/// classes of both then pay once), until no two columns merge.
+fn merge(adj: &[u64], mut cols: Vec<u64>) -> Vec<u64> {
+    let clique = |k: u64| bits(k).all(|v| k & !(1u64 << v) & !adj[v] == 0);
+    let mut i = 0;
+    while i < cols.len() {
+        let mut j = i + 1;
+        while j < cols.len() {
+            if clique(cols[i] | cols[j]) {
+                cols[i] |= cols[j];
+                cols.swap_remove(j);
+                j = i + 1;
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    cols
 }
 
 /// Drop a class from a column when it keeps another column and every pair
