@@ -11,6 +11,11 @@
 #   hard        the hard shapes of the regression test (8 skewed shards on
 #               6/10/12 threads, dense random graphs of 7-10 classes)
 #   shipped     every scenario in scenarios/, at its own optimizer cap
+#   fresh       instances drawn now (instances::fresh_family: sharded,
+#               skewed, dense and random graphs, 3-18 classes, 2-32
+#               threads) from a seed printed at the start and written to
+#               OUT_DIR/fresh-seed.txt (issue 30)
+#   reproducer  issue 30's 7-class tables on 16 threads
 # For each family: our optimizer (release build), an independent check of
 # every mapping it returned (rules R.1-R.5 and its score, in Python), HiGHS
 # at the same limit, and a markdown table. Then HiGHS with a long limit on
@@ -21,6 +26,10 @@
 #   PSMR_OPT_LIMIT        time limit in seconds for both solvers (default 10)
 #   PSMR_OPT_PROOF_LIMIT  HiGHS limit of the proof step (default 300; 0 skips it)
 #   PSMR_BENCH_ONLY       only instances whose name contains this text
+#   PSMR_BENCH_FAMILIES   families to run, in order (default
+#                         "comparison hard shipped fresh reproducer")
+#   PSMR_FRESH_SEED       seed of the fresh family (default: drawn from
+#                         /dev/urandom); PSMR_FRESH_COUNT its size (default 40)
 #   CARGO_TARGET_DIR      where the release build goes (default engine/target)
 #
 # Writes raw data (instances, JSON lines of both solvers, tables, machine)
@@ -30,6 +39,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 LIMIT="${PSMR_OPT_LIMIT:-10}"
+FAMILIES="${PSMR_BENCH_FAMILIES:-comparison hard shipped fresh reproducer}"
+PSMR_FRESH_SEED="${PSMR_FRESH_SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}"
+export PSMR_FRESH_SEED
 PROOF_LIMIT="${PSMR_OPT_PROOF_LIMIT:-300}"
 OUT="${1:-$ROOT/docs/benchmarks/data/optimizer-$(date -u +%Y-%m-%d)}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
@@ -46,6 +58,8 @@ machine() {
 
 need python3 "install Python 3 (with venv)" || exit 2
 mkdir -p "$OUT"
+echo "fresh instances: PSMR_FRESH_SEED=$PSMR_FRESH_SEED PSMR_FRESH_COUNT=${PSMR_FRESH_COUNT:-40}" \
+  | tee "$OUT/fresh-seed.txt"
 echo "== machine"
 machine | tee "$OUT/machine-before.txt"
 
@@ -63,7 +77,7 @@ fi
 # Every shipped scenario (not the schema).
 mapfile -t SCENARIOS < <(ls "$ROOT"/scenarios/*.json | grep -v 'scenario.schema.json')
 
-for family in comparison hard shipped; do
+for family in $FAMILIES; do
   files=()
   limit="$LIMIT"
   if [ "$family" = shipped ]; then
@@ -81,7 +95,7 @@ for family in comparison hard shipped; do
     | tee "$OUT/$family-table.md"
 done
 
-if [ "$PROOF_LIMIT" != 0 ]; then
+if [ "$PROOF_LIMIT" != 0 ] && [[ " $FAMILIES " == *" hard "* ]]; then
   echo
   echo "== proof: HiGHS with limit $PROOF_LIMIT s on the hard instances whose optimum has O.3 > 0"
   "$VENV/bin/python" - "$OUT/hard-instances.json" "$OUT/hard-ours.jsonl" "$OUT/proof-instances.json" <<'EOF'

@@ -238,6 +238,7 @@ def cmd_report(inst_path, ours_path, milp_path):
           "| HiGHS proven | HiGHS ms | verdict |")
     print("|---|---:|---:|---:|---|---:|---:|---:|---|---:|---|")
     tally = {"better": 0, "same": 0, "worse": 0}
+    proven = {"ours": 0, "highs": 0}
     for name in load(inst_path):
         o, m = ours[name], milp.get(name)
         if m is None or m["o3"] is None:
@@ -248,11 +249,14 @@ def cmd_report(inst_path, ours_path, milp_path):
             verdict = ["better", "same", "worse"][c + 1]
             mo3, mcost = m["o3"], f"{m['cost']:.4f}"
         tally[verdict] += 1
+        proven["ours"] += bool(o["optimal"])
+        proven["highs"] += bool(m and m["optimal"])
         print(f"| {name} | {o['threads']} | {o['o3']} | {o['cost']:.4f} | {'yes' if o['optimal'] else 'no'} "
               f"| {o['solve_ms']:.1f} | {mo3} | {mcost} | {'yes' if m and m['optimal'] else 'no'} "
               f"| {m['solve_ms']:.0f} | {verdict} |")
     print()
     print(f"ours better: {tally['better']}, same: {tally['same']}, worse: {tally['worse']}")
+    print(f"proven optimal: ours {proven['ours']}, HiGHS {proven['highs']} of {len(ours)}")
 
 
 def main(argv):

@@ -14,6 +14,7 @@ use psmr_core::exec::Delivery;
 use psmr_scenario::{run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario};
 
 mod check;
+mod map;
 mod shared;
 mod table;
 
@@ -119,6 +120,14 @@ enum Command {
         #[arg(long)]
         requests: Option<u32>,
         /// Print the JSON report instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Map a class table onto threads with the optimizer (paper 003
+    /// section 5.1): the mapping, O.1-O.3, optimal or the gap, R.1-R.5.
+    Map {
+        file: PathBuf,
+        /// Print the result as JSON instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -229,6 +238,7 @@ fn main() -> ExitCode {
             };
             cmd_bench(&file, &opts, json)
         }
+        Command::Map { file, json } => map::cmd_map(&file, json),
         Command::Schema {
             trace,
             catalog,

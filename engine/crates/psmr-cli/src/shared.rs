@@ -15,6 +15,13 @@ pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 
 /// Read and parse `file`; diagnostics for an unreadable or invalid file.
 pub(crate) fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {
+    let (text, name) = read(file)?;
+    parse_scenario(&text, &name)
+}
+
+/// The text of `file` and its name for diagnostics, or the diagnostic of
+/// an unreadable file.
+pub(crate) fn read(file: &std::path::Path) -> Result<(String, String), Vec<Diagnostic>> {
     let name = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|e| {
         vec![Diagnostic::new(
@@ -24,7 +31,7 @@ pub(crate) fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> 
             format!("cannot read the file: {e}"),
         )]
     })?;
-    parse_scenario(&text, &name)
+    Ok((text, name))
 }
 
 pub(crate) fn print_diagnostics(diags: &[Diagnostic]) {

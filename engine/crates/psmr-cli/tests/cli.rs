@@ -4,9 +4,8 @@
 mod support;
 
 use std::path::PathBuf;
-use std::process::Output;
 
-use support::{assert_ok, psmr, stderr, temp_file};
+use support::{assert_ok, bad_input, psmr, scenario_file};
 
 const VALID: &str = r#"{
   "name": "cli test",
@@ -16,19 +15,6 @@ const VALID: &str = r#"{
   "threads": 2,
   "schedulers": [ { "id": "sequential" } ]
 }"#;
-
-/// Write `text` to a fresh file named after the test.
-fn scenario_file(test: &str, text: &str) -> PathBuf {
-    temp_file("psmr-cli-tests", &format!("{test}.json"), text)
-}
-
-/// Assert exit code 2 and no panic; return stderr.
-fn bad_input(o: &Output) -> String {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
 
 /// `psmr validate` on `text`, written to a file named after `test`: exit
 /// code 2 and no panic. Returns the file and stderr.

@@ -8,7 +8,11 @@
 //! ```
 //!
 //! FAMILY is `comparison` (the 60 seeded instances), `hard` (the hard
-//! shapes of the regression test) or `shipped` (the class tables and
+//! shapes of the regression test), `fresh` (`PSMR_FRESH_COUNT`, default
+//! 40, instances drawn by `instances::fresh_family` from the seed in
+//! `PSMR_FRESH_SEED`, required so that `dump` and `solve` agree: 3-18
+//! classes, 2-32 threads), `reproducer` (issue 30's two 7-class tables) or
+//! `shipped` (the class tables and
 //! thread counts of the given scenario files, with their weights computed
 //! as a run computes them). LIMIT_S is the optimizer's time limit in
 //! seconds; `cap` uses each shipped scenario's own cap (10 s when it sets
@@ -22,7 +26,7 @@ mod instances;
 use instances::Instance;
 use psmr_core::app::AppSpec;
 use psmr_core::workload::{class_weights, WorkloadSpec};
-use psmr_mapping::optimizer::{optimize_with, Options, Reading};
+use psmr_mapping::optimizer::{check_supported, optimize_with, Options, Reading};
 use psmr_mapping::Mode;
 use serde_json::{json, Value};
 
@@ -83,11 +87,38 @@ fn all_instances(family: &str, files: &[String]) -> Result<Vec<(Instance, f64)>,
     match family {
         "comparison" => Ok(plain(instances::comparison_family())),
         "hard" => Ok(plain(instances::hard_family())),
+        "fresh" => Ok(plain(fresh()?)),
+        "reproducer" => Ok(plain(vec![
+            instances::issue30_reproducer(false),
+            instances::issue30_reproducer(true),
+        ])),
         "shipped" => files.iter().map(|f| shipped(f)).collect(),
         other => Err(format!(
-            "unknown family {other:?} (comparison, hard, shipped)"
+            "unknown family {other:?} (comparison, hard, fresh, reproducer, shipped)"
         )),
     }
+}
+
+/// The `fresh` family: `PSMR_FRESH_COUNT` (default 40) instances of
+/// `instances::fresh_family` from `PSMR_FRESH_SEED`, skipping tables the
+/// exact optimizer refuses (too many mode vectors).
+fn fresh() -> Result<Vec<Instance>, String> {
+    let seed = std::env::var("PSMR_FRESH_SEED")
+        .map_err(|_| "the fresh family needs PSMR_FRESH_SEED".to_string())?;
+    let seed: u64 = seed
+        .trim()
+        .parse()
+        .map_err(|e| format!("PSMR_FRESH_SEED={seed:?}: {e}"))?;
+    let count = match std::env::var("PSMR_FRESH_COUNT") {
+        Ok(c) => c
+            .trim()
+            .parse()
+            .map_err(|e| format!("PSMR_FRESH_COUNT={c:?}: {e}"))?,
+        Err(_) => 40,
+    };
+    Ok(instances::fresh_family(seed, count, 18, 32, |t, n| {
+        check_supported(t, n).is_ok()
+    }))
 }
 
 /// The class table, thread count and optimizer cap of a scenario file.

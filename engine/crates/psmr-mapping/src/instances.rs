@@ -229,3 +229,118 @@ pub fn hard_family() -> Vec<Instance> {
     }
     out
 }
+
+/// Issue 30's reproducer: `A` and `B` independent, `D` conflicting with
+/// both, `S0`-`S3` conflicting with themselves and with every class, equal
+/// weights (or `A`, `B` at 0.13 and the rest at 0.15 when `skewed`), on 16
+/// threads. The optimum (HiGHS on the independent MILP, and by hand: `A`
+/// and `B` concurrent on one shared thread, every other class sequential
+/// on it) has O.3 0 and cost 3/7 + 7/8 with equal weights.
+pub fn issue30_reproducer(skewed: bool) -> Instance {
+    let names: Vec<String> = ["A", "B", "D", "S0", "S1", "S2", "S3"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut pairs = vec![(0, 2), (1, 2)];
+    for s in 3..7 {
+        pairs.push((s, s));
+        for other in 0..7 {
+            if other != s {
+                pairs.push((s, other));
+            }
+        }
+    }
+    let w: Vec<f64> = if skewed {
+        vec![0.13, 0.13, 0.15, 0.15, 0.15, 0.15, 0.15]
+    } else {
+        vec![1.0; 7]
+    };
+    Instance {
+        name: format!("issue30-{}-t16", if skewed { "skewed" } else { "equal" }),
+        table: custom_table(&names, &pairs, &w),
+        threads: 16,
+    }
+}
+
+/// The shapes [`fresh_instance`] draws from.
+pub const FRESH_SHAPES: [&str; 4] = ["sharded", "skewed", "dense", "random"];
+
+/// One instance drawn at random, for tests and benchmarks on instances
+/// nobody tuned the optimizer on (issue 30). `k` only names it. Classes:
+/// 3..=`max_classes` (at least 4 for sharded tables, which have `2 s + 2`
+/// classes for `s` shards); threads: 2..=`max_threads`. Shapes, equally
+/// likely:
+/// - `sharded`: 003 Fig. 1(c) with even local splits, a share of reads in
+///   [0.5, 0.99) and of global requests in [0.01, 0.1);
+/// - `skewed`: the same with a hot first shard taking [0.5, 0.9) of the
+///   local requests (reads and writes drawn separately);
+/// - `dense`: a random conflict graph of density [0.75, 0.98);
+/// - `random`: density [0.1, 0.9).
+///
+/// Random graphs have internal conflicts with probability 0.3 and equal or
+/// uniform weights (equal weights make ties, which issue 30's reproducer
+/// needs).
+pub fn fresh_instance(
+    rng: &mut SplitMix64,
+    k: usize,
+    max_classes: usize,
+    max_threads: usize,
+) -> Instance {
+    let shape = FRESH_SHAPES[rng.below(FRESH_SHAPES.len() as u64) as usize];
+    let threads = 2 + rng.below(max_threads.max(2) as u64 - 1) as usize;
+    let table = match shape {
+        "sharded" | "skewed" => {
+            let shards = 1 + rng.below(((max_classes.max(4) - 2) / 2) as u64) as usize;
+            let reads = 0.5 + 0.49 * rng.unit();
+            let global = 0.01 + 0.09 * rng.unit();
+            if shape == "sharded" {
+                let even = vec![1.0 / shards as f64; shards];
+                sharded_with_mix(shards, reads, global, &even, &even)
+            } else {
+                let r = hot_split(shards, 0.5 + 0.4 * rng.unit());
+                let w = hot_split(shards, 0.5 + 0.4 * rng.unit());
+                sharded_with_mix(shards, reads, global, &r, &w)
+            }
+        }
+        _ => {
+            let n = 3 + rng.below(max_classes.max(3) as u64 - 2) as usize;
+            let density = if shape == "dense" {
+                0.75 + 0.23 * rng.unit()
+            } else {
+                0.1 + 0.8 * rng.unit()
+            };
+            let weights = if rng.below(2) == 0 {
+                Weights::Equal
+            } else {
+                Weights::Uniform
+            };
+            random_table(rng, n, density, 0.3, weights)
+        }
+    };
+    Instance {
+        name: format!("fresh-{k:02}-{shape}-n{}-t{threads}", table.len()),
+        table,
+        threads,
+    }
+}
+
+/// `count` instances of [`fresh_instance`] from `seed`, keeping those
+/// `accept` takes (callers reject the tables the exact optimizer refuses:
+/// more than `MAX_MODE_VECTORS` mode vectors).
+pub fn fresh_family(
+    seed: u64,
+    count: usize,
+    max_classes: usize,
+    max_threads: usize,
+    accept: impl Fn(&ClassTable, usize) -> bool,
+) -> Vec<Instance> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let inst = fresh_instance(&mut rng, out.len(), max_classes, max_threads);
+        if accept(&inst.table, inst.threads) {
+            out.push(inst);
+        }
+    }
+    out
+}

@@ -16,6 +16,8 @@
 mod cache;
 mod ctot;
 #[cfg(test)]
+mod fresh_tests;
+#[cfg(test)]
 mod instances;
 pub mod naive;
 mod o3_bound;

@@ -44,6 +44,7 @@
 
 use crate::o3_bound::Requirements;
 
+mod clique_cover;
 mod local_search;
 use crate::{ClassMapping, CtoT, Mode};
 use psmr_core::{ClassId, ClassTable};
@@ -207,12 +208,23 @@ const LS_STEPS: u64 = 1000;
 const LS_TOTAL_STEPS: u64 = 20_000;
 const LS_SHARE: f64 = 0.2;
 
-fn solve(
-    classes: &ClassTable,
-    threads: usize,
-    opts: &Options,
-    max_nodes: u64,
-) -> Result<Solution, String> {
+/// Dives (after the local search, once the incumbent's O.3 is proven
+/// optimal): a branch and bound of at most `DIVE_NODES` nodes in each mode
+/// vector, in root-bound order, until `DIVE_TOTAL_NODES` nodes or
+/// `DIVE_SHARE` of the time limit or of the node limit are spent.
+const DIVE_NODES: u64 = 2_000;
+const DIVE_TOTAL_NODES: u64 = 200_000;
+const DIVE_SHARE: f64 = 0.1;
+
+/// The final branch and bound gives each mode vector at most
+/// `ROUND_NODES` nodes in its first round, four times more in each next
+/// round (see `Search::run_rounds`).
+const ROUND_NODES: u64 = 8_000;
+
+/// Whether the exact optimizer takes this instance: 1..=[`MAX_CLASSES`]
+/// classes, 1..=[`MAX_THREADS`] threads and at most [`MAX_MODE_VECTORS`]
+/// ways to choose the concurrent classes; the error says which limit.
+pub fn check_supported(classes: &ClassTable, threads: usize) -> Result<(), String> {
     if threads == 0 || threads > MAX_THREADS {
         return Err(format!(
             "the optimizer supports 1..={MAX_THREADS} threads, got {threads}"
@@ -224,15 +236,25 @@ fn solve(
             classes.len()
         ));
     }
-    let start_ns = psmr_core::clock::now_ns();
-    let problem = Problem::new(classes, threads, opts.reading);
-    let modes = problem.count_mode_vectors(MAX_MODE_VECTORS + 1);
-    if modes > MAX_MODE_VECTORS {
+    let problem = Problem::new(classes, threads, Reading::default());
+    if problem.count_mode_vectors(MAX_MODE_VECTORS + 1) > MAX_MODE_VECTORS {
         return Err(format!(
             "too many classes for the exact optimizer: more than {MAX_MODE_VECTORS} ways to choose \
              the concurrent classes"
         ));
     }
+    Ok(())
+}
+
+fn solve(
+    classes: &ClassTable,
+    threads: usize,
+    opts: &Options,
+    max_nodes: u64,
+) -> Result<Solution, String> {
+    let start_ns = psmr_core::clock::now_ns();
+    check_supported(classes, threads)?;
+    let problem = Problem::new(classes, threads, opts.reading);
     let deadline_ns = start_ns.saturating_add((opts.time_limit_s.max(0.0) * 1e9) as u64);
     let mut search = Search {
         problem: &problem,
@@ -288,6 +310,28 @@ fn solve(
             search.offer_ctot(&ctot, classes);
         }
     }
+    // Greedy clique covers for the all-sequential mode vector (see
+    // `clique_cover.rs`), when it can beat the incumbent.
+    if let Some((b, m)) = roots.iter().find(|(_, m)| m.conc == 0) {
+        if !b.no_better_than(&search.best) {
+            if let Some(cols) = clique_cover::all_sequential_cover(m, 0x15ea_c0de) {
+                let ctot = Node::from_cols(&cols).to_ctot(m);
+                if ctot.validate(classes).is_ok() {
+                    search.offer_ctot(&ctot, classes);
+                }
+            }
+        }
+    }
+    // Dives: a short branch and bound in each mode vector, so that the
+    // incumbent comes from every region and not only from the first roots
+    // (see `Search::dive_roots`).
+    let dive_deadline_ns = psmr_core::clock::now_ns()
+        .saturating_add((opts.time_limit_s.max(0.0) * DIVE_SHARE * 1e9) as u64)
+        .min(deadline_ns);
+    let dive_nodes = DIVE_TOTAL_NODES.min((max_nodes as f64 * DIVE_SHARE) as u64);
+    if search.best.o3 <= root_o3_floor {
+        search.dive_roots(&roots, dive_nodes, dive_deadline_ns);
+    }
     // O.3 first: search with a cap on O.3 (a virtual incumbent of value
     // (cap, +inf)) for caps f, f + 1, 2 f, ... (f the least root O.3, at
     // least 1 after 0) below the incumbent's O.3.
@@ -331,7 +375,7 @@ fn solve(
         search.open_bound = Value::INFINITE;
         search.deadline_ns = full_deadline_ns;
         search.node_limit = max_nodes;
-        search.run_roots(&roots);
+        search.run_rounds(&roots);
     }
     let solve_ms = (psmr_core::clock::now_ns().saturating_sub(start_ns)) as f64 / 1e6;
     let ctot = search.best_map.clone().expect("the naive incumbent exists");
@@ -1089,6 +1133,82 @@ impl<'a> Search<'a> {
             }
             self.run(model);
         }
+    }
+
+    /// The final branch and bound, in rounds: each round searches every
+    /// mode vector not yet finished, best root bound first, with a node
+    /// budget per vector ([`ROUND_NODES`], then four times more each
+    /// round), from scratch but with the incumbent improved by every
+    /// earlier round. A vector whose search completes, or whose root bound
+    /// cannot beat the incumbent, is finished. So a vector with a huge
+    /// subtree no longer holds the search while better mappings wait in
+    /// later vectors (issue 30), and restarting costs at most a third more
+    /// nodes than a single pass. On timeout, `open_bound` is the least
+    /// bound left open in an unfinished vector (the open nodes of its last
+    /// round, or its root bound if it never ran).
+    fn run_rounds(&mut self, roots: &[(Value, ModeModel)]) {
+        let (limit, deadline) = (self.node_limit, self.deadline_ns);
+        let mut open: Vec<Option<Value>> = roots.iter().map(|r| Some(r.0)).collect();
+        let mut budget = ROUND_NODES;
+        let mut stopped = false;
+        while !stopped && open.iter().any(Option::is_some) {
+            for (k, (root_bound, model)) in roots.iter().enumerate() {
+                if open[k].is_none() {
+                    continue;
+                }
+                if root_bound.no_better_than(&self.best) {
+                    open[k] = None;
+                    continue;
+                }
+                self.node_limit = self.nodes.saturating_add(budget).min(limit);
+                self.open_bound = Value::INFINITE;
+                self.timed_out = false;
+                self.run(model);
+                open[k] = self.timed_out.then_some(self.open_bound);
+                if self.timed_out && (self.nodes >= limit || psmr_core::clock::now_ns() >= deadline)
+                {
+                    stopped = true;
+                    break;
+                }
+            }
+            budget = budget.saturating_mul(4);
+        }
+        self.node_limit = limit;
+        self.open_bound = Value::INFINITE;
+        self.timed_out = false;
+        for b in open.into_iter().flatten() {
+            if !b.no_better_than(&self.best) {
+                self.timed_out = true;
+                self.note_open(b);
+            }
+        }
+    }
+
+    /// A short branch and bound (at most [`DIVE_NODES`] nodes) in every
+    /// mode vector whose root bound may beat the incumbent, best bound
+    /// first, within `total` nodes and `deadline_ns`. Only the incumbent is
+    /// kept: the full search afterwards covers every root again. Without
+    /// it, a root with a low bound and a huge subtree (issue 30: every class
+    /// sequential, bound 1.0, against an optimum of 1.30 in the root where
+    /// two independent classes are concurrent) keeps the naive incumbent
+    /// and so prunes nothing.
+    fn dive_roots(&mut self, roots: &[(Value, ModeModel)], total: u64, deadline_ns: u64) {
+        let (limit, deadline) = (self.node_limit, self.deadline_ns);
+        let end = self.nodes.saturating_add(total).min(limit);
+        self.deadline_ns = deadline_ns.min(deadline);
+        for (root_bound, model) in roots {
+            if self.nodes >= end || psmr_core::clock::now_ns() >= self.deadline_ns {
+                break;
+            }
+            if root_bound.no_better_than(&self.best) {
+                continue;
+            }
+            self.node_limit = self.nodes.saturating_add(DIVE_NODES).min(end);
+            self.run(model);
+            self.timed_out = false;
+        }
+        self.open_bound = Value::INFINITE;
+        (self.node_limit, self.deadline_ns) = (limit, deadline);
     }
 
     fn run(&mut self, m: &ModeModel) {

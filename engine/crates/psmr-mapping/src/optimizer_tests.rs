@@ -475,3 +475,31 @@ fn family_report() {
         );
     }
 }
+
+/// Issue 30's reproducer (`instances::issue30_reproducer`): with equal
+/// weights the two independent classes `A` and `B` must leave their
+/// proportional thread sets and share one thread; the optimum (O.3 0, cost
+/// 3/7 + 7/8, proven by HiGHS on the independent MILP) is reached and
+/// proven within 1 s, as it is when unequal weights break the tie.
+#[test]
+fn issue30_reproducer_is_proven_optimal_within_a_second() {
+    for skewed in [false, true] {
+        let inst = crate::instances::issue30_reproducer(skewed);
+        let limit = Options {
+            time_limit_s: 1.0,
+            reading: Reading::AllClasses,
+        };
+        let s = optimize_with(&inst.table, inst.threads, &limit).unwrap();
+        assert_eq!(s.ctot.validate(&inst.table), Ok(()), "{}", inst.name);
+        let scored = evaluate(&s.ctot, &inst.table, Reading::AllClasses).value();
+        assert_same_value(&scored, &s.value, &inst.name);
+        assert!(s.optimal, "{}: {s:?}", inst.name);
+        if !skewed {
+            let optimum = Value {
+                o3: 0,
+                cost: 3.0 / 7.0 + 7.0 / 8.0,
+            };
+            assert_same_value(&s.value, &optimum, &inst.name);
+        }
+    }
+}

@@ -19,8 +19,7 @@ use psmr_core::workload_commits::{order, CommitsSpec};
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
-use crate::locate::Locator;
-use crate::parse::{path_string, serde_diagnostic};
+use crate::parse::parse_located;
 use crate::runner::{stream_of, Report};
 use crate::scenario::Scenario;
 
@@ -85,25 +84,12 @@ pub fn parse_commit_file(
     file: &str,
     requests: u32,
 ) -> Result<Vec<InstanceJson>, Vec<Diagnostic>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut de = serde_json::Deserializer::from_str(text);
-    let parsed: Result<CommitFile, _> = serde_path_to_error::deserialize(&mut de);
-    let parsed = match parsed {
-        Ok(p) => p,
-        Err(e) => {
-            let path = path_string(e.path());
-            return Err(vec![serde_diagnostic(text, file, path, e.into_inner())]);
-        }
-    };
-    if let Err(e) = de.end() {
-        return Err(vec![serde_diagnostic(text, file, String::new(), e)]);
-    }
+    let (parsed, locator) = parse_located::<CommitFile>(text, file).map_err(|d| vec![d])?;
     let spec = CommitsSpec {
         instances: Some(parsed.instances),
         ..CommitsSpec::default()
     };
     if let Err(e) = spec.check(requests) {
-        let locator = Locator::new(text);
         return Err(vec![Diagnostic::new(
             file,
             locator.nearest(&e.path),

@@ -32,7 +32,7 @@ pub mod scenario;
 pub use bench::{bench, BenchOptions, BenchPoint, BenchReport};
 pub use diag::Diagnostic;
 pub use expect::{evaluate, ExpectationResult};
-pub use parse::{parse_scenario, parse_scenario_with, validate, Limits};
+pub use parse::{parse_located, parse_scenario, parse_scenario_with, validate, Limits};
 pub use runner::{
     check_scenario, run_scenario, CheckOutcome, MonitorSnapshot, Report, RunMonitor, RunOptions,
     RunReport,

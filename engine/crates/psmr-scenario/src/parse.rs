@@ -98,23 +98,10 @@ pub fn parse_scenario_with(
     file: &str,
     limits: &Limits,
 ) -> Result<Scenario, Vec<Diagnostic>> {
-    // Some editors save a UTF-8 byte-order mark; it is not JSON, skip it.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut de = serde_json::Deserializer::from_str(text);
-    let parsed: Result<Scenario, _> = serde_path_to_error::deserialize(&mut de);
-    let mut sc = match parsed {
-        Ok(sc) => sc,
-        Err(e) => {
-            let path = path_string(e.path());
-            return Err(vec![serde_diagnostic(text, file, path, e.into_inner())]);
-        }
-    };
-    if let Err(e) = de.end() {
-        return Err(vec![serde_diagnostic(text, file, String::new(), e)]);
-    }
+    let (mut sc, locator) = parse_located::<Scenario>(text, file).map_err(|d| vec![d])?;
     sc.source = Some(Source {
         file: file.to_string(),
-        locator: Arc::new(Locator::new(text)),
+        locator: Arc::new(locator),
     });
     let errors = validate(&sc, limits);
     if errors.is_empty() {
@@ -122,6 +109,32 @@ pub fn parse_scenario_with(
     } else {
         Err(errors)
     }
+}
+
+/// Parse `text` (named `file` in diagnostics) as any JSON document type
+/// `T`, with its syntax, type, unknown-field and missing-field errors
+/// located as a scenario's are, and return the [`Locator`] of the text for
+/// the checks the caller makes next. Used for scenarios and for the class
+/// tables of `psmr map`.
+pub fn parse_located<T: serde::de::DeserializeOwned>(
+    text: &str,
+    file: &str,
+) -> Result<(T, Locator), Diagnostic> {
+    // Some editors save a UTF-8 byte-order mark; it is not JSON, skip it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
+    let value = match parsed {
+        Ok(v) => v,
+        Err(e) => {
+            let path = path_string(e.path());
+            return Err(serde_diagnostic(text, file, path, e.into_inner()));
+        }
+    };
+    if let Err(e) = de.end() {
+        return Err(serde_diagnostic(text, file, String::new(), e));
+    }
+    Ok((value, Locator::new(text)))
 }
 
 /// Turn a serde error at `path` into a located diagnostic.

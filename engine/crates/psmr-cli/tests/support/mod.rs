@@ -39,3 +39,21 @@ pub fn temp_file(group: &str, name: &str, text: &str) -> PathBuf {
     std::fs::write(&path, text).unwrap();
     path
 }
+
+/// Writes `text` to a fresh scenario file named after the test.
+pub fn scenario_file(test: &str, text: &str) -> PathBuf {
+    temp_file("psmr-cli-tests", &format!("{test}.json"), text)
+}
+
+/// Asserts exit code 2 and no panic; returns stderr.
+pub fn bad_input(o: &Output) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+/// What the run wrote on stdout.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
