@@ -20,11 +20,15 @@ export function resetRunCount(): void {
   runCount = 0;
 }
 
-/** Run a shipped scenario (optionally edited) and open the Classroom tab on its report. */
-export async function runScenario(
+/**
+ * Pick a shipped scenario, optionally edit its text, run it, wait for the
+ * end (within `timeout` ms; the config's expect timeout without it).
+ */
+export async function runShipped(
   page: Page,
   file: string,
   edit?: (text: string) => string,
+  timeout?: number,
 ) {
   await page.getByTestId("tab-run").click();
   await page.getByTestId("scenario-picker").selectOption(file);
@@ -32,9 +36,22 @@ export async function runScenario(
     const source = page.getByTestId("scenario-text");
     await source.fill(edit(await source.inputValue()));
   }
-  const serial = runCount++;
   await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
+  await expect(page.getByTestId("phase")).toHaveAttribute(
+    "data-phase",
+    "done",
+    timeout === undefined ? undefined : { timeout },
+  );
+}
+
+/** Run a shipped scenario (optionally edited) and open the Classroom tab on its report. */
+export async function runScenario(
+  page: Page,
+  file: string,
+  edit?: (text: string) => string,
+) {
+  const serial = runCount++;
+  await runShipped(page, file, edit);
   await page.getByTestId("tab-classroom").click();
   // The replay belongs to this run, not to an earlier one.
   await expect(page.getByTestId("run-choice")).toHaveAttribute(

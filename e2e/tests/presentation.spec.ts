@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import {
   expectChartAxesVisible,
   fullyVisible,
@@ -17,6 +17,47 @@ import { openLab } from "./lab";
  * on screen at every step, with no page scrolling, and large type reaches
  * the header and the charts.
  */
+
+/**
+ * One step forward (ArrowRight). Waits for the step to land (the position
+ * moves), not for a time: under load the render and the panel's scroll come
+ * a few frames later.
+ */
+async function stepForward(page: Page, step: number) {
+  const before = await position(page);
+  await page.keyboard.press("ArrowRight");
+  await expect
+    .poll(() => position(page), {
+      message: `step ${step}: the replay moves`,
+    })
+    .toBeGreaterThan(before);
+}
+
+/** The highlighted pseudo-code line (if any), the scrubber and play are on screen, and the page does not scroll. */
+async function expectStepOnScreen(page: Page, step: number) {
+  const line = page.locator("[data-current=true]");
+  if ((await line.count()) > 0) {
+    // The panel scrolls its line into view in the frame after the step
+    // is drawn: poll until it has (fails if it never does).
+    await expect
+      .poll(() => fullyVisible(line.first()), {
+        message: `step ${step}: highlighted line visible`,
+      })
+      .toBe(true);
+  }
+  expect(
+    await fullyVisible(page.getByTestId("scrubber")),
+    `step ${step}: scrubber visible`,
+  ).toBe(true);
+  expect(
+    await fullyVisible(page.getByTestId("play")),
+    `step ${step}: play visible`,
+  ).toBe(true);
+  expect(
+    await pageScrolls(page),
+    `step ${step}: the page itself does not scroll`,
+  ).toBe(false);
+}
 
 test.use({ trace: "off" });
 test.beforeEach(() => resetRunCount());
@@ -40,15 +81,7 @@ for (const size of [
 
     let captions = new Set<string>();
     for (let step = 0; step < 40; step++) {
-      // Wait for the step to land (the position moves), not for a time:
-      // under load the render and the panel's scroll come a few frames later.
-      const before = await position(page);
-      await page.keyboard.press("ArrowRight");
-      await expect
-        .poll(() => position(page), {
-          message: `step ${step}: the replay moves`,
-        })
-        .toBeGreaterThan(before);
+      await stepForward(page, step);
       const caption = page.getByTestId("step-caption");
       await expect
         .poll(() => fullyVisible(caption), {
@@ -61,28 +94,7 @@ for (const size of [
         expect(
           [...captions].some((c) => c.startsWith("The scheduler delivers r0,")),
         ).toBe(true);
-      const line = page.locator("[data-current=true]");
-      if ((await line.count()) > 0) {
-        // The panel scrolls its line into view in the frame after the step
-        // is drawn: poll until it has (fails if it never does).
-        await expect
-          .poll(() => fullyVisible(line.first()), {
-            message: `step ${step}: highlighted line visible`,
-          })
-          .toBe(true);
-      }
-      expect(
-        await fullyVisible(page.getByTestId("scrubber")),
-        `step ${step}: scrubber visible`,
-      ).toBe(true);
-      expect(
-        await fullyVisible(page.getByTestId("play")),
-        `step ${step}: play visible`,
-      ).toBe(true);
-      expect(
-        await pageScrolls(page),
-        `step ${step}: the page itself does not scroll`,
-      ).toBe(false);
+      await expectStepOnScreen(page, step);
     }
     expect(captions.size, "every step has its own sentence").toBeGreaterThan(
       30,
@@ -170,40 +182,13 @@ test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, lege
   await expect(page.getByTestId("bookmark-chosen")).toHaveText(/steals/);
   const steps = 25;
   for (let step = 0; step <= steps; step++) {
-    if (step > 0) {
-      const before = await position(page);
-      await page.keyboard.press("ArrowRight");
-      await expect
-        .poll(() => position(page), {
-          message: `step ${step}: the replay moves`,
-        })
-        .toBeGreaterThan(before);
-    }
+    if (step > 0) await stepForward(page, step);
     await expect
       .poll(() => fullyVisible(page.getByTestId("step-caption")), {
         message: `step ${step}: whole caption visible`,
       })
       .toBe(true);
-    const line = page.locator("[data-current=true]");
-    if ((await line.count()) > 0) {
-      await expect
-        .poll(() => fullyVisible(line.first()), {
-          message: `step ${step}: highlighted line visible`,
-        })
-        .toBe(true);
-    }
-    expect(
-      await fullyVisible(page.getByTestId("scrubber")),
-      `step ${step}: scrubber visible`,
-    ).toBe(true);
-    expect(
-      await fullyVisible(page.getByTestId("play")),
-      `step ${step}: play visible`,
-    ).toBe(true);
-    expect(
-      await pageScrolls(page),
-      `step ${step}: the page itself does not scroll`,
-    ).toBe(false);
+    await expectStepOnScreen(page, step);
   }
   // The lanes with their class legend, under the lesson bar.
   await page.getByTestId("bookmark-1").click();
@@ -269,11 +254,16 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
   // The spinning thread is busy-wait's: the bookmark is looked up in that
   // run, not in the first ticked one (early never spins).
   const spin = page.getByTestId("bookmark-0");
-  await expect(spin, "busy-wait's first spin, found with early first").toBeEnabled();
+  await expect(
+    spin,
+    "busy-wait's first spin, found with early first",
+  ).toBeEnabled();
   const busyKey = await panels.nth(1).getAttribute("data-track");
   await expect(spin).toHaveAttribute("data-track", busyKey!);
   await spin.click();
-  await expect(panels.nth(1).getByTestId("step-caption")).toContainText("spins");
+  await expect(panels.nth(1).getByTestId("step-caption")).toContainText(
+    "spins",
+  );
 
   const captions = page.getByTestId("step-caption");
   let bothLines = 0;
@@ -282,7 +272,9 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
       const before = await position(page);
       await page.keyboard.press("ArrowRight");
       await expect
-        .poll(() => position(page), { message: `step ${step}: the replay moves` })
+        .poll(() => position(page), {
+          message: `step ${step}: the replay moves`,
+        })
         .toBeGreaterThan(before);
     }
     for (let k = 0; k < 2; k++) {
@@ -314,7 +306,10 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
       `step ${step}: the page itself does not scroll`,
     ).toBe(false);
   }
-  expect(bothLines, "steps where both runs show their highlighted line").toBeGreaterThan(10);
+  expect(
+    bothLines,
+    "steps where both runs show their highlighted line",
+  ).toBeGreaterThan(10);
   await shot(page, info, "lesson-cycles-compare-1280", false);
   expect(problems).toEqual([]);
 });
