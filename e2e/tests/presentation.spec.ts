@@ -45,18 +45,38 @@ async function expectStepOnScreen(page: Page, step: number) {
       })
       .toBe(true);
   }
-  expect(
-    await fullyVisible(page.getByTestId("scrubber")),
-    `step ${step}: scrubber visible`,
-  ).toBe(true);
-  expect(
-    await fullyVisible(page.getByTestId("play")),
-    `step ${step}: play visible`,
-  ).toBe(true);
+  await expectControlsOnScreen(page, step, ["scrubber", "play"]);
+}
+
+/** The timeline's controls `testIds` are fully visible and the page does not scroll. */
+async function expectControlsOnScreen(
+  page: Page,
+  step: number,
+  testIds: string[],
+) {
+  for (const id of testIds)
+    expect(
+      await fullyVisible(page.getByTestId(id)),
+      `step ${step}: ${id} visible`,
+    ).toBe(true);
   expect(
     await pageScrolls(page),
     `step ${step}: the page itself does not scroll`,
   ).toBe(false);
+}
+
+/** Open the lab at `size` in the presentation layout and start `lesson` from the Lessons tab. */
+async function presentLesson(
+  page: Page,
+  size: { width: number; height: number },
+  lesson: string,
+) {
+  await page.setViewportSize(size);
+  const { problems } = await openLab(page);
+  await page.getByTestId("present").click();
+  await page.getByTestId("tab-lessons").click();
+  await page.getByTestId(`start-lesson-${lesson}`).click();
+  return problems;
 }
 
 test.use({ trace: "off" });
@@ -152,11 +172,11 @@ test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, lege
   page,
 }, info) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  const { problems } = await openLab(page);
-  await page.getByTestId("present").click();
-  await page.getByTestId("tab-lessons").click();
-  await page.getByTestId("start-lesson-stealing").click();
+  const problems = await presentLesson(
+    page,
+    { width: 1280, height: 720 },
+    "stealing",
+  );
   const bar = page.getByTestId("lesson-bar");
   await expect(bar).toHaveAttribute("data-lesson", "stealing", {
     timeout: 120_000,
@@ -211,11 +231,11 @@ test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, lege
 });
 
 test("a lesson at 1920x1080 keeps the full lesson bar", async ({ page }) => {
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  const { problems } = await openLab(page);
-  await page.getByTestId("present").click();
-  await page.getByTestId("tab-lessons").click();
-  await page.getByTestId("start-lesson-stealing").click();
+  const problems = await presentLesson(
+    page,
+    { width: 1920, height: 1080 },
+    "stealing",
+  );
   const bar = page.getByTestId("lesson-bar");
   await expect(bar).toHaveAttribute("data-lesson", "stealing", {
     timeout: 120_000,
@@ -235,11 +255,11 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
   page,
 }, info) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  const { problems } = await openLab(page);
-  await page.getByTestId("present").click();
-  await page.getByTestId("tab-lessons").click();
-  await page.getByTestId("start-lesson-cycles").click();
+  const problems = await presentLesson(
+    page,
+    { width: 1280, height: 720 },
+    "cycles",
+  );
   await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
     "data-lesson",
     "cycles",
@@ -297,14 +317,7 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
       (await panels.nth(1).locator("[data-current=true]").count()) > 0
     )
       bothLines++;
-    expect(
-      await fullyVisible(page.getByTestId("scrubber")),
-      `step ${step}: scrubber visible`,
-    ).toBe(true);
-    expect(
-      await pageScrolls(page),
-      `step ${step}: the page itself does not scroll`,
-    ).toBe(false);
+    await expectControlsOnScreen(page, step, ["scrubber"]);
   }
   expect(
     bothLines,
