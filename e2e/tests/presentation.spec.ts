@@ -65,7 +65,10 @@ async function expectControlsOnScreen(
   ).toBe(false);
 }
 
-/** Open the lab at `size` in the presentation layout and start `lesson` from the Lessons tab. */
+/**
+ * Open the lab at `size` in the presentation layout, start `lesson` from the
+ * Lessons tab and wait until the lesson bar shows it.
+ */
 async function presentLesson(
   page: Page,
   size: { width: number; height: number },
@@ -76,6 +79,11 @@ async function presentLesson(
   await page.getByTestId("present").click();
   await page.getByTestId("tab-lessons").click();
   await page.getByTestId(`start-lesson-${lesson}`).click();
+  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
+    "data-lesson",
+    lesson,
+    { timeout: 120_000 },
+  );
   return problems;
 }
 
@@ -178,9 +186,6 @@ test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, lege
     "stealing",
   );
   const bar = page.getByTestId("lesson-bar");
-  await expect(bar).toHaveAttribute("data-lesson", "stealing", {
-    timeout: 120_000,
-  });
   await expect(bar, "the short screen gets the one-line bar").toHaveAttribute(
     "data-compact",
     "true",
@@ -237,9 +242,6 @@ test("a lesson at 1920x1080 keeps the full lesson bar", async ({ page }) => {
     "stealing",
   );
   const bar = page.getByTestId("lesson-bar");
-  await expect(bar).toHaveAttribute("data-lesson", "stealing", {
-    timeout: 120_000,
-  });
   await expect(bar).toHaveAttribute("data-compact", "false");
   await expect(page.getByTestId("what-if-writes")).toBeVisible();
   await expect(page.getByTestId("bookmark-0")).toContainText("1. ");
@@ -259,11 +261,6 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
     page,
     { width: 1280, height: 720 },
     "cycles",
-  );
-  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
-    "data-lesson",
-    "cycles",
-    { timeout: 120_000 },
   );
   // Compare early with busy-wait: early's track comes first.
   await page.getByTestId("lesson-more").click();
@@ -288,15 +285,7 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
   const captions = page.getByTestId("step-caption");
   let bothLines = 0;
   for (let step = 0; step <= 20; step++) {
-    if (step > 0) {
-      const before = await position(page);
-      await page.keyboard.press("ArrowRight");
-      await expect
-        .poll(() => position(page), {
-          message: `step ${step}: the replay moves`,
-        })
-        .toBeGreaterThan(before);
-    }
+    if (step > 0) await stepForward(page, step);
     for (let k = 0; k < 2; k++) {
       await expect
         .poll(() => fullyVisible(captions.nth(k)), {
