@@ -61,6 +61,25 @@ export async function runScenario(
   await expect(page.getByTestId("timeline")).toBeVisible();
 }
 
+/**
+ * In the presentation layout (switched on if it is not), start `lesson`
+ * from the Lessons tab and wait until the lesson bar shows it.
+ */
+export async function presentLesson(page: Page, lesson: string) {
+  if (
+    !(await page.getByTestId("app").getAttribute("class"))?.includes("present")
+  ) {
+    await page.getByTestId("present").click();
+  }
+  await page.getByTestId("tab-lessons").click();
+  await page.getByTestId(`start-lesson-${lesson}`).click();
+  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
+    "data-lesson",
+    lesson,
+    { timeout: 120_000 },
+  );
+}
+
 /** Replay only the run of `scheduler` (uncheck the others). */
 export async function replayOnly(page: Page, scheduler: string) {
   const boxes = page

@@ -4,6 +4,7 @@ import {
   fullyVisible,
   pageScrolls,
   position,
+  presentLesson,
   replayOnly,
   resetRunCount,
   runScenario,
@@ -65,25 +66,15 @@ async function expectControlsOnScreen(
   ).toBe(false);
 }
 
-/**
- * Open the lab at `size` in the presentation layout, start `lesson` from the
- * Lessons tab and wait until the lesson bar shows it.
- */
-async function presentLesson(
+/** Open the lab at `size` and start `lesson` in the presentation layout; the lab's problems. */
+async function lessonAt(
   page: Page,
   size: { width: number; height: number },
   lesson: string,
 ) {
   await page.setViewportSize(size);
   const { problems } = await openLab(page);
-  await page.getByTestId("present").click();
-  await page.getByTestId("tab-lessons").click();
-  await page.getByTestId(`start-lesson-${lesson}`).click();
-  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
-    "data-lesson",
-    lesson,
-    { timeout: 120_000 },
-  );
+  await presentLesson(page, lesson);
   return problems;
 }
 
@@ -180,7 +171,7 @@ test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, lege
   page,
 }, info) => {
   test.setTimeout(240_000);
-  const problems = await presentLesson(
+  const problems = await lessonAt(
     page,
     { width: 1280, height: 720 },
     "stealing",
@@ -236,7 +227,7 @@ test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, lege
 });
 
 test("a lesson at 1920x1080 keeps the full lesson bar", async ({ page }) => {
-  const problems = await presentLesson(
+  const problems = await lessonAt(
     page,
     { width: 1920, height: 1080 },
     "stealing",
@@ -257,11 +248,7 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
   page,
 }, info) => {
   test.setTimeout(240_000);
-  const problems = await presentLesson(
-    page,
-    { width: 1280, height: 720 },
-    "cycles",
-  );
+  const problems = await lessonAt(page, { width: 1280, height: 720 }, "cycles");
   // Compare early with busy-wait: early's track comes first.
   await page.getByTestId("lesson-more").click();
   await page.getByTestId("lesson-compare").click();
