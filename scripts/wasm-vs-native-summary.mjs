@@ -8,31 +8,12 @@
 //   node scripts/wasm-vs-native-summary.mjs OUT_DIR
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { csvRows } from './csv-rows.mjs';
 
 const dir = process.argv[2];
 if (!dir) {
   console.error('usage: node scripts/wasm-vs-native-summary.mjs OUT_DIR');
   process.exit(2);
-}
-
-/** RFC 4180 CSV (the Sweep tab's export) to objects. */
-function csvRows(text) {
-  const table = [[]];
-  const re = /"((?:[^"]|"")*)"|([^,\n]*)/y;
-  let i = 0;
-  while (i < text.length) {
-    re.lastIndex = i;
-    const m = re.exec(text);
-    table[table.length - 1].push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]);
-    i = re.lastIndex;
-    if (text[i] === ',') i++;
-    else if (text[i] === '\n') {
-      i++;
-      if (i < text.length) table.push([]);
-    }
-  }
-  const [names, ...lines] = table;
-  return lines.map((l) => Object.fromEntries(l.map((v, k) => [names[k], v])));
 }
 
 const points = [];

@@ -20,11 +20,15 @@ export function resetRunCount(): void {
   runCount = 0;
 }
 
-/** Run a shipped scenario (optionally edited) and open the Classroom tab on its report. */
-export async function runScenario(
+/**
+ * Pick a shipped scenario, optionally edit its text, run it, wait for the
+ * end (within `timeout` ms; the config's expect timeout without it).
+ */
+export async function runShipped(
   page: Page,
   file: string,
   edit?: (text: string) => string,
+  timeout?: number,
 ) {
   await page.getByTestId("tab-run").click();
   await page.getByTestId("scenario-picker").selectOption(file);
@@ -32,9 +36,22 @@ export async function runScenario(
     const source = page.getByTestId("scenario-text");
     await source.fill(edit(await source.inputValue()));
   }
-  const serial = runCount++;
   await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
+  await expect(page.getByTestId("phase")).toHaveAttribute(
+    "data-phase",
+    "done",
+    timeout === undefined ? undefined : { timeout },
+  );
+}
+
+/** Run a shipped scenario (optionally edited) and open the Classroom tab on its report. */
+export async function runScenario(
+  page: Page,
+  file: string,
+  edit?: (text: string) => string,
+) {
+  const serial = runCount++;
+  await runShipped(page, file, edit);
   await page.getByTestId("tab-classroom").click();
   // The replay belongs to this run, not to an earlier one.
   await expect(page.getByTestId("run-choice")).toHaveAttribute(
@@ -42,6 +59,25 @@ export async function runScenario(
     String(serial + 1),
   );
   await expect(page.getByTestId("timeline")).toBeVisible();
+}
+
+/**
+ * In the presentation layout (switched on if it is not), start `lesson`
+ * from the Lessons tab and wait until the lesson bar shows it.
+ */
+export async function presentLesson(page: Page, lesson: string) {
+  if (
+    !(await page.getByTestId("app").getAttribute("class"))?.includes("present")
+  ) {
+    await page.getByTestId("present").click();
+  }
+  await page.getByTestId("tab-lessons").click();
+  await page.getByTestId(`start-lesson-${lesson}`).click();
+  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
+    "data-lesson",
+    lesson,
+    { timeout: 120_000 },
+  );
 }
 
 /** Replay only the run of `scheduler` (uncheck the others). */

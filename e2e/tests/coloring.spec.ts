@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { resetRunCount, runScenario, shot } from "./classroom";
+import { resetRunCount, runScenario, runShipped, shot } from "./classroom";
 import { openLab, skipWithoutFaultInjection } from "./lab";
 
 /**
@@ -12,25 +12,8 @@ test.beforeEach(() => {
   resetRunCount();
 });
 
-/** Pick a shipped scenario, optionally edit its text, run it, wait for the end. */
-async function runShipped(
-  page: Page,
-  file: string,
-  edit?: (text: string) => string,
-) {
-  await page.getByTestId("tab-run").click();
-  await page.getByTestId("scenario-picker").selectOption(file);
-  if (edit) {
-    const source = page.getByTestId("scenario-text");
-    await source.fill(edit(await source.inputValue()));
-  }
-  await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute(
-    "data-phase",
-    "done",
-    { timeout: 120_000 },
-  );
-}
+/** How long one run of these specs may take (ms). */
+const RUN_TIMEOUT_MS = 120_000;
 
 /** `data-correct` of every result row. */
 async function rowVerdicts(page: Page) {
@@ -45,8 +28,11 @@ test("libasync and mely run the coloring scenarios in the browser and are judged
   const { problems } = await openLab(page);
   // Unbalanced fork/join rounds (fewer rounds than the shipped file): both
   // runtimes with and without stealing, and Mely's time-left heuristic.
-  await runShipped(page, "coloring-unbalanced.json", (text) =>
-    text.replace('"requests": 20020', '"requests": 4004'),
+  await runShipped(
+    page,
+    "coloring-unbalanced.json",
+    (text) => text.replace('"requests": 20020', '"requests": 4004'),
+    RUN_TIMEOUT_MS,
   );
   expect(await rowVerdicts(page)).toEqual([
     "true",
@@ -60,7 +46,7 @@ test("libasync and mely run the coloring scenarios in the browser and are judged
     "true",
   );
   // The SWS-like pipeline, traced (the classroom scenario).
-  await runShipped(page, "coloring-sws.json");
+  await runShipped(page, "coloring-sws.json", undefined, RUN_TIMEOUT_MS);
   expect(await rowVerdicts(page)).toEqual(["true", "true", "true"]);
   await expect(page.getByTestId("verdict")).toHaveAttribute(
     "data-correct",

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { shot } from "./classroom";
+import { presentLesson, shot } from "./classroom";
 import { openLab } from "./lab";
 
 /**
@@ -20,18 +20,7 @@ const PAPER_NUMBER = /paper 0\d\d|(?<![\d,.])\b00[0-4]\b/i;
 
 async function startLesson(page: Page, id: string) {
   // As on a projector: the presentation layout (large type, no sidebar) at 1280x720.
-  if (
-    !(await page.getByTestId("app").getAttribute("class"))?.includes("present")
-  ) {
-    await page.getByTestId("present").click();
-  }
-  await page.getByTestId("tab-lessons").click();
-  await page.getByTestId(`start-lesson-${id}`).click();
-  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
-    "data-lesson",
-    id,
-    { timeout: 120_000 },
-  );
+  await presentLesson(page, id);
   await expect(page.getByTestId("timeline")).toBeVisible();
 }
 

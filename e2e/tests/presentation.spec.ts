@@ -1,9 +1,10 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import {
   expectChartAxesVisible,
   fullyVisible,
   pageScrolls,
   position,
+  presentLesson,
   replayOnly,
   resetRunCount,
   runScenario,
@@ -17,6 +18,65 @@ import { openLab } from "./lab";
  * on screen at every step, with no page scrolling, and large type reaches
  * the header and the charts.
  */
+
+/**
+ * One step forward (ArrowRight). Waits for the step to land (the position
+ * moves), not for a time: under load the render and the panel's scroll come
+ * a few frames later.
+ */
+async function stepForward(page: Page, step: number) {
+  const before = await position(page);
+  await page.keyboard.press("ArrowRight");
+  await expect
+    .poll(() => position(page), {
+      message: `step ${step}: the replay moves`,
+    })
+    .toBeGreaterThan(before);
+}
+
+/** The highlighted pseudo-code line (if any), the scrubber and play are on screen, and the page does not scroll. */
+async function expectStepOnScreen(page: Page, step: number) {
+  const line = page.locator("[data-current=true]");
+  if ((await line.count()) > 0) {
+    // The panel scrolls its line into view in the frame after the step
+    // is drawn: poll until it has (fails if it never does).
+    await expect
+      .poll(() => fullyVisible(line.first()), {
+        message: `step ${step}: highlighted line visible`,
+      })
+      .toBe(true);
+  }
+  await expectControlsOnScreen(page, step, ["scrubber", "play"]);
+}
+
+/** The timeline's controls `testIds` are fully visible and the page does not scroll. */
+async function expectControlsOnScreen(
+  page: Page,
+  step: number,
+  testIds: string[],
+) {
+  for (const id of testIds)
+    expect(
+      await fullyVisible(page.getByTestId(id)),
+      `step ${step}: ${id} visible`,
+    ).toBe(true);
+  expect(
+    await pageScrolls(page),
+    `step ${step}: the page itself does not scroll`,
+  ).toBe(false);
+}
+
+/** Open the lab at `size` and start `lesson` in the presentation layout; the lab's problems. */
+async function lessonAt(
+  page: Page,
+  size: { width: number; height: number },
+  lesson: string,
+) {
+  await page.setViewportSize(size);
+  const { problems } = await openLab(page);
+  await presentLesson(page, lesson);
+  return problems;
+}
 
 test.use({ trace: "off" });
 test.beforeEach(() => resetRunCount());
@@ -40,15 +100,7 @@ for (const size of [
 
     let captions = new Set<string>();
     for (let step = 0; step < 40; step++) {
-      // Wait for the step to land (the position moves), not for a time:
-      // under load the render and the panel's scroll come a few frames later.
-      const before = await position(page);
-      await page.keyboard.press("ArrowRight");
-      await expect
-        .poll(() => position(page), {
-          message: `step ${step}: the replay moves`,
-        })
-        .toBeGreaterThan(before);
+      await stepForward(page, step);
       const caption = page.getByTestId("step-caption");
       await expect
         .poll(() => fullyVisible(caption), {
@@ -61,28 +113,7 @@ for (const size of [
         expect(
           [...captions].some((c) => c.startsWith("The scheduler delivers r0,")),
         ).toBe(true);
-      const line = page.locator("[data-current=true]");
-      if ((await line.count()) > 0) {
-        // The panel scrolls its line into view in the frame after the step
-        // is drawn: poll until it has (fails if it never does).
-        await expect
-          .poll(() => fullyVisible(line.first()), {
-            message: `step ${step}: highlighted line visible`,
-          })
-          .toBe(true);
-      }
-      expect(
-        await fullyVisible(page.getByTestId("scrubber")),
-        `step ${step}: scrubber visible`,
-      ).toBe(true);
-      expect(
-        await fullyVisible(page.getByTestId("play")),
-        `step ${step}: play visible`,
-      ).toBe(true);
-      expect(
-        await pageScrolls(page),
-        `step ${step}: the page itself does not scroll`,
-      ).toBe(false);
+      await expectStepOnScreen(page, step);
     }
     expect(captions.size, "every step has its own sentence").toBeGreaterThan(
       30,
@@ -140,15 +171,12 @@ test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, lege
   page,
 }, info) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  const { problems } = await openLab(page);
-  await page.getByTestId("present").click();
-  await page.getByTestId("tab-lessons").click();
-  await page.getByTestId("start-lesson-stealing").click();
+  const problems = await lessonAt(
+    page,
+    { width: 1280, height: 720 },
+    "stealing",
+  );
   const bar = page.getByTestId("lesson-bar");
-  await expect(bar).toHaveAttribute("data-lesson", "stealing", {
-    timeout: 120_000,
-  });
   await expect(bar, "the short screen gets the one-line bar").toHaveAttribute(
     "data-compact",
     "true",
@@ -170,40 +198,13 @@ test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, lege
   await expect(page.getByTestId("bookmark-chosen")).toHaveText(/steals/);
   const steps = 25;
   for (let step = 0; step <= steps; step++) {
-    if (step > 0) {
-      const before = await position(page);
-      await page.keyboard.press("ArrowRight");
-      await expect
-        .poll(() => position(page), {
-          message: `step ${step}: the replay moves`,
-        })
-        .toBeGreaterThan(before);
-    }
+    if (step > 0) await stepForward(page, step);
     await expect
       .poll(() => fullyVisible(page.getByTestId("step-caption")), {
         message: `step ${step}: whole caption visible`,
       })
       .toBe(true);
-    const line = page.locator("[data-current=true]");
-    if ((await line.count()) > 0) {
-      await expect
-        .poll(() => fullyVisible(line.first()), {
-          message: `step ${step}: highlighted line visible`,
-        })
-        .toBe(true);
-    }
-    expect(
-      await fullyVisible(page.getByTestId("scrubber")),
-      `step ${step}: scrubber visible`,
-    ).toBe(true);
-    expect(
-      await fullyVisible(page.getByTestId("play")),
-      `step ${step}: play visible`,
-    ).toBe(true);
-    expect(
-      await pageScrolls(page),
-      `step ${step}: the page itself does not scroll`,
-    ).toBe(false);
+    await expectStepOnScreen(page, step);
   }
   // The lanes with their class legend, under the lesson bar.
   await page.getByTestId("bookmark-1").click();
@@ -226,15 +227,12 @@ test("a lesson at 1280x720: one-line lesson bar; caption, highlighted line, lege
 });
 
 test("a lesson at 1920x1080 keeps the full lesson bar", async ({ page }) => {
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  const { problems } = await openLab(page);
-  await page.getByTestId("present").click();
-  await page.getByTestId("tab-lessons").click();
-  await page.getByTestId("start-lesson-stealing").click();
+  const problems = await lessonAt(
+    page,
+    { width: 1920, height: 1080 },
+    "stealing",
+  );
   const bar = page.getByTestId("lesson-bar");
-  await expect(bar).toHaveAttribute("data-lesson", "stealing", {
-    timeout: 120_000,
-  });
   await expect(bar).toHaveAttribute("data-compact", "false");
   await expect(page.getByTestId("what-if-writes")).toBeVisible();
   await expect(page.getByTestId("bookmark-0")).toContainText("1. ");
@@ -250,16 +248,7 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
   page,
 }, info) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  const { problems } = await openLab(page);
-  await page.getByTestId("present").click();
-  await page.getByTestId("tab-lessons").click();
-  await page.getByTestId("start-lesson-cycles").click();
-  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
-    "data-lesson",
-    "cycles",
-    { timeout: 120_000 },
-  );
+  const problems = await lessonAt(page, { width: 1280, height: 720 }, "cycles");
   // Compare early with busy-wait: early's track comes first.
   await page.getByTestId("lesson-more").click();
   await page.getByTestId("lesson-compare").click();
@@ -269,22 +258,21 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
   // The spinning thread is busy-wait's: the bookmark is looked up in that
   // run, not in the first ticked one (early never spins).
   const spin = page.getByTestId("bookmark-0");
-  await expect(spin, "busy-wait's first spin, found with early first").toBeEnabled();
+  await expect(
+    spin,
+    "busy-wait's first spin, found with early first",
+  ).toBeEnabled();
   const busyKey = await panels.nth(1).getAttribute("data-track");
   await expect(spin).toHaveAttribute("data-track", busyKey!);
   await spin.click();
-  await expect(panels.nth(1).getByTestId("step-caption")).toContainText("spins");
+  await expect(panels.nth(1).getByTestId("step-caption")).toContainText(
+    "spins",
+  );
 
   const captions = page.getByTestId("step-caption");
   let bothLines = 0;
   for (let step = 0; step <= 20; step++) {
-    if (step > 0) {
-      const before = await position(page);
-      await page.keyboard.press("ArrowRight");
-      await expect
-        .poll(() => position(page), { message: `step ${step}: the replay moves` })
-        .toBeGreaterThan(before);
-    }
+    if (step > 0) await stepForward(page, step);
     for (let k = 0; k < 2; k++) {
       await expect
         .poll(() => fullyVisible(captions.nth(k)), {
@@ -305,16 +293,12 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
       (await panels.nth(1).locator("[data-current=true]").count()) > 0
     )
       bothLines++;
-    expect(
-      await fullyVisible(page.getByTestId("scrubber")),
-      `step ${step}: scrubber visible`,
-    ).toBe(true);
-    expect(
-      await pageScrolls(page),
-      `step ${step}: the page itself does not scroll`,
-    ).toBe(false);
+    await expectControlsOnScreen(page, step, ["scrubber"]);
   }
-  expect(bothLines, "steps where both runs show their highlighted line").toBeGreaterThan(10);
+  expect(
+    bothLines,
+    "steps where both runs show their highlighted line",
+  ).toBeGreaterThan(10);
   await shot(page, info, "lesson-cycles-compare-1280", false);
   expect(problems).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { resetRunCount, runScenario, shot } from "./classroom";
 import { openLab, skipWithoutFaultInjection } from "./lab";
 
@@ -25,6 +25,19 @@ function ycsbScenario(
   };
 }
 
+/** Put `scenario` in the scenario text, run it, wait for the end. */
+async function runScenarioText(page: Page, scenario: object) {
+  await page
+    .getByTestId("scenario-text")
+    .fill(JSON.stringify(scenario, null, 2));
+  await page.getByTestId("run").click();
+  await expect(page.getByTestId("phase")).toHaveAttribute(
+    "data-phase",
+    "done",
+    { timeout: 120_000 },
+  );
+}
+
 test("the four repartitioning strategies run in the browser and are judged correct", async ({
   page,
 }) => {
@@ -41,15 +54,7 @@ test("the four repartitioning strategies run in the browser and are judged corre
     ],
     { trace: true },
   );
-  await page
-    .getByTestId("scenario-text")
-    .fill(JSON.stringify(scenario, null, 2));
-  await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute(
-    "data-phase",
-    "done",
-    { timeout: 120_000 },
-  );
+  await runScenarioText(page, scenario);
   await expect(page.getByTestId("verdict")).toHaveAttribute(
     "data-correct",
     "true",
@@ -79,15 +84,7 @@ test("map switches without their sync are caught by the oracle in the browser", 
     trace: false,
     pace_ns: 20000,
   });
-  await page
-    .getByTestId("scenario-text")
-    .fill(JSON.stringify(scenario, null, 2));
-  await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute(
-    "data-phase",
-    "done",
-    { timeout: 120_000 },
-  );
+  await runScenarioText(page, scenario);
   const verdict = page.getByTestId("verdict");
   await expect(verdict).toHaveAttribute("data-correct", "false");
   await expect(verdict).toContainText(/conflicting requests reversed/);

@@ -71,6 +71,24 @@ async function saveTrace(page: Page, scheduler: string, scenario: string, shards
   writeFileSync(dir + name, gzipSync(bytes, { level: 9 }).toString('base64') + '\n');
 }
 
+/**
+ * Replay only `scheduler`'s run of the case, save its trace, and return how
+ * many events it has (more than 100: enough positions to sample).
+ */
+async function replayAndSave(page: Page, scheduler: string, c: { scenario: string; shards: number }): Promise<number> {
+  await replayOnly(page, scheduler);
+  await saveTrace(page, scheduler, c.scenario, c.shards);
+  const n = Number(await page.getByTestId('position').getAttribute('data-events'));
+  expect(n).toBeGreaterThan(100);
+  return n;
+}
+
+/** Move the scrubber to event position `p` and wait until the replay is there. */
+async function seek(page: Page, p: number) {
+  await page.getByTestId('scrubber').fill(String(p));
+  await expect(page.getByTestId('position')).toHaveAttribute('data-position', String(p));
+}
+
 const CASES: { scenario: string; shards: number; schedulers: string[] }[] = [
   { scenario: 'classroom-spin.json', shards: 2, schedulers: ['early', 'busy-wait'] },
   { scenario: 'ws-classroom.json', shards: 2, schedulers: ['ws-conservative', 'ws-aggressive'] },
@@ -82,14 +100,10 @@ for (const c of CASES) {
     const { problems } = await openLab(page);
     await runScenario(page, c.scenario);
     for (const scheduler of c.schedulers) {
-      await replayOnly(page, scheduler);
-      await saveTrace(page, scheduler, c.scenario, c.shards);
-      const n = Number(await page.getByTestId('position').getAttribute('data-events'));
-      expect(n).toBeGreaterThan(100);
+      const n = await replayAndSave(page, scheduler, c);
       let cardsSeen = 0;
       for (const p of positions(n, 12, 17)) {
-        await page.getByTestId('scrubber').fill(String(p));
-        await expect(page.getByTestId('position')).toHaveAttribute('data-position', String(p));
+        await seek(page, p);
         const lanes = await lanesSay(page);
         const { list, cards } = await syncSays(page);
         expect(Object.keys(lanes).length, `${scheduler} @${p}`).toBeGreaterThan(0);
@@ -153,14 +167,10 @@ for (const c of GRAPH_CASES) {
     const { problems } = await openLab(page);
     await runScenario(page, c.scenario);
     for (const scheduler of c.schedulers) {
-      await replayOnly(page, scheduler);
-      await saveTrace(page, scheduler, c.scenario, c.shards);
-      const n = Number(await page.getByTestId('position').getAttribute('data-events'));
-      expect(n).toBeGreaterThan(100);
+      const n = await replayAndSave(page, scheduler, c);
       const seen = new Set<string>();
       for (const p of positions(n, 12, 23)) {
-        await page.getByTestId('scrubber').fill(String(p));
-        await expect(page.getByTestId('position')).toHaveAttribute('data-position', String(p));
+        await seek(page, p);
         const lanes = await lanesSay(page);
         const graph = await graphSays(page);
         expect(Object.keys(lanes).length, `${scheduler} @${p}`).toBeGreaterThan(0);

@@ -8,31 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { csvRows } from '../../scripts/csv-rows.mjs';
 import { openSweep, pickOnly } from '../support/sweep';
 
 const EXECUTORS = ['early', 'busy-wait'];
 const THREADS = [1, 2, 4];
 const REQUESTS = 2000;
-
-/** Parse the CSV (RFC 4180: quoted fields may hold commas, doubled quotes, line breaks). */
-function csvRows(text: string): Record<string, string>[] {
-  const table: string[][] = [[]];
-  const re = /"((?:[^"]|"")*)"|([^,\n]*)/y;
-  let i = 0;
-  while (i < text.length) {
-    re.lastIndex = i;
-    const m = re.exec(text) as RegExpExecArray;
-    table[table.length - 1].push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]);
-    i = re.lastIndex;
-    if (text[i] === ',') i++;
-    else if (text[i] === '\n') {
-      i++;
-      if (i < text.length) table.push([]);
-    }
-  }
-  const [names, ...lines] = table;
-  return lines.map((l) => Object.fromEntries(l.map((v, k) => [names[k], v])));
-}
 
 test('sweep two executors over 1, 2, 4 threads and export the numbers', async ({ page }) => {
   const problems = await openSweep(page);

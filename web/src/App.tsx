@@ -7,6 +7,7 @@ import { collectPanels, type PanelDef } from './components/panels';
 import { RunControls } from './components/RunControls';
 import { lazyPanel } from './components/lazyPanel';
 import { ScenarioPicker, ScenarioSource } from './components/ScenarioPicker';
+import { TabBar } from './components/TabBar';
 import { useDisplay } from './views/display';
 
 // The Run and Sweep tabs draw with d3: their code is fetched when they are first opened.
@@ -68,21 +69,7 @@ export function App() {
     <div className={cls} data-testid="app">
       <header className="app-header">
         <h1>P-SMR Lab</h1>
-        <nav className="tabs" role="tablist">
-          {panels.map((p) => (
-            <button
-              key={p.id}
-              type="button"
-              role="tab"
-              aria-selected={p.id === tab}
-              data-testid={`tab-${p.id}`}
-              className={p.id === tab ? 'tab active' : 'tab'}
-              onClick={() => select(p.id)}
-            >
-              {p.title}
-            </button>
-          ))}
-        </nav>
+        <TabBar navClass="tabs" tabClass="tab" testIdPrefix="tab-" tabs={panels} chosen={tab} choose={select} />
         <DisplayToggles />
         <EngineInfo />
       </header>

@@ -23,33 +23,18 @@ export function DisplayToggles() {
       >
         {present ? '✕ leave presentation' : '▣ present'}
       </button>
-      <label>
-        <input
-          type="checkbox"
-          checked={sidebar}
-          onChange={(e) => d.setSidebar(e.target.checked)}
-          data-testid="toggle-sidebar"
-        />{' '}
-        scenario
-      </label>
-      <label>
-        <input
-          type="checkbox"
-          checked={large}
-          onChange={(e) => d.setLarge(e.target.checked)}
-          data-testid="large-type"
-        />{' '}
-        large type
-      </label>
-      <label>
-        <input
-          type="checkbox"
-          checked={hc}
-          onChange={(e) => d.setHighContrast(e.target.checked)}
-          data-testid="high-contrast"
-        />{' '}
-        high contrast
-      </label>
+      <Toggle label="scenario" on={sidebar} set={d.setSidebar} testId="toggle-sidebar" />
+      <Toggle label="large type" on={large} set={d.setLarge} testId="large-type" />
+      <Toggle label="high contrast" on={hc} set={d.setHighContrast} testId="high-contrast" />
     </span>
+  );
+}
+
+/** One labelled checkbox of the header: checked while the setting is on. */
+function Toggle({ label, on, set, testId }: { label: string; on: boolean; set: (v: boolean) => void; testId: string }) {
+  return (
+    <label>
+      <input type="checkbox" checked={on} onChange={(e) => set(e.target.checked)} data-testid={testId} /> {label}
+    </label>
   );
 }

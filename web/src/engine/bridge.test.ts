@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EngineBridge, type WorkerLike } from './bridge';
 import type { PollSnapshot, Reply, Request } from './protocol';
+import { runningPoll } from './testing';
 
 /** A worker that records requests and lets the test answer them. */
 class FakeWorker implements WorkerLike {
@@ -27,20 +28,8 @@ class FakeWorker implements WorkerLike {
   }
 }
 
-const poll = (executed: number): PollSnapshot => ({
-  running: true,
-  done: false,
-  snapshot: {
-    run_index: 0,
-    runs_total: 1,
-    scheduler: 'early',
-    threads: 2,
-    requests: 10,
-    executed,
-    delivered: executed,
-    elapsed_ms: executed,
-  },
-});
+const poll = (executed: number): PollSnapshot =>
+  runningPoll({ threads: 2, requests: 10, executed, delivered: executed, elapsed_ms: executed });
 
 describe('EngineBridge', () => {
   it('gives each call its own id and resolves it with its own reply', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PollSnapshot, ReadyInfo, Report, RunOptions, RunOutcome } from '../engine/protocol';
+import { readyInfo, runningPoll } from '../engine/testing';
 import { createRunStore, type EngineApi } from './runStore';
 import type { ScenarioEntry } from './scenarios';
 
@@ -8,15 +9,7 @@ const scenarios: ScenarioEntry[] = [
   { file: 'other.json', name: 'O', description: '', text: '{"threads": 4}' },
 ];
 
-const info: ReadyInfo = {
-  poolThreads: 18,
-  hardwareConcurrency: 2,
-  crossOriginIsolated: true,
-  version: '0.1.0',
-  features: [],
-  limits: { max_threads: 16, max_roles: 2 },
-  initMs: 40,
-};
+const info = readyInfo(18);
 
 function report(cancelled = false): Report {
   return { scenario: 'Q', cores: 2, runs: [{ cancelled } as Report['runs'][number]] };
@@ -123,20 +116,7 @@ describe('run store', () => {
     // A second run while one is in progress is ignored.
     await s.getState().run();
     expect(f.calls).toHaveLength(1);
-    f.progress({
-      running: true,
-      done: false,
-      snapshot: {
-        run_index: 0,
-        runs_total: 1,
-        scheduler: 'early',
-        threads: 3,
-        requests: 100,
-        executed: 40,
-        delivered: 50,
-        elapsed_ms: 20,
-      },
-    });
+    f.progress(runningPoll({ threads: 3, requests: 100, executed: 40, delivered: 50, elapsed_ms: 20 }));
     expect(s.getState().progress?.executed).toBe(40);
     expect(s.getState().live[0].points).toEqual([{ t_ms: 20, ops_s: 2000 }]);
     f.settle({ ok: true, report: report() });

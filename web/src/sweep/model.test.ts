@@ -32,6 +32,11 @@ function point(label: string, threads: number, writes: number, ops: number, over
   };
 }
 
+/** A sweep of `scenario` on 2 cores, one repetition of each point. */
+function sweepOf(scenario: string, points: BenchPoint[], streams?: BenchReport['streams']): BenchReport {
+  return { scenario, cores: 2, repetitions: 1, points, ...(streams && { streams }) };
+}
+
 describe('scenarioShape', () => {
   it('lists the parallel executors by label, without sequential or duplicates', () => {
     const shape = scenarioShape(
@@ -93,22 +98,17 @@ describe('parseShares', () => {
 });
 
 describe('series of a report', () => {
-  const report: BenchReport = {
-    scenario: 'demo',
-    cores: 2,
-    repetitions: 1,
-    points: [
-      point('sequential', 1, 0.1, 1000),
-      point('early', 1, 0.1, 900),
-      point('bw', 1, 0.1, 950),
-      point('early', 4, 0.1, 500, true),
-      point('bw', 4, 0.1, 800, true),
-      point('early', 2, 0.1, 1200, true),
-      point('bw', 2, 0.1, 1500, true),
-      point('sequential', 1, 0.5, 1100),
-      point('early', 1, 0.5, 700),
-    ],
-  };
+  const report = sweepOf('demo', [
+    point('sequential', 1, 0.1, 1000),
+    point('early', 1, 0.1, 900),
+    point('bw', 1, 0.1, 950),
+    point('early', 4, 0.1, 500, true),
+    point('bw', 4, 0.1, 800, true),
+    point('early', 2, 0.1, 1200, true),
+    point('bw', 2, 0.1, 1500, true),
+    point('sequential', 1, 0.5, 1100),
+    point('early', 1, 0.5, 700),
+  ]);
 
   it('gives one series per executor, sorted by threads, at the chosen write share', () => {
     const s = seriesOf(report, 0.1);
@@ -157,16 +157,14 @@ describe('series of a report', () => {
 });
 
 describe('commit streams in a sweep', () => {
-  const report: BenchReport = {
-    scenario: 'pepaxos',
-    cores: 2,
-    repetitions: 1,
-    points: [
+  const report = sweepOf(
+    'pepaxos',
+    [
       point('sequential', 1, 0, 1000),
       { ...point('epaxos', 1, 0, 1100), scheduler: 'epaxos', speedup_vs_epaxos: 1 },
       { ...point('pepaxos', 2, 0, 1870), scheduler: 'pepaxos', speedup_vs_epaxos: 1.7 },
     ],
-    streams: [
+    [
       {
         writes: 0,
         stream: {
@@ -188,7 +186,7 @@ describe('commit streams in a sweep', () => {
       },
       { writes: 0.5, stream: { kind: 'total', requests: 400, deliveries: 400, cells: 'shards', dense_cells: 1 } },
     ],
-  };
+  );
 
   it('writes the speedup over epaxos where there is one', () => {
     const rows = parseCsv(sweepCsv(report));

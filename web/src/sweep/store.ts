@@ -55,6 +55,14 @@ export interface SweepState {
 
 export type SweepStore = StoreApi<SweepState>;
 
+/** The figures of a sweep before its first progress message (and before any sweep). */
+function noSweepYet(): Pick<
+  SweepState,
+  'report' | 'diagnostics' | 'error' | 'progress' | 'elapsedMs' | 'cancelRequested'
+> {
+  return { report: null, diagnostics: [], error: null, progress: null, elapsedMs: 0, cancelRequested: false };
+}
+
 export function createSweepStore(engine: BenchApi): SweepStore {
   return createStore<SweepState>()((set, get) => ({
     executors: null,
@@ -62,12 +70,7 @@ export function createSweepStore(engine: BenchApi): SweepStore {
     sharesText: '',
     requestsText: '',
     phase: 'idle',
-    report: null,
-    diagnostics: [],
-    error: null,
-    progress: null,
-    elapsedMs: 0,
-    cancelRequested: false,
+    ...noSweepYet(),
 
     pickExecutors: (executors) => set({ executors }),
     pickThreads: (threads) => set({ threads: [...new Set(threads)].sort((a, b) => a - b) }),
@@ -76,15 +79,7 @@ export function createSweepStore(engine: BenchApi): SweepStore {
 
     async start(text, options) {
       if (get().phase === 'running') return;
-      set({
-        phase: 'running',
-        report: null,
-        diagnostics: [],
-        error: null,
-        progress: null,
-        elapsedMs: 0,
-        cancelRequested: false,
-      });
+      set({ phase: 'running', ...noSweepYet() });
       try {
         // Show progress at most every SWEEP_PROGRESS_MS: each update repaints
         // the page, and the browser's paint and compositor threads then take

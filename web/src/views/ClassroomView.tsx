@@ -15,6 +15,7 @@ import { statusContext, threadStatuses } from './status';
 import { Timeline } from './Timeline';
 import { useDisplay } from './display';
 import { classroomStore, useClassroom } from './classroomStore';
+import { TabBar } from '../components/TabBar';
 
 export function ClassroomView({ allRuns, runs }: { allRuns: RunReport[]; runs: (RunReport | undefined)[] }) {
   useReplayKeysOnce();
@@ -40,21 +41,14 @@ export function ClassroomView({ allRuns, runs }: { allRuns: RunReport[]; runs: (
       data-compare={tracks.length > 1}
     >
       <div className="classroom-main">
-        <nav className="view-tabs" role="tablist">
-          {views.map((v) => (
-            <button
-              key={v.id}
-              type="button"
-              role="tab"
-              aria-selected={v.id === active.id}
-              className={v.id === active.id ? 'view-tab active' : 'view-tab'}
-              onClick={() => setViewId(v.id)}
-              data-testid={`view-${v.id}`}
-            >
-              {v.title}
-            </button>
-          ))}
-        </nav>
+        <TabBar
+          navClass="view-tabs"
+          tabClass="view-tab"
+          testIdPrefix="view-"
+          tabs={views}
+          chosen={active.id}
+          choose={setViewId}
+        />
         <div className="view-box" data-view={active.id}>
           <View
             tracks={tracks}

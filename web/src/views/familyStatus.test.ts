@@ -27,6 +27,7 @@ import {
   sccName,
 } from '../trace/codec';
 import { epaxosGraph, epaxosStep, lateGraph, type Ev } from './late-epaxos/model';
+import { ev, lateTwoRequests } from './late-epaxos/testEvents';
 import type { ViewProps } from './registry';
 import { schedulerStatus, statusContext, threadStatuses, type ThreadStatus } from './status';
 import { ThreadsView } from './threads/ThreadsView';
@@ -36,8 +37,6 @@ const fixtures = import.meta.glob('./late-epaxos/fixtures/*.json', { eager: true
   Ev[]
 >;
 const fixture = (name: string) => fixtures[`./late-epaxos/fixtures/${name}.json`];
-
-const ev = (thread: number, kind: number, a = 0, b = 0, c = 0, extra = 0): Ev => ({ thread, kind, extra, a, b, c });
 
 /** A replay track of hand-made or engine events (1 µs apart). */
 function trackOf(events: readonly Ev[], scheduler: string): Track {
@@ -89,28 +88,7 @@ function expectViewsAgree(track: Track, p: number): void {
 }
 
 suite('late scheduling statuses', () => {
-  // Two requests of one class; T1 queues on the graph lock while the scheduler waits for room.
-  const events: Ev[] = [
-    ev(SCHEDULER, K.Delivered, 0),
-    ev(SCHEDULER, K.GraphInsert, 0, 0),
-    ev(SCHEDULER, K.Ready, 0),
-    ev(SCHEDULER, K.GraphSize, 1, 2),
-    ev(SCHEDULER, K.Delivered, 1),
-    ev(SCHEDULER, K.DepEdge, 1, 0),
-    ev(SCHEDULER, K.GraphInsert, 1, 1),
-    ev(SCHEDULER, K.GraphSize, 2, 2),
-    ev(0, K.Dequeued, 0),
-    ev(SCHEDULER, K.Delivered, 2),
-    ev(SCHEDULER, K.WaitStart, 2, NO_REQUEST, 0, R.FullGraph),
-    ev(1, K.WaitStart, NO_REQUEST, NO_REQUEST, 0, R.Lock),
-    ev(0, K.ExecStart, 0),
-    ev(0, K.ExecEnd, 0),
-    ev(0, K.Ready, 1),
-    ev(0, K.GraphRemove, 0),
-    ev(0, K.GraphSize, 1, 2),
-    ev(1, K.WaitEnd, NO_REQUEST, 0, 0, R.Lock),
-    ev(SCHEDULER, K.WaitEnd, 2, 0, 0, R.FullGraph),
-  ];
+  const events = lateTwoRequests;
   const track = trackOf(events, 'late');
 
   it('say the graph lock, the graph and the full graph in the family words', () => {

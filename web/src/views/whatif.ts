@@ -32,18 +32,26 @@ function hasExplicitMapping(s: Obj): boolean {
   return list.some((x) => obj(obj(x).mapping).kind === 'explicit');
 }
 
+/**
+ * A copy of `s` whose workload `edit` changes, or why not: an explicit class
+ * mix has no write share or skew to change.
+ */
+function withWorkload(s: Obj, edit: (workload: Obj) => void): Obj | string {
+  if ('mix' in obj(s.workload)) return 'the workload gives an explicit class mix';
+  const out = clone(s);
+  edit(obj(out.workload));
+  return out;
+}
+
 export const WHAT_IFS: WhatIf[] = [
   {
     id: 'writes',
     label: 'More writes',
     hint: 'writes +20% of the requests: more sequential requests, more meetings',
     apply(s) {
-      const w = obj(s.workload);
-      if ('mix' in w) return 'the workload gives an explicit class mix';
-      const out = clone(s);
-      const ow = obj(out.workload);
-      ow.writes = Math.min(1, Math.round(((typeof w.writes === 'number' ? w.writes : 0) + 0.2) * 100) / 100);
-      return out;
+      return withWorkload(s, (w) => {
+        w.writes = Math.min(1, Math.round(((typeof w.writes === 'number' ? w.writes : 0) + 0.2) * 100) / 100);
+      });
     },
   },
   {
@@ -51,11 +59,9 @@ export const WHAT_IFS: WhatIf[] = [
     label: 'One hot shard',
     hint: '90% of the local requests on shard 1: one thread gets most of the work',
     apply(s) {
-      const w = obj(s.workload);
-      if ('mix' in w) return 'the workload gives an explicit class mix';
-      const out = clone(s);
-      obj(out.workload).skew = { kind: 'skewed', hot: 0, share: 0.9 };
-      return out;
+      return withWorkload(s, (w) => {
+        w.skew = { kind: 'skewed', hot: 0, share: 0.9 };
+      });
     },
   },
   {

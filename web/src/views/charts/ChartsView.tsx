@@ -63,6 +63,19 @@ function useSvg(draw: (svg: SVGSVGElement, w: number, h: number, maxTotal?: numb
   return [ref, box] as const;
 }
 
+/** A line chart over the run's time (x: ms since the run started), drawn again when `deps` change. */
+function useRunTimeChart(
+  series: Series[],
+  o: Omit<Parameters<typeof lineChart>[2], 'w' | 'h' | 'maxTotal' | 'xLabel'>,
+  deps: unknown[],
+) {
+  return useSvg(
+    (svg, w, h, maxTotal) =>
+      lineChart(svg, series, { w, h, maxTotal, xLabel: 'time since the run started (ms)', ...o }),
+    deps,
+  );
+}
+
 /** Colors of worker threads in the queue chart (not class colors: lines are threads). */
 const THREAD_COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
 const THREAD_COLORS_HC = ['#5fa8ff', '#ff6b5e', '#4ee67a', '#c59bff', '#ffb000', '#2ee6cf', '#e0b080', '#ff8fd8'];
@@ -117,18 +130,9 @@ function ChartsBody({ tracks, allRuns, runs, states }: ViewProps) {
         ...keys[i],
         points: (r.metrics?.throughput_series ?? []).map((p) => ({ x: p.t_ms, y: p.ops_s })),
       }));
-  const [tputRef, tputBox] = useSvg(
-    (svg, w, h, maxTotal) =>
-      lineChart(svg, tput, {
-        w,
-        h,
-        maxTotal,
-        xLabel: 'time since the run started (ms)',
-        yLabel: 'requests executed per second',
-        p: pal,
-        font,
-        title: 'Throughput over time',
-      }),
+  const [tputRef, tputBox] = useRunTimeChart(
+    tput,
+    { yLabel: 'requests executed per second', p: pal, font, title: 'Throughput over time' },
     [JSON.stringify(tput), pal, font],
   );
 
@@ -267,29 +271,24 @@ function QueueChart({
   }));
   const replayNs = useReplay((s) => s.timeNs);
   const title = `Queue lengths over time · ${label}`;
-  const [ref, box] = useSvg(
-    (svg, w, h, maxTotal) =>
-      lineChart(svg, series, {
-        w,
-        h,
-        maxTotal,
-        xLabel: 'time since the run started (ms)',
-        yLabel: 'requests in the queue',
-        p: pal,
-        font,
-        title,
-        cursorX: tNs / 1e6,
-        onPickX: (xMs) => {
-          // Snap to the nearest sample: the views then show exactly the chart's numbers.
-          let k = 0;
-          for (let j = 1; j < ends.length; j++)
-            if (Math.abs(ends[j] / 1e6 - xMs) < Math.abs(ends[k] / 1e6 - xMs)) k = j;
-          const st = replayStore.getState();
-          st.pause();
-          if (st.leader !== i) st.lead(i);
-          st.seekTime(ends[k]);
-        },
-      }),
+  const [ref, box] = useRunTimeChart(
+    series,
+    {
+      yLabel: 'requests in the queue',
+      p: pal,
+      font,
+      title,
+      cursorX: tNs / 1e6,
+      onPickX: (xMs) => {
+        // Snap to the nearest sample: the views then show exactly the chart's numbers.
+        let k = 0;
+        for (let j = 1; j < ends.length; j++) if (Math.abs(ends[j] / 1e6 - xMs) < Math.abs(ends[k] / 1e6 - xMs)) k = j;
+        const st = replayStore.getState();
+        st.pause();
+        if (st.leader !== i) st.lead(i);
+        st.seekTime(ends[k]);
+      },
+    },
     [t, pal, font, hc, Math.round(tNs / 1e4), title],
   );
   return (

@@ -104,6 +104,16 @@ function styleAxis(g: d3.Selection<SVGGElement, unknown, null, undefined>, p: Pa
   g.selectAll('line,path').attr('stroke', p.grid);
 }
 
+/** The y axis' name, above the axis at the frame's left edge. */
+function yAxisLabel({ g, M }: Pick<Frame, 'g' | 'M'>, o: ChartOptions, text: string) {
+  g.append('text')
+    .attr('x', -M.left + 8)
+    .attr('y', -Math.round(o.font * 0.6))
+    .attr('fill', o.p.dim)
+    .attr('font-size', o.font)
+    .text(text);
+}
+
 export interface ChartOptions {
   w: number;
   /** Height of the plot itself (title and legend add to it). */
@@ -150,12 +160,7 @@ export function lineChart(
     .attr('fill', o.p.dim)
     .attr('font-size', o.font)
     .text(o.xLabel);
-  g.append('text')
-    .attr('x', -M.left + 8)
-    .attr('y', -Math.round(o.font * 0.6))
-    .attr('fill', o.p.dim)
-    .attr('font-size', o.font)
-    .text(o.yLabel);
+  yAxisLabel({ g, M }, o, o.yLabel);
   const line = d3
     .line<{ x: number; y: number }>()
     .defined((d) => Number.isFinite(d.y))
@@ -255,12 +260,7 @@ export function groupedBars(
     o.font,
   );
   styleAxis(g.append('g').call(d3.axisLeft(y).ticks(5, 's')), o.p, o.font);
-  g.append('text')
-    .attr('x', -M.left + 8)
-    .attr('y', -Math.round(o.font * 0.6))
-    .attr('fill', o.p.dim)
-    .attr('font-size', o.font)
-    .text(o.yLabel);
+  yAxisLabel({ g, M }, o, o.yLabel);
   const x1 = d3
     .scaleBand()
     .domain(keys.map((k) => k.name))

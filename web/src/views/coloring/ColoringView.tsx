@@ -18,6 +18,7 @@ import type { Track } from '../../replay/store';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import { familyOf, type ViewProps } from '../registry';
 import { useSize } from '../useSize';
+import { ArrowMarker } from '../../components/ArrowMarker';
 import {
   colorRuns,
   INTERVALS,
@@ -300,17 +301,7 @@ function StealArrow({ s, cores, pal, fresh }: { s: Steal; cores: number; pal: Pa
       </p>
       <svg width={w} height={h} role="img" aria-label={`steal of color ${s.color} from T${s.victim} to T${s.stealer}`}>
         <defs>
-          <marker
-            id="coloring-head"
-            viewBox="0 0 10 10"
-            refX="9"
-            refY="5"
-            markerWidth="6"
-            markerHeight="6"
-            orient="auto"
-          >
-            <path d="M0,0 L10,5 L0,10 z" fill={pal.steal} />
-          </marker>
+          <ArrowMarker id="coloring-head" refX="9" size="6" fill={pal.steal} />
         </defs>
         {Array.from({ length: cores }, (_, k) => (
           <g key={k}>

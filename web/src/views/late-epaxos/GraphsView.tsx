@@ -22,6 +22,7 @@ import type { ReplayState } from '../../trace/state';
 import type { ThreadStatus } from '../status';
 import { ThreadList } from '../sync/SyncView';
 import { useSize } from '../useSize';
+import { ArrowMarker } from '../../components/ArrowMarker';
 import { SCHEDULER, sccName } from '../../trace/codec';
 import {
   crossSccEdges,
@@ -137,28 +138,8 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
           aria-label={`ePaxos instance graph of ${track.label}`}
         >
           <defs>
-            <marker
-              id={`arr-${track.key}`}
-              viewBox="0 0 10 10"
-              refX="10"
-              refY="5"
-              markerWidth="7"
-              markerHeight="7"
-              orient="auto"
-            >
-              <path d="M0,0 L10,5 L0,10 z" fill={pal.dim} />
-            </marker>
-            <marker
-              id={`warr-${track.key}`}
-              viewBox="0 0 10 10"
-              refX="10"
-              refY="5"
-              markerWidth="8"
-              markerHeight="8"
-              orient="auto"
-            >
-              <path d="M0,0 L10,5 L0,10 z" fill={pal.spin} />
-            </marker>
+            <ArrowMarker id={`arr-${track.key}`} refX="10" size="7" fill={pal.dim} />
+            <ArrowMarker id={`warr-${track.key}`} refX="10" size="8" fill={pal.spin} />
           </defs>
           {layout.boxes.map((b) => {
             const s = b.scc;

@@ -12,35 +12,14 @@ import {
   lateStep,
   type Ev,
 } from './model';
+import { ev, lateTwoRequests } from './testEvents';
 
 const fixtures = import.meta.glob('./fixtures/*.json', { eager: true, import: 'default' }) as Record<string, Ev[]>;
 const fixture = (name: string) => fixtures[`./fixtures/${name}.json`];
 
-const ev = (thread: number, kind: number, a = 0, b = 0, c = 0, extra = 0): Ev => ({ thread, kind, extra, a, b, c });
-
 describe('late graph', () => {
   // #0 and #1 write shard 1; #1 waits for #0. The graph holds two requests.
-  const events: Ev[] = [
-    ev(SCHEDULER, K.Delivered, 0),
-    ev(SCHEDULER, K.GraphInsert, 0, 0),
-    ev(SCHEDULER, K.Ready, 0),
-    ev(SCHEDULER, K.GraphSize, 1, 2),
-    ev(SCHEDULER, K.Delivered, 1),
-    ev(SCHEDULER, K.DepEdge, 1, 0),
-    ev(SCHEDULER, K.GraphInsert, 1, 1),
-    ev(SCHEDULER, K.GraphSize, 2, 2),
-    ev(0, K.Dequeued, 0),
-    ev(SCHEDULER, K.Delivered, 2),
-    ev(SCHEDULER, K.WaitStart, 2, 0, 0, R.FullGraph),
-    ev(1, K.WaitStart, 0, 0, 0, R.Lock),
-    ev(0, K.ExecStart, 0),
-    ev(0, K.ExecEnd, 0),
-    ev(0, K.Ready, 1),
-    ev(0, K.GraphRemove, 0),
-    ev(0, K.GraphSize, 1, 2),
-    ev(1, K.WaitEnd, 0, 0, 0, R.Lock),
-    ev(SCHEDULER, K.WaitEnd, 2, 0, 0, R.FullGraph),
-  ];
+  const events = lateTwoRequests;
 
   it('follows inserts, edges, ready, take and removal', () => {
     const g = lateGraph(events, 8);

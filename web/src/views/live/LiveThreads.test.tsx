@@ -1,6 +1,7 @@
 import { act, createElement } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ReadyInfo, RunSnapshot } from '../../engine/protocol';
+import type { RunSnapshot } from '../../engine/protocol';
+import { readyInfo } from '../../engine/testing';
 import { runStore } from '../../store';
 import { LiveThreads, workerRates } from './LiveThreads';
 
@@ -60,15 +61,7 @@ async function render(): Promise<string> {
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const info: ReadyInfo = {
-  poolThreads: 20,
-  hardwareConcurrency: 2,
-  crossOriginIsolated: true,
-  version: '0.1.0',
-  features: [],
-  limits: { max_threads: 16, max_roles: 2 },
-  initMs: 40,
-};
+const info = readyInfo(20);
 const up = { engine: { state: 'ready' as const, info } };
 
 describe('live threads', () => {
