@@ -53,6 +53,7 @@ pub mod scheduler;
 pub mod stream;
 pub mod threads;
 pub mod trace;
+pub mod virt;
 pub mod workload;
 pub mod workload_commits;
 pub mod workload_events;
