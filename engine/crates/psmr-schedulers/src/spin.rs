@@ -154,7 +154,11 @@ impl Backoff {
         }
     }
 
-    /// Wait a little, escalating from spinning to yielding to parking.
+    /// Wait a little, escalating from spinning to yielding to parking. On
+    /// virtual cores each phase is a point of its cost (spin, yield, a
+    /// sleep of `park_us`); a spinner nothing can release is reported by
+    /// the conductor's watchdog naming the caller's line.
+    #[track_caller]
     pub fn snooze(&mut self) {
         self.spins = self.spins.saturating_add(1);
         if cfg!(any(loom, shuttle)) {
@@ -162,6 +166,15 @@ impl Backoff {
             // never ends (both schedule threads cooperatively).
             sync::yield_now();
         } else if self.spins <= self.policy.spins {
+            #[cfg(not(any(loom, shuttle)))]
+            {
+                let at = std::panic::Location::caller();
+                let virt =
+                    psmr_core::virt::with_current(|h| h.conductor.spin(h.me, h.costs().spin, at));
+                if virt.is_some() {
+                    return;
+                }
+            }
             std::hint::spin_loop();
         } else if self.spins <= self.policy.spins.saturating_add(self.policy.yields) {
             self.yields += 1;

@@ -174,7 +174,6 @@ impl Conductor {
         st.site[me] = at;
         st.clock[me] = st.clock[me].saturating_add(ns);
         st.points += 1;
-        st.lone_spins = 0;
         drop(self.reschedule(st, me));
     }
 
@@ -197,19 +196,33 @@ impl Conductor {
             }
             None => {
                 st.clock[me] = stepped;
-                st.lone_spins += 1;
-                if st.lone_spins >= LONE_SPIN_LIMIT {
-                    let msg = format!(
-                        "virtual run: {} spins at {here} and no other thread can run \
-                         (a wait nothing will end){}",
-                        self.name(me),
-                        self.describe(&st)
-                    );
-                    self.fail(st, msg);
-                }
+                st = self.count_lone(st, me, here);
             }
         }
         drop(self.reschedule(st, me));
+    }
+
+    /// One more wait-loop iteration (a spin or a sleep) while no other
+    /// thread can run; fail the run at [`LONE_SPIN_LIMIT`] in a row. The
+    /// count restarts at every hand-off and every such iteration that has
+    /// another candidate.
+    fn count_lone<'s>(
+        &'s self,
+        mut st: MutexGuard<'s, State>,
+        me: usize,
+        here: &'static Location<'static>,
+    ) -> MutexGuard<'s, State> {
+        st.lone_spins += 1;
+        if st.lone_spins < LONE_SPIN_LIMIT {
+            return st;
+        }
+        let msg = format!(
+            "virtual run: {} spins at {here} and no other thread can run \
+             (a wait nothing will end){}",
+            self.name(me),
+            self.describe(&st)
+        );
+        self.fail(st, msg)
     }
 
     /// Block `me` until a [`Conductor::wake`] on `key` (non-zero) or until
@@ -227,7 +240,15 @@ impl Conductor {
         let mut st = self.lock();
         st.site[me] = at;
         st.points += 1;
-        st.lone_spins = 0;
+        // A sleep (timed, no key) with no one else to run is a wait-loop
+        // iteration alone, like a spin.
+        if key == 0 && deadline.is_some() {
+            if self.earliest_other(&st, me).is_none() {
+                st = self.count_lone(st, me, at);
+            } else {
+                st.lone_spins = 0;
+            }
+        }
         let seq = st.next_seq;
         st.next_seq += 1;
         st.timed_out[me] = false;
@@ -368,6 +389,7 @@ impl Conductor {
     }
 
     fn hand(&self, st: &mut State, next: usize) {
+        st.lone_spins = 0;
         st.running = next;
         st.handoffs += 1;
         self.turns[next].notify_one();

@@ -219,6 +219,22 @@ fn the_watchdog_names_a_lone_spinner_and_its_line_instead_of_hanging() {
 }
 
 #[test]
+fn the_watchdog_also_names_a_lone_thread_that_keeps_parking() {
+    let never = AtomicBool::new(false);
+    let c = Arc::new(Conductor::new(names(1), CostTable::reference()));
+    let r = team(&c, 1, |_| {
+        while !never.load(Ordering::Relaxed) {
+            // A lock each round (a point) does not hide the livelock.
+            let m = Mutex::new(());
+            drop(m.lock().unwrap());
+            with_current(|h| h.sleep(50_000));
+        }
+    });
+    let msg = r[0].as_deref().unwrap();
+    assert!(msg.contains("worker 0 spins at"), "{msg}");
+}
+
+#[test]
 fn a_deadlock_fails_the_run_naming_every_thread() {
     let c = Arc::new(Conductor::new(names(2), CostTable::reference()));
     let r = team(&c, 2, |i| {
