@@ -185,6 +185,7 @@ fn main() -> ExitCode {
                 pace_ns,
                 delivery,
                 thread_pace_ns: None,
+                virtual_cores: None,
             };
             let files = RunFiles {
                 commits: commits.as_deref(),

@@ -47,6 +47,12 @@ pub struct RunOptions {
     /// those threads: slow one thread down (a classroom what-if).
     #[serde(default)]
     pub thread_pace_ns: Option<Vec<u64>>,
+    /// Run on this many virtual cores (worker threads, replacing `threads`)
+    /// under a conductor with the reference cost table, in virtual time
+    /// (issue 25, docs/protocols/virtual-cores.md). Rust callers only yet:
+    /// the report does not label such a run, so no front end offers it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtual_cores: Option<u32>,
 }
 
 /// What a poller sees of a scenario run in progress.
@@ -551,6 +557,18 @@ fn check_thread_pace(sc: &Scenario, opts: &RunOptions) -> Vec<Diagnostic> {
     out
 }
 
+/// A host running every team on virtual cores with the reference table:
+/// `host`'s pool if it holds `need` threads, else (natively) a pool of its
+/// own, so a virtual run may have more workers than the machine's pool.
+fn virtual_cores_host(host: &ThreadHost, need: usize) -> Result<ThreadHost, String> {
+    let pool = if need <= host.capacity() {
+        host.clone()
+    } else {
+        ThreadHost::with_capacity(need - 1)?
+    };
+    Ok(pool.virtual_cores(psmr_core::virt::CostTable::reference()))
+}
+
 /// Run every selected scheduler of `sc` on one stream, each checked by the
 /// oracle. Errors (invalid overrides, limits, a scheduler that cannot run)
 /// come back as located diagnostics before any long run starts, except a
@@ -562,6 +580,17 @@ pub fn run_scenario(
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
+    let virtual_opts;
+    let opts = match opts.virtual_cores {
+        Some(n) => {
+            virtual_opts = RunOptions {
+                threads: Some(n as usize),
+                ..opts.clone()
+            };
+            &virtual_opts
+        }
+        None => opts,
+    };
     let eff = effective(sc, opts);
     let mut errors = validate(&eff, limits);
     errors.extend(check_thread_pace(&eff, opts));
@@ -585,6 +614,15 @@ pub fn run_scenario(
         .map(|n| n.roles.len())
         .max()
         .unwrap_or(0);
+    let virtual_host;
+    let host = match opts.virtual_cores {
+        Some(_) => {
+            virtual_host = virtual_cores_host(host, threads + 1 + roles)
+                .map_err(|e| vec![eff.diagnostic("threads", e)])?;
+            &virtual_host
+        }
+        None => host,
+    };
     if threads + 1 + roles > host.capacity() {
         let aux = if roles > 0 {
             format!(" (and {roles} auxiliary)")
