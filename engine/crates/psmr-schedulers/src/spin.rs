@@ -166,16 +166,7 @@ impl Backoff {
             // never ends (both schedule threads cooperatively).
             sync::yield_now();
         } else if self.spins <= self.policy.spins {
-            #[cfg(not(any(loom, shuttle)))]
-            {
-                let at = std::panic::Location::caller();
-                let virt =
-                    psmr_core::virt::with_current(|h| h.conductor.spin(h.me, h.costs().spin, at));
-                if virt.is_some() {
-                    return;
-                }
-            }
-            std::hint::spin_loop();
+            sync::spin_loop();
         } else if self.spins <= self.policy.spins.saturating_add(self.policy.yields) {
             self.yields += 1;
             sync::yield_now();

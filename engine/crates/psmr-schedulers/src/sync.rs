@@ -45,6 +45,23 @@ pub fn yield_now() {
     }
 }
 
+/// One busy-wait iteration: `std::hint::spin_loop`, or on virtual cores a
+/// point costing a spin (the conductor's watchdog names the caller's line
+/// if nothing can end the wait).
+#[inline]
+#[track_caller]
+pub fn spin_loop() {
+    #[cfg(not(any(loom, shuttle)))]
+    {
+        let at = std::panic::Location::caller();
+        let spun = psmr_core::virt::with_current(|h| h.conductor.spin(h.me, h.costs().spin, at));
+        if spun.is_some() {
+            return;
+        }
+    }
+    std::hint::spin_loop();
+}
+
 /// Sleep briefly (a yield under loom and shuttle, which have no time; a
 /// sleep in virtual time on virtual cores).
 #[track_caller]
