@@ -143,74 +143,15 @@ impl ThreadHost {
                 self.capacity()
             ));
         }
-        if let Some(costs) = self.virt {
-            return self.run_virtual(costs, workers, roles, &worker, &role, driver);
-        }
         let team = Team {
             workers,
             roles,
             worker: &worker,
             role: &role,
         };
-        Ok(match &self.pool {
-            Some(p) => p.scope(|s| team.spawn(s, driver)),
-            None => rayon::scope(|s| team.spawn(s, driver)),
-        })
-    }
-
-    /// [`ThreadHost::run_team`] on virtual cores: each closure attaches
-    /// its pool thread to one conductor first. A failed run (a watchdog, a
-    /// panicking thread) is an error naming why, not a panic.
-    fn run_virtual<R, W, A, D>(
-        &self,
-        costs: CostTable,
-        workers: usize,
-        roles: usize,
-        worker: &W,
-        role: &A,
-        driver: D,
-    ) -> Result<R, String>
-    where
-        R: Send,
-        W: Fn(usize) + Sync,
-        A: Fn(usize) + Sync,
-        D: FnOnce() -> R + Send,
-    {
-        let names = (0..workers)
-            .map(|i| format!("worker {i}"))
-            .chain((0..roles).map(|k| format!("role {k}")))
-            .chain(std::iter::once("driver".to_string()))
-            .collect();
-        let conductor = Arc::new(Conductor::new(names, costs));
-        let c = &conductor;
-        let attached_worker = move |i: usize| {
-            let _on = virt::attach(Arc::clone(c), i);
-            worker(i);
-        };
-        let attached_role = move |k: usize| {
-            let _on = virt::attach(Arc::clone(c), workers + k);
-            role(k);
-        };
-        let attached_driver = move || {
-            let _on = virt::attach(Arc::clone(c), workers + roles);
-            driver()
-        };
-        let team = Team {
-            workers,
-            roles,
-            worker: &attached_worker,
-            role: &attached_role,
-        };
-        let run = std::panic::AssertUnwindSafe(|| match &self.pool {
-            Some(p) => p.scope(|s| team.spawn(s, attached_driver)),
-            None => rayon::scope(|s| team.spawn(s, attached_driver)),
-        });
-        let out = std::panic::catch_unwind(run);
-        *self.last.lock().unwrap_or_else(|p| p.into_inner()) = Some(conductor.stats());
-        match (out, conductor.failure()) {
-            (Ok(r), None) => Ok(r),
-            (_, Some(why)) => Err(why),
-            (Err(panic), None) => std::panic::resume_unwind(panic),
+        match self.virt {
+            Some(costs) => team.run_virtual(self, costs, driver),
+            None => Ok(team.scope(self, driver)),
         }
     }
 }
@@ -237,6 +178,64 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
             s.spawn(move |_| role(k));
         }
         driver()
+    }
+
+    /// Run the team and `driver` on `host`'s pool.
+    fn scope<R: Send>(self, host: &ThreadHost, driver: impl FnOnce() -> R + Send) -> R {
+        match &host.pool {
+            Some(p) => p.scope(|s| self.spawn(s, driver)),
+            None => rayon::scope(|s| self.spawn(s, driver)),
+        }
+    }
+
+    /// [`ThreadHost::run_team`] on virtual cores: each closure attaches
+    /// its pool thread to one conductor first. A failed run (a watchdog, a
+    /// panicking thread) is an error naming why, not a panic.
+    fn run_virtual<R: Send>(
+        self,
+        host: &ThreadHost,
+        costs: CostTable,
+        driver: impl FnOnce() -> R + Send,
+    ) -> Result<R, String> {
+        let Team {
+            workers,
+            roles,
+            worker,
+            role,
+        } = self;
+        let names = (0..workers)
+            .map(|i| format!("worker {i}"))
+            .chain((0..roles).map(|k| format!("role {k}")))
+            .chain(std::iter::once("driver".to_string()))
+            .collect();
+        let conductor = Arc::new(Conductor::new(names, costs));
+        let c = &conductor;
+        let attached_worker = move |i: usize| {
+            let _on = virt::attach(Arc::clone(c), i);
+            worker(i);
+        };
+        let attached_role = move |k: usize| {
+            let _on = virt::attach(Arc::clone(c), workers + k);
+            role(k);
+        };
+        let attached_driver = move || {
+            let _on = virt::attach(Arc::clone(c), workers + roles);
+            driver()
+        };
+        let team = Team {
+            workers,
+            roles,
+            worker: &attached_worker,
+            role: &attached_role,
+        };
+        let run = std::panic::AssertUnwindSafe(|| team.scope(host, attached_driver));
+        let out = std::panic::catch_unwind(run);
+        *host.last.lock().unwrap_or_else(|p| p.into_inner()) = Some(conductor.stats());
+        match (out, conductor.failure()) {
+            (Ok(r), None) => Ok(r),
+            (_, Some(why)) => Err(why),
+            (Err(panic), None) => std::panic::resume_unwind(panic),
+        }
     }
 }
 

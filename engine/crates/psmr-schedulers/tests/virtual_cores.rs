@@ -198,13 +198,15 @@ fn conservative_work_stealing_on_virtual_cores() {
     check(&lists(), 2, mapped(SchedulerId::WsConservative));
 }
 
+const OTHER_STEALING: [SchedulerId; 3] = [
+    SchedulerId::WsModerate,
+    SchedulerId::WsAggressive,
+    SchedulerId::WsOptimistic,
+];
+
 #[test]
 fn the_other_work_stealing_variants_on_virtual_cores() {
-    for id in [
-        SchedulerId::WsModerate,
-        SchedulerId::WsAggressive,
-        SchedulerId::WsOptimistic,
-    ] {
+    for id in OTHER_STEALING {
         check(&lists()[..2], 1, mapped(id));
     }
 }
@@ -222,14 +224,16 @@ fn event_coloring_on_virtual_cores() {
     check(&events(), 1, coloring(SchedulerId::Mely));
 }
 
+const STRATEGIES: [Strategy; 4] = [
+    Strategy::RoundRobin,
+    Strategy::SingleWorker,
+    Strategy::Base { delta_p: 300 },
+    Strategy::Async { window: Some(200) },
+];
+
 #[test]
 fn repartitioning_on_virtual_cores() {
-    for strategy in [
-        Strategy::RoundRobin,
-        Strategy::SingleWorker,
-        Strategy::Base { delta_p: 300 },
-        Strategy::Async { window: Some(200) },
-    ] {
+    for strategy in STRATEGIES {
         check(&ycsb(), 1, |_, _, _| Box::new(Repart::new(strategy)));
     }
 }
