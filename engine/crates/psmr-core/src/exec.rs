@@ -410,7 +410,7 @@ impl<'a> RunContext<'a> {
         // Virtual cores: the execution takes its modelled time here, inside
         // the footprint, so a request a broken scheduler overlaps with this
         // one runs between the two crossings and the versions show it.
-        virt::with_current(|h| h.point(self.modelled_ns(h.costs(), req, pace)));
+        virt::with_current(|h| h.work(self.modelled_ns(h.costs(), req, pace)));
         let response = self.app.execute(&req.op);
         if pace > 0 {
             clock::spin_for(pace);

@@ -48,6 +48,9 @@ struct State {
     status: Vec<Status>,
     /// Whether a thread's last block ended by its deadline.
     timed_out: Vec<bool>,
+    /// Whether a thread is in a wait loop: it spun, and has not since
+    /// executed a request, blocked on a key or woken anyone.
+    spinning: Vec<bool>,
     /// Where each thread last met the conductor (for the watchdogs).
     site: Vec<&'static Location<'static>>,
     next_seq: u64,
@@ -94,6 +97,7 @@ impl Conductor {
                 clock: vec![0; n],
                 status: vec![Status::Runnable; n],
                 timed_out: vec![false; n],
+                spinning: vec![false; n],
                 site: vec![here; n],
                 next_seq: 0,
                 lone_spins: 0,
@@ -170,7 +174,20 @@ impl Conductor {
     /// A synchronization point costing `ns`: advance, then run the earliest
     /// runnable thread (`me` again, without a hand-off, if it still is).
     pub fn point(&self, me: usize, ns: u64, at: &'static Location<'static>) {
+        self.point_as(me, ns, at, None);
+    }
+
+    /// A point that is work others may wait for (executing a request):
+    /// `me` leaves its wait loop, if it was in one.
+    pub fn work(&self, me: usize, ns: u64, at: &'static Location<'static>) {
+        self.point_as(me, ns, at, Some(false));
+    }
+
+    fn point_as(&self, me: usize, ns: u64, at: &'static Location<'static>, spinning: Option<bool>) {
         let mut st = self.lock();
+        if let Some(f) = spinning {
+            st.spinning[me] = f;
+        }
         st.site[me] = at;
         st.clock[me] = st.clock[me].saturating_add(ns);
         st.points += 1;
@@ -180,7 +197,9 @@ impl Conductor {
     /// One iteration of a wait loop costing `ns`. Nothing another thread
     /// does can change what `me` waits for until that thread runs, so the
     /// spinner's clock jumps to the next other thread's time (the
-    /// iterations in between would all see the same memory). When no other
+    /// iterations in between would all see the same memory): the next
+    /// thread not itself in a wait loop, if there is one (spinners polling
+    /// each other would otherwise leapfrog in steps of one spin). When no other
     /// thread can ever run, the spin is a livelock: after
     /// [`LONE_SPIN_LIMIT`] such spins the run fails naming the thread and
     /// the caller's source line.
@@ -188,8 +207,10 @@ impl Conductor {
         let mut st = self.lock();
         st.site[me] = here;
         st.points += 1;
+        st.spinning[me] = true;
         let stepped = st.clock[me].saturating_add(ns);
-        match self.earliest_other(&st, me) {
+        let working = self.earliest_other_where(&st, me, |st, i| !st.spinning[i]);
+        match working.or_else(|| self.earliest_other(&st, me)) {
             Some((t, _)) => {
                 st.lone_spins = 0;
                 st.clock[me] = stepped.max(t);
@@ -252,6 +273,9 @@ impl Conductor {
         let seq = st.next_seq;
         st.next_seq += 1;
         st.timed_out[me] = false;
+        if key != 0 {
+            st.spinning[me] = false;
+        }
         st.status[me] = Status::Blocked { key, seq, deadline };
         let st = self.reschedule(st, me);
         st.timed_out[me]
@@ -285,6 +309,9 @@ impl Conductor {
             if !all {
                 break;
             }
+        }
+        if woken > 0 {
+            st.spinning[me] = false;
         }
         woken
     }
@@ -336,8 +363,17 @@ impl Conductor {
     /// The earliest candidate other than `me`: a runnable thread at its
     /// clock, or a timed sleeper at its deadline (ties by index).
     fn earliest_other(&self, st: &State, me: usize) -> Option<(u64, usize)> {
+        self.earliest_other_where(st, me, |_, _| true)
+    }
+
+    fn earliest_other_where(
+        &self,
+        st: &State,
+        me: usize,
+        keep: impl Fn(&State, usize) -> bool,
+    ) -> Option<(u64, usize)> {
         (0..st.status.len())
-            .filter(|&i| i != me)
+            .filter(|&i| i != me && keep(st, i))
             .filter_map(|i| Self::ready_at(st, i).map(|t| (t, i)))
             .min()
     }

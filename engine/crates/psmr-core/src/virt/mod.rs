@@ -49,6 +49,11 @@ impl Here<'_> {
     pub fn point(&self, ns: u64) {
         self.conductor.point(self.me, ns, Location::caller());
     }
+    /// A point that is work others may wait for (see [`Conductor::work`]).
+    #[track_caller]
+    pub fn work(&self, ns: u64) {
+        self.conductor.work(self.me, ns, Location::caller());
+    }
     #[track_caller]
     pub fn spin(&self, ns: u64) {
         self.conductor.spin(self.me, ns, Location::caller());

@@ -90,6 +90,27 @@ fn the_earliest_thread_keeps_the_token_without_a_hand_off() {
 }
 
 #[test]
+fn spinners_jump_to_the_next_working_thread_instead_of_polling_each_other() {
+    let go = AtomicBool::new(false);
+    let c = Arc::new(Conductor::new(names(3), CostTable::reference()));
+    let r = team(&c, 3, |i| {
+        if i == 2 {
+            // The awaited thread works 100 us before it releases them.
+            with_current(|h| h.work(100_000));
+            go.store(true, Ordering::Relaxed);
+            return;
+        }
+        while !go.load(Ordering::Relaxed) {
+            with_current(|h| h.spin(10));
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    // Polling each other, the two spinners would hand the token back and
+    // forth every 10 ns of virtual time: about 10,000 hand-offs.
+    assert!(c.stats().handoffs < 20, "{:?}", c.stats());
+}
+
+#[test]
 fn a_woken_thread_resumes_at_the_wakers_clock_plus_the_wake_up() {
     let c = Arc::new(Conductor::new(names(2), CostTable::reference()));
     let resumed = std::sync::Mutex::new(0);
