@@ -58,6 +58,11 @@ enum Command {
         /// Do not record the event trace.
         #[arg(long)]
         no_trace: bool,
+        /// Run on N virtual cores (N worker threads, one at a time in
+        /// virtual time under the reference cost table): a model's numbers,
+        /// labelled so in every row. Not with --json yet.
+        #[arg(long, value_name = "N", conflicts_with = "json")]
+        virtual_cores: Option<u32>,
         /// Print the JSON report instead of a table.
         #[arg(long)]
         json: bool,
@@ -182,6 +187,7 @@ fn main() -> ExitCode {
             pace_ns,
             delivery,
             no_trace,
+            virtual_cores,
             json,
             commits,
             order,
@@ -202,6 +208,7 @@ fn main() -> ExitCode {
                 pace_ns,
                 delivery,
                 thread_pace_ns: None,
+                virtual_cores,
             };
             let files = RunFiles {
                 commits: commits.as_deref(),
@@ -446,7 +453,12 @@ fn cmd_run(
             return code;
         }
     }
-    if let Err(code) = print_report(&report, json, table::runs) {
+    let table = if opts.virtual_cores.is_some() {
+        table::virtual_runs
+    } else {
+        table::runs
+    };
+    if let Err(code) = print_report(&report, json, table) {
         return code;
     }
     let mut violated = false;

@@ -30,6 +30,19 @@ pub fn render(header: &[&str], rows: &[Vec<String>]) -> String {
 
 /// The table of `psmr run`.
 pub fn runs(report: &Report) -> String {
+    runs_labelled(report, None)
+}
+
+/// The table of `psmr run --virtual-cores N`: the title and every row say
+/// the numbers are a model's (virtual time, reference cost table), never
+/// a measurement of this machine.
+pub fn virtual_runs(report: &Report) -> String {
+    let cores = report.runs.first().map_or(0, |r| r.threads);
+    let label = format!("virtual {cores} cores (model, reference cost table)");
+    runs_labelled(report, Some(&label))
+}
+
+fn runs_labelled(report: &Report, model: Option<&str>) -> String {
     let rows: Vec<Vec<String>> = report
         .runs
         .iter()
@@ -58,27 +71,30 @@ pub fn runs(report: &Report) -> String {
                     "VIOLATION".into()
                 },
             ]
+            .into_iter()
+            .chain(model.map(str::to_string))
+            .collect()
         })
         .collect();
-    format!(
-        "{} ({} cores)\n{}",
-        report.scenario,
-        report.cores,
-        render(
-            &[
-                "scheduler",
-                "threads",
-                "executed",
-                "ops/s",
-                "speedup",
-                "p50 us",
-                "p99 us",
-                "sched ns/req",
-                "correct",
-            ],
-            &rows,
-        )
-    )
+    let mut header = vec![
+        "scheduler",
+        "threads",
+        "executed",
+        "ops/s",
+        "speedup",
+        "p50 us",
+        "p99 us",
+        "sched ns/req",
+        "correct",
+    ];
+    let title = match model {
+        None => format!("{} ({} cores)", report.scenario, report.cores),
+        Some(m) => {
+            header.push("numbers");
+            format!("{}: {m}, not measured on this machine", report.scenario)
+        }
+    };
+    format!("{title}\n{}", render(&header, &rows))
 }
 
 /// The table of `psmr bench`; `*` marks oversubscribed points. A column

@@ -36,6 +36,7 @@ use crate::request::{Request, RequestId, NO_REQUEST};
 use crate::stream::{Stream, StreamKind};
 use crate::threads::ThreadHost;
 use crate::trace::{EventKind, Recorder, ThreadRef, TraceHub, SCHEDULER};
+use crate::virt::{self, CostTable};
 
 /// Per-request record of one run, one cache line each so that workers
 /// writing neighbouring requests do not share a line.
@@ -401,12 +402,16 @@ impl<'a> RunContext<'a> {
         } else {
             self.log.cells.cross(entries, self.stream.expected(id), 0)
         };
-        let response = self.app.execute(&req.op);
         let pace = self
             .thread_pace_ns
             .get(rec.thread as usize)
             .copied()
             .unwrap_or(self.pace_ns);
+        // Virtual cores: the execution takes its modelled time here, inside
+        // the footprint, so a request a broken scheduler overlaps with this
+        // one runs between the two crossings and the versions show it.
+        virt::with_current(|h| h.work(self.modelled_ns(h.costs(), req, pace)));
+        let response = self.app.execute(&req.op);
         if pace > 0 {
             clock::spin_for(pace);
         }
@@ -434,6 +439,13 @@ impl<'a> RunContext<'a> {
         rec.stats().exec_ns += end_ns.saturating_sub(start_ns);
         self.progress.bump(rec.thread);
         self.stream.children(id)
+    }
+
+    /// The virtual time executing `req` takes: a fixed part, the
+    /// application's work units, its synthetic spin and the pace.
+    fn modelled_ns(&self, costs: &CostTable, req: &Request, pace: u64) -> u64 {
+        let work = self.app.work(&req.op);
+        costs.execute_base + work.units.saturating_mul(costs.work_unit) + work.spin_ns + pace
     }
 
     /// An event writes its color: bump it and keep what was seen (its
@@ -575,6 +587,8 @@ impl Deliverer<'_, '_> {
             }
             Delivery::Rate { per_s } => {
                 let due = self.start_ns + (self.next as f64 * 1e9 / per_s.max(1e-9)) as u64;
+                // Virtual cores: sleep until due (nothing else ends it).
+                virt::with_current(|h| h.sleep(due.saturating_sub(h.now())));
                 wait_until(ctx.cancel, || ctx.trace.now() >= due)
             }
         }
@@ -591,6 +605,9 @@ fn wait_until(cancel: &CancelToken, mut ready: impl FnMut() -> bool) -> bool {
         }
         if cancel.is_cancelled() {
             return false;
+        }
+        if virt::with_current(|h| h.spin(h.costs().spin)).is_some() {
+            continue;
         }
         tries = tries.saturating_add(1);
         if tries < 64 {

@@ -27,10 +27,13 @@
 //!   and the per-thread recorders a run records it with;
 //! * [`metrics`]: throughput, latency and per-thread time accounting;
 //! * [`oracle`]: the correctness check run after every run;
-//! * [`scc`]: strongly connected components (iterative Tarjan).
+//! * [`scc`]: strongly connected components (iterative Tarjan);
+//! * [`virt`]: virtual cores (a conductor running a run's real threads one
+//!   at a time in virtual time) and the `Mutex`/`Condvar` aware of it.
 //!
-//! No module imports one that imports it back. From the bottom up: `cell`,
-//! `clock`, `rng`, `scc`, `cancel` import nothing of the crate; then
+//! No module imports one that imports it back. From the bottom up: `virt`
+//! (virtual cores) imports nothing of the crate; `cell`, `clock`, `rng`,
+//! `scc`, `cancel` import nothing of the crate but `virt`; then
 //! `class`, `request`, `stream`; the trace and `threads`; the
 //! applications; `exec` and what runs on it (`scheduler`, `metrics`,
 //! `oracle`, `run`). The generators (`ycsb`, `commit_sim`, `workload_*`,
@@ -53,6 +56,7 @@ pub mod scheduler;
 pub mod stream;
 pub mod threads;
 pub mod trace;
+pub mod virt;
 pub mod workload;
 pub mod workload_commits;
 pub mod workload_events;

@@ -12,8 +12,15 @@
 //! (barriers, cycles, markers, a partitioner waiting for a snapshot). The
 //! host therefore refuses a run that needs more threads than it has
 //! (`workers + roles + 1 <= capacity`), instead of letting it deadlock.
+//!
+//! A host made [`ThreadHost::virtual_cores`] runs every team under a
+//! [`Conductor`]: the same closures on the same pool threads, one at a time
+//! in virtual time (docs/protocols/virtual-cores.md). Thread indices: the
+//! workers, then the roles, then the driver.
 
 use std::sync::Arc;
+
+use crate::virt::{self, Conductor, ConductorStats, CostTable};
 
 /// Most worker threads a run may ask for (scenario limit too).
 pub const MAX_WORKERS: usize = 64;
@@ -23,6 +30,10 @@ pub const MAX_ROLES: usize = crate::trace::MAX_ROLES;
 #[derive(Clone)]
 pub struct ThreadHost {
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// Virtual cores: every team runs under a conductor with this table.
+    virt: Option<CostTable>,
+    /// The last virtual team's counters (tests, reports).
+    last: Arc<std::sync::Mutex<Option<ConductorStats>>>,
 }
 
 impl std::fmt::Debug for ThreadHost {
@@ -44,12 +55,34 @@ impl ThreadHost {
             .map_err(|e| format!("cannot start {} threads: {e}", max_workers + 1))?;
         Ok(ThreadHost {
             pool: Some(Arc::new(pool)),
+            virt: None,
+            last: Arc::default(),
         })
     }
 
     /// The global rayon pool (the browser's wasm-bindgen-rayon pool).
     pub fn global() -> Self {
-        ThreadHost { pool: None }
+        ThreadHost {
+            pool: None,
+            virt: None,
+            last: Arc::default(),
+        }
+    }
+
+    /// This host, running every team on virtual cores with `costs`.
+    pub fn virtual_cores(mut self, costs: CostTable) -> Self {
+        self.virt = Some(costs);
+        self
+    }
+
+    /// The cost table when teams run on virtual cores.
+    pub fn virtual_costs(&self) -> Option<&CostTable> {
+        self.virt.as_ref()
+    }
+
+    /// The counters of the last virtual team this host ran.
+    pub fn last_virtual_stats(&self) -> Option<ConductorStats> {
+        *self.last.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Threads the host can run at once.
@@ -116,10 +149,10 @@ impl ThreadHost {
             worker: &worker,
             role: &role,
         };
-        Ok(match &self.pool {
-            Some(p) => p.scope(|s| team.spawn(s, driver)),
-            None => rayon::scope(|s| team.spawn(s, driver)),
-        })
+        match self.virt {
+            Some(costs) => team.run_virtual(self, costs, driver),
+            None => Ok(team.scope(self, driver)),
+        }
     }
 }
 
@@ -145,6 +178,64 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
             s.spawn(move |_| role(k));
         }
         driver()
+    }
+
+    /// Run the team and `driver` on `host`'s pool.
+    fn scope<R: Send>(self, host: &ThreadHost, driver: impl FnOnce() -> R + Send) -> R {
+        match &host.pool {
+            Some(p) => p.scope(|s| self.spawn(s, driver)),
+            None => rayon::scope(|s| self.spawn(s, driver)),
+        }
+    }
+
+    /// [`ThreadHost::run_team`] on virtual cores: each closure attaches
+    /// its pool thread to one conductor first. A failed run (a watchdog, a
+    /// panicking thread) is an error naming why, not a panic.
+    fn run_virtual<R: Send>(
+        self,
+        host: &ThreadHost,
+        costs: CostTable,
+        driver: impl FnOnce() -> R + Send,
+    ) -> Result<R, String> {
+        let Team {
+            workers,
+            roles,
+            worker,
+            role,
+        } = self;
+        let names = (0..workers)
+            .map(|i| format!("worker {i}"))
+            .chain((0..roles).map(|k| format!("role {k}")))
+            .chain(std::iter::once("driver".to_string()))
+            .collect();
+        let conductor = Arc::new(Conductor::new(names, costs));
+        let c = &conductor;
+        let attached_worker = move |i: usize| {
+            let _on = virt::attach(Arc::clone(c), i);
+            worker(i);
+        };
+        let attached_role = move |k: usize| {
+            let _on = virt::attach(Arc::clone(c), workers + k);
+            role(k);
+        };
+        let attached_driver = move || {
+            let _on = virt::attach(Arc::clone(c), workers + roles);
+            driver()
+        };
+        let team = Team {
+            workers,
+            roles,
+            worker: &attached_worker,
+            role: &attached_role,
+        };
+        let run = std::panic::AssertUnwindSafe(|| team.scope(host, attached_driver));
+        let out = std::panic::catch_unwind(run);
+        *host.last.lock().unwrap_or_else(|p| p.into_inner()) = Some(conductor.stats());
+        match (out, conductor.failure()) {
+            (Ok(r), None) => Ok(r),
+            (_, Some(why)) => Err(why),
+            (Err(panic), None) => std::panic::resume_unwind(panic),
+        }
     }
 }
 

@@ -33,6 +33,13 @@ pub struct RunOptions {
     /// those threads: slow one thread down (a classroom what-if).
     #[serde(default)]
     pub thread_pace_ns: Option<Vec<u64>>,
+    /// Run on this many virtual cores (worker threads, replacing `threads`)
+    /// under a conductor with the reference cost table, in virtual time
+    /// (issue 25, docs/protocols/virtual-cores.md). Rust callers and the
+    /// CLI only yet: the report does not label such a run, so no front end
+    /// offers it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtual_cores: Option<u32>,
 }
 
 /// One scheduler entry selected to run; `index` is its place in the file

@@ -247,6 +247,18 @@ pub fn run_error_diagnostic(sc: &Scenario, sel: &Selected, e: &RunError) -> Diag
     }
 }
 
+/// A host running every team on virtual cores with the reference table:
+/// `host`'s pool if it holds `need` threads, else (natively) a pool of its
+/// own, so a virtual run may have more workers than the machine's pool.
+fn virtual_cores_host(host: &ThreadHost, need: usize) -> Result<ThreadHost, String> {
+    let pool = if need <= host.capacity() {
+        host.clone()
+    } else {
+        ThreadHost::with_capacity(need - 1)?
+    };
+    Ok(pool.virtual_cores(psmr_core::virt::CostTable::reference()))
+}
+
 /// Run every selected scheduler of `sc` on one stream, each checked by the
 /// oracle. Errors (invalid overrides, limits, a scheduler that cannot run)
 /// come back as located diagnostics before any long run starts
@@ -259,8 +271,38 @@ pub fn run_scenario(
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
+    let virtual_opts;
+    let opts = match opts.virtual_cores {
+        Some(n) => {
+            virtual_opts = RunOptions {
+                threads: Some(n as usize),
+                ..opts.clone()
+            };
+            &virtual_opts
+        }
+        None => opts,
+    };
     let eff = effective(sc, opts);
-    let selected = check_run(&eff, opts, limits, host.capacity())?;
+    // A virtual run gets a pool of its own when the caller's is too small.
+    let pool = match opts.virtual_cores {
+        Some(_) => usize::MAX,
+        None => host.capacity(),
+    };
+    let selected = check_run(&eff, opts, limits, pool)?;
+    let virtual_host;
+    let host = match opts.virtual_cores {
+        Some(_) => {
+            let roles = selected
+                .iter()
+                .map(|s| s.needs.roles.len())
+                .max()
+                .unwrap_or(0);
+            virtual_host = virtual_cores_host(host, eff.threads + 1 + roles)
+                .map_err(|e| vec![eff.diagnostic("threads", e)])?;
+            &virtual_host
+        }
+        None => host,
+    };
     let prepared = prepare(&eff)?;
     let built = build_selected(&eff, &selected, &prepared)?;
     let threads = eff.threads;

@@ -194,7 +194,11 @@ impl Backoff {
         }
     }
 
-    /// Wait a little, escalating from spinning to yielding to parking.
+    /// Wait a little, escalating from spinning to yielding to parking. On
+    /// virtual cores each phase is a point of its cost (spin, yield, a
+    /// sleep of `park_us`); a spinner nothing can release is reported by
+    /// the conductor's watchdog naming the caller's line.
+    #[track_caller]
     pub fn snooze(&mut self) {
         self.spins = self.spins.saturating_add(1);
         if cfg!(any(loom, shuttle)) {
@@ -202,7 +206,7 @@ impl Backoff {
             // never ends (both schedule threads cooperatively).
             sync::yield_now();
         } else if self.spins <= self.policy.spins {
-            std::hint::spin_loop();
+            sync::spin_loop();
         } else if self.spins <= self.policy.spins.saturating_add(self.policy.yields) {
             self.yields += 1;
             sync::yield_now();

@@ -2,6 +2,12 @@
 //! atomics normally, against loom's under `--cfg loom` and against
 //! shuttle's under `--cfg shuttle`, so the model checkers explore the very
 //! code the executors run (tokio's habit).
+//!
+//! Without loom or shuttle, `Mutex`, `MutexGuard` and `Condvar` are
+//! psmr-core's virtual-aware ones: std's in a real run (plus one relaxed
+//! load), synchronization points of the conductor on virtual cores
+//! (docs/protocols/virtual-cores.md); `yield_now` and [`park_for_us`] are
+//! points too.
 
 #[cfg(loom)]
 pub use loom::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -18,15 +24,47 @@ pub use shuttle::sync::{Arc, Condvar, Mutex, MutexGuard};
 pub use shuttle::thread::yield_now;
 
 #[cfg(not(any(loom, shuttle)))]
+pub use psmr_core::virt::sync::{Condvar, Mutex, MutexGuard};
+#[cfg(not(any(loom, shuttle)))]
 pub use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+#[cfg(not(any(loom, shuttle)))]
+pub use std::sync::Arc;
 /// All three mutexes report a failed `try_lock` with std's error type.
 pub use std::sync::TryLockError;
-#[cfg(not(any(loom, shuttle)))]
-pub use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-#[cfg(not(any(loom, shuttle)))]
-pub use std::thread::yield_now;
 
-/// Sleep briefly (a yield under loom and shuttle, which have no time).
+/// Yield the processor (on virtual cores: a point costing a yield, after
+/// which the earliest thread runs).
+#[cfg(not(any(loom, shuttle)))]
+#[inline]
+#[track_caller]
+pub fn yield_now() {
+    let at = std::panic::Location::caller();
+    if psmr_core::virt::with_current(|h| h.conductor.spin(h.me, h.costs().yield_now, at)).is_none()
+    {
+        std::thread::yield_now();
+    }
+}
+
+/// One busy-wait iteration: `std::hint::spin_loop`, or on virtual cores a
+/// point costing a spin (the conductor's watchdog names the caller's line
+/// if nothing can end the wait).
+#[inline]
+#[track_caller]
+pub fn spin_loop() {
+    #[cfg(not(any(loom, shuttle)))]
+    {
+        let at = std::panic::Location::caller();
+        let spun = psmr_core::virt::with_current(|h| h.conductor.spin(h.me, h.costs().spin, at));
+        if spun.is_some() {
+            return;
+        }
+    }
+    std::hint::spin_loop();
+}
+
+/// Sleep briefly (a yield under loom and shuttle, which have no time; a
+/// sleep in virtual time on virtual cores).
+#[track_caller]
 pub fn park_for_us(us: u32) {
     #[cfg(any(loom, shuttle))]
     {
@@ -35,6 +73,9 @@ pub fn park_for_us(us: u32) {
     }
     #[cfg(not(any(loom, shuttle)))]
     {
+        if psmr_core::virt::with_current(|h| h.sleep(us as u64 * 1_000)).is_some() {
+            return;
+        }
         if us == 0 {
             std::thread::yield_now();
         } else {

@@ -14,6 +14,25 @@ pub trait Application: Send + Sync {
     fn digest(&self) -> u64;
     /// Number of shards.
     fn shards(&self) -> usize;
+    /// The work `op` does on the current state, for the virtual-cores cost
+    /// model: a deterministic function of the operation and the state (so
+    /// a virtual run stays deterministic), read just before it executes.
+    fn work(&self, op: &Op) -> Work {
+        let _ = op;
+        Work {
+            units: 1,
+            spin_ns: 0,
+        }
+    }
+}
+
+/// What executing one operation costs in the virtual-cores model: `units`
+/// of application work (list nodes walked, keys touched) and `spin_ns` of
+/// synthetic spinning, charged as exactly that much virtual time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    pub units: u64,
+    pub spin_ns: u64,
 }
 
 /// FNV-1a step, used by the digests.

@@ -22,7 +22,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::application::{digest_of, fnv, Application};
+use super::application::{digest_of, fnv, Application, Work};
 use crate::clock;
 use crate::request::{EventOp, Op};
 
@@ -119,6 +119,15 @@ impl Application for Handlers {
     }
     fn shards(&self) -> usize {
         1
+    }
+    fn work(&self, op: &Op) -> Work {
+        match op {
+            Op::Event(e) => Work {
+                units: 1 + e.lines as u64,
+                spin_ns: e.ns as u64,
+            },
+            _ => Work::default(),
+        }
     }
 }
 

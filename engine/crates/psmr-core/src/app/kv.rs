@@ -28,7 +28,7 @@
 use std::collections::BTreeMap;
 use std::sync::RwLock;
 
-use super::application::{fnv, Application, FNV_OFFSET};
+use super::application::{fnv, Application, Work, FNV_OFFSET};
 use crate::request::Op;
 
 /// Consecutive keys per block.
@@ -228,6 +228,13 @@ impl Application for KvStore {
     }
     fn shards(&self) -> usize {
         self.shards
+    }
+    fn work(&self, op: &Op) -> Work {
+        let units = match *op {
+            Op::KvScan { len, .. } => len.max(1) as u64,
+            _ => 1,
+        };
+        Work { units, spin_ns: 0 }
     }
 }
 

@@ -13,7 +13,7 @@
 
 use std::sync::RwLock;
 
-use super::application::{fnv, Application, FNV_OFFSET};
+use super::application::{fnv, Application, Work, FNV_OFFSET};
 use crate::request::Op;
 
 const NIL: u32 = u32::MAX;
@@ -150,6 +150,15 @@ impl Application for ShardedList {
     }
     fn shards(&self) -> usize {
         self.shards.len()
+    }
+    /// A walk may visit every node of the shards it touches.
+    fn work(&self, op: &Op) -> Work {
+        let len = |s: usize| self.read(s, |l| l.len as u64);
+        let units = match *op {
+            Op::ListContains { shard, .. } | Op::ListAdd { shard, .. } => len(shard as usize),
+            _ => (0..self.shards.len()).map(len).sum(),
+        };
+        Work { units, spin_ns: 0 }
     }
 }
 

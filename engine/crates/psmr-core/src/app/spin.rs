@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::application::{digest_of, fnv, Application, FNV_OFFSET};
+use super::application::{digest_of, fnv, Application, Work, FNV_OFFSET};
 use crate::clock;
 use crate::request::Op;
 
@@ -51,5 +51,17 @@ impl Application for SpinApp {
     }
     fn shards(&self) -> usize {
         self.shards.len()
+    }
+    fn work(&self, op: &Op) -> Work {
+        let (ns, shards) = match *op {
+            Op::Spin { ns, shards, .. } => {
+                (if ns == 0 { self.ns } else { ns }, shards.iter().count())
+            }
+            _ => (0, 1),
+        };
+        Work {
+            units: shards as u64,
+            spin_ns: ns as u64,
+        }
     }
 }

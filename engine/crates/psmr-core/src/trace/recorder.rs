@@ -221,8 +221,13 @@ impl TraceHub {
     pub fn config(&self) -> TraceConfig {
         self.config
     }
-    /// Nanoseconds since the run's origin.
+    /// Nanoseconds since the run's origin; on virtual cores, the calling
+    /// thread's virtual clock (which starts at 0 with the run).
+    #[inline]
     pub fn now(&self) -> u64 {
+        if let Some(t) = crate::virt::now() {
+            return t;
+        }
         clock::now_ns().saturating_sub(self.origin_ns)
     }
     pub fn seq(&self) -> &SeqClock {

@@ -143,7 +143,7 @@ impl<'r, 's, D: Discipline, P: EventProbe<'s>> Worker<'r, 's, D, P> {
                     .sleep(self.me, &self.probe, &mut self.tally, self.spin.park_us);
             }
         } else if n <= self.spin.spins {
-            std::hint::spin_loop();
+            sync::spin_loop();
         } else if n <= self.spin.spins.saturating_add(self.spin.yields) {
             sync::yield_now();
         } else {

@@ -1,0 +1,504 @@
+//! The conductor: one token, one virtual clock per thread, and the
+//! deterministic choice of who runs next. Rules and the determinism
+//! argument: docs/protocols/virtual-cores.md.
+//!
+//! Every method taking `me` must be called by thread `me` while it holds
+//! the token (the thread host attaches each thread of a team with
+//! [`super::attach`], which waits for the token first). Only the token
+//! holder runs code of the run, so the conductor's state changes in one
+//! total order that depends only on the threads' code and the cost table.
+
+use std::panic::Location;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+use super::cost::CostTable;
+
+/// No thread holds the token (all are done, or the run failed).
+const NOBODY: usize = usize::MAX;
+
+/// Consecutive spins of a thread that is the only runnable one (and has
+/// no timed sleeper to jump to) before the watchdog calls it a livelock.
+/// Nothing but the spinner's own clock changes while it spins alone, so a
+/// wait that ends has ended long before this.
+pub const LONE_SPIN_LIMIT: u32 = 100_000;
+
+/// What a thread is doing, as the conductor sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    /// May be chosen; its clock says when.
+    Runnable,
+    /// Waiting for a wake on `key` (0: only the deadline ends it), or
+    /// until virtual time `deadline`. `seq` orders waiters (FIFO wakes).
+    Blocked {
+        key: usize,
+        seq: u64,
+        deadline: Option<u64>,
+    },
+    /// Returned from its closure.
+    Done,
+}
+
+/// The conductor's state, behind one lock that only the token holder and
+/// threads waiting for the token take.
+#[derive(Debug)]
+struct State {
+    running: usize,
+    clock: Vec<u64>,
+    status: Vec<Status>,
+    /// Whether a thread's last block ended by its deadline.
+    timed_out: Vec<bool>,
+    /// Whether a thread is in a wait loop: it spun, and has not since
+    /// executed a request, blocked on a key or woken anyone.
+    spinning: Vec<bool>,
+    /// Where each thread last met the conductor (for the watchdogs).
+    site: Vec<&'static Location<'static>>,
+    next_seq: u64,
+    lone_spins: u32,
+    /// Every synchronization point and hand-off, for the stall watchdog
+    /// and the tests.
+    points: u64,
+    handoffs: u64,
+    failed: Option<String>,
+}
+
+/// Counters of a virtual run (tests and reports).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConductorStats {
+    pub points: u64,
+    pub handoffs: u64,
+    /// The largest virtual clock reached (the run's virtual makespan).
+    pub makespan_ns: u64,
+}
+
+/// Runs the threads of one team one at a time, in virtual time.
+#[derive(Debug)]
+pub struct Conductor {
+    state: Mutex<State>,
+    /// Thread `i` waits for the token on `turns[i]`.
+    turns: Vec<Condvar>,
+    names: Vec<String>,
+    costs: CostTable,
+    /// Wall time a token may stay with one thread without any point before
+    /// the waiting threads report it (a wait outside the facade).
+    stall: Duration,
+}
+
+impl Conductor {
+    /// A conductor for threads named `names` (index = thread), all runnable
+    /// at virtual time 0; thread 0 holds the token.
+    pub fn new(names: Vec<String>, costs: CostTable) -> Self {
+        let n = names.len().max(1);
+        let here = Location::caller();
+        super::ACTIVE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Conductor {
+            state: Mutex::new(State {
+                running: 0,
+                clock: vec![0; n],
+                status: vec![Status::Runnable; n],
+                timed_out: vec![false; n],
+                spinning: vec![false; n],
+                site: vec![here; n],
+                next_seq: 0,
+                lone_spins: 0,
+                points: 0,
+                handoffs: 0,
+                failed: None,
+            }),
+            turns: (0..n).map(|_| Condvar::new()).collect(),
+            names,
+            costs,
+            stall: Duration::from_secs(30),
+        }
+    }
+
+    /// Set the stall watchdog's wall-time limit (tests use a short one).
+    pub fn with_stall(mut self, stall: Duration) -> Self {
+        self.stall = stall;
+        self
+    }
+
+    pub fn costs(&self) -> &CostTable {
+        &self.costs
+    }
+
+    /// Threads of the team.
+    pub fn threads(&self) -> usize {
+        self.turns.len()
+    }
+
+    /// The name of thread `i` (its lane: "worker 3", "driver").
+    pub fn name(&self, i: usize) -> &str {
+        self.names.get(i).map_or("?", String::as_str)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic under this lock is a conductor bug or a failed run, and
+        // every path after one checks `failed`: the state is still usable.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn stats(&self) -> ConductorStats {
+        let st = self.lock();
+        ConductorStats {
+            points: st.points,
+            handoffs: st.handoffs,
+            makespan_ns: st.clock.iter().copied().max().unwrap_or(0),
+        }
+    }
+
+    /// Thread `me`'s virtual clock.
+    pub fn now(&self, me: usize) -> u64 {
+        self.lock().clock[me]
+    }
+
+    /// Why the run failed, if it did (a watchdog or a panicking thread).
+    pub fn failure(&self) -> Option<String> {
+        self.lock().failed.clone()
+    }
+
+    /// Wait until thread `me` holds the token (a thread's start).
+    pub fn enter(&self, me: usize) {
+        let st = self.lock();
+        drop(self.wait_turn(st, me));
+    }
+
+    /// Advance `me`'s clock by `ns` without giving anyone else a turn: work
+    /// local to the thread (no other thread can observe it before `me`'s
+    /// next synchronization point, which reschedules).
+    pub fn advance(&self, me: usize, ns: u64) {
+        let mut st = self.lock();
+        st.clock[me] = st.clock[me].saturating_add(ns);
+    }
+
+    /// A synchronization point costing `ns`: advance, then run the earliest
+    /// runnable thread (`me` again, without a hand-off, if it still is).
+    pub fn point(&self, me: usize, ns: u64, at: &'static Location<'static>) {
+        self.point_as(me, ns, at, None);
+    }
+
+    /// A point that is work others may wait for (executing a request):
+    /// `me` leaves its wait loop, if it was in one.
+    pub fn work(&self, me: usize, ns: u64, at: &'static Location<'static>) {
+        self.point_as(me, ns, at, Some(false));
+    }
+
+    fn point_as(&self, me: usize, ns: u64, at: &'static Location<'static>, spinning: Option<bool>) {
+        let mut st = self.lock();
+        if let Some(f) = spinning {
+            st.spinning[me] = f;
+        }
+        st.site[me] = at;
+        st.clock[me] = st.clock[me].saturating_add(ns);
+        st.points += 1;
+        drop(self.reschedule(st, me));
+    }
+
+    /// One iteration of a wait loop costing `ns`. Nothing another thread
+    /// does can change what `me` waits for until that thread runs, so the
+    /// spinner's clock jumps to the next other thread's time (the
+    /// iterations in between would all see the same memory): the next
+    /// thread not itself in a wait loop, if there is one (spinners polling
+    /// each other would otherwise leapfrog in steps of one spin). When no other
+    /// thread can ever run, the spin is a livelock: after
+    /// [`LONE_SPIN_LIMIT`] such spins the run fails naming the thread and
+    /// the caller's source line.
+    pub fn spin(&self, me: usize, ns: u64, here: &'static Location<'static>) {
+        let mut st = self.lock();
+        st.site[me] = here;
+        st.points += 1;
+        st.spinning[me] = true;
+        let stepped = st.clock[me].saturating_add(ns);
+        let working = self.earliest_other_where(&st, me, |st, i| !st.spinning[i]);
+        match working.or_else(|| self.earliest_other(&st, me)) {
+            Some((t, _)) => {
+                st.lone_spins = 0;
+                st.clock[me] = stepped.max(t);
+            }
+            None => {
+                st.clock[me] = stepped;
+                st = self.count_lone(st, me, here);
+            }
+        }
+        drop(self.reschedule(st, me));
+    }
+
+    /// One more wait-loop iteration (a spin or a sleep) while no other
+    /// thread can run; fail the run at [`LONE_SPIN_LIMIT`] in a row. The
+    /// count restarts at every hand-off and every such iteration that has
+    /// another candidate.
+    fn count_lone<'s>(
+        &'s self,
+        mut st: MutexGuard<'s, State>,
+        me: usize,
+        here: &'static Location<'static>,
+    ) -> MutexGuard<'s, State> {
+        st.lone_spins += 1;
+        if st.lone_spins < LONE_SPIN_LIMIT {
+            return st;
+        }
+        let msg = format!(
+            "virtual run: {} spins at {here} and no other thread can run \
+             (a wait nothing will end){}",
+            self.name(me),
+            self.describe(&st)
+        );
+        self.fail(st, msg)
+    }
+
+    /// Block `me` until a [`Conductor::wake`] on `key` (non-zero) or until
+    /// virtual time `deadline`, whichever comes first; then wait for the
+    /// token. Returns whether the deadline ended the wait. With no
+    /// runnable thread left and no deadline pending, the run is a deadlock:
+    /// it fails naming every thread and where it blocked.
+    pub fn block(
+        &self,
+        me: usize,
+        key: usize,
+        deadline: Option<u64>,
+        at: &'static Location<'static>,
+    ) -> bool {
+        let mut st = self.lock();
+        st.site[me] = at;
+        st.points += 1;
+        // A sleep (timed, no key) with no one else to run is a wait-loop
+        // iteration alone, like a spin.
+        if key == 0 && deadline.is_some() {
+            if self.earliest_other(&st, me).is_none() {
+                st = self.count_lone(st, me, at);
+            } else {
+                st.lone_spins = 0;
+            }
+        }
+        let seq = st.next_seq;
+        st.next_seq += 1;
+        st.timed_out[me] = false;
+        if key != 0 {
+            st.spinning[me] = false;
+        }
+        st.status[me] = Status::Blocked { key, seq, deadline };
+        let st = self.reschedule(st, me);
+        st.timed_out[me]
+    }
+
+    /// Sleep `ns` of virtual time (a timed park).
+    pub fn sleep(&self, me: usize, ns: u64, at: &'static Location<'static>) {
+        let until = self.now(me).saturating_add(ns);
+        self.block(me, 0, Some(until), at);
+    }
+
+    /// Wake the threads blocked on `key` (the oldest one, or all): each
+    /// becomes runnable at the latest of its own clock and `me`'s plus the
+    /// wake-up cost. No hand-off: the woken are never earlier than `me`.
+    /// Returns how many woke.
+    pub fn wake(&self, me: usize, key: usize, all: bool) -> usize {
+        let mut st = self.lock();
+        let at = st.clock[me].saturating_add(self.costs.wake_up);
+        let mut woken = 0;
+        loop {
+            let oldest = (0..st.status.len())
+                .filter_map(|i| match st.status[i] {
+                    Status::Blocked { key: k, seq, .. } if k == key && key != 0 => Some((seq, i)),
+                    _ => None,
+                })
+                .min();
+            let Some((_, i)) = oldest else { break };
+            st.status[i] = Status::Runnable;
+            st.clock[i] = st.clock[i].max(at);
+            woken += 1;
+            if !all {
+                break;
+            }
+        }
+        if woken > 0 {
+            st.spinning[me] = false;
+        }
+        woken
+    }
+
+    /// Whether any thread is blocked on `key` (an unlock with nobody
+    /// waiting skips the wake).
+    pub fn has_waiters(&self, key: usize) -> bool {
+        let st = self.lock();
+        st.status
+            .iter()
+            .any(|s| matches!(*s, Status::Blocked { key: k, .. } if k == key))
+    }
+
+    /// Thread `me` ended: give the token to the earliest runnable thread.
+    pub fn exit(&self, me: usize) {
+        let mut st = self.lock();
+        st.status[me] = Status::Done;
+        if st.failed.is_some() {
+            return;
+        }
+        match self.choose(&mut st) {
+            Some(next) => self.hand(&mut st, next),
+            None => {
+                st.running = NOBODY;
+                if st.status.iter().any(|s| *s != Status::Done) {
+                    let msg = format!(
+                        "virtual run: {} ended and every other thread is blocked (deadlock){}",
+                        self.name(me),
+                        self.describe(&st)
+                    );
+                    st.failed = Some(msg);
+                    self.turns.iter().for_each(Condvar::notify_all);
+                }
+            }
+        }
+    }
+
+    /// Thread `me` panicked: fail the run so every waiting thread stops.
+    pub fn abort(&self, me: usize) {
+        let mut st = self.lock();
+        st.status[me] = Status::Done;
+        if st.failed.is_none() {
+            st.failed = Some(format!("virtual run: {} panicked", self.name(me)));
+        }
+        st.running = NOBODY;
+        self.turns.iter().for_each(Condvar::notify_all);
+    }
+
+    /// The earliest candidate other than `me`: a runnable thread at its
+    /// clock, or a timed sleeper at its deadline (ties by index).
+    fn earliest_other(&self, st: &State, me: usize) -> Option<(u64, usize)> {
+        self.earliest_other_where(st, me, |_, _| true)
+    }
+
+    fn earliest_other_where(
+        &self,
+        st: &State,
+        me: usize,
+        keep: impl Fn(&State, usize) -> bool,
+    ) -> Option<(u64, usize)> {
+        (0..st.status.len())
+            .filter(|&i| i != me && keep(st, i))
+            .filter_map(|i| Self::ready_at(st, i).map(|t| (t, i)))
+            .min()
+    }
+
+    /// When thread `i` could run next, if it can without a wake.
+    fn ready_at(st: &State, i: usize) -> Option<u64> {
+        match st.status[i] {
+            Status::Runnable => Some(st.clock[i]),
+            Status::Blocked {
+                deadline: Some(d), ..
+            } => Some(d.max(st.clock[i])),
+            _ => None,
+        }
+    }
+
+    /// The thread to run next (smallest time, then smallest index); a
+    /// chosen sleeper wakes at its deadline.
+    fn choose(&self, st: &mut State) -> Option<usize> {
+        let (t, i) = (0..st.status.len())
+            .filter_map(|i| Self::ready_at(st, i).map(|t| (t, i)))
+            .min()?;
+        if st.status[i] != Status::Runnable {
+            st.status[i] = Status::Runnable;
+            st.timed_out[i] = true;
+            st.clock[i] = t;
+        }
+        Some(i)
+    }
+
+    /// Choose who runs next; if not `me`, hand the token over and wait for
+    /// it back. Fails the run on a deadlock.
+    fn reschedule<'s>(&'s self, mut st: MutexGuard<'s, State>, me: usize) -> MutexGuard<'s, State> {
+        match self.choose(&mut st) {
+            Some(next) if next == me => st,
+            Some(next) => {
+                self.hand(&mut st, next);
+                self.wait_turn(st, me)
+            }
+            None => {
+                let msg = format!(
+                    "virtual run: {} blocked at {} and no thread can run (deadlock){}",
+                    self.name(me),
+                    st.site[me],
+                    self.describe(&st)
+                );
+                self.fail(st, msg)
+            }
+        }
+    }
+
+    fn hand(&self, st: &mut State, next: usize) {
+        st.lone_spins = 0;
+        st.running = next;
+        st.handoffs += 1;
+        self.turns[next].notify_one();
+    }
+
+    /// Wait on `turns[me]` until `me` holds the token. The stall watchdog:
+    /// if neither a point nor a hand-off happens for `stall` of wall time,
+    /// the holder is stuck outside the facade; say so, once.
+    fn wait_turn<'s>(&'s self, mut st: MutexGuard<'s, State>, me: usize) -> MutexGuard<'s, State> {
+        let mut seen = (st.points, st.handoffs);
+        let mut reported = false;
+        loop {
+            if let Some(msg) = &st.failed {
+                let msg = msg.clone();
+                drop(st);
+                panic!("{msg}");
+            }
+            if st.running == me {
+                return st;
+            }
+            let (g, timeout) = self.turns[me]
+                .wait_timeout(st, self.stall)
+                .unwrap_or_else(|p| p.into_inner());
+            st = g;
+            let now = (st.points, st.handoffs);
+            if timeout.timed_out() && now == seen && !reported && st.running != NOBODY {
+                reported = true;
+                eprintln!(
+                    "virtual run watchdog: {} has held the token for {:?} of wall time since \
+                     its last synchronization point at {} (a wait outside the facade?)",
+                    self.name(st.running),
+                    self.stall,
+                    st.site[st.running]
+                );
+            }
+            seen = now;
+        }
+    }
+
+    /// Record `msg` as the run's failure, wake every waiter, and panic.
+    fn fail(&self, mut st: MutexGuard<'_, State>, msg: String) -> ! {
+        st.failed.get_or_insert(msg.clone());
+        st.running = NOBODY;
+        self.turns.iter().for_each(Condvar::notify_all);
+        drop(st);
+        panic!("{msg}");
+    }
+
+    /// Every thread's state, one line each, for a watchdog's message.
+    fn describe(&self, st: &State) -> String {
+        let mut out = String::new();
+        for i in 0..st.status.len() {
+            let what = match st.status[i] {
+                Status::Runnable => "runnable".to_string(),
+                Status::Blocked { deadline: None, .. } => "blocked".to_string(),
+                Status::Blocked {
+                    deadline: Some(d), ..
+                } => format!("sleeping until {d} ns"),
+                Status::Done => "done".to_string(),
+            };
+            out.push_str(&format!(
+                "\n  {}: {what} at {} ns, last at {}",
+                self.name(i),
+                st.clock[i],
+                st.site[i]
+            ));
+        }
+        out
+    }
+}
+
+impl Drop for Conductor {
+    fn drop(&mut self) {
+        super::ACTIVE.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,155 @@
+//! Virtual cores: the real threads of a run, one at a time, in virtual
+//! time, under a [`Conductor`] (issue 25; rules and the determinism
+//! argument in docs/protocols/virtual-cores.md).
+//!
+//! A thread of a virtual run knows its conductor through a thread-local
+//! set by [`attach`] (the thread host does it for every thread of a
+//! team). Code that may run in either mode asks [`current`]: in a real run
+//! that is one relaxed load of a process-wide count of live conductors
+//! (zero, so `None` at once), and only while some virtual run exists in the
+//! process a thread-local read.
+
+pub mod conductor;
+pub mod cost;
+pub mod sync;
+
+use std::cell::RefCell;
+use std::panic::Location;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+pub use conductor::{Conductor, ConductorStats, LONE_SPIN_LIMIT};
+pub use cost::CostTable;
+
+/// Live conductors in the process. `Relaxed` is enough: a thread of a
+/// virtual run is attached after its conductor was made (the spawn orders
+/// the increment before it), and a thread of a real run reads 0 or, while
+/// an unrelated virtual run lives, finds no conductor in its thread-local.
+static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static CURRENT: RefCell<Option<(Arc<Conductor>, usize)>> = const { RefCell::new(None) };
+}
+
+/// Thread `me` of `conductor`, as seen from the thread itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Here<'c> {
+    pub conductor: &'c Conductor,
+    pub me: usize,
+}
+
+impl Here<'_> {
+    pub fn costs(&self) -> &CostTable {
+        self.conductor.costs()
+    }
+    pub fn now(&self) -> u64 {
+        self.conductor.now(self.me)
+    }
+    #[track_caller]
+    pub fn point(&self, ns: u64) {
+        self.conductor.point(self.me, ns, Location::caller());
+    }
+    /// A point that is work others may wait for (see [`Conductor::work`]).
+    #[track_caller]
+    pub fn work(&self, ns: u64) {
+        self.conductor.work(self.me, ns, Location::caller());
+    }
+    #[track_caller]
+    pub fn spin(&self, ns: u64) {
+        self.conductor.spin(self.me, ns, Location::caller());
+    }
+    pub fn advance(&self, ns: u64) {
+        self.conductor.advance(self.me, ns);
+    }
+    #[track_caller]
+    pub fn sleep(&self, ns: u64) {
+        self.conductor.sleep(self.me, ns, Location::caller());
+    }
+    #[track_caller]
+    pub fn block(&self, key: usize, deadline: Option<u64>) -> bool {
+        self.conductor
+            .block(self.me, key, deadline, Location::caller())
+    }
+    pub fn wake(&self, key: usize, all: bool) -> usize {
+        self.conductor.wake(self.me, key, all)
+    }
+}
+
+/// Whether any virtual run lives in the process (one relaxed load).
+#[inline(always)]
+pub fn any_active() -> bool {
+    ACTIVE.load(Ordering::Relaxed) != 0
+}
+
+/// Run `f` with the calling thread's conductor, if it belongs to a virtual
+/// run; `None` (after one relaxed load, in a real run) otherwise.
+#[inline(always)]
+pub fn with_current<R>(f: impl FnOnce(Here<'_>) -> R) -> Option<R> {
+    if !any_active() {
+        return None;
+    }
+    with_current_slow(f)
+}
+
+#[inline(never)]
+fn with_current_slow<R>(f: impl FnOnce(Here<'_>) -> R) -> Option<R> {
+    CURRENT.with(|c| {
+        let c = c.borrow();
+        let (conductor, me) = c.as_ref()?;
+        Some(f(Here { conductor, me: *me }))
+    })
+}
+
+/// Whether the calling thread belongs to a virtual run.
+#[inline(always)]
+pub fn is_virtual() -> bool {
+    with_current(|_| ()).is_some()
+}
+
+/// The calling thread's virtual clock, if it belongs to a virtual run.
+#[inline(always)]
+pub fn now() -> Option<u64> {
+    with_current(|h| h.now())
+}
+
+/// A synchronization point of the given kind's cost (no-op in a real run).
+#[inline(always)]
+#[track_caller]
+pub fn point(cost: impl FnOnce(&CostTable) -> u64) {
+    let at = Location::caller();
+    with_current(|h| {
+        let ns = cost(h.costs());
+        h.conductor.point(h.me, ns, at);
+    });
+}
+
+/// The calling thread is attached to a conductor until this is dropped.
+#[must_use = "the thread leaves the virtual run when this is dropped"]
+pub struct Attached {
+    conductor: Arc<Conductor>,
+    me: usize,
+}
+
+/// Make the calling thread thread `me` of `conductor` and wait for its
+/// first turn. Dropping the result ends the thread's part in the run (or,
+/// while panicking, fails the run so no other thread waits forever).
+#[track_caller]
+pub fn attach(conductor: Arc<Conductor>, me: usize) -> Attached {
+    CURRENT.with(|c| *c.borrow_mut() = Some((Arc::clone(&conductor), me)));
+    conductor.enter(me);
+    Attached { conductor, me }
+}
+
+impl Drop for Attached {
+    fn drop(&mut self) {
+        CURRENT.with(|c| *c.borrow_mut() = None);
+        if std::thread::panicking() {
+            self.conductor.abort(self.me);
+        } else {
+            self.conductor.exit(self.me);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,276 @@
+//! `Mutex` and `Condvar` that are std's in a real run and synchronization
+//! points in a virtual one, with the std API surface the engine uses
+//! (`lock`, `try_lock`, `wait`, `wait_timeout`, `notify_one`,
+//! `notify_all`, poisoning).
+//!
+//! Real run: each call is std's plus one relaxed load ([`super::with_current`]
+//! finds no live conductor); a guard carries one extra `bool`.
+//!
+//! Virtual run: only the token holder runs, so a lock attempt never waits
+//! inside std. `lock` is a point costing an uncontended lock, then a
+//! `try_lock`; if another thread holds the mutex (it is not running: it
+//! holds the lock across a point), the caller pays the contended cost and
+//! blocks on the mutex's address; the unlock wakes the oldest such waiter,
+//! which retries. `Condvar::wait` unlocks (waking a lock waiter), blocks on
+//! the condvar's address and re-locks; `notify_*` wake its blocked
+//! threads. A wake never loses: waiting and waking both happen under the
+//! token, so a notify either finds the waiter blocked or happens before it
+//! checked its condition under the mutex.
+
+use std::mem::ManuallyDrop;
+use std::ops::{Deref, DerefMut};
+use std::panic::Location;
+use std::sync::{LockResult, PoisonError, TryLockError, TryLockResult};
+use std::time::Duration;
+
+use super::{with_current, Here};
+
+/// A mutual exclusion lock; see the module comment.
+#[derive(Debug, Default)]
+pub struct Mutex<T: ?Sized> {
+    inner: std::sync::Mutex<T>,
+}
+
+/// The guard of a [`Mutex`]; unlocking wakes a virtual waiter.
+#[derive(Debug)]
+pub struct MutexGuard<'a, T: ?Sized> {
+    guard: ManuallyDrop<std::sync::MutexGuard<'a, T>>,
+    lock: &'a Mutex<T>,
+    /// Taken in a virtual run (its unlock may have a waiter to wake).
+    virt: bool,
+}
+
+fn key_of<T: ?Sized>(x: &T) -> usize {
+    x as *const T as *const u8 as usize
+}
+
+impl<T> Mutex<T> {
+    pub const fn new(value: T) -> Self {
+        Mutex {
+            inner: std::sync::Mutex::new(value),
+        }
+    }
+    pub fn into_inner(self) -> LockResult<T> {
+        self.inner.into_inner()
+    }
+}
+
+impl<T: ?Sized> Mutex<T> {
+    fn guard<'a>(&'a self, g: std::sync::MutexGuard<'a, T>, virt: bool) -> MutexGuard<'a, T> {
+        MutexGuard {
+            guard: ManuallyDrop::new(g),
+            lock: self,
+            virt,
+        }
+    }
+
+    fn wrap<'a>(
+        &'a self,
+        r: LockResult<std::sync::MutexGuard<'a, T>>,
+        virt: bool,
+    ) -> LockResult<MutexGuard<'a, T>> {
+        match r {
+            Ok(g) => Ok(self.guard(g, virt)),
+            Err(p) => Err(PoisonError::new(self.guard(p.into_inner(), virt))),
+        }
+    }
+
+    /// Acquire the lock (std's, or a virtual point; see the module comment).
+    #[inline]
+    #[track_caller]
+    pub fn lock(&self) -> LockResult<MutexGuard<'_, T>> {
+        let at = Location::caller();
+        match with_current(|h| self.lock_virtual(h, at)) {
+            Some(r) => r,
+            None => self.wrap(self.inner.lock(), false),
+        }
+    }
+
+    fn lock_virtual(
+        &self,
+        h: Here<'_>,
+        at: &'static Location<'static>,
+    ) -> LockResult<MutexGuard<'_, T>> {
+        let c = h.conductor;
+        c.point(h.me, c.costs().lock_uncontended, at);
+        loop {
+            match self.inner.try_lock() {
+                Ok(g) => return Ok(self.guard(g, true)),
+                Err(TryLockError::Poisoned(p)) => {
+                    return Err(PoisonError::new(self.guard(p.into_inner(), true)))
+                }
+                Err(TryLockError::WouldBlock) => {
+                    c.advance(h.me, c.costs().lock_contended);
+                    c.block(h.me, key_of(self), None, at);
+                }
+            }
+        }
+    }
+
+    /// Try to acquire the lock without blocking.
+    #[inline]
+    #[track_caller]
+    pub fn try_lock(&self) -> TryLockResult<MutexGuard<'_, T>> {
+        let at = Location::caller();
+        let virt = with_current(|h| h.conductor.point(h.me, h.costs().lock_uncontended, at));
+        match self.inner.try_lock() {
+            Ok(g) => Ok(self.guard(g, virt.is_some())),
+            Err(TryLockError::Poisoned(p)) => Err(TryLockError::Poisoned(PoisonError::new(
+                self.guard(p.into_inner(), virt.is_some()),
+            ))),
+            Err(TryLockError::WouldBlock) => Err(TryLockError::WouldBlock),
+        }
+    }
+
+    pub fn get_mut(&mut self) -> LockResult<&mut T> {
+        self.inner.get_mut()
+    }
+}
+
+impl<T: ?Sized> MutexGuard<'_, T> {
+    /// Unlock: std's unlock, then (virtual run) wake the oldest thread
+    /// blocked on this mutex.
+    fn unlock(&mut self) {
+        // SAFETY: called once, from `drop` or just before the guard is
+        // forgotten, so the inner guard is never used or dropped again.
+        unsafe { ManuallyDrop::drop(&mut self.guard) };
+        if self.virt {
+            let key = key_of(self.lock);
+            with_current(|h| {
+                if h.conductor.has_waiters(key) {
+                    h.wake(key, false);
+                }
+            });
+        }
+    }
+}
+
+impl<T: ?Sized> Drop for MutexGuard<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        self.unlock();
+    }
+}
+
+impl<T: ?Sized> Deref for MutexGuard<'_, T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.guard
+    }
+}
+
+impl<T: ?Sized> DerefMut for MutexGuard<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.guard
+    }
+}
+
+/// Whether a [`Condvar::wait_timeout`] returned because its time ran out
+/// (std's type has no public constructor).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaitTimeoutResult(bool);
+
+impl WaitTimeoutResult {
+    pub fn timed_out(&self) -> bool {
+        self.0
+    }
+}
+
+/// A condition variable; see the module comment.
+#[derive(Debug, Default)]
+pub struct Condvar {
+    inner: std::sync::Condvar,
+}
+
+impl Condvar {
+    pub const fn new() -> Self {
+        Condvar {
+            inner: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Block until notified (spurious wake-ups possible, as std's).
+    #[track_caller]
+    pub fn wait<'a, T>(&self, guard: MutexGuard<'a, T>) -> LockResult<MutexGuard<'a, T>> {
+        self.wait_for(guard, None).map(|(g, _)| g).map_err(|p| {
+            let (g, _) = p.into_inner();
+            PoisonError::new(g)
+        })
+    }
+
+    /// Block until notified or `dur` passed (virtual time in a virtual run).
+    #[track_caller]
+    pub fn wait_timeout<'a, T>(
+        &self,
+        guard: MutexGuard<'a, T>,
+        dur: Duration,
+    ) -> LockResult<(MutexGuard<'a, T>, WaitTimeoutResult)> {
+        self.wait_for(guard, Some(dur))
+    }
+
+    #[track_caller]
+    fn wait_for<'a, T>(
+        &self,
+        guard: MutexGuard<'a, T>,
+        dur: Option<Duration>,
+    ) -> LockResult<(MutexGuard<'a, T>, WaitTimeoutResult)> {
+        let at = Location::caller();
+        let lock = guard.lock;
+        if guard.virt {
+            let mut guard = guard;
+            guard.unlock();
+            std::mem::forget(guard);
+            let timed_out = with_current(|h| {
+                let deadline = dur.map(|d| h.now().saturating_add(d.as_nanos() as u64));
+                h.conductor.block(h.me, key_of(self), deadline, at)
+            })
+            .unwrap_or(false);
+            return match lock.lock() {
+                Ok(g) => Ok((g, WaitTimeoutResult(timed_out))),
+                Err(p) => Err(PoisonError::new((
+                    p.into_inner(),
+                    WaitTimeoutResult(timed_out),
+                ))),
+            };
+        }
+        let mut guard = ManuallyDrop::new(guard);
+        // SAFETY: the wrapper is never dropped (ManuallyDrop), so the inner
+        // guard moves out exactly once.
+        let inner = unsafe { ManuallyDrop::take(&mut guard.guard) };
+        let (r, timed_out) = match dur {
+            None => (self.inner.wait(inner), false),
+            Some(d) => match self.inner.wait_timeout(inner, d) {
+                Ok((g, t)) => (Ok(g), t.timed_out()),
+                Err(p) => {
+                    let (g, t) = p.into_inner();
+                    (Err(PoisonError::new(g)), t.timed_out())
+                }
+            },
+        };
+        match lock.wrap(r, false) {
+            Ok(g) => Ok((g, WaitTimeoutResult(timed_out))),
+            Err(p) => Err(PoisonError::new((
+                p.into_inner(),
+                WaitTimeoutResult(timed_out),
+            ))),
+        }
+    }
+
+    /// Wake one waiter.
+    #[inline]
+    pub fn notify_one(&self) {
+        if with_current(|h| h.wake(key_of(self), false)).is_none() {
+            self.inner.notify_one();
+        }
+    }
+
+    /// Wake every waiter.
+    #[inline]
+    pub fn notify_all(&self) {
+        if with_current(|h| h.wake(key_of(self), true)).is_none() {
+            self.inner.notify_all();
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! The conductor on toy threads: order, block and wake, the wrappers, the
+//! watchdogs.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use super::sync::{Condvar, Mutex};
+use super::*;
+
+fn names(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("worker {i}")).collect()
+}
+
+/// Run `body(i)` on `n` attached threads; return each thread's panic
+/// message, if it panicked.
+fn team(c: &Arc<Conductor>, n: usize, body: impl Fn(usize) + Sync) -> Vec<Option<String>> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                let c = Arc::clone(c);
+                let body = &body;
+                s.spawn(move || {
+                    let _a = attach(c, i);
+                    body(i);
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().err().map(|e| {
+                    e.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default()
+                })
+            })
+            .collect()
+    })
+}
+
+/// Each of 4 threads makes 40 points of a thread-specific cost and logs
+/// (thread, step, clock) as it passes each.
+fn interleaving() -> (Vec<(usize, u32, u64)>, ConductorStats) {
+    let c = Arc::new(Conductor::new(names(4), CostTable::reference()));
+    let log = std::sync::Mutex::new(Vec::new());
+    let r = team(&c, 4, |i| {
+        for k in 0..40u32 {
+            let t = now().unwrap();
+            log.lock().unwrap().push((i, k, t));
+            point(|_| 7 + 13 * i as u64 + (k as u64 % 3));
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    (log.into_inner().unwrap(), c.stats())
+}
+
+#[test]
+fn the_order_is_the_same_on_every_repeat_and_follows_the_clocks() {
+    let (first, stats) = interleaving();
+    assert_eq!(first.len(), 160);
+    // The earliest clock always runs: the logged clocks never go back.
+    assert!(first.windows(2).all(|w| w[0].2 <= w[1].2), "{first:?}");
+    // Cheaper threads get more turns early: not one thread after another.
+    assert_ne!(first[1].0, first[0].0);
+    for _ in 0..2 {
+        let (again, s) = interleaving();
+        assert_eq!(again, first);
+        assert_eq!(s, stats);
+    }
+}
+
+#[test]
+fn the_earliest_thread_keeps_the_token_without_a_hand_off() {
+    let c = Arc::new(Conductor::new(names(2), CostTable::reference()));
+    let r = team(&c, 2, |i| {
+        if i == 0 {
+            // Ties go to the smaller index: thread 0 stays earliest.
+            for _ in 0..1000 {
+                point(|_| 0);
+            }
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    let s = c.stats();
+    assert_eq!(s.points, 1000);
+    // The only hand-off: thread 0's exit gives thread 1 its first turn.
+    assert_eq!(s.handoffs, 1);
+}
+
+#[test]
+fn spinners_jump_to_the_next_working_thread_instead_of_polling_each_other() {
+    let go = AtomicBool::new(false);
+    let c = Arc::new(Conductor::new(names(3), CostTable::reference()));
+    let r = team(&c, 3, |i| {
+        if i == 2 {
+            // The awaited thread works 100 us before it releases them.
+            with_current(|h| h.work(100_000));
+            go.store(true, Ordering::Relaxed);
+            return;
+        }
+        while !go.load(Ordering::Relaxed) {
+            with_current(|h| h.spin(10));
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    // Polling each other, the two spinners would hand the token back and
+    // forth every 10 ns of virtual time: about 10,000 hand-offs.
+    assert!(c.stats().handoffs < 20, "{:?}", c.stats());
+}
+
+#[test]
+fn a_woken_thread_resumes_at_the_wakers_clock_plus_the_wake_up() {
+    let c = Arc::new(Conductor::new(names(2), CostTable::reference()));
+    let resumed = std::sync::Mutex::new(0);
+    let r = team(&c, 2, |i| {
+        with_current(|h| {
+            if i == 0 {
+                h.block(42, None);
+                *resumed.lock().unwrap() = h.now();
+            } else {
+                h.point(1_000);
+                assert_eq!(h.wake(42, false), 1);
+                assert_eq!(h.wake(42, false), 0, "nobody else waits");
+            }
+        });
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    let wake = CostTable::reference().wake_up;
+    assert_eq!(*resumed.lock().unwrap(), 1_000 + wake);
+}
+
+#[test]
+fn a_sleeper_runs_at_its_deadline() {
+    let c = Arc::new(Conductor::new(names(1), CostTable::reference()));
+    let r = team(&c, 1, |_| {
+        with_current(|h| {
+            h.sleep(5_000);
+            assert_eq!(h.now(), 5_000);
+        });
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+}
+
+/// Three consumers and a producer through the wrappers' Mutex and Condvar;
+/// each consumer holds the lock across a point, so others contend.
+fn queue_run() -> (Vec<(usize, u32)>, ConductorStats) {
+    struct Q {
+        items: Mutex<(VecDeque<u32>, bool)>,
+        ready: Condvar,
+    }
+    let q = Q {
+        items: Mutex::new((VecDeque::new(), false)),
+        ready: Condvar::new(),
+    };
+    let got = std::sync::Mutex::new(Vec::new());
+    let c = Arc::new(Conductor::new(names(4), CostTable::reference()));
+    let r = team(&c, 4, |i| {
+        if i == 3 {
+            for x in 0..60 {
+                let mut g = q.items.lock().unwrap();
+                g.0.push_back(x);
+                q.ready.notify_one();
+                drop(g);
+                point(|c| c.queue_handoff + 100);
+            }
+            q.items.lock().unwrap().1 = true;
+            q.ready.notify_all();
+            return;
+        }
+        loop {
+            let mut g = q.items.lock().unwrap();
+            while g.0.is_empty() && !g.1 {
+                g = q.ready.wait(g).unwrap();
+            }
+            let Some(x) = g.0.pop_front() else { return };
+            // Work while holding the lock: the others find it taken.
+            point(|_| 150);
+            drop(g);
+            got.lock().unwrap().push((i, x));
+            point(|_| 500);
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    (got.into_inner().unwrap(), c.stats())
+}
+
+#[test]
+fn mutex_and_condvar_wrappers_hand_every_item_over_once_in_a_repeatable_order() {
+    let (first, stats) = queue_run();
+    let mut items: Vec<u32> = first.iter().map(|&(_, x)| x).collect();
+    items.sort_unstable();
+    assert_eq!(items, (0..60).collect::<Vec<_>>());
+    let consumers: std::collections::BTreeSet<usize> = first.iter().map(|&(i, _)| i).collect();
+    assert!(consumers.len() > 1, "work spread over consumers: {first:?}");
+    for _ in 0..2 {
+        assert_eq!(queue_run(), (first.clone(), stats));
+    }
+}
+
+#[test]
+fn a_contended_mutex_blocks_and_the_unlock_wakes_the_waiter() {
+    let m = Mutex::new(0u32);
+    let c = Arc::new(Conductor::new(names(2), CostTable::reference()));
+    let r = team(&c, 2, |_| {
+        for _ in 0..20 {
+            let mut g = m.lock().unwrap();
+            let v = *g;
+            // Hold the lock across a point: the other thread runs, finds
+            // it taken and blocks instead of spinning inside std.
+            point(|_| 1_000);
+            *g = v + 1;
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    assert_eq!(*m.lock().unwrap(), 40);
+    // 40 lock points and 40 work points; every further point is an
+    // attempt that found the mutex held and blocked.
+    assert!(c.stats().points > 80, "{:?}", c.stats());
+}
+
+#[test]
+fn the_watchdog_names_a_lone_spinner_and_its_line_instead_of_hanging() {
+    let never = AtomicBool::new(false);
+    let c = Arc::new(Conductor::new(names(2), CostTable::reference()));
+    let line = line!() + 4;
+    let r = team(&c, 2, |i| {
+        if i == 1 {
+            while !never.load(Ordering::Relaxed) {
+                with_current(|h| h.spin(10));
+            }
+        }
+    });
+    assert!(r[0].is_none(), "{r:?}");
+    let msg = r[1].as_deref().unwrap();
+    assert!(msg.contains("worker 1 spins at"), "{msg}");
+    assert!(msg.contains(&format!("tests.rs:{line}")), "{msg}");
+    assert!(c.failure().is_some());
+}
+
+#[test]
+fn the_watchdog_also_names_a_lone_thread_that_keeps_parking() {
+    let never = AtomicBool::new(false);
+    let c = Arc::new(Conductor::new(names(1), CostTable::reference()));
+    let r = team(&c, 1, |_| {
+        while !never.load(Ordering::Relaxed) {
+            // A lock each round (a point) does not hide the livelock.
+            let m = Mutex::new(());
+            drop(m.lock().unwrap());
+            with_current(|h| h.sleep(50_000));
+        }
+    });
+    let msg = r[0].as_deref().unwrap();
+    assert!(msg.contains("worker 0 spins at"), "{msg}");
+}
+
+#[test]
+fn a_deadlock_fails_the_run_naming_every_thread() {
+    let c = Arc::new(Conductor::new(names(2), CostTable::reference()));
+    let r = team(&c, 2, |i| {
+        with_current(|h| h.block(100 + i, None));
+    });
+    let msgs: Vec<&str> = r.iter().flatten().map(String::as_str).collect();
+    assert_eq!(msgs.len(), 2, "both threads stop: {r:?}");
+    let msg = c.failure().unwrap();
+    assert!(msg.contains("deadlock"), "{msg}");
+    assert!(
+        msg.contains("worker 0: blocked") && msg.contains("worker 1: blocked"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn outside_a_virtual_run_the_wrappers_are_std() {
+    assert!(!is_virtual());
+    let m = Mutex::new(1);
+    let cv = Condvar::new();
+    cv.notify_all();
+    let g = m.lock().unwrap();
+    let (g, t) = cv
+        .wait_timeout(g, std::time::Duration::from_millis(1))
+        .unwrap();
+    assert!(t.timed_out());
+    assert_eq!(*g, 1);
+}

@@ -1,0 +1,266 @@
+//! The real schedulers on virtual cores (issue 25): every scheduler correct
+//! under the oracle on 1, 2, 4 and 8 virtual cores over three seeds, and
+//! the same trace, byte for byte, on every repeat of a run.
+
+use std::collections::BTreeSet;
+
+use psmr_core::app::AppSpec;
+use psmr_core::cancel::CancelToken;
+use psmr_core::exec::{Delivery, Progress};
+use psmr_core::run::{run_checked, RunInput, RunResult};
+use psmr_core::threads::ThreadHost;
+use psmr_core::trace::TraceConfig;
+use psmr_core::virt::CostTable;
+use psmr_core::workload::{SplitMix64, WorkloadSpec};
+use psmr_core::workload_ycsb::{YcsbKeyOrder, YcsbSpec, YcsbWorkload};
+use psmr_core::{EventKind, Scheduler, SchedulerId};
+use psmr_schedulers::busy_wait::BusyWait;
+use psmr_schedulers::coloring::Coloring;
+use psmr_schedulers::early::{Early, FamilyConfig};
+use psmr_schedulers::epaxos::{parallel::Pepaxos, Epaxos};
+use psmr_schedulers::late::Late;
+use psmr_schedulers::repart::{Repart, Strategy};
+use psmr_schedulers::sequential::Sequential;
+use psmr_schedulers::spec::SpinPolicy;
+use psmr_schedulers::testkit::{self, Stream};
+use psmr_schedulers::work_stealing::WorkStealing;
+
+const CORES: [usize; 4] = [1, 2, 4, 8];
+const SEEDS: [u64; 3] = [1, 2, 3];
+
+/// One checked run of `s` on `threads` virtual workers (reference table).
+fn run_virtual(s: &dyn Scheduler, stream: &Stream, threads: usize) -> RunResult {
+    let host = ThreadHost::with_capacity(threads + s.roles().len())
+        .unwrap()
+        .virtual_cores(CostTable::reference());
+    let input = RunInput {
+        app: &stream.app,
+        classes: &stream.classes,
+        stream: &stream.stream,
+        host: &host,
+        trace: TraceConfig::on(),
+        pace_ns: 0,
+        thread_pace_ns: &[],
+        delivery: Delivery::Saturate,
+    };
+    let progress = Progress::new(threads + 1);
+    let r = run_checked(
+        s,
+        threads,
+        &input,
+        &stream.reference,
+        &CancelToken::default(),
+        &progress,
+    )
+    .unwrap_or_else(|e| panic!("{} on {threads} virtual cores: {e}", s.id()));
+    let stats = host
+        .last_virtual_stats()
+        .expect("the team ran on virtual cores");
+    assert!(stats.points > 0, "{stats:?}");
+    r
+}
+
+/// FNV-1a of the run's whole trace (order, threads, times, events).
+fn trace_digest(r: &RunResult) -> u64 {
+    format!("{:?}", r.trace)
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        })
+}
+
+/// Threads that executed at least one request.
+fn executors(r: &RunResult) -> usize {
+    r.trace
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::ExecStart { .. }))
+        .map(|e| e.thread)
+        .collect::<BTreeSet<_>>()
+        .len()
+}
+
+/// Run each scheduler `make(stream, threads, seed)` gives on each stream
+/// and core count: correct, and the same trace on `repeats` more runs.
+fn check(
+    streams: &[Stream],
+    repeats: usize,
+    make: impl Fn(&Stream, usize, u64) -> Box<dyn Scheduler>,
+) {
+    for (k, stream) in streams.iter().enumerate() {
+        for threads in CORES {
+            let s = make(stream, threads, SEEDS[k]);
+            let first = run_virtual(s.as_ref(), stream, threads);
+            testkit::assert_correct(&first);
+            let digest = trace_digest(&first);
+            for _ in 0..repeats {
+                let again = run_virtual(s.as_ref(), stream, threads);
+                assert_eq!(
+                    trace_digest(&again),
+                    digest,
+                    "{} on {threads} virtual cores, stream {k}: the trace changed",
+                    s.id()
+                );
+            }
+        }
+    }
+}
+
+fn lists() -> Vec<Stream> {
+    SEEDS
+        .iter()
+        .map(|&seed| Stream::new(testkit::list(2), &testkit::workload(seed, 300, 0.3, 0.1)))
+        .collect()
+}
+
+fn commits() -> Vec<Stream> {
+    SEEDS
+        .iter()
+        .map(|&seed| testkit::commit_stream(seed, 200, 3, 0.4))
+        .collect()
+}
+
+fn events() -> Vec<Stream> {
+    SEEDS
+        .iter()
+        .map(|&seed| testkit::event_stream_spin(seed, 30, 3, 5, 2_000))
+        .collect()
+}
+
+fn ycsb() -> Vec<Stream> {
+    let app = AppSpec::KvStore {
+        shards: 4,
+        keys: 2_000,
+        value_bytes: 8,
+    };
+    SEEDS
+        .iter()
+        .map(|&seed| {
+            let w = WorkloadSpec {
+                ycsb: Some(YcsbSpec {
+                    workload: YcsbWorkload::A,
+                    key_order: YcsbKeyOrder::Ordered,
+                    distribution: None,
+                    min_scan_len: None,
+                    max_scan_len: None,
+                }),
+                ..testkit::workload(seed, 400, 0.0, 0.0)
+            };
+            Stream::new(app.clone(), &w)
+        })
+        .collect()
+}
+
+fn spin() -> SpinPolicy {
+    SpinPolicy {
+        spins: 64,
+        yields: 64,
+        park_us: 20,
+    }
+}
+
+/// The early family and work stealing on a random valid mapping.
+fn mapped(id: SchedulerId) -> impl Fn(&Stream, usize, u64) -> Box<dyn Scheduler> {
+    move |stream, threads, seed| {
+        let ctot = testkit::random_mapping(2, threads, &mut SplitMix64::new(seed));
+        let config = || FamilyConfig::from_ctot(&ctot, &stream.classes, 64, "test".into()).unwrap();
+        match id {
+            SchedulerId::Early => Box::new(Early::new(config())),
+            SchedulerId::BusyWait => Box::new(BusyWait::new(config(), spin())),
+            _ => Box::new(WorkStealing::with_ctot(id, &ctot, &stream.classes, spin(), 64).unwrap()),
+        }
+    }
+}
+
+fn coloring(id: SchedulerId) -> impl Fn(&Stream, usize, u64) -> Box<dyn Scheduler> {
+    move |_, _, _| {
+        let p = serde_json::from_value(serde_json::json!({})).unwrap();
+        Box::new(Coloring::from_params(id, &p).unwrap())
+    }
+}
+
+#[test]
+fn sequential_on_virtual_cores() {
+    check(&lists(), 2, |_, _, _| Box::new(Sequential));
+}
+
+#[test]
+fn early_on_virtual_cores() {
+    check(&lists(), 2, mapped(SchedulerId::Early));
+}
+
+#[test]
+fn busy_wait_on_virtual_cores() {
+    check(&lists(), 2, mapped(SchedulerId::BusyWait));
+}
+
+#[test]
+fn conservative_work_stealing_on_virtual_cores() {
+    check(&lists(), 2, mapped(SchedulerId::WsConservative));
+}
+
+const OTHER_STEALING: [SchedulerId; 3] = [
+    SchedulerId::WsModerate,
+    SchedulerId::WsAggressive,
+    SchedulerId::WsOptimistic,
+];
+
+#[test]
+fn the_other_work_stealing_variants_on_virtual_cores() {
+    for id in OTHER_STEALING {
+        check(&lists()[..2], 1, mapped(id));
+    }
+}
+
+#[test]
+fn late_and_epaxos_on_virtual_cores() {
+    check(&lists(), 1, |_, _, _| Box::new(Late::new(None).unwrap()));
+    check(&commits(), 1, |_, _, _| Box::new(Epaxos));
+    check(&commits(), 1, |_, _, _| Box::new(Pepaxos::new(spin())));
+}
+
+#[test]
+fn event_coloring_on_virtual_cores() {
+    check(&events(), 1, coloring(SchedulerId::Libasync));
+    check(&events(), 1, coloring(SchedulerId::Mely));
+}
+
+const STRATEGIES: [Strategy; 4] = [
+    Strategy::RoundRobin,
+    Strategy::SingleWorker,
+    Strategy::Base { delta_p: 300 },
+    Strategy::Async { window: Some(200) },
+];
+
+#[test]
+fn repartitioning_on_virtual_cores() {
+    for strategy in STRATEGIES {
+        check(&ycsb(), 1, |_, _, _| Box::new(Repart::new(strategy)));
+    }
+}
+
+#[test]
+fn virtual_cores_run_workers_side_by_side() {
+    // Early scheduling on 4 virtual cores with a concurrent-heavy mapping:
+    // the conductor gives every worker turns, so more than one executes.
+    let stream = &lists()[0];
+    let s = mapped(SchedulerId::Early)(stream, 4, 1);
+    let r = run_virtual(s.as_ref(), stream, 4);
+    assert!(executors(&r) > 1, "{} executors", executors(&r));
+}
+
+#[test]
+fn virtual_time_is_the_model_not_the_wall_clock() {
+    // Sequential on the list: the times are the model's sums, the same on
+    // every machine, whatever the wall time was.
+    let stream = &lists()[0];
+    let a = run_virtual(&Sequential, stream, 1);
+    let b = run_virtual(&Sequential, stream, 1);
+    assert_eq!(a.metrics, b.metrics);
+    let c = CostTable::reference();
+    let last = a.trace.iter().map(|e| e.t_ns).max().unwrap();
+    // 300 requests, each at least the fixed part plus a 1K-node walk.
+    assert!(
+        last >= 300 * (c.execute_base + 1_000 * c.work_unit),
+        "{last}"
+    );
+}
