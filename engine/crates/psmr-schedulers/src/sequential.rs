@@ -75,12 +75,7 @@ pub const REGISTRATION: Registration = Registration {
 fn build(spec: &crate::SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
     let _ = spec;
     #[cfg(feature = "fault-injection")]
-    if let Some(fault) = &spec.fault {
-        if fault != FAULT_NAME {
-            return Err(RunError::InvalidConfig(format!(
-                "unknown fault `{fault}`; sequential knows `{FAULT_NAME}`"
-            )));
-        }
+    if crate::registry::selected_fault(spec)?.is_some() {
         return Ok(Box::new(Sequential::new().into_broken()));
     }
     Ok(Box::new(Sequential::new()))
