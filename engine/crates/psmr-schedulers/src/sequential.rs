@@ -64,8 +64,7 @@ pub const NEEDS: Needs = Needs {
 pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_NAME,
-        rule:
-            "requests execute in the order delivered (here each two consecutive ones are swapped)",
+        rule: "each two consecutive requests execute in reverse delivery order",
         only: &[],
     }],
     ..Registration::new(&[(SchedulerId::Sequential, &NEEDS)], |spec, _| build(spec))

@@ -150,7 +150,7 @@ pub const NEEDS: Needs = Needs {
 pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_EARLY_RELEASE,
-        rule: "a thread waiting at a cycle goes on only once the executor has run the request and released the cycle (here it goes on at once)",
+        rule: "a thread waiting at a cycle goes on before the executor has run the request and released it",
         only: &[],
     }],
     views: &["sync", "mapping"],

@@ -348,7 +348,7 @@ pub const NEEDS: Needs = Needs {
 pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_NO_BARRIER,
-        rule: "the threads of a sequential class meet at its barrier before and after its executor runs the request (here nobody waits)",
+        rule: "a sequential class's threads skip its barrier: the executor runs the request while the others go on",
         only: &[],
     }],
     views: &["sync", "mapping"],

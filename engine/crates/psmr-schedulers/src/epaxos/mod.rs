@@ -65,7 +65,7 @@ pub const FAULT_IGNORE_SEQ: &str = "epaxos-ignore-seq";
 pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_IGNORE_SEQ,
-        rule: "the instances of one SCC execute in seq order (here in reverse)",
+        rule: "the instances of an SCC execute in reverse seq order",
         only: &[],
     }],
     views: &["graph"],

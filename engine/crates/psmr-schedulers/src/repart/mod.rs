@@ -106,7 +106,8 @@ pub const REGISTRATION: Registration = Registration {
         },
         Fault {
             name: FAULT_NO_SCAN_SYNC,
-            rule: "a request over several partitions meets every one of their workers at a sync (here its lowest partition runs it alone)",
+            rule:
+                "a request over several partitions runs on the lowest one alone, without the sync",
             only: &[
                 SchedulerId::RepartRr,
                 SchedulerId::RepartBase,
@@ -115,7 +116,7 @@ pub const REGISTRATION: Registration = Registration {
         },
         Fault {
             name: FAULT_SWAP_PAIRS,
-            rule: "the scheduler routes requests in delivery order (here each two consecutive ones are swapped)",
+            rule: "the scheduler routes each two consecutive requests in reverse delivery order",
             only: &[],
         },
     ],
