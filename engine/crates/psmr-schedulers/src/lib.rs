@@ -97,7 +97,7 @@ pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Schedul
     // A fault its family does not declare for the id is refused here, for
     // every family (validation reports it located).
     #[cfg(feature = "fault-injection")]
-    registry::selected_fault(spec)?;
+    registration(spec.id).selected_fault(spec)?;
     (registration(spec.id).build)(spec, env)
 }
 

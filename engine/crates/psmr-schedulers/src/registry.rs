@@ -86,6 +86,29 @@ impl Registration {
             .collect()
     }
 
+    /// The fault `spec` (one of this family's ids) selects, `None` for the
+    /// correct scheduler; a name this family does not declare for the id
+    /// is an error that lists the ones it does.
+    #[cfg(feature = "fault-injection")]
+    pub fn selected_fault(&self, spec: &SchedulerSpec) -> Result<Option<&'static Fault>, RunError> {
+        let Some(name) = &spec.fault else {
+            return Ok(None);
+        };
+        let faults = self.faults_of(spec.id);
+        match faults.iter().find(|f| f.name == name) {
+            Some(f) => Ok(Some(f)),
+            None if faults.is_empty() => Err(RunError::InvalidConfig(format!(
+                "`{}` has no fault-injection variant; unknown fault `{name}`",
+                spec.id
+            ))),
+            None => Err(RunError::InvalidConfig(format!(
+                "unknown fault `{name}`; `{}` knows {}",
+                spec.id,
+                fault_names(&faults)
+            ))),
+        }
+    }
+
     /// What `id` needs, if it is one of this family's schedulers.
     pub fn needs_of(&self, id: SchedulerId) -> Option<&'static Needs> {
         self.schedulers
@@ -102,27 +125,4 @@ pub fn fault_names(faults: &[&Fault]) -> String {
     }
     let names: Vec<String> = faults.iter().map(|f| format!("`{}`", f.name)).collect();
     names.join(", ")
-}
-
-/// The fault `spec` selects (`None`: the correct scheduler), checked
-/// against the faults its family declares for its id; an unknown name is
-/// an error that lists them.
-#[cfg(feature = "fault-injection")]
-pub fn selected_fault(spec: &SchedulerSpec) -> Result<Option<&'static Fault>, RunError> {
-    let Some(name) = &spec.fault else {
-        return Ok(None);
-    };
-    let faults = crate::registration(spec.id).faults_of(spec.id);
-    match faults.iter().find(|f| f.name == name) {
-        Some(f) => Ok(Some(f)),
-        None if faults.is_empty() => Err(RunError::InvalidConfig(format!(
-            "`{}` has no fault-injection variant; unknown fault `{name}`",
-            spec.id
-        ))),
-        None => Err(RunError::InvalidConfig(format!(
-            "unknown fault `{name}`; `{}` knows {}",
-            spec.id,
-            fault_names(&faults)
-        ))),
-    }
 }

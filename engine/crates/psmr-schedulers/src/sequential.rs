@@ -71,10 +71,10 @@ pub const REGISTRATION: Registration = Registration {
 };
 
 /// `build` for `sequential`.
-fn build(spec: &crate::SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
+fn build(spec: &crate::spec::SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
     let _ = spec;
     #[cfg(feature = "fault-injection")]
-    if crate::registry::selected_fault(spec)?.is_some() {
+    if REGISTRATION.selected_fault(spec)?.is_some() {
         return Ok(Box::new(Sequential::new().into_broken()));
     }
     Ok(Box::new(Sequential::new()))

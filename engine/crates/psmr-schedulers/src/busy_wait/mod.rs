@@ -158,7 +158,7 @@ pub const REGISTRATION: Registration = Registration {
         let params = spec.early.clone().unwrap_or_default();
         let busy = BusyWait::from_params(&params, env)?;
         #[cfg(feature = "fault-injection")]
-        if crate::registry::selected_fault(spec)?.is_some() {
+        if REGISTRATION.selected_fault(spec)?.is_some() {
             return Ok(Box::new(busy.into_broken()));
         }
         Ok(Box::new(busy))

@@ -356,7 +356,7 @@ pub const REGISTRATION: Registration = Registration {
         let params = spec.early.clone().unwrap_or_default();
         let early = Early::from_params(&params, env)?;
         #[cfg(feature = "fault-injection")]
-        if crate::registry::selected_fault(spec)?.is_some() {
+        if REGISTRATION.selected_fault(spec)?.is_some() {
             return Ok(Box::new(early.into_broken()));
         }
         Ok(Box::new(early))

@@ -72,7 +72,7 @@ pub const REGISTRATION: Registration = Registration {
     ..Registration::new(&[(SchedulerId::Epaxos, &NEEDS)], |spec, _| {
         let _ = spec;
         #[cfg(feature = "fault-injection")]
-        if crate::registry::selected_fault(spec)?.is_some() {
+        if REGISTRATION.selected_fault(spec)?.is_some() {
             return Ok(Box::new(Epaxos::new().into_broken()));
         }
         Ok(Box::new(Epaxos::new()))

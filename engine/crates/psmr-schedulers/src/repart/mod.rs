@@ -209,7 +209,7 @@ pub fn build(spec: &SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
     #[allow(unused_mut)]
     let mut r = Repart::from_params(spec.id, &spec.repart.clone().unwrap_or_default())?;
     #[cfg(feature = "fault-injection")]
-    match crate::registry::selected_fault(spec)?.map(|f| f.name) {
+    match REGISTRATION.selected_fault(spec)?.map(|f| f.name) {
         Some(FAULT_NAME) => r.no_switch_sync = true,
         Some(FAULT_NO_SCAN_SYNC) => r.no_scan_sync = true,
         Some(_) => r.swap_pairs = true,
