@@ -95,7 +95,8 @@ pub const NEEDS_SW: Needs = needs(&[], &["queue_bound"]);
 pub const NEEDS_BASE: Needs = needs(&["tracker"], &["delta_p", "queue_bound"]);
 pub const NEEDS_ASYNC: Needs = needs(&["tracker", "partitioner"], &["window", "queue_bound"]);
 
-/// The four `repart-*` ids, their fault (Base and Async only), the
+/// The four `repart-*` ids, their faults (the switch sync: Base and Async
+/// only; the scan sync: all but SW, which never syncs; the order: all), the
 /// Partitions view and the workload graph it draws.
 pub const REGISTRATION: Registration = Registration {
     faults: &[
