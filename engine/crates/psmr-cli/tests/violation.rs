@@ -6,6 +6,11 @@
 use std::process::Command;
 
 fn scenario(expect: &str) -> std::path::PathBuf {
+    stealer_scenario("ws-aggressive", expect)
+}
+
+/// The skewed scenario with `id` running the broken stealer.
+fn stealer_scenario(id: &str, expect: &str) -> std::path::PathBuf {
     // Heavy skew makes the broken stealer take requests from the loaded
     // worker's queue past a waiting write of their shard.
     let text = format!(
@@ -15,14 +20,14 @@ fn scenario(expect: &str) -> std::path::PathBuf {
   "workload": {{ "seed": 21, "requests": 600, "writes": 0.3, "global": 0.1,
                 "skew": {{ "kind": "skewed", "hot": 0, "share": 0.95 }} }},
   "threads": 4,
-  "schedulers": [ {{ "id": "ws-aggressive", "fault": "ws-ignore-flags" }} ],
+  "schedulers": [ {{ "id": "{id}", "fault": "ws-ignore-flags" }} ],
   "run": {{ "trace": false }},
   "expect": {expect}
 }}"#
     );
     let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("broken-{}.json", expect.len()));
+    let p = dir.join(format!("broken-{id}-{}.json", expect.len()));
     std::fs::write(&p, text).unwrap();
     p
 }
@@ -204,6 +209,18 @@ fn single_threaded_faults_are_caught_on_every_run() {
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{fault} not caught: {err}");
+        assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+    }
+}
+
+/// The broken stealer is caught under every work-stealing variant, on the
+/// skewed scenario of `run_exits_one_and_names_the_pair`.
+#[test]
+fn every_stealing_variant_with_the_broken_stealer_is_caught() {
+    for id in ["ws-conservative", "ws-moderate", "ws-optimistic"] {
+        let p = stealer_scenario(id, "{}");
+        let o = until_caught(&["run", p.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
     }
 }
