@@ -6,6 +6,11 @@
 use std::process::Command;
 
 fn scenario(expect: &str) -> std::path::PathBuf {
+    stealer_scenario("ws-aggressive", expect)
+}
+
+/// The skewed scenario with `id` running the broken stealer.
+fn stealer_scenario(id: &str, expect: &str) -> std::path::PathBuf {
     // Heavy skew makes the broken stealer take requests from the loaded
     // worker's queue past a waiting write of their shard.
     let text = format!(
@@ -15,14 +20,14 @@ fn scenario(expect: &str) -> std::path::PathBuf {
   "workload": {{ "seed": 21, "requests": 600, "writes": 0.3, "global": 0.1,
                 "skew": {{ "kind": "skewed", "hot": 0, "share": 0.95 }} }},
   "threads": 4,
-  "schedulers": [ {{ "id": "ws-aggressive", "fault": "ws-ignore-flags" }} ],
+  "schedulers": [ {{ "id": "{id}", "fault": "ws-ignore-flags" }} ],
   "run": {{ "trace": false }},
   "expect": {expect}
 }}"#
     );
     let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("broken-{}.json", expect.len()));
+    let p = dir.join(format!("broken-{id}-{}.json", expect.len()));
     std::fs::write(&p, text).unwrap();
     p
 }
@@ -148,4 +153,124 @@ fn a_runtime_stealing_the_running_color_is_caught() {
         assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
         assert!(err.contains("color"), "names the color: {err}");
     }
+}
+
+/// Write `text` as a scenario file named after `name`; returns its path.
+fn write_scenario(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("broken-{name}.json"));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// A scenario with `app`, `workload`, `threads` and one entry `{id, fault}`.
+fn broken(id: &str, fault: &str, app: &str, workload: &str, threads: usize) -> String {
+    format!(
+        r#"{{
+  "name": "broken {id}", "description": "fault injection",
+  "app": {app},
+  "workload": {workload},
+  "threads": {threads},
+  "schedulers": [ {{ "id": "{id}", "fault": "{fault}" }} ],
+  "run": {{ "trace": false }}
+}}"#
+    )
+}
+
+/// The broken variants that need no second thread to go wrong (sequential
+/// swapping pairs, epaxos reversing its SCCs, repart-sw's scheduler
+/// swapping pairs for its one worker) are caught on the first run: the
+/// order they execute is fixed by the stream.
+#[test]
+fn single_threaded_faults_are_caught_on_every_run() {
+    let list = r#"{ "kind": "linked-list", "shards": 2, "size": 100 }"#;
+    let kv = r#"{ "kind": "kv-store", "shards": 4, "keys": 64 }"#;
+    let ycsb = r#"{ "seed": 3, "requests": 2000, "ycsb": { "workload": "e-paper-001" } }"#;
+    for (id, fault, app, workload) in [
+        (
+            "sequential",
+            "seq-swap-pairs",
+            list,
+            r#"{ "seed": 2, "requests": 200, "writes": 0.5, "global": 0.1 }"#,
+        ),
+        (
+            "epaxos",
+            "epaxos-ignore-seq",
+            list,
+            r#"{ "seed": 7, "requests": 200, "writes": 1.0, "commits": { "batch_max": 1 } }"#,
+        ),
+        ("repart-sw", "repart-swap-pairs", kv, ycsb),
+    ] {
+        let p = write_scenario(fault, &broken(id, fault, app, workload, 2));
+        let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
+            .args(["run", p.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{fault} not caught: {err}");
+        assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+    }
+}
+
+/// The broken stealer is caught under every work-stealing variant, on the
+/// skewed scenario of `run_exits_one_and_names_the_pair`.
+#[test]
+fn every_stealing_variant_with_the_broken_stealer_is_caught() {
+    for id in ["ws-conservative", "ws-moderate", "ws-optimistic"] {
+        let p = stealer_scenario(id, "{}");
+        let o = until_caught(&["run", p.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+    }
+}
+
+/// The broken variants that race threads (early without its barrier,
+/// busy-wait's waiters leaving before the release, repart-rr's scans
+/// without their sync) are caught within `until_caught`'s runs: long
+/// requests and a loaded shard make the race window wide.
+#[test]
+fn racing_faults_are_caught_within_ten_runs() {
+    let spin = r#"{ "kind": "spin", "shards": 2, "ns": 20000 }"#;
+    let skewed = r#"{ "seed": 5, "requests": 400, "writes": 0.3, "global": 0.2,
+                     "skew": { "kind": "skewed", "hot": 1, "share": 0.8 } }"#;
+    let kv = r#"{ "kind": "kv-store", "shards": 4, "keys": 64 }"#;
+    let ycsb = r#"{ "seed": 3, "requests": 2000, "ycsb": { "workload": "e-paper-001" } }"#;
+    for (id, fault, app, workload, threads) in [
+        ("early", "early-no-barrier", spin, skewed, 2),
+        ("busy-wait", "busy-wait-early-release", spin, skewed, 2),
+        ("repart-rr", "repart-no-scan-sync", kv, ycsb, 4),
+    ] {
+        let p = write_scenario(fault, &broken(id, fault, app, workload, threads));
+        let o = until_caught(&["run", p.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+    }
+}
+
+/// Validation refuses a fault the scheduler does not declare (before this,
+/// `early` ignored it and ran correct), located at the `fault` value.
+#[test]
+fn validate_refuses_a_fault_of_another_scheduler() {
+    let p = write_scenario(
+        "undeclared",
+        &broken(
+            "early",
+            "ws-ignore-flags",
+            r#"{ "kind": "spin", "shards": 2, "ns": 100 }"#,
+            r#"{ "requests": 10 }"#,
+            2,
+        ),
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
+        .args(["validate", p.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(":6:")
+            && err.contains("schedulers[0].fault: unknown fault `ws-ignore-flags` for `early`"),
+        "{err}"
+    );
 }

@@ -20,6 +20,8 @@ pub type Pos = (usize, usize);
 pub struct Locator {
     values: HashMap<String, Pos>,
     keys: HashMap<String, Pos>,
+    /// Where a key first appears again in the same object.
+    repeats: HashMap<String, Pos>,
 }
 
 impl Locator {
@@ -43,6 +45,12 @@ impl Locator {
     /// Position of the key of the member at `path`.
     pub fn key(&self, path: &str) -> Option<Pos> {
         self.keys.get(path).copied()
+    }
+
+    /// Position of the second occurrence of the key of the member at `path`
+    /// (a duplicate key), if its object repeats it.
+    pub fn repeated_key(&self, path: &str) -> Option<Pos> {
+        self.repeats.get(path).copied()
     }
 
     /// Position of the value at `path`, or of its closest located ancestor,
@@ -143,6 +151,9 @@ impl Scanner<'_> {
                 return false;
             };
             let child = member(path, &key);
+            if self.out.keys.contains_key(&child) {
+                self.out.repeats.entry(child.clone()).or_insert(key_pos);
+            }
             self.out.keys.entry(child.clone()).or_insert(key_pos);
             self.skip_ws();
             if self.bump() != Some(':') || !self.value(child, depth + 1) {
@@ -227,6 +238,14 @@ mod tests {
         assert_eq!(l.value("w.b"), None);
         assert_eq!(l.nearest("w.b.c"), (7, 8));
         assert_eq!(l.nearest("zzz"), (1, 1));
+    }
+
+    #[test]
+    fn a_repeated_key_is_located_at_its_second_occurrence() {
+        let l = Locator::new("{\n  \"a\": 1,\n  \"w\": {\"b\": 2,\n    \"b\": 3}}");
+        assert_eq!(l.key("w.b"), Some((3, 9)));
+        assert_eq!(l.repeated_key("w.b"), Some((4, 5)));
+        assert_eq!(l.repeated_key("a"), None);
     }
 
     #[test]

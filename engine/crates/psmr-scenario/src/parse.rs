@@ -70,6 +70,9 @@ impl Limits {
 pub const MAX_SHARDS: usize = 64;
 /// Most keys of the key-value store.
 pub const MAX_KV_KEYS: u64 = 1 << 24;
+/// Most keys of the key-value store under a YCSB workload (YCSB's record
+/// count cap, below [`MAX_KV_KEYS`]).
+pub const MAX_YCSB_KEYS: u64 = psmr_core::ycsb::MAX_RECORDS;
 /// Longest busy time of one spin request (10 ms).
 pub const MAX_SPIN_NS: u32 = 10_000_000;
 /// Longest pace per request (100 ms).
@@ -99,6 +102,12 @@ pub fn parse_scenario_with(
     limits: &Limits,
 ) -> Result<Scenario, Vec<Diagnostic>> {
     let (mut sc, locator) = parse_located::<Scenario>(text, file).map_err(|d| vec![d])?;
+    // A struct written as a JSON array (serde takes fields by position) is
+    // refused, located at the array.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some(d) = positional(text, file, &sc) {
+        return Err(vec![d]);
+    }
     sc.source = Some(Source {
         file: file.to_string(),
         locator: Arc::new(locator),
@@ -158,7 +167,8 @@ pub(crate) fn serde_diagnostic(
         }
         // Unknown fields: point at the offending key itself.
         if let Some(field) = quoted_after(&message, "unknown field `") {
-            if let Some(hint) = moved_parameter(&path, &field) {
+            if let Some(hint) = moved_parameter(&path, &field).or_else(|| fault_hint(&path, &field))
+            {
                 message = format!("{message}; {hint}");
             }
             let at = if path.ends_with(&field) {
@@ -167,6 +177,17 @@ pub(crate) fn serde_diagnostic(
                 member(&path, &field)
             };
             if let Some(p) = locator.key(&at) {
+                pos = p;
+                path = at;
+            }
+        } else if let Some(field) = quoted_after(&message, "duplicate field `") {
+            // A repeated key: point at its second occurrence.
+            let at = if path.ends_with(&field) {
+                path.clone()
+            } else {
+                member(&path, &field)
+            };
+            if let Some(p) = locator.repeated_key(&at) {
                 pos = p;
                 path = at;
             }
@@ -226,6 +247,62 @@ fn moved_parameter(path: &str, field: &str) -> Option<String> {
             "scheduler parameters go in the family's object, e.g. \"early\": {{\"{field}\": ...}} or \"stealing\": {{\"{field}\": ...}} (scripts/migrate-scheduler-params.py moves them)"
         )
     })
+}
+
+/// A scheduler entry's `fault` in a build without fault injection: say
+/// which build has it.
+fn fault_hint(path: &str, field: &str) -> Option<String> {
+    let parent = path
+        .strip_suffix(field)
+        .map_or(path, |p| p.trim_end_matches('.'));
+    let entry = parent.starts_with("schedulers[") && !parent.contains('.');
+    (entry && field == "fault").then(|| {
+        "`fault` selects a deliberately broken scheduler and needs an engine built with the `fault-injection` feature (cargo build -p psmr-cli --features fault-injection)".to_string()
+    })
+}
+
+/// serde reads a struct from a JSON array too (its fields by position);
+/// a scenario names its fields. The first place of `text` where the typed
+/// scenario has an object and the text an array, as a located error.
+fn positional(text: &str, file: &str, sc: &Scenario) -> Option<Diagnostic> {
+    let given: serde_json::Value = serde_json::from_str(text).ok()?;
+    let typed = serde_json::to_value(sc).ok()?;
+    let path = first_positional(&typed, &given, "")?;
+    let pos = Locator::new(text).nearest(&path);
+    let what = if path.is_empty() {
+        "a scenario".to_string()
+    } else {
+        format!("`{path}`")
+    };
+    Some(Diagnostic::new(
+        file,
+        pos,
+        &path,
+        format!("expected {what} as a JSON object with named fields, got an array"),
+    ))
+}
+
+/// The path of the first value that is an object in `typed` and an array
+/// in `given` (members and elements present in both, in order).
+fn first_positional(
+    typed: &serde_json::Value,
+    given: &serde_json::Value,
+    path: &str,
+) -> Option<String> {
+    use serde_json::Value::{Array, Object};
+    match (typed, given) {
+        (Object(_), Array(_)) => Some(path.to_string()),
+        (Object(t), Object(g)) => t.iter().find_map(|(k, tv)| {
+            g.get(k)
+                .and_then(|gv| first_positional(tv, gv, &member(path, k)))
+        }),
+        (Array(t), Array(g)) => t
+            .iter()
+            .zip(g)
+            .enumerate()
+            .find_map(|(i, (tv, gv))| first_positional(tv, gv, &element(path, i))),
+        _ => None,
+    }
 }
 
 /// The text between `prefix` and the next backquote.
@@ -352,14 +429,19 @@ impl<'s> Checker<'s> {
                 format!("expected 1..={MAX_SHARDS} shards, got {shards}"),
             );
         }
+        // A YCSB workload caps the record count (the store's keys) lower.
+        let (max_keys, cap) = if self.sc.workload.ycsb.is_some() {
+            (MAX_YCSB_KEYS, " (YCSB's record count cap)")
+        } else {
+            (MAX_KV_KEYS, "")
+        };
         match self.sc.app {
-            AppSpec::KvStore { keys, .. } if keys < shards as u64 || keys > MAX_KV_KEYS => self
-                .err(
-                    "app.keys",
-                    format!(
-                    "expected between {shards} (one per shard) and {MAX_KV_KEYS} keys, got {keys}"
+            AppSpec::KvStore { keys, .. } if keys < shards as u64 || keys > max_keys => self.err(
+                "app.keys",
+                format!(
+                    "expected between {shards} (one per shard) and {max_keys} keys{cap}, got {keys}"
                 ),
-                ),
+            ),
             AppSpec::KvStore { value_bytes, .. }
                 if !(8..=psmr_core::app::kv::MAX_VALUE_BYTES).contains(&value_bytes) =>
             {
@@ -475,7 +557,10 @@ impl<'s> Checker<'s> {
             );
         }
         if let Err((path, message)) = y.check(&self.sc.app, w.requests) {
-            self.err(&path, message);
+            // `app` already reported the store's key count (with YCSB's cap).
+            if !(path == "app.keys" && self.out.iter().any(|d| d.path == path)) {
+                self.err(&path, message);
+            }
         }
     }
 
@@ -651,6 +736,27 @@ impl<'s> Checker<'s> {
         for (key, issue) in s.param_issues(&env) {
             self.err(&member(&member(at, key), &issue.path), issue.message);
         }
+        self.fault(at, s);
+    }
+
+    /// The entry's `fault` (fault-injection builds only) names one of the
+    /// broken variants its family declares for its id.
+    fn fault(&mut self, at: &str, s: &SchedulerSpec) {
+        let Some(name) = s.fault_name() else { return };
+        let faults = psmr_schedulers::registration(s.id).faults_of(s.id);
+        if faults.iter().any(|f| f.name == name) {
+            return;
+        }
+        let message = if faults.is_empty() {
+            format!("unknown fault `{name}`: `{}` has no broken variant", s.id)
+        } else {
+            format!(
+                "unknown fault `{name}` for `{}`; expected one of its faults: {}",
+                s.id,
+                psmr_schedulers::registry::fault_names(&faults)
+            )
+        };
+        self.err(&entry_field(at, "fault"), message);
     }
 
     /// The per-thread pace override names existing workers and stays under

@@ -577,3 +577,101 @@ fn list_sizes_take_numbers_and_refuse_zero() {
     let text = VALID.replace("\"light\"", "0");
     one_error_at(&text, "app.size", "1..=1000000");
 }
+
+/// A repeated key is located at its second occurrence, with its path.
+#[test]
+fn a_duplicate_key_is_located_at_its_own_line() {
+    let text = VALID.replace("\"threads\": 2,", "\"threads\": 2,\n  \"name\": \"again\",");
+    let d = one_error(&text);
+    assert!(d.message.contains("duplicate field `name`"), "{d}");
+    assert_eq!(d.path, "name");
+    assert_eq!((d.line, d.col), pos_of(&text, "\"name\": \"again\""));
+    let text = VALID.replace("\"writes\": 0.1,", "\"writes\": 0.1,\n    \"writes\": 0.2,");
+    let d = one_error(&text);
+    assert_eq!(d.path, "workload.writes");
+    assert_eq!((d.line, d.col), pos_of(&text, "\"writes\": 0.2"));
+}
+
+/// serde would read a struct from an array of its fields in order; a
+/// scenario, and every object in it, must name its fields.
+#[test]
+fn a_scenario_or_an_entry_written_as_an_array_is_refused() {
+    let app = r#"{ "kind": "linked-list", "shards": 2, "size": "light" }"#;
+    let workload = r#"{ "requests": 1000, "writes": 0.1, "global": 0.05 }"#;
+    let text =
+        format!("[null, \"t\", \"d\", {app}, {workload}, null, 2, [{{ \"id\": \"sequential\" }}]]");
+    let d = one_error(&text);
+    assert_eq!((d.path.as_str(), d.line, d.col), ("", 1, 1), "{d}");
+    assert!(
+        d.message
+            .contains("JSON object with named fields, got an array"),
+        "{d}"
+    );
+    let text = VALID.replace("{ \"id\": \"sequential\" }", "[\"sequential\"]");
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[0]", "{d}");
+    assert_eq!((d.line, d.col), pos_of(&text, "[\"sequential\"]"));
+}
+
+/// With YCSB, the store's key count is capped by YCSB's record count
+/// (10^7, below the store's own 2^24): one error, with the tighter bound.
+#[test]
+fn ycsb_key_cap_is_reported_once() {
+    let text = r#"{
+  "name": "t", "description": "d",
+  "app": { "kind": "kv-store", "shards": 4, "keys": 12000000 },
+  "workload": { "requests": 100, "ycsb": { "workload": "a" } },
+  "threads": 2,
+  "schedulers": [ { "id": "sequential" } ]
+}"#;
+    let d = one_error(text);
+    assert_eq!(d.path, "app.keys");
+    assert!(
+        d.message
+            .contains("10000000 keys (YCSB's record count cap), got 12000000"),
+        "{d}"
+    );
+    // Without YCSB the store's own cap applies.
+    let text = text.replace(", \"ycsb\": { \"workload\": \"a\" }", "");
+    assert!(parse_scenario(&text, "t.json").is_ok());
+}
+
+/// `fault` names one of the broken variants the scheduler declares; the
+/// error is located at the value and lists them.
+#[cfg(feature = "fault-injection")]
+#[test]
+fn a_fault_the_scheduler_does_not_declare_is_refused() {
+    let text = VALID.replace(
+        "{ \"id\": \"early\", \"label\": \"e\" }",
+        "{ \"id\": \"early\", \"label\": \"e\", \"fault\": \"ws-ignore-flags\" }",
+    );
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].fault");
+    assert_eq!((d.line, d.col), pos_of(&text, "\"ws-ignore-flags\""));
+    assert!(
+        d.message
+            .contains("unknown fault `ws-ignore-flags` for `early`")
+            && d.message.contains("`early-no-barrier`"),
+        "{d}"
+    );
+    let ok = VALID.replace(
+        "{ \"id\": \"early\", \"label\": \"e\" }",
+        "{ \"id\": \"early\", \"label\": \"e\", \"fault\": \"early-no-barrier\" }",
+    );
+    assert!(parse_scenario(&ok, "t.json").is_ok());
+}
+
+/// Without the feature, `fault` is an unknown field whose message says
+/// which build has it.
+#[cfg(not(feature = "fault-injection"))]
+#[test]
+fn a_fault_without_the_feature_says_the_feature_is_needed() {
+    let text = VALID.replace(
+        "{ \"id\": \"early\", \"label\": \"e\" }",
+        "{ \"id\": \"early\", \"label\": \"e\", \"fault\": \"early-no-barrier\" }",
+    );
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].fault");
+    assert_eq!((d.line, d.col), pos_of(&text, "\"fault\""));
+    assert!(d.message.contains("`fault-injection` feature"), "{d}");
+}

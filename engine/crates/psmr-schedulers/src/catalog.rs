@@ -76,9 +76,8 @@ fn entry(id: SchedulerId) -> Entry {
         roles: n.roles,
         params: n.params.map(|(key, fields)| ParamsEntry { key, fields }),
         faults: r
-            .faults
-            .iter()
-            .filter(|f| f.only.is_empty() || f.only.contains(&id))
+            .faults_of(id)
+            .into_iter()
             .map(|f| FaultEntry {
                 name: f.name,
                 rule: f.rule,
@@ -152,9 +151,70 @@ mod tests {
             names(SchedulerId::WsOptimistic),
             [crate::work_stealing::broken::FAULT_NAME]
         );
-        assert!(names(SchedulerId::RepartRr).is_empty());
-        assert_eq!(names(SchedulerId::RepartAsync), [crate::repart::FAULT_NAME]);
+        assert_eq!(
+            names(SchedulerId::RepartRr),
+            [
+                crate::repart::FAULT_NO_SCAN_SYNC,
+                crate::repart::FAULT_SWAP_PAIRS
+            ]
+        );
+        assert_eq!(
+            names(SchedulerId::RepartSw),
+            [crate::repart::FAULT_SWAP_PAIRS]
+        );
+        assert_eq!(
+            names(SchedulerId::RepartAsync),
+            [
+                crate::repart::FAULT_NAME,
+                crate::repart::FAULT_NO_SCAN_SYNC,
+                crate::repart::FAULT_SWAP_PAIRS
+            ]
+        );
         let views = entry(SchedulerId::Mely).views;
         assert_eq!(views, ["threads", "coloring", "charts"]);
+    }
+
+    /// Every scheduler id has at least one broken variant, each with its
+    /// rule in one line.
+    #[test]
+    fn every_id_has_a_fault_with_a_one_line_rule() {
+        for id in SchedulerId::ALL {
+            let faults = entry(id).faults;
+            assert!(!faults.is_empty(), "{id} has no fault-injection variant");
+            for f in faults {
+                assert!(
+                    !f.rule.is_empty() && !f.rule.contains('\n'),
+                    "{id}: {}",
+                    f.name
+                );
+            }
+        }
+    }
+
+    /// With the feature, every declared fault builds for its ids, and a
+    /// fault of another family is refused with the id's own list.
+    #[cfg(feature = "fault-injection")]
+    #[test]
+    fn build_takes_each_declared_fault_and_refuses_the_others() {
+        use crate::testkit::{self, Stream};
+        let stream = Stream::new(testkit::list(2), &testkit::workload(1, 10, 0.5, 0.1));
+        let env = crate::BuildEnv {
+            classes: &stream.classes,
+            threads: 2,
+        };
+        for id in SchedulerId::ALL {
+            for f in entry(id).faults {
+                let mut spec = SchedulerSpec::new(id);
+                spec.fault = Some(f.name.into());
+                assert!(crate::build(&spec, &env).is_ok(), "{id} {}", f.name);
+            }
+            let mut spec = SchedulerSpec::new(id);
+            spec.fault = Some("no-such-fault".into());
+            let err = crate::build(&spec, &env)
+                .err()
+                .expect("refused")
+                .to_string();
+            assert!(err.contains("unknown fault `no-such-fault`"), "{id}: {err}");
+        }
     }
 }

@@ -94,6 +94,10 @@ pub fn needs(id: SchedulerId) -> &'static Needs {
 /// do not apply, or its family refuses the configuration).
 pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
     check_param_objects(spec, needs(spec.id)).map_err(RunError::InvalidConfig)?;
+    // A fault its family does not declare for the id is refused here, for
+    // every family (validation reports it located).
+    #[cfg(feature = "fault-injection")]
+    registration(spec.id).selected_fault(spec)?;
     (registration(spec.id).build)(spec, env)
 }
 

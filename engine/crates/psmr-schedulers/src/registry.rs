@@ -78,6 +78,37 @@ impl Registration {
         }
     }
 
+    /// The faults `id` (one of this family's schedulers) has.
+    pub fn faults_of(&self, id: SchedulerId) -> Vec<&'static Fault> {
+        self.faults
+            .iter()
+            .filter(|f| f.only.is_empty() || f.only.contains(&id))
+            .collect()
+    }
+
+    /// The fault `spec` (one of this family's ids) selects, `None` for the
+    /// correct scheduler; a name this family does not declare for the id
+    /// is an error that lists the ones it does.
+    #[cfg(feature = "fault-injection")]
+    pub fn selected_fault(&self, spec: &SchedulerSpec) -> Result<Option<&'static Fault>, RunError> {
+        let Some(name) = &spec.fault else {
+            return Ok(None);
+        };
+        let faults = self.faults_of(spec.id);
+        match faults.iter().find(|f| f.name == name) {
+            Some(f) => Ok(Some(f)),
+            None if faults.is_empty() => Err(RunError::InvalidConfig(format!(
+                "`{}` has no fault-injection variant; unknown fault `{name}`",
+                spec.id
+            ))),
+            None => Err(RunError::InvalidConfig(format!(
+                "unknown fault `{name}`; `{}` knows {}",
+                spec.id,
+                fault_names(&faults)
+            ))),
+        }
+    }
+
     /// What `id` needs, if it is one of this family's schedulers.
     pub fn needs_of(&self, id: SchedulerId) -> Option<&'static Needs> {
         self.schedulers
@@ -85,4 +116,13 @@ impl Registration {
             .find(|(own, _)| *own == id)
             .map(|(_, n)| *n)
     }
+}
+
+/// The names of `faults`, for messages: `` `a`, `b` `` (or "none").
+pub fn fault_names(faults: &[&Fault]) -> String {
+    if faults.is_empty() {
+        return "none".into();
+    }
+    let names: Vec<String> = faults.iter().map(|f| format!("`{}`", f.name)).collect();
+    names.join(", ")
 }

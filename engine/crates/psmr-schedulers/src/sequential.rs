@@ -12,18 +12,42 @@
 //! So sequential executes exactly the canonical order for every stream
 //! kind, and passes the oracle by construction.
 //!
+//! Its broken variant ([`FAULT_NAME`], fault injection only) executes each
+//! two consecutive requests (or events) of that order in reverse, so any
+//! such pair that conflicts is caught by the oracle, on every run.
+//!
 //! [`Stream::runnable`]: psmr_core::Stream::runnable
 
 use std::collections::VecDeque;
 
-use crate::registry::Registration;
+use crate::registry::{Fault, Registration};
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::SCHEDULER;
 use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, StreamKind, NO_REQUEST};
 
 /// The baseline scheduler.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Sequential;
+pub struct Sequential {
+    /// The broken variant: each two consecutive requests swapped.
+    swap_pairs: bool,
+}
+
+/// Name of the fault-injection variant (pairs executed in reverse).
+pub const FAULT_NAME: &str = "seq-swap-pairs";
+
+impl Sequential {
+    /// The correct baseline.
+    pub const fn new() -> Self {
+        Sequential { swap_pairs: false }
+    }
+
+    /// The broken variant (fault injection): each two consecutive requests
+    /// of the canonical order executed in reverse.
+    #[cfg(any(test, feature = "fault-injection"))]
+    pub const fn into_broken(self) -> Self {
+        Sequential { swap_pairs: true }
+    }
+}
 
 /// Sequential runs every stream kind on every cell space.
 pub const NEEDS: Needs = Needs {
@@ -35,11 +59,26 @@ pub const NEEDS: Needs = Needs {
     params: None,
 };
 
-/// The baseline's registration: no parameters, faults or views of its own.
-pub const REGISTRATION: Registration =
-    Registration::new(&[(SchedulerId::Sequential, &NEEDS)], |_, _| {
-        Ok(Box::new(Sequential))
-    });
+/// The baseline's registration: no parameters or views of its own, one
+/// fault.
+pub const REGISTRATION: Registration = Registration {
+    faults: &[Fault {
+        name: FAULT_NAME,
+        rule: "each two consecutive requests execute in reverse delivery order",
+        only: &[],
+    }],
+    ..Registration::new(&[(SchedulerId::Sequential, &NEEDS)], |spec, _| build(spec))
+};
+
+/// `build` for `sequential`.
+fn build(spec: &crate::spec::SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
+    let _ = spec;
+    #[cfg(feature = "fault-injection")]
+    if REGISTRATION.selected_fault(spec)?.is_some() {
+        return Ok(Box::new(Sequential::new().into_broken()));
+    }
+    Ok(Box::new(Sequential::new()))
+}
 
 impl Scheduler for Sequential {
     fn id(&self) -> SchedulerId {
@@ -52,18 +91,20 @@ impl Scheduler for Sequential {
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         ctx.host
-            .run(0, |_| {}, || run_canonical(ctx))
+            .run(0, |_| {}, || run_canonical(ctx, self.swap_pairs))
             .map_err(RunError::Threads)
     }
 }
 
-/// Deliver and execute the canonical order on the calling thread.
-fn run_canonical(ctx: &RunContext<'_>) -> RunOutput {
+/// Deliver and execute the canonical order on the calling thread (with
+/// `swap`, the broken variant: each two consecutive requests in reverse).
+fn run_canonical(ctx: &RunContext<'_>, swap: bool) -> RunOutput {
     let mut rec = ctx.recorder(SCHEDULER);
     let stream = ctx.stream;
     let mut deliverer = ctx.deliverer();
     let mut executed = 0usize;
     let mut fifo: VecDeque<u32> = VecDeque::new();
+    let mut held: Option<u32> = None;
     let events = stream.kind() == StreamKind::Events;
     let start_ns = rec.now();
     while let Some(d) = deliverer.next(&mut rec) {
@@ -71,19 +112,34 @@ fn run_canonical(ctx: &RunContext<'_>) -> RunOutput {
             let root = stream.delivery(d).start;
             ctx.register(&mut rec, NO_REQUEST, root, 0);
             fifo.push_back(root);
-            while let Some(e) = fifo.pop_front() {
-                for &child in ctx.execute(&mut rec, &stream.requests[e as usize]) {
-                    ctx.register(&mut rec, e, child, 0);
-                    fifo.push_back(child);
+            while let Some(first) = fifo.pop_front() {
+                let second = if swap { fifo.pop_front() } else { None };
+                for e in second.into_iter().chain([first]) {
+                    for &child in ctx.execute(&mut rec, &stream.requests[e as usize]) {
+                        ctx.register(&mut rec, e, child, 0);
+                        fifo.push_back(child);
+                    }
                 }
             }
         } else {
             let upto = stream.runnable(d as usize + 1);
             for &r in &stream.canonical[executed..upto] {
-                ctx.execute(&mut rec, &stream.requests[r as usize]);
+                match held.take() {
+                    Some(h) => {
+                        ctx.execute(&mut rec, &stream.requests[r as usize]);
+                        ctx.execute(&mut rec, &stream.requests[h as usize]);
+                    }
+                    None if swap => held = Some(r),
+                    None => {
+                        ctx.execute(&mut rec, &stream.requests[r as usize]);
+                    }
+                }
             }
             executed = upto;
         }
+    }
+    if let Some(h) = held {
+        ctx.execute(&mut rec, &stream.requests[h as usize]);
     }
     RunOutput {
         delivered: deliverer.delivered(),

@@ -67,6 +67,16 @@ macro_rules! scheduler_spec {
                 }
             }
 
+            /// The fault-injection variant the entry selects, if any
+            /// (always `None` without the `fault-injection` feature, where
+            /// the entry has no `fault` field).
+            pub fn fault_name(&self) -> Option<&str> {
+                #[cfg(feature = "fault-injection")]
+                return self.fault.as_deref();
+                #[cfg(not(feature = "fault-injection"))]
+                None
+            }
+
             /// The keys of the parameter objects present (e.g. `["early"]`).
             pub fn param_objects(&self) -> Vec<&'static str> {
                 let mut v = Vec::new();

@@ -180,7 +180,7 @@ fn coloring(id: SchedulerId) -> impl Fn(&Stream, usize, u64) -> Box<dyn Schedule
 
 #[test]
 fn sequential_on_virtual_cores() {
-    check(&lists(), 2, |_, _, _| Box::new(Sequential));
+    check(&lists(), 2, |_, _, _| Box::new(Sequential::new()));
 }
 
 #[test]
@@ -214,7 +214,7 @@ fn the_other_work_stealing_variants_on_virtual_cores() {
 #[test]
 fn late_and_epaxos_on_virtual_cores() {
     check(&lists(), 1, |_, _, _| Box::new(Late::new(None).unwrap()));
-    check(&commits(), 1, |_, _, _| Box::new(Epaxos));
+    check(&commits(), 1, |_, _, _| Box::new(Epaxos::new()));
     check(&commits(), 1, |_, _, _| Box::new(Pepaxos::new(spin())));
 }
 
@@ -253,8 +253,8 @@ fn virtual_time_is_the_model_not_the_wall_clock() {
     // Sequential on the list: the times are the model's sums, the same on
     // every machine, whatever the wall time was.
     let stream = &lists()[0];
-    let a = run_virtual(&Sequential, stream, 1);
-    let b = run_virtual(&Sequential, stream, 1);
+    let a = run_virtual(&Sequential::new(), stream, 1);
+    let b = run_virtual(&Sequential::new(), stream, 1);
     assert_eq!(a.metrics, b.metrics);
     let c = CostTable::reference();
     let last = a.trace.iter().map(|e| e.t_ns).max().unwrap();

@@ -25,7 +25,7 @@ use crate::early::params::EarlyParams;
 use crate::early::{FamilyConfig, Job, SeqSync};
 use crate::plan::Plan;
 use crate::probe::Probe;
-use crate::registry::Registration;
+use crate::registry::{Fault, Registration};
 use crate::spin::SpinPolicy;
 use crate::spin::{Backoff, SpinPolicies};
 use crate::BuildEnv;
@@ -36,6 +36,9 @@ use crate::BuildEnv;
 pub struct CycleSync {
     marks: CycleMarks,
     spin: SpinPolicy,
+    /// The broken variant: waiters leave before the release.
+    #[cfg(any(test, feature = "fault-injection"))]
+    early_release: bool,
 }
 
 impl CycleSync {
@@ -43,6 +46,8 @@ impl CycleSync {
         CycleSync {
             marks: CycleMarks::new(plan),
             spin,
+            #[cfg(any(test, feature = "fault-injection"))]
+            early_release: false,
         }
     }
 }
@@ -61,6 +66,10 @@ impl SeqSync for CycleSync {
     fn sequential<P: Probe>(&self, cycles: &mut Vec<u8>, me: ThreadRef, job: Job, probe: &mut P) {
         if let Arrived::Waiting(pending) = self.marks.arrive(cycles, me, job.req, job.class, probe)
         {
+            #[cfg(any(test, feature = "fault-injection"))]
+            if self.early_release {
+                return;
+            }
             self.wait_for_release(&pending, job, probe);
         }
     }
@@ -85,16 +94,37 @@ impl CycleSync {
     }
 }
 
+/// Name of `busy-wait`'s fault-injection variant: a cycle's waiters go on
+/// before its executor has run the request.
+pub const FAULT_EARLY_RELEASE: &str = "busy-wait-early-release";
+
 /// Early scheduling with busy-wait cycles.
 #[derive(Clone, Debug)]
 pub struct BusyWait {
     pub config: FamilyConfig,
     pub spin: SpinPolicy,
+    /// The broken variant: waiters do not wait for the release.
+    #[cfg(any(test, feature = "fault-injection"))]
+    early_release: bool,
 }
 
 impl BusyWait {
     pub fn new(config: FamilyConfig, spin: SpinPolicy) -> Self {
-        BusyWait { config, spin }
+        BusyWait {
+            config,
+            spin,
+            #[cfg(any(test, feature = "fault-injection"))]
+            early_release: false,
+        }
+    }
+
+    /// The broken variant (fault injection): a thread that is not the last
+    /// to arrive at a cycle goes on at once, as if the cycle were already
+    /// released, while the executor may still be running the request.
+    #[cfg(any(test, feature = "fault-injection"))]
+    pub fn into_broken(mut self) -> Self {
+        self.early_release = true;
+        self
     }
     /// Build from a scenario entry's `early` object (`build`'s `busy-wait` arm).
     pub fn from_params(params: &EarlyParams, env: &BuildEnv<'_>) -> Result<Self, RunError> {
@@ -115,12 +145,23 @@ pub const NEEDS: Needs = Needs {
     params: Some(("early", &["mapping", "queue_capacity", "spin"])),
 };
 
-/// `busy-wait`'s registration: the synchronization and mapping views.
+/// `busy-wait`'s registration: its fault, the synchronization and mapping
+/// views.
 pub const REGISTRATION: Registration = Registration {
+    faults: &[Fault {
+        name: FAULT_EARLY_RELEASE,
+        rule: "a thread waiting at a cycle goes on before the executor has run the request and released it",
+        only: &[],
+    }],
     views: &["sync", "mapping"],
     ..Registration::new(&[(SchedulerId::BusyWait, &NEEDS)], |spec, env| {
         let params = spec.early.clone().unwrap_or_default();
-        Ok(Box::new(BusyWait::from_params(&params, env)?))
+        let busy = BusyWait::from_params(&params, env)?;
+        #[cfg(feature = "fault-injection")]
+        if REGISTRATION.selected_fault(spec)?.is_some() {
+            return Ok(Box::new(busy.into_broken()));
+        }
+        Ok(Box::new(busy))
     })
 };
 
@@ -132,7 +173,15 @@ impl Scheduler for BusyWait {
         &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
-        self.config.run(ctx, |plan| CycleSync::new(plan, self.spin))
+        self.config.run(ctx, |plan| {
+            #[allow(unused_mut)]
+            let mut sync = CycleSync::new(plan, self.spin);
+            #[cfg(any(test, feature = "fault-injection"))]
+            {
+                sync.early_release = self.early_release;
+            }
+            sync
+        })
     }
     fn info(&self) -> psmr_core::scheduler::SchedulerInfo {
         self.config.info.clone()

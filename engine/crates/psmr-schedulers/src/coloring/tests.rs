@@ -728,7 +728,7 @@ fn a_core_probe_forwards_the_runs_clock() {
             SchedulerId::Sequential
         }
         fn needs(&self) -> &'static Needs {
-            crate::sequential::Sequential.needs()
+            crate::sequential::Sequential::new().needs()
         }
         fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
             let probe = CoreProbe::new(ctx, 0);
@@ -736,7 +736,7 @@ fn a_core_probe_forwards_the_runs_clock() {
             psmr_core::clock::spin_for(100_000);
             let elapsed = Probe::now_ns(&probe).saturating_sub(before);
             assert!(elapsed >= 100_000, "the probe's clock moved {elapsed} ns");
-            crate::sequential::Sequential.run(ctx)
+            crate::sequential::Sequential::new().run(ctx)
         }
     }
     let s = Stream::new(testkit::list(1), &testkit::workload(1, 10, 0.5, 0.0));

@@ -43,7 +43,7 @@ use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::plan::{Plan, Router};
 use crate::probe::{CtxProbe, Probe};
 use crate::queue::{BoundedFifo, PushEvent};
-use crate::registry::Registration;
+use crate::registry::{Fault, Registration};
 use crate::BuildEnv;
 
 pub mod barrier;
@@ -72,15 +72,16 @@ pub trait SeqSync: Sync {
     fn sequential<P: Probe>(&self, local: &mut Self::Local, me: ThreadRef, job: Job, probe: &mut P);
 }
 
-/// A deliberately broken sequential step, for the model checks' "the
-/// models have teeth" tests (loom and shuttle): the class's executor runs
-/// the request without waiting for the others, who do not wait either.
-#[cfg(all(test, any(loom, shuttle)))]
+/// A deliberately broken sequential step: the class's executor runs the
+/// request without waiting for the others, who do not wait either. Used by
+/// the model checks' "the models have teeth" tests (loom and shuttle) and
+/// as `early`'s fault-injection variant ([`FAULT_NO_BARRIER`]).
+#[cfg(any(test, feature = "fault-injection"))]
 pub(crate) struct NoSync {
     executor: Vec<ThreadRef>,
 }
 
-#[cfg(all(test, any(loom, shuttle)))]
+#[cfg(any(test, feature = "fault-injection"))]
 impl NoSync {
     pub(crate) fn new(plan: &Plan) -> Self {
         NoSync {
@@ -89,7 +90,7 @@ impl NoSync {
     }
 }
 
-#[cfg(all(test, any(loom, shuttle)))]
+#[cfg(any(test, feature = "fault-injection"))]
 impl SeqSync for NoSync {
     type Local = ();
     fn local(&self) {}
@@ -296,15 +297,34 @@ impl FamilyConfig {
     }
 }
 
+/// Name of `early`'s fault-injection variant: sequential classes without
+/// their barrier.
+pub const FAULT_NO_BARRIER: &str = "early-no-barrier";
+
 /// Early scheduling with per-class barriers.
 #[derive(Clone, Debug)]
 pub struct Early {
     pub config: FamilyConfig,
+    /// The broken variant: sequential requests without the barrier.
+    #[cfg(any(test, feature = "fault-injection"))]
+    no_barrier: bool,
 }
 
 impl Early {
     pub fn new(config: FamilyConfig) -> Self {
-        Early { config }
+        Early {
+            config,
+            #[cfg(any(test, feature = "fault-injection"))]
+            no_barrier: false,
+        }
+    }
+
+    /// The broken variant (fault injection): the threads of a sequential
+    /// class do not meet at its barrier ([`NoSync`]).
+    #[cfg(any(test, feature = "fault-injection"))]
+    pub fn into_broken(mut self) -> Self {
+        self.no_barrier = true;
+        self
     }
     /// Build from a scenario entry's `early` object (`build`'s `early` arm).
     pub fn from_params(params: &EarlyParams, env: &BuildEnv<'_>) -> Result<Self, RunError> {
@@ -323,12 +343,23 @@ pub const NEEDS: Needs = Needs {
     params: Some(("early", &["mapping", "queue_capacity"])),
 };
 
-/// `early`'s registration: the synchronization and mapping views.
+/// `early`'s registration: its fault, the synchronization and mapping
+/// views.
 pub const REGISTRATION: Registration = Registration {
+    faults: &[Fault {
+        name: FAULT_NO_BARRIER,
+        rule: "a sequential class's threads skip its barrier: the executor runs the request while the others go on",
+        only: &[],
+    }],
     views: &["sync", "mapping"],
     ..Registration::new(&[(SchedulerId::Early, &NEEDS)], |spec, env| {
         let params = spec.early.clone().unwrap_or_default();
-        Ok(Box::new(Early::from_params(&params, env)?))
+        let early = Early::from_params(&params, env)?;
+        #[cfg(feature = "fault-injection")]
+        if REGISTRATION.selected_fault(spec)?.is_some() {
+            return Ok(Box::new(early.into_broken()));
+        }
+        Ok(Box::new(early))
     })
 };
 
@@ -340,6 +371,10 @@ impl Scheduler for Early {
         &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
+        #[cfg(any(test, feature = "fault-injection"))]
+        if self.no_barrier {
+            return self.config.run(ctx, NoSync::new);
+        }
         self.config.run(ctx, BarrierSync::new)
     }
     fn info(&self) -> psmr_core::scheduler::SchedulerInfo {

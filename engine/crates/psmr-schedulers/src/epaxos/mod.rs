@@ -23,7 +23,7 @@ use psmr_core::trace::SCHEDULER;
 use psmr_core::{EventKind, Family, Needs, RunError, Scheduler, SchedulerId, StreamKind};
 
 use crate::probe::{CtxProbe, Probe};
-use crate::registry::Registration;
+use crate::registry::{Fault, Registration};
 use crate::sync::{AtomicU64, Ordering};
 
 pub mod graph;
@@ -57,11 +57,25 @@ pub const NEEDS: Needs = Needs {
     params: None,
 };
 
-/// `epaxos`'s registration: the dependency-graph view.
+/// Name of `epaxos`'s fault-injection variant: each SCC's instances in
+/// reverse seq order.
+pub const FAULT_IGNORE_SEQ: &str = "epaxos-ignore-seq";
+
+/// `epaxos`'s registration: its fault and the dependency-graph view.
 pub const REGISTRATION: Registration = Registration {
+    faults: &[Fault {
+        name: FAULT_IGNORE_SEQ,
+        rule: "the instances of an SCC execute in reverse seq order",
+        only: &[],
+    }],
     views: &["graph"],
-    ..Registration::new(&[(SchedulerId::Epaxos, &NEEDS)], |_, _| {
-        Ok(Box::new(Epaxos))
+    ..Registration::new(&[(SchedulerId::Epaxos, &NEEDS)], |spec, _| {
+        let _ = spec;
+        #[cfg(feature = "fault-injection")]
+        if REGISTRATION.selected_fault(spec)?.is_some() {
+            return Ok(Box::new(Epaxos::new().into_broken()));
+        }
+        Ok(Box::new(Epaxos::new()))
     })
 };
 
@@ -116,14 +130,33 @@ fn finish(out: &mut RunOutput, busy_ns: u64, groups: u64, commands: usize) {
 
 /// `epaxos`: Algorithm 2, the SCCs executed by the thread that finds them.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Epaxos;
+pub struct Epaxos {
+    /// The broken variant: each SCC in reverse seq order.
+    ignore_seq: bool,
+}
+
+impl Epaxos {
+    /// The correct scheduler.
+    pub const fn new() -> Self {
+        Epaxos { ignore_seq: false }
+    }
+
+    /// The broken variant (fault injection): the instances of each SCC run
+    /// in reverse seq order, so two conflicting instances of one SCC run
+    /// out of order on every run.
+    #[cfg(any(test, feature = "fault-injection"))]
+    pub const fn into_broken(self) -> Self {
+        Epaxos { ignore_seq: true }
+    }
+}
 
 /// Executes each SCC at once, instance by instance in seq order (Algorithm
-/// 2 lines 20-25).
+/// 2 lines 20-25); in reverse with `ignore_seq` (the broken variant).
 pub struct Inline<'a> {
     pub table: &'a CommitTable,
     pub inst: &'a Instances,
     pub class_of: &'a (dyn Fn(u32) -> u16 + Sync),
+    pub ignore_seq: bool,
 }
 
 impl<P: Probe> Sink<P> for Inline<'_> {
@@ -133,11 +166,16 @@ impl<P: Probe> Sink<P> for Inline<'_> {
             group,
             size: members.len() as u32,
         });
-        for &m in members {
+        let mut run = |m: u32| {
             for r in self.table.commands(m) {
                 probe.execute(r, (self.class_of)(r));
             }
             self.inst.executed(m);
+        };
+        if self.ignore_seq {
+            members.iter().rev().for_each(|&m| run(m));
+        } else {
+            members.iter().for_each(|&m| run(m));
         }
         probe.record(EventKind::SccEnd { group });
         probe.now_ns().saturating_sub(t0)
@@ -169,6 +207,7 @@ impl Scheduler for Epaxos {
                         table,
                         inst: &inst,
                         class_of: &class_of,
+                        ignore_seq: self.ignore_seq,
                     };
                     builder_loop(&inst, &mut builder, &mut sink, &mut probe);
                     // Relaxed: read after the host joined this thread.

@@ -148,7 +148,7 @@ fn assert_fig1_groups(r: &RunResult) {
 #[test]
 fn fig1_epaxos_sccs_order_and_execution_exactly() {
     let s = fig1(0);
-    let r = testkit::run(&Epaxos, &s, 1);
+    let r = testkit::run(&Epaxos::new(), &s, 1);
     assert_correct(&r);
     assert_fig1_groups(&r);
     assert_eq!(exec_order(&r), vec![6, 5, 7, 10, 9, 8, 3, 4, 2, 1, 0]);
@@ -202,7 +202,7 @@ fn fig1_pepaxos_same_sccs_and_cross_scc_waits() {
 fn random_commit_streams_epaxos_and_pepaxos_agree() {
     for seed in 0..6 {
         let s = testkit::commit_stream(seed, 300, 3, 0.4);
-        let e = testkit::run(&Epaxos, &s, 1);
+        let e = testkit::run(&Epaxos::new(), &s, 1);
         assert_correct(&e);
         assert_eq!(exec_order(&e), s.canonical);
         for threads in [1, 2, 4] {
@@ -235,7 +235,7 @@ fn simulated_list_workloads_are_correct_at_every_conflict_rate() {
     for writes in [0.0, 0.02, 0.25, 1.0] {
         for batch_max in [1, 1000] {
             let s = list_commits(writes, batch_max, 1500);
-            let e = testkit::run(&Epaxos, &s, 1);
+            let e = testkit::run(&Epaxos::new(), &s, 1);
             assert_correct(&e);
             for threads in [1, 3] {
                 let p = testkit::run(&pepaxos(), &s, threads);
@@ -292,7 +292,7 @@ fn semaphore_counts_credit() {
 #[test]
 fn epaxos_runs_one_executor() {
     let s = testkit::commit_stream(7, 200, 2, 0.3);
-    let r = testkit::run(&Epaxos, &s, 3);
+    let r = testkit::run(&Epaxos::new(), &s, 3);
     assert_correct(&r);
     assert_eq!(
         r.metrics.threads.iter().filter(|t| t.executed > 0).count(),
@@ -303,7 +303,7 @@ fn epaxos_runs_one_executor() {
 #[test]
 fn total_streams_are_refused_at_run_time() {
     let s = Stream::new(testkit::list(1), &testkit::workload(1, 10, 0.5, 0.0));
-    for sched in [&Epaxos as &dyn Scheduler, &pepaxos()] {
+    for sched in [&Epaxos::new() as &dyn Scheduler, &pepaxos()] {
         let err = testkit::try_run(sched, &s, 1).unwrap_err();
         assert!(err.to_string().contains("commit streams"), "{err}");
     }
@@ -314,7 +314,7 @@ fn total_streams_are_refused_at_run_time() {
 #[test]
 fn cancellation_executes_the_committed_closure() {
     let s = list_commits(0.25, 1, 3000);
-    for sched in [&Epaxos as &dyn Scheduler, &pepaxos()] {
+    for sched in [&Epaxos::new() as &dyn Scheduler, &pepaxos()] {
         let cancel = CancelToken::default();
         let progress = Progress::new(3);
         let r = testkit::run_progress_cancel_after(sched, &s, 700, &cancel, &progress);
@@ -329,7 +329,7 @@ fn cancellation_executes_the_committed_closure() {
 #[test]
 fn closed_loop_delivery_does_not_deadlock() {
     let s = testkit::commit_stream(5, 400, 2, 0.6);
-    for (sched, threads) in [(&Epaxos as &dyn Scheduler, 1), (&pepaxos(), 2)] {
+    for (sched, threads) in [(&Epaxos::new() as &dyn Scheduler, 1), (&pepaxos(), 2)] {
         let host = ThreadHost::with_capacity(threads + 1).unwrap();
         let input = RunInput {
             app: &s.app,
@@ -360,7 +360,7 @@ fn closed_loop_delivery_does_not_deadlock() {
 #[test]
 fn commits_are_traced_with_seq_and_deps() {
     let s = fig1(0);
-    let r = testkit::run(&Epaxos, &s, 1);
+    let r = testkit::run(&Epaxos::new(), &s, 1);
     let t = s.commits().unwrap();
     let mut edges = 0;
     let mut commits = 0;
@@ -457,10 +457,22 @@ proptest! {
         threads in 1usize..5,
     ) {
         let s = testkit::commit_stream(seed, 150, shards, writes);
-        let e = testkit::run(&Epaxos, &s, 1);
+        let e = testkit::run(&Epaxos::new(), &s, 1);
         prop_assert!(e.verdict.correct, "{:?}", e.verdict.violation);
         let p = testkit::run(&pepaxos(), &s, threads);
         prop_assert!(p.verdict.correct, "{:?}", p.verdict.violation);
         prop_assert_eq!(p.digest, e.digest);
+    }
+}
+
+/// The broken `epaxos` (each SCC in reverse seq order) is caught on every
+/// run of Figure 1's graph, whose SCCs have conflicting members: one
+/// executor thread, so the verdict does not depend on timing.
+#[test]
+fn epaxos_ignoring_seq_inside_an_scc_is_caught() {
+    let s = fig1(0);
+    for _ in 0..3 {
+        let r = testkit::run(&Epaxos::new().into_broken(), &s, 1);
+        assert!(!r.verdict.correct, "reversed SCCs not caught");
     }
 }

@@ -34,7 +34,7 @@
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::scheduler::SchedulerInfo;
 use psmr_core::trace::{EventKind, Recorder, AUX_BASE, SCHEDULER};
-use psmr_core::{Family, Needs, RequestId, RunError, Scheduler, SchedulerId, SpaceKind};
+use psmr_core::{ClassId, Family, Needs, RequestId, RunError, Scheduler, SchedulerId, SpaceKind};
 use psmr_core::{StreamKind, ThreadRef, WaitReason, NO_REQUEST};
 use psmr_partition::PartitionConfig;
 
@@ -74,6 +74,10 @@ pub const IMBALANCE_PERMILLE: u32 = 1030;
 pub const MAX_TRACED_MOVES: u32 = 4096;
 /// Name of the fault-injection variant: map switches without the sync.
 pub const FAULT_NAME: &str = "repart-no-switch-sync";
+/// Name of the fault-injection variant: scans without their sync.
+pub const FAULT_NO_SCAN_SYNC: &str = "repart-no-scan-sync";
+/// Name of the fault-injection variant: each two requests routed swapped.
+pub const FAULT_SWAP_PAIRS: &str = "repart-swap-pairs";
 
 const fn needs(roles: &'static [&'static str], fields: &'static [&'static str]) -> Needs {
     Needs {
@@ -91,14 +95,32 @@ pub const NEEDS_SW: Needs = needs(&[], &["queue_bound"]);
 pub const NEEDS_BASE: Needs = needs(&["tracker"], &["delta_p", "queue_bound"]);
 pub const NEEDS_ASYNC: Needs = needs(&["tracker", "partitioner"], &["window", "queue_bound"]);
 
-/// The four `repart-*` ids, their fault (Base and Async only), the
+/// The four `repart-*` ids, their faults (the switch sync: Base and Async
+/// only; the scan sync: all but SW, which never syncs; the order: all), the
 /// Partitions view and the workload graph it draws.
 pub const REGISTRATION: Registration = Registration {
-    faults: &[Fault {
-        name: FAULT_NAME,
-        rule: "a new partition map is installed without the sync command in every worker queue",
-        only: &[SchedulerId::RepartBase, SchedulerId::RepartAsync],
-    }],
+    faults: &[
+        Fault {
+            name: FAULT_NAME,
+            rule: "a new partition map is installed without the sync command in every worker queue",
+            only: &[SchedulerId::RepartBase, SchedulerId::RepartAsync],
+        },
+        Fault {
+            name: FAULT_NO_SCAN_SYNC,
+            rule:
+                "a request over several partitions runs on the lowest one alone, without the sync",
+            only: &[
+                SchedulerId::RepartRr,
+                SchedulerId::RepartBase,
+                SchedulerId::RepartAsync,
+            ],
+        },
+        Fault {
+            name: FAULT_SWAP_PAIRS,
+            rule: "the scheduler routes each two consecutive requests in reverse delivery order",
+            only: &[],
+        },
+    ],
     views: &["partitions"],
     stream_views: &[StreamView {
         name: "workload-graph",
@@ -125,6 +147,10 @@ pub struct Repart {
     pub queue_bound: usize,
     /// Fault injection: install maps without the sync in every queue.
     pub no_switch_sync: bool,
+    /// Fault injection: a scan runs on its lowest partition, no sync.
+    pub no_scan_sync: bool,
+    /// Fault injection: each two consecutive requests routed swapped.
+    pub swap_pairs: bool,
 }
 
 impl Repart {
@@ -133,6 +159,8 @@ impl Repart {
             strategy,
             queue_bound: DEFAULT_QUEUE_BOUND,
             no_switch_sync: false,
+            no_scan_sync: false,
+            swap_pairs: false,
         }
     }
 
@@ -164,6 +192,8 @@ impl Repart {
             strategy,
             queue_bound,
             no_switch_sync: false,
+            no_scan_sync: false,
+            swap_pairs: false,
         })
     }
 
@@ -180,13 +210,11 @@ pub fn build(spec: &SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
     #[allow(unused_mut)]
     let mut r = Repart::from_params(spec.id, &spec.repart.clone().unwrap_or_default())?;
     #[cfg(feature = "fault-injection")]
-    if let Some(fault) = &spec.fault {
-        if fault != FAULT_NAME || !r.tracks() {
-            return Err(RunError::InvalidConfig(format!(
-                "unknown fault `{fault}`; repart-base and repart-async know `{FAULT_NAME}`"
-            )));
-        }
-        r.no_switch_sync = true;
+    match REGISTRATION.selected_fault(spec)?.map(|f| f.name) {
+        Some(FAULT_NAME) => r.no_switch_sync = true,
+        Some(FAULT_NO_SCAN_SYNC) => r.no_scan_sync = true,
+        Some(_) => r.swap_pairs = true,
+        None => {}
     }
     Ok(Box::new(r))
 }
@@ -502,6 +530,8 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
         let mut out = RunOutput::default();
         let mut router = Router::new(PartitionMap::new(self.index.keys(), self.workers as u32));
         router.sync_on_switch = !self.r.no_switch_sync;
+        router.sync_scans = !self.r.no_scan_sync;
+        let mut held: Option<RequestId> = None;
         let start_ns = rec.now();
         let mut blocked_ns = 0u64;
         let mut d = ctx.deliverer();
@@ -518,24 +548,18 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
                 // next round.
                 self.partitioning.store(false, Ordering::Release);
             }
-            let ranges = self.index.of(req.id);
-            router.dispatch(req.id, req.class, ranges, |to, cmd| {
-                // Recorded before the first push, so before any party's
-                // arrival in seq order.
-                if let Cmd::Sync {
-                    executor, lanes, ..
-                } = &cmd
-                {
-                    if *executor == to {
-                        rec.record(EventKind::SyncQueued {
-                            req: req.id,
-                            lanes: *lanes as u32,
-                            executor: *executor,
-                        });
+            // The broken variant holds every other request back and routes
+            // it after the next one.
+            match (self.r.swap_pairs, held.take()) {
+                (true, None) => held = Some(req.id),
+                (_, h) => {
+                    blocked_ns += self.route(&mut router, &mut rec, req.id, req.class);
+                    if let Some(h) = h {
+                        let class = ctx.requests[h as usize].class;
+                        blocked_ns += self.route(&mut router, &mut rec, h, class);
                     }
                 }
-                blocked_ns += self.push(&mut rec, to, cmd, req.id);
-            });
+            }
             if self.r.tracks() {
                 blocked_ns += self.push_tracker(&mut rec, req.id);
             }
@@ -545,6 +569,10 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
                     self.base_repartition(&mut router, out.delivered as u64, &mut rec);
                 }
             }
+        }
+        if let Some(h) = held {
+            let class = ctx.requests[h as usize].class;
+            blocked_ns += self.route(&mut router, &mut rec, h, class);
         }
         for q in &self.queues {
             q.close();
@@ -557,6 +585,38 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
             .saturating_sub(blocked_ns)
             .saturating_sub(d.waited_ns());
         out
+    }
+
+    /// Route request `req` of class `class` by the map in force: push it
+    /// to its partition's queue, or a sync to each queue it spans.
+    /// Returns the time blocked on full queues.
+    fn route(
+        &self,
+        router: &mut Router,
+        rec: &mut Recorder<'_>,
+        req: RequestId,
+        class: ClassId,
+    ) -> u64 {
+        let mut blocked = 0;
+        let ranges = self.index.of(req);
+        router.dispatch(req, class, ranges, |to, cmd| {
+            // Recorded before the first push, so before any party's
+            // arrival in seq order.
+            if let Cmd::Sync {
+                executor, lanes, ..
+            } = &cmd
+            {
+                if *executor == to {
+                    rec.record(EventKind::SyncQueued {
+                        req,
+                        lanes: *lanes as u32,
+                        executor: *executor,
+                    });
+                }
+            }
+            blocked += self.push(rec, to, cmd, req);
+        });
+        blocked
     }
 
     /// Push a command to worker `to`'s queue; returns the time blocked on

@@ -72,6 +72,10 @@ pub struct Router {
     /// Whether map switches put a sync into every queue (always, except in
     /// the fault-injection variant that proves the oracle sees its absence).
     pub sync_on_switch: bool,
+    /// Whether a request over several partitions goes as a sync to each
+    /// (always, except in the fault-injection variant that sends it as a
+    /// plain command to its lowest partition alone).
+    pub sync_scans: bool,
 }
 
 impl Router {
@@ -84,6 +88,7 @@ impl Router {
             workers,
             cross: 0,
             sync_on_switch: true,
+            sync_scans: true,
         }
     }
 
@@ -98,7 +103,7 @@ impl Router {
         mut push: impl FnMut(ThreadRef, Cmd),
     ) -> u64 {
         let mask = self.map.route(ranges);
-        if mask.count_ones() <= 1 {
+        if mask.count_ones() <= 1 || !self.sync_scans {
             let to = mask.trailing_zeros().min(self.workers as u32 - 1) as ThreadRef;
             push(to, Cmd::Exec { req, class });
             return mask;
