@@ -27,7 +27,11 @@ fn stealer_scenario(id: &str, expect: &str) -> std::path::PathBuf {
     );
     let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("broken-{id}-{}.json", expect.len()));
+    // One file per call: tests run in parallel, and two writing the same
+    // file could let one read it half written.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = dir.join(format!("broken-{id}-{n}.json"));
     std::fs::write(&p, text).unwrap();
     p
 }
