@@ -41,6 +41,11 @@ async function openAuthoring(page: Page): Promise<void> {
 
 const scenarios = shippedScenarios();
 
+// Each scenario is its own test group, so `--shard=i/n` splits the files
+// across CI runners one by one (docs/authoring.md, "Large suites"). One
+// worker still runs them one after another.
+test.describe.configure({ mode: 'parallel' });
+
 test('the scenarios folder has scenarios to check', () => {
   expect(scenarios.length).toBeGreaterThan(0);
 });

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use psmr_scenario::{check_scenario, CheckOutcome, Limits, RunMonitor, RunOptions};
 
+use crate::inputs::{expand, Shard};
 use crate::shared::{host_for, load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
 
 /// One file's outcome: its results, or the diagnostics that stopped it.
@@ -15,11 +16,19 @@ struct FileOutcome {
 }
 
 pub fn cmd_check(
-    files: &[PathBuf],
+    args: &[PathBuf],
+    shard: Option<Shard>,
     requests: Option<u32>,
     junit: Option<&Path>,
     json: Option<&Path>,
 ) -> ExitCode {
+    let files = match select_files(args, shard) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("psmr check: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
     let opts = RunOptions {
         requests,
         trace: Some(false),
@@ -74,6 +83,28 @@ pub fn cmd_check(
         code = ExitCode::from(EXIT_BAD_INPUT);
     }
     code
+}
+
+/// The files this run judges: the arguments expanded, then this shard's
+/// part. A shard with nothing to judge says so (a matrix wider than the
+/// suite is not an error); an empty folder is.
+fn select_files(args: &[PathBuf], shard: Option<Shard>) -> Result<Vec<PathBuf>, String> {
+    let all = expand(args)?;
+    if all.is_empty() {
+        return Err("no scenario files (*.json) in the given folders".into());
+    }
+    let Some(shard) = shard else {
+        return Ok(all);
+    };
+    let total = all.len();
+    let mine = shard.take(all);
+    println!(
+        "shard {}/{}: {} of {total} files",
+        shard.index,
+        shard.count,
+        mine.len()
+    );
+    Ok(mine)
 }
 
 fn check_file(f: &Path, opts: &RunOptions) -> FileOutcome {

@@ -14,6 +14,7 @@ use psmr_core::exec::Delivery;
 use psmr_scenario::{run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario};
 
 mod check;
+mod inputs;
 mod map;
 mod shared;
 mod table;
@@ -96,8 +97,13 @@ enum Command {
     },
     /// Run scenarios and judge their expectations; one PASS/FAIL/SKIP line each.
     Check {
+        /// Scenario files, or folders (their `*.json`, recursively, without the schema).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Judge only shard I of N of the sorted file list (1-based, as in
+        /// Playwright's `--shard`), to split a suite across CI runners.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<inputs::Shard>,
         /// Requests in the stream (overrides the files).
         #[arg(long)]
         requests: Option<u32>,
@@ -225,10 +231,11 @@ fn main() -> ExitCode {
         Command::Validate { files } => cmd_validate(&files),
         Command::Check {
             files,
+            shard,
             requests,
             junit,
             json,
-        } => check::cmd_check(&files, requests, junit.as_deref(), json.as_deref()),
+        } => check::cmd_check(&files, shard, requests, junit.as_deref(), json.as_deref()),
         Command::Bench {
             file,
             threads,

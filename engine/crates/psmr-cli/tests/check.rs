@@ -98,3 +98,57 @@ fn an_invalid_file_exits_two() {
         "{err}"
     );
 }
+
+/// A folder of three scenarios split in two shards: every file is judged
+/// by exactly one shard, and the JUnit of each shard names only its own.
+#[test]
+fn shards_of_a_folder_judge_every_file_once() {
+    let dir = std::env::temp_dir().join(format!("psmr-check-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["s1", "s2", "s3"] {
+        let f = scenario(name, r#"{"correct": true}"#);
+        std::fs::copy(&f, dir.join(format!("{name}.json"))).unwrap();
+    }
+    let mut judged = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let junit = dir.join(format!("shard-{}.xml", &shard[..1]));
+        let (code, out, err) = check(&[
+            dir.to_str().unwrap(),
+            "--shard",
+            shard,
+            "--junit",
+            junit.to_str().unwrap(),
+        ]);
+        assert_eq!(code, Some(0), "{out}\n{err}");
+        assert!(out.starts_with(&format!("shard {shard}: ")), "{out}");
+        let xml = std::fs::read_to_string(&junit).unwrap();
+        for line in out.lines().filter(|l| l.starts_with("PASS")) {
+            let file = line.split(": ").next().unwrap().trim_start_matches("PASS ");
+            assert!(xml.contains(file), "{file} missing from {xml}");
+            judged.push(file.to_string());
+        }
+    }
+    judged.sort();
+    judged.dedup();
+    let names: Vec<_> = judged
+        .iter()
+        .map(|f| {
+            std::path::Path::new(f)
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(names, ["s1.json", "s2.json", "s3.json"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_shard_is_refused_with_what_was_expected() {
+    let f = scenario("shard-bad", r#"{"correct": true}"#);
+    let (code, _out, err) = check(&[f.to_str().unwrap(), "--shard", "3/2"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("expected i/n with 1 <= i <= n"), "{err}");
+}
