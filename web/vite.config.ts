@@ -1,6 +1,8 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 
 /**
  * The engine's thread pool shares one WebAssembly.Memory between workers,
@@ -21,8 +23,32 @@ const isolation = {
  */
 const harness = process.env.PSMR_HARNESS === '1';
 
+/**
+ * codemirror-json-schema renders hover and completion docs with markdown-it
+ * and shiki, and carries JSON5 and YAML parsers: together most of the Author
+ * tab's chunk (927 KB before). The editor needs neither, so its imports of
+ * those two files resolve to small local stand-ins instead
+ * (src/editor/plainMarkdown.ts, src/editor/jsonOnly.ts; docs/benchmarks/frontend.md).
+ */
+function trimJsonSchemaEditor(): Plugin {
+  const local = (f: string) => fileURLToPath(new URL(`./src/editor/${f}`, import.meta.url));
+  const standIns: Record<string, string> = {
+    '../utils/markdown': local('plainMarkdown.ts'),
+    './json5-parser': local('jsonOnly.ts'),
+    './yaml-parser': local('jsonOnly.ts'),
+  };
+  return {
+    name: 'trim-json-schema-editor',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer?.includes('codemirror-json-schema')) return null;
+      return standIns[source.replace(/\.js$/, '')] ?? null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [trimJsonSchemaEditor(), react()],
   // The docs are served as static files: the Guide tab reads docs/instructor-guide.md and its images.
   publicDir: '../docs',
   server: { headers: isolation, host: '127.0.0.1', port: 5173, strictPort: false },
