@@ -4,7 +4,7 @@
 //! The numbers are modelled nanoseconds. [`CostTable::reference`] is a
 //! committed table, the same on every machine, so a virtual run in CI gives
 //! the same trace everywhere; a table measured on the machine at hand
-//! ([`super::calibrate`]) says where and when it was measured
+//! ([`crate::calibrate`]) says where and when it was measured
 //! ([`CostSource`]), and both travel with the run's report ([`Costs`]).
 
 use schemars::JsonSchema;
@@ -69,7 +69,7 @@ pub enum CostSource {
     /// [`CostTable::reference`]: committed, the same on every machine.
     #[default]
     Reference,
-    /// Measured by [`super::calibrate`] on a machine.
+    /// Measured by [`crate::calibrate`] on a machine.
     Calibrated {
         /// The machine and the build: host name, architecture, cores,
         /// `native` or `wasm`.
