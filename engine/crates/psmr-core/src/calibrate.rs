@@ -323,7 +323,7 @@ fn lock_contended(host: &ThreadHost, ms: u64) -> Result<f64, String> {
         let mut best = f64::NAN;
         for batch in 0.. {
             let (t, first) = (now_ns(), take());
-            let last = (1..ROUNDS).map(|_| take()).last().unwrap_or(first);
+            let last = (1..ROUNDS).fold(first, |_, _| take());
             let elapsed = (now_ns() - t) as f64;
             let all = last - first + 1;
             if all >= ROUNDS + ROUNDS / 4 {
