@@ -309,60 +309,34 @@ fn virtual_time_is_the_model_not_the_wall_clock() {
 /// How to build a scheduler for a stream, a core count and a seed.
 type Make = Box<dyn Fn(&Stream, usize, u64) -> Box<dyn Scheduler>>;
 
-/// Every scheduler id with its streams and how to build it, for the runs
-/// on many cores.
-fn every_scheduler() -> Vec<(SchedulerId, Vec<Stream>, Make)> {
-    let mut all: Vec<(SchedulerId, Vec<Stream>, Make)> = vec![
-        (
-            SchedulerId::Sequential,
-            lists(),
-            Box::new(|_: &Stream, _, _| Box::new(Sequential::new()) as Box<dyn Scheduler>),
-        ),
-        (
-            SchedulerId::Late,
-            lists(),
-            Box::new(|_: &Stream, _, _| Box::new(Late::new(None).unwrap()) as Box<dyn Scheduler>),
-        ),
-        (
-            SchedulerId::Epaxos,
-            commits(),
-            Box::new(|_: &Stream, _, _| Box::new(Epaxos::new()) as Box<dyn Scheduler>),
-        ),
-        (
-            SchedulerId::Pepaxos,
-            commits(),
-            Box::new(|_: &Stream, _, _| Box::new(Pepaxos::new(spin())) as Box<dyn Scheduler>),
-        ),
-        (
-            SchedulerId::Libasync,
-            events(),
-            Box::new(coloring(SchedulerId::Libasync)),
-        ),
-        (
-            SchedulerId::Mely,
-            events(),
-            Box::new(coloring(SchedulerId::Mely)),
-        ),
-    ];
-    for id in [
-        SchedulerId::Early,
-        SchedulerId::BusyWait,
-        SchedulerId::WsConservative,
-        SchedulerId::WsModerate,
-        SchedulerId::WsAggressive,
-        SchedulerId::WsOptimistic,
-    ] {
-        all.push((id, lists(), Box::new(mapped(id))));
+/// The streams of scheduler `id` and how to build it, for the runs on
+/// many cores.
+fn any_scheduler(id: SchedulerId) -> (Vec<Stream>, Make) {
+    fn boxed(s: impl Scheduler + 'static) -> Box<dyn Scheduler> {
+        Box::new(s)
     }
-    for strategy in STRATEGIES {
-        let id = Repart::new(strategy).id();
-        all.push((
-            id,
-            ycsb(),
-            Box::new(move |_: &Stream, _, _| Box::new(Repart::new(strategy)) as Box<dyn Scheduler>),
-        ));
+    match id {
+        SchedulerId::Sequential => (lists(), Box::new(|_, _, _| boxed(Sequential::new()))),
+        SchedulerId::Late => (lists(), Box::new(|_, _, _| boxed(Late::new(None).unwrap()))),
+        SchedulerId::Epaxos => (commits(), Box::new(|_, _, _| boxed(Epaxos::new()))),
+        SchedulerId::Pepaxos => (commits(), Box::new(|_, _, _| boxed(Pepaxos::new(spin())))),
+        SchedulerId::Libasync | SchedulerId::Mely => (events(), Box::new(coloring(id))),
+        SchedulerId::RepartRr
+        | SchedulerId::RepartSw
+        | SchedulerId::RepartBase
+        | SchedulerId::RepartAsync => {
+            let strategy = STRATEGIES
+                .into_iter()
+                .find(|s| Repart::new(*s).id() == id)
+                .unwrap();
+            (
+                ycsb(),
+                Box::new(move |_, _, _| boxed(Repart::new(strategy))),
+            )
+        }
+        // The early family and work stealing.
+        _ => (lists(), Box::new(mapped(id))),
     }
-    all
 }
 
 #[test]
@@ -370,11 +344,13 @@ fn every_scheduler_on_16_and_32_virtual_cores() {
     if full() {
         return; // the full matrix covers 16 and 32 on every seed
     }
-    let all = every_scheduler();
-    let ids: BTreeSet<&str> = all.iter().map(|(id, _, _)| id.as_str()).collect();
-    assert_eq!(ids.len(), 16, "every scheduler id once: {ids:?}");
-    for (_, streams, make) in &all {
-        check_on(&streams[..1], &[16, 32], 1, make);
+    for id in SchedulerId::ALL {
+        let (streams, make) = any_scheduler(id);
+        check_on(&streams[..1], &[16, 32], 1, |st, t, seed| {
+            let s = make(st, t, seed);
+            assert_eq!(s.id(), id);
+            s
+        });
     }
 }
 
@@ -382,7 +358,8 @@ fn every_scheduler_on_16_and_32_virtual_cores() {
 fn every_scheduler_runs_on_64_virtual_cores() {
     // The native limit of workers: 64 virtual cores (plus the roles and
     // the driver, each on its own), one run each, judged by the oracle.
-    for (id, streams, make) in every_scheduler() {
+    for id in SchedulerId::ALL {
+        let (streams, make) = any_scheduler(id);
         let s = make(&streams[0], 64, 1);
         assert_eq!(s.id(), id);
         let r = run_virtual(s.as_ref(), &streams[0], 64);
