@@ -17,9 +17,15 @@ export interface BenchPoint {
   label: string;
   latency_p99_us: number;
   /**
+   * On virtual cores, the point's label (`virtual N cores (model, ...)`);
+   * absent for real threads.
+   */
+  mode_label?: string;
+  /**
    * The run's threads (workers, the delivering thread and auxiliary
    * threads such as PePaxos's graph builder) exceed the cores: threads
-   * time-share and the numbers say little about the scheduler.
+   * time-share and the numbers say little about the scheduler. Never
+   * on virtual cores (each thread has its own).
    */
   oversubscribed: boolean;
   scheduler: string;
@@ -48,6 +54,11 @@ export interface BenchPoint {
 /** The sweep's result. */
 export interface BenchReport {
   cores: number;
+  /**
+   * Real threads (absent) or virtual cores (`cores`: the sweep's
+   * largest count): then every point is a model's number.
+   */
+  mode?: RunMode;
   points: BenchPoint[];
   repetitions: number;
   scenario: string;
@@ -147,6 +158,59 @@ export interface ColoringParams {
    * cost of a steal (default true).
    */
   time_left?: boolean | null;
+}
+
+/** Where a cost table came from: what every label of a virtual run says. */
+export type CostSource =
+  /** [`CostTable::reference`]: committed, the same on every machine. */
+  | {
+    kind: 'reference';
+  }
+  /** Measured by [`crate::calibrate`] on a machine. */
+  | {
+    kind: 'calibrated';
+    /** When, as an ISO 8601 UTC timestamp. */
+    when: string;
+    /**
+     * The machine and the build: host name, architecture, cores,
+     * `native` or `wasm`.
+     */
+    where: string;
+  }
+  /**
+   * Read from a file that does not say where it was measured (a
+   * hand-written table).
+   */
+  | {
+    kind: 'file';
+    path: string;
+  };
+
+/**
+ * Modelled cost, in nanoseconds of virtual time, of each synchronization
+ * kind and of one unit of application work.
+ */
+export interface CostTable {
+  /** One atomic read-modify-write. */
+  atomic_rmw: number;
+  /** Fixed part of executing any request (the call, the log's slot). */
+  execute_base: number;
+  /** Moving a cache line written on another core. */
+  line_transfer: number;
+  /** Finding a lock held (the failed attempt, before blocking). */
+  lock_contended: number;
+  /** Taking a lock nobody holds. */
+  lock_uncontended: number;
+  /** Handing an item to another thread through a queue. */
+  queue_handoff: number;
+  /** One busy-wait iteration (`spin_loop`). */
+  spin: number;
+  /** From a notify (or unlock) to the woken thread running again. */
+  wake_up: number;
+  /** One unit of application work (a list node walked, a key touched). */
+  work_unit: number;
+  /** One yield to the OS scheduler. */
+  yield_now: number;
 }
 
 /** How requests reach the replica: the clients' model. */
@@ -363,6 +427,11 @@ export interface Report {
    * side sets `navigator.hardwareConcurrency`).
    */
   cores: number;
+  /**
+   * Real threads (absent, the default) or virtual cores: then every
+   * number of the report is a model's, in virtual time.
+   */
+  mode?: RunMode;
   runs: RunReport[];
   scenario: string;
   /** The stream every run received. */
@@ -393,6 +462,14 @@ export interface RunMetrics {
   throughput_series: ThroughputPoint[];
 }
 
+/**
+ * How a report's runs ran. Serialized `"real"` or `{"virtual": {...}}`;
+ * a real report omits it.
+ */
+export type RunMode = 'real' | {
+  virtual: VirtualMode;
+};
+
 /** One scheduler's run. */
 export interface RunReport {
   /** The run was cancelled: only the delivered prefix was checked. */
@@ -415,6 +492,12 @@ export interface RunReport {
   label: string;
   latency_us: LatencyUs;
   metrics: RunMetrics;
+  /**
+   * On virtual cores, the run's label (the report's `mode` label), so a
+   * run taken out of its report still says its numbers are a model's;
+   * absent for real threads.
+   */
+  mode_label?: string;
   /** Requests in the stream. */
   requests: number;
   /** Auxiliary threads and their trace lanes. */
@@ -594,6 +677,23 @@ export type Violation =
     kind: 'color-order';
     second: number;
   };
+
+/** A virtual run's cores, cost table and where the table came from. */
+export interface VirtualMode {
+  /**
+   * Virtual cores (the worker threads, one virtual core each; the
+   * delivering thread and auxiliary threads have their own too).
+   */
+  cores: number;
+  cost_table: CostTable;
+  /**
+   * What every row, chart and CSV line of the run says:
+   * `virtual N cores (model, reference cost table)` or
+   * `virtual N cores (model, calibrated on <where>, <when>)`.
+   */
+  label: string;
+  source: CostSource;
+}
 
 /** Every scheduler family, in the engine's order. */
 export const FAMILIES: readonly Family[] = ['sequential', 'early', 'work-stealing', 'late', 'epaxos', 'repartitioning', 'coloring'];

@@ -15,10 +15,12 @@ struct FileOutcome {
     outcome: Result<CheckOutcome, Vec<String>>,
 }
 
+/// `opts`: the command line's overrides (requests, virtual cores, cost
+/// table); the trace is off.
 pub fn cmd_check(
     args: &[PathBuf],
     shard: Option<Shard>,
-    requests: Option<u32>,
+    opts: &RunOptions,
     junit: Option<&Path>,
     json: Option<&Path>,
 ) -> ExitCode {
@@ -29,12 +31,7 @@ pub fn cmd_check(
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let opts = RunOptions {
-        requests,
-        trace: Some(false),
-        ..RunOptions::default()
-    };
-    let outcomes: Vec<FileOutcome> = files.iter().map(|f| check_file(f, &opts)).collect();
+    let outcomes: Vec<FileOutcome> = files.iter().map(|f| check_file(f, opts)).collect();
     let mut code = ExitCode::SUCCESS;
     let mut failures = 0;
     let mut bad_input = false;
@@ -56,6 +53,10 @@ pub fn cmd_check(
                     }
                     if let Some(why) = &r.skipped_reason {
                         line.push_str(&format!(" (skipped: {why})"));
+                    }
+                    // Judged on a model's numbers: the line says so.
+                    if let Some(model) = c.reports.first().and_then(|r| r.mode.label()) {
+                        line.push_str(&format!(" [{model}]"));
                     }
                     println!("{line}");
                 }
@@ -120,7 +121,9 @@ fn check_file(f: &Path, opts: &RunOptions) -> FileOutcome {
         Ok(sc) => sc,
         Err(d) => return fail(d),
     };
-    let host = match host_for(sc.threads) {
+    let workers =
+        psmr_scenario::runner::virtual_cores(&sc, opts).map_or(sc.threads, |v| v as usize);
+    let host = match host_for(workers) {
         Ok(h) => h,
         Err(_) => {
             return FileOutcome {

@@ -11,10 +11,12 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use psmr_core::exec::Delivery;
+use psmr_core::virt::Costs;
 use psmr_scenario::{run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario};
 
 mod check;
 mod inputs;
+mod costs;
 mod map;
 mod shared;
 mod table;
@@ -60,10 +62,14 @@ enum Command {
         #[arg(long)]
         no_trace: bool,
         /// Run on N virtual cores (N worker threads, one at a time in
-        /// virtual time under the reference cost table): a model's numbers,
-        /// labelled so in every row. Not with --json yet.
-        #[arg(long, value_name = "N", conflicts_with = "json")]
+        /// virtual time under a cost table): a model's numbers, labelled
+        /// so in every row and in the JSON report's `mode`.
+        #[arg(long, value_name = "N", value_parser = virtual_cores_arg())]
         virtual_cores: Option<u32>,
+        /// Cost table of a virtual run: `reference` (default, the same
+        /// everywhere), `calibrate` (measured now) or a JSON file.
+        #[arg(long, value_name = "TABLE", value_parser = costs::parse_cost_table)]
+        cost_table: Option<Costs>,
         /// Print the JSON report instead of a table.
         #[arg(long)]
         json: bool,
@@ -113,6 +119,12 @@ enum Command {
         /// Write the results (and every run's report) as JSON here.
         #[arg(long, value_name = "PATH")]
         json: Option<PathBuf>,
+        /// Run every scenario on N virtual cores (overrides the files).
+        #[arg(long, value_name = "N", value_parser = virtual_cores_arg())]
+        virtual_cores: Option<u32>,
+        /// Cost table of virtual runs (`reference`, `calibrate`, a file).
+        #[arg(long, value_name = "TABLE", value_parser = costs::parse_cost_table)]
+        cost_table: Option<Costs>,
     },
     /// Sweep threads × write share for each scheduler (trace off).
     Bench {
@@ -130,9 +142,30 @@ enum Command {
         /// Requests per stream (overrides the file).
         #[arg(long)]
         requests: Option<u32>,
+        /// Sweep virtual cores up to N (powers of two, or the --threads
+        /// list) instead of threads: every point a model's number.
+        #[arg(long, value_name = "N", value_parser = virtual_cores_arg())]
+        virtual_cores: Option<u32>,
+        /// Cost table of virtual points (`reference`, `calibrate`, a file).
+        #[arg(long, value_name = "TABLE", value_parser = costs::parse_cost_table)]
+        cost_table: Option<Costs>,
         /// Print the JSON report instead of a table.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// Print one CSV row per point instead of a table (each row says
+        /// whether it is measured or a model's).
+        #[arg(long)]
+        csv: bool,
+    },
+    /// Measure the virtual cores' cost table on this machine (about 2 s)
+    /// and print it beside the committed reference table.
+    Calibrate {
+        /// Print the table as JSON (what `--cost-table FILE` reads).
         #[arg(long)]
         json: bool,
+        /// Wall time per measured kind, in ms (ten kinds).
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=5_000))]
+        ms_per_kind: u64,
     },
     /// Map a class table onto threads with the optimizer (paper 003
     /// section 5.1): the mapping, O.1-O.3, optimal or the gap, R.1-R.5.
@@ -156,6 +189,11 @@ enum Command {
         #[arg(long)]
         contract: bool,
     },
+}
+
+/// `--virtual-cores`: 1..=64 (the native limit of workers).
+fn virtual_cores_arg() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=psmr_core::threads::MAX_WORKERS as i64)
 }
 
 /// `--delivery`: `saturate`, `closed`, `closed:N` or `rate:R`.
@@ -194,6 +232,7 @@ fn main() -> ExitCode {
             delivery,
             no_trace,
             virtual_cores,
+            cost_table,
             json,
             commits,
             order,
@@ -215,6 +254,7 @@ fn main() -> ExitCode {
                 delivery,
                 thread_pace_ns: None,
                 virtual_cores,
+                costs: cost_table,
             };
             let files = RunFiles {
                 commits: commits.as_deref(),
@@ -235,23 +275,45 @@ fn main() -> ExitCode {
             requests,
             junit,
             json,
-        } => check::cmd_check(&files, shard, requests, junit.as_deref(), json.as_deref()),
+            virtual_cores,
+            cost_table,
+        } => {
+            let opts = RunOptions {
+                requests,
+                trace: Some(false),
+                virtual_cores,
+                costs: cost_table,
+                ..RunOptions::default()
+            };
+            check::cmd_check(&files, shard, &opts, junit.as_deref(), json.as_deref())
+        }
         Command::Bench {
             file,
             threads,
             writes,
             schedulers,
             requests,
+            virtual_cores,
+            cost_table,
             json,
+            csv,
         } => {
             let opts = psmr_scenario::BenchOptions {
                 threads,
                 writes,
                 schedulers,
                 requests,
+                virtual_cores,
+                costs: cost_table,
             };
-            cmd_bench(&file, &opts, json)
+            let format = match (json, csv) {
+                (true, _) => Format::Json,
+                (_, true) => Format::Csv,
+                _ => Format::Table,
+            };
+            cmd_bench(&file, &opts, format)
         }
+        Command::Calibrate { json, ms_per_kind } => costs::cmd_calibrate(json, ms_per_kind),
         Command::Map { file, json } => map::cmd_map(&file, json),
         Command::Schema {
             trace,
@@ -329,7 +391,9 @@ fn run_once(
     if let Some(path) = files.commits {
         sc = replay_commits(&sc, path, opts)?;
     }
-    let host = host_for(opts.threads.unwrap_or(sc.threads))?;
+    let workers = psmr_scenario::runner::virtual_cores(&sc, opts)
+        .map_or(opts.threads.unwrap_or(sc.threads), |v| v as usize);
+    let host = host_for(workers)?;
     let monitor = Arc::new(RunMonitor::new());
     cancel_on_ctrl_c(&monitor);
     let report =
@@ -460,12 +524,7 @@ fn cmd_run(
             return code;
         }
     }
-    let table = if opts.virtual_cores.is_some() {
-        table::virtual_runs
-    } else {
-        table::runs
-    };
-    if let Err(code) = print_report(&report, json, table) {
+    if let Err(code) = print_report(&report, json, table::runs) {
         return code;
     }
     let mut violated = false;
@@ -499,7 +558,19 @@ fn selected_count(sc: &Scenario, opts: &RunOptions) -> usize {
     psmr_scenario::runner::select(sc, opts).map_or(0, |s| s.len())
 }
 
-fn cmd_bench(file: &std::path::Path, opts: &psmr_scenario::BenchOptions, json: bool) -> ExitCode {
+/// How `psmr bench` prints its report.
+#[derive(Clone, Copy)]
+enum Format {
+    Table,
+    Json,
+    Csv,
+}
+
+fn cmd_bench(
+    file: &std::path::Path,
+    opts: &psmr_scenario::BenchOptions,
+    format: Format,
+) -> ExitCode {
     let sc = match load(file) {
         Ok(sc) => sc,
         Err(d) => {
@@ -507,7 +578,12 @@ fn cmd_bench(file: &std::path::Path, opts: &psmr_scenario::BenchOptions, json: b
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let most = opts.threads.iter().copied().max().unwrap_or(sc.threads);
+    // Virtual points get pools of their own (see `run_scenario`).
+    let virtual_sweep = opts.virtual_cores.or(sc.run.virtual_cores).is_some();
+    let most = match virtual_sweep {
+        true => 1,
+        false => opts.threads.iter().copied().max().unwrap_or(sc.threads),
+    };
     let host = match host_for(most) {
         Ok(h) => h,
         Err(code) => return code,
@@ -527,7 +603,12 @@ fn cmd_bench(file: &std::path::Path, opts: &psmr_scenario::BenchOptions, json: b
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    if let Err(code) = print_report(&report, json, table::bench) {
+    let printed = match format {
+        Format::Table => print_report(&report, false, table::bench),
+        Format::Json => print_report(&report, true, table::bench),
+        Format::Csv => print_report(&report, false, table::bench_csv),
+    };
+    if let Err(code) = printed {
         return code;
     }
     let mut violated = false;

@@ -4,6 +4,7 @@
 use std::process::ExitCode;
 
 use psmr_core::threads::ThreadHost;
+use psmr_core::virt::StallHook;
 use psmr_scenario::{parse_scenario, Diagnostic, Scenario};
 
 /// Exit code of a run whose oracle found a violation, or a failed check.
@@ -45,11 +46,18 @@ pub(crate) fn print_diagnostics(diags: &[Diagnostic]) {
 const AUX_THREADS: usize = 4;
 
 /// A thread host able to run `threads` workers, the delivering thread and
-/// up to [`AUX_THREADS`] auxiliary threads.
+/// up to [`AUX_THREADS`] auxiliary threads. On virtual cores, a run stuck
+/// in a wait outside the facade ends the process with the stall
+/// watchdog's message (the stuck thread cannot be stopped otherwise).
 pub(crate) fn host_for(threads: usize) -> Result<ThreadHost, ExitCode> {
     let workers = threads.clamp(1, psmr_core::threads::MAX_WORKERS) + AUX_THREADS;
-    ThreadHost::with_capacity(workers).map_err(|e| {
+    let host = ThreadHost::with_capacity(workers).map_err(|e| {
         eprintln!("psmr: {e}");
         ExitCode::from(EXIT_BAD_INPUT)
-    })
+    })?;
+    let exit = StallHook(std::sync::Arc::new(|msg: &str| {
+        eprintln!("psmr: {msg}");
+        std::process::exit(EXIT_FAILED.into());
+    }));
+    Ok(host.on_stall(None, Some(exit)))
 }

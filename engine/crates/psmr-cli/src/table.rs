@@ -28,21 +28,11 @@ pub fn render(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-/// The table of `psmr run`.
+/// The table of `psmr run`. On virtual cores the title and every row say
+/// the numbers are a model's (virtual time, the cost table's source),
+/// never a measurement of this machine.
 pub fn runs(report: &Report) -> String {
-    runs_labelled(report, None)
-}
-
-/// The table of `psmr run --virtual-cores N`: the title and every row say
-/// the numbers are a model's (virtual time, reference cost table), never
-/// a measurement of this machine.
-pub fn virtual_runs(report: &Report) -> String {
-    let cores = report.runs.first().map_or(0, |r| r.threads);
-    let label = format!("virtual {cores} cores (model, reference cost table)");
-    runs_labelled(report, Some(&label))
-}
-
-fn runs_labelled(report: &Report, model: Option<&str>) -> String {
+    let model = report.mode.label();
     let rows: Vec<Vec<String>> = report
         .runs
         .iter()
@@ -72,7 +62,7 @@ fn runs_labelled(report: &Report, model: Option<&str>) -> String {
                 },
             ]
             .into_iter()
-            .chain(model.map(str::to_string))
+            .chain(r.mode_label.clone())
             .collect()
         })
         .collect();
@@ -99,7 +89,8 @@ fn runs_labelled(report: &Report, model: Option<&str>) -> String {
 
 /// The table of `psmr bench`; `*` marks oversubscribed points. A column
 /// of speedups over `epaxos` and the streams' SCC sizes appear for commit
-/// streams.
+/// streams. On virtual cores the title and every row say the numbers are
+/// a model's.
 pub fn bench(report: &BenchReport) -> String {
     let vs_epaxos = report.points.iter().any(|p| p.speedup_vs_epaxos.is_some());
     let rows: Vec<Vec<String>> = report
@@ -128,18 +119,28 @@ pub fn bench(report: &BenchReport) -> String {
                     "VIOLATION".into()
                 },
             ]);
+            row.extend(p.mode_label.clone());
             row
         })
         .collect();
-    let mut out = format!(
-        "{} ({} cores, median of {} run(s) per point, trace off)\n",
-        report.scenario, report.cores, report.repetitions
-    );
+    let mut out = match report.mode.label() {
+        None => format!(
+            "{} ({} cores, median of {} run(s) per point, trace off)\n",
+            report.scenario, report.cores, report.repetitions
+        ),
+        Some(m) => format!(
+            "{}: {m}, not measured on this machine (median of {} run(s) per point, trace off)\n",
+            report.scenario, report.repetitions
+        ),
+    };
     let mut head = vec!["scheduler", "threads", "writes", "ops/s", "speedup"];
     if vs_epaxos {
         head.push("vs epaxos");
     }
     head.extend(["sched ns/req", "p99 us", "correct"]);
+    if !report.mode.is_real() {
+        head.push("numbers");
+    }
     out.push_str(&render(&head, &rows));
     if report.points.iter().any(|p| p.oversubscribed) {
         out.push_str(
@@ -160,4 +161,46 @@ pub fn bench(report: &BenchReport) -> String {
 pub fn scc_sizes(h: &psmr_core::commit_sim::SccHistogram) -> String {
     let v: Vec<String> = h.sizes.iter().map(|(s, c)| format!("{s}x{c}")).collect();
     v.join(", ")
+}
+
+/// `psmr bench --csv`: a header, then one row per point. The `numbers`
+/// column of every row says what the row is: measured on this machine's
+/// threads, or a model's on virtual cores (its label), so rows copied out
+/// of the file keep saying it.
+pub fn bench_csv(report: &BenchReport) -> String {
+    let field = |s: &str| {
+        if s.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let measured = format!("measured, {} cores", report.cores);
+    let mut out = String::from(
+        "scenario,scheduler,label,threads,writes,throughput_ops_s,speedup_vs_sequential,\
+         speedup_vs_epaxos,scheduler_ns_per_request,exec_us_per_request,worker_wait_share,\
+         latency_p99_us,correct,oversubscribed,numbers\n",
+    );
+    for p in &report.points {
+        let cells = [
+            field(&report.scenario),
+            field(&p.scheduler),
+            field(&p.label),
+            p.threads.to_string(),
+            p.writes.to_string(),
+            p.throughput_ops_s.to_string(),
+            p.speedup_vs_sequential.to_string(),
+            p.speedup_vs_epaxos.map_or(String::new(), |s| s.to_string()),
+            p.scheduler_ns_per_request.to_string(),
+            p.exec_us_per_request.to_string(),
+            p.worker_wait_share.to_string(),
+            p.latency_p99_us.to_string(),
+            p.correct.to_string(),
+            p.oversubscribed.to_string(),
+            field(p.mode_label.as_deref().unwrap_or(&measured)),
+        ];
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
 }

@@ -1,16 +1,17 @@
-//! `psmr run --virtual-cores N`: every line of the table says the numbers
-//! are a model's, and the same run prints the same table twice.
+//! `--virtual-cores N` on `run`, `check` and `bench`, `--cost-table` and
+//! `psmr calibrate`: every line, row and report of a virtual run says the
+//! numbers are a model's and where its cost table came from, and the same
+//! run prints the same numbers twice.
 
 use std::process::Command;
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let quickstart = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../scenarios/quickstart.json"
-    );
+const QUICKSTART: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../scenarios/quickstart.json"
+);
+
+fn psmr(args: &[&str]) -> (Option<i32>, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .arg("run")
-        .arg(quickstart)
         .args(args)
         .output()
         .expect("run psmr");
@@ -21,22 +22,37 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let mut all = vec!["run", QUICKSTART];
+    all.extend(args);
+    psmr(&all)
+}
+
+/// A file of this test run's own.
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("psmr-virtual-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+const REFERENCE: &str = "virtual 4 cores (model, reference cost table)";
+
 #[test]
 fn every_row_of_a_virtual_run_is_labelled_a_model() {
     let args = ["--virtual-cores", "4", "--requests", "1000", "--no-trace"];
     let (code, out, err) = run(&args);
     assert_eq!(code, Some(0), "{err}");
-    let label = "virtual 4 cores (model, reference cost table)";
     let mut lines = out.lines();
     let title = lines.next().unwrap();
     assert!(
-        title.contains(label) && title.contains("not measured"),
+        title.contains(REFERENCE) && title.contains("not measured"),
         "{out}"
     );
     let rows: Vec<&str> = lines.skip(1).filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(rows.len(), 4, "{out}");
     assert!(
-        rows.iter().all(|r| r.contains(label) && r.contains(" 4 ")),
+        rows.iter()
+            .all(|r| r.contains(REFERENCE) && r.contains(" 4 ")),
         "{out}"
     );
     // Virtual time: the same numbers on a second run.
@@ -44,11 +60,235 @@ fn every_row_of_a_virtual_run_is_labelled_a_model() {
 }
 
 #[test]
-fn a_virtual_run_refuses_json_until_the_report_can_label_it() {
-    let (code, _, err) = run(&["--virtual-cores", "2", "--json"]);
+fn the_json_report_of_a_virtual_run_carries_its_mode_and_a_real_one_does_not() {
+    let (code, out, err) = run(&["--virtual-cores", "2", "--requests", "500", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mode = &v["mode"]["virtual"];
+    assert_eq!(mode["cores"], 2, "{out}");
+    assert_eq!(mode["source"]["kind"], "reference");
+    assert_eq!(mode["cost_table"]["wake_up"], 3000);
+    let label = "virtual 2 cores (model, reference cost table)";
+    assert_eq!(mode["label"], label);
+    let runs = v["runs"].as_array().unwrap();
+    assert!(runs.iter().all(|r| r["mode_label"] == label), "{out}");
+    // Real threads stay the default: no mode, no labels.
+    let (code, out, err) = run(&["--requests", "300", "--json", "--threads", "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v.get("mode").is_none(), "{out}");
+    assert!(v["runs"][0].get("mode_label").is_none(), "{out}");
+}
+
+#[test]
+fn a_cost_table_file_is_used_and_named_in_the_label() {
+    // What `psmr calibrate --json` writes, with one cost changed: the run
+    // follows the file and the label carries its provenance.
+    let (code, out, err) = psmr(&["calibrate", "--json", "--ms-per-kind", "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut table: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let source = &table["source"];
+    assert_eq!(source["kind"], "calibrated", "{out}");
+    let (where_, when) = (
+        source["where"].as_str().unwrap().to_string(),
+        source["when"].as_str().unwrap().to_string(),
+    );
+    assert!(
+        where_.contains("native") && where_.contains("cores"),
+        "{where_}"
+    );
+    assert!(when.ends_with('Z') && when.len() == 20, "{when}");
+    table["table"]["execute_base"] = 5_000.into();
+    let path = temp("calibrated.json");
+    std::fs::write(&path, table.to_string()).unwrap();
+    let args = [
+        "--virtual-cores",
+        "2",
+        "--requests",
+        "300",
+        "--no-trace",
+        "--scheduler",
+        "sequential",
+        "--json",
+        "--cost-table",
+        path.to_str().unwrap(),
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let label = format!("virtual 2 cores (model, calibrated on {where_}, {when})");
+    assert_eq!(v["mode"]["virtual"]["label"], label.as_str(), "{out}");
+    assert_eq!(v["runs"][0]["mode_label"], label.as_str());
+    // 300 requests of at least 5 us each in virtual time: at most 200,000
+    // ops/s, far below the reference table's.
+    let ops = v["runs"][0]["throughput_ops_s"].as_f64().unwrap();
+    assert!(ops <= 200_000.0, "{ops}");
+    let bad = temp("bad.json");
+    std::fs::write(&bad, r#"{"spin": 1}"#).unwrap();
+    let (code, _, err) = run(&[
+        "--virtual-cores",
+        "2",
+        "--cost-table",
+        bad.to_str().unwrap(),
+    ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("--virtual-cores") && err.contains("--json"),
+        err.contains("bad.json") && err.contains("missing field"),
+        "{err}"
+    );
+}
+
+#[test]
+fn calibrate_prints_every_kind_beside_the_reference() {
+    let (code, out, err) = psmr(&["calibrate", "--ms-per-kind", "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("cost table calibrated on "), "{out}");
+    for kind in [
+        "lock_uncontended",
+        "lock_contended",
+        "atomic_rmw",
+        "line_transfer",
+        "queue_handoff",
+        "wake_up",
+        "spin",
+        "yield_now",
+        "work_unit",
+        "execute_base",
+    ] {
+        let row = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(kind))
+            .unwrap_or_else(|| panic!("{kind} missing: {out}"));
+        assert_eq!(row.split_whitespace().count(), 4, "{row}");
+    }
+    assert!(out.contains("reference"), "{out}");
+}
+
+#[test]
+fn virtual_cores_out_of_range_are_refused() {
+    for n in ["0", "65"] {
+        let (code, _, err) = run(&["--virtual-cores", n]);
+        assert_eq!(code, Some(2), "{n}: {err}");
+        assert!(err.contains("--virtual-cores"), "{err}");
+    }
+}
+
+#[test]
+fn check_on_virtual_cores_labels_every_verdict() {
+    let (code, out, err) = psmr(&[
+        "check",
+        QUICKSTART,
+        "--requests",
+        "500",
+        "--virtual-cores",
+        "4",
+    ]);
+    assert_eq!(code, Some(0), "{err}{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(!lines.is_empty(), "{out}");
+    assert!(
+        lines.iter().all(|l| l.ends_with(&format!("[{REFERENCE}]"))),
+        "{out}"
+    );
+}
+
+#[test]
+fn bench_on_virtual_cores_labels_every_row_of_its_table_and_csv() {
+    let args = [
+        "bench",
+        QUICKSTART,
+        "--requests",
+        "400",
+        "--virtual-cores",
+        "4",
+        "--scheduler",
+        "sequential",
+        "--scheduler",
+        "early",
+    ];
+    let (code, out, err) = psmr(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.lines().next().unwrap().contains("not measured"),
+        "{out}"
+    );
+    // sequential (on 1 virtual core), then early on 1, 2 and 4.
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("virtual "))
+        .skip(1)
+        .collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    for (row, n) in rows.iter().zip([1, 1, 2, 4]) {
+        let label = format!("virtual {n} cores (model, reference cost table)");
+        assert!(row.ends_with(&label), "{row}");
+    }
+    let mut csv_args = args.to_vec();
+    csv_args.push("--csv");
+    let (code, csv, err) = psmr(&csv_args);
+    assert_eq!(code, Some(0), "{err}");
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().ends_with(",numbers"), "{csv}");
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    for (row, n) in rows.iter().zip([1, 1, 2, 4]) {
+        let label = format!("\"virtual {n} cores (model, reference cost table)\"");
+        assert!(row.ends_with(&label), "{row}");
+        assert!(row.contains(&format!(",{n},")), "{row}");
+    }
+    // The same sweep twice: the same model numbers.
+    assert_eq!(psmr(&csv_args).1, csv);
+    // A real sweep says its rows are measured.
+    let (code, csv, err) = psmr(&[
+        "bench",
+        QUICKSTART,
+        "--requests",
+        "300",
+        "--threads",
+        "1",
+        "--scheduler",
+        "sequential",
+        "--csv",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let row = csv.lines().nth(1).unwrap();
+    assert!(
+        row.ends_with("cores\"") && row.contains("\"measured, "),
+        "{row}"
+    );
+}
+
+#[test]
+fn a_scenario_field_runs_it_on_virtual_cores_and_bad_values_are_located() {
+    let text = std::fs::read_to_string(QUICKSTART).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["run"]["virtual_cores"] = 3.into();
+    let path = temp("virtual.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, out, err) = psmr(&["run", p, "--requests", "300", "--no-trace"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("virtual 3 cores (model, reference cost table)"),
+        "{out}"
+    );
+    // The command line's count wins over the file's.
+    let (_, out, _) = psmr(&["run", p, "--requests", "300", "--virtual-cores", "2"]);
+    assert!(out.contains("virtual 2 cores (model"), "{out}");
+    v["run"]["virtual_cores"] = 65.into();
+    let text = serde_json::to_string_pretty(&v).unwrap();
+    std::fs::write(&path, &text).unwrap();
+    let (code, _, err) = psmr(&["validate", p]);
+    assert_eq!(code, Some(2), "{err}");
+    let line = text
+        .lines()
+        .position(|l| l.contains("\"virtual_cores\""))
+        .unwrap()
+        + 1;
+    assert!(
+        err.contains(&format!("virtual.json:{line}:"))
+            && err.contains("run.virtual_cores")
+            && err.contains("expected 1..=64 virtual cores"),
         "{err}"
     );
 }

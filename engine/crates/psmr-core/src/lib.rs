@@ -29,7 +29,8 @@
 //! * [`oracle`]: the correctness check run after every run;
 //! * [`scc`]: strongly connected components (iterative Tarjan);
 //! * [`virt`]: virtual cores (a conductor running a run's real threads one
-//!   at a time in virtual time) and the `Mutex`/`Condvar` aware of it.
+//!   at a time in virtual time) and the `Mutex`/`Condvar` aware of it;
+//! * [`calibrate`]: the virtual cores' cost table measured on this machine.
 //!
 //! No module imports one that imports it back. From the bottom up: `virt`
 //! (virtual cores) imports nothing of the crate; `cell`, `clock`, `rng`,
@@ -37,9 +38,11 @@
 //! `class`, `request`, `stream`; the trace and `threads`; the
 //! applications; `exec` and what runs on it (`scheduler`, `metrics`,
 //! `oracle`, `run`). The generators (`ycsb`, `commit_sim`, `workload_*`,
-//! `workload`) sit on `rng`, `stream` and the applications.
+//! `workload`) sit on `rng`, `stream` and the applications; `calibrate` on
+//! `virt`, `threads` and the applications.
 
 pub mod app;
+pub mod calibrate;
 pub mod cancel;
 pub mod cell;
 pub mod class;

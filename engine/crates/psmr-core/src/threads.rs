@@ -20,7 +20,7 @@
 
 use std::sync::Arc;
 
-use crate::virt::{self, Conductor, ConductorStats, CostTable};
+use crate::virt::{self, Conductor, ConductorStats, CostTable, StallHook};
 
 /// Most worker threads a run may ask for (scenario limit too).
 pub const MAX_WORKERS: usize = 64;
@@ -34,6 +34,10 @@ pub struct ThreadHost {
     virt: Option<CostTable>,
     /// The last virtual team's counters (tests, reports).
     last: Arc<std::sync::Mutex<Option<ConductorStats>>>,
+    /// Virtual cores: the stall watchdog's wall-time limit (None: the
+    /// conductor's default) and what to do when it fires.
+    stall: Option<std::time::Duration>,
+    on_stall: Option<StallHook>,
 }
 
 impl std::fmt::Debug for ThreadHost {
@@ -57,7 +61,18 @@ impl ThreadHost {
             pool: Some(Arc::new(pool)),
             virt: None,
             last: Arc::default(),
+            stall: None,
+            on_stall: None,
         })
+    }
+
+    /// A host with a pool of its own for `max_workers` workers plus the
+    /// scheduler thread, keeping this host's stall watchdog settings.
+    pub fn with_pool_of(&self, max_workers: usize) -> Result<Self, String> {
+        let mut h = Self::with_capacity(max_workers)?;
+        h.stall = self.stall;
+        h.on_stall = self.on_stall.clone();
+        Ok(h)
     }
 
     /// The global rayon pool (the browser's wasm-bindgen-rayon pool).
@@ -66,12 +81,23 @@ impl ThreadHost {
             pool: None,
             virt: None,
             last: Arc::default(),
+            stall: None,
+            on_stall: None,
         }
     }
 
     /// This host, running every team on virtual cores with `costs`.
     pub fn virtual_cores(mut self, costs: CostTable) -> Self {
         self.virt = Some(costs);
+        self
+    }
+
+    /// Virtual cores: fail a run whose token stays `after` of wall time
+    /// with one thread that reaches no synchronization point, and call
+    /// `hook` (if any) with the message (see [`Conductor::on_stall`]).
+    pub fn on_stall(mut self, after: Option<std::time::Duration>, hook: Option<StallHook>) -> Self {
+        self.stall = after.or(self.stall);
+        self.on_stall = hook.or(self.on_stall);
         self
     }
 
@@ -208,7 +234,11 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
             .chain((0..roles).map(|k| format!("role {k}")))
             .chain(std::iter::once("driver".to_string()))
             .collect();
-        let conductor = Arc::new(Conductor::new(names, costs));
+        let mut conductor = Conductor::new(names, costs).on_stall(host.on_stall.clone());
+        if let Some(after) = host.stall {
+            conductor = conductor.with_stall(after);
+        }
+        let conductor = Arc::new(conductor);
         let c = &conductor;
         let attached_worker = move |i: usize| {
             let _on = virt::attach(Arc::clone(c), i);

@@ -15,9 +15,10 @@ use serde::{Deserialize, Serialize};
 use crate::diag::Diagnostic;
 use crate::expect::median;
 use crate::parse::Limits;
-use crate::runner::{run_scenario, select, Report, RunMonitor, RunOptions};
+use crate::runner::{run_scenario, select, Report, RunMode, RunMonitor, RunOptions};
 use crate::scenario::Scenario;
-use psmr_core::threads::ThreadHost;
+use psmr_core::threads::{ThreadHost, MAX_WORKERS};
+use psmr_core::virt::Costs;
 
 /// What to sweep. Empty lists take the scenario's value.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -34,6 +35,15 @@ pub struct BenchOptions {
     /// Requests per stream (default: the scenario's).
     #[serde(default)]
     pub requests: Option<u32>,
+    /// Sweep virtual cores instead of threads, up to this many (default
+    /// list: powers of two up to it); overrides the scenario's
+    /// `run.virtual_cores`. Every point, the sequential baseline included,
+    /// then runs on virtual cores: one series of a model's numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtual_cores: Option<u32>,
+    /// The cost table of virtual points (default: the reference table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub costs: Option<Costs>,
 }
 
 /// One measured point of the sweep.
@@ -74,8 +84,15 @@ pub struct BenchPoint {
     pub violation: Option<String>,
     /// The run's threads (workers, the delivering thread and auxiliary
     /// threads such as PePaxos's graph builder) exceed the cores: threads
-    /// time-share and the numbers say little about the scheduler.
+    /// time-share and the numbers say little about the scheduler. Never
+    /// on virtual cores (each thread has its own).
     pub oversubscribed: bool,
+    /// On virtual cores, the point's label (`virtual N cores (model, ...)`);
+    /// absent for real threads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "String")]
+    pub mode_label: Option<String>,
 }
 
 /// The stream of one write share (its kind, size and, for commit streams,
@@ -92,6 +109,10 @@ pub struct BenchReport {
     pub scenario: String,
     pub cores: usize,
     pub repetitions: u32,
+    /// Real threads (absent) or virtual cores (`cores`: the sweep's
+    /// largest count): then every point is a model's number.
+    #[serde(default, skip_serializing_if = "RunMode::is_real")]
+    pub mode: RunMode,
     pub points: Vec<BenchPoint>,
     /// One entry per write share swept.
     #[serde(default)]
@@ -101,10 +122,15 @@ pub struct BenchReport {
 /// Thread counts swept by default: powers of two up to the scenario's
 /// threads, and the scenario's threads.
 pub fn default_threads(sc: &Scenario) -> Vec<usize> {
+    powers_up_to(sc.threads)
+}
+
+/// Powers of two below `n`, then `n`.
+fn powers_up_to(n: usize) -> Vec<usize> {
     let mut t: Vec<usize> = std::iter::successors(Some(1usize), |x| Some(x * 2))
-        .take_while(|x| *x < sc.threads)
+        .take_while(|x| *x < n)
         .collect();
-    t.push(sc.threads);
+    t.push(n);
     t
 }
 
@@ -119,21 +145,39 @@ pub fn bench(
     cores: usize,
     monitor: &RunMonitor,
 ) -> Result<BenchReport, Vec<Diagnostic>> {
-    let threads = if opts.threads.is_empty() {
-        default_threads(sc)
-    } else {
-        opts.threads.clone()
+    let vcores = opts.virtual_cores.or(sc.run.virtual_cores);
+    let threads = match (opts.threads.is_empty(), vcores) {
+        (false, _) => opts.threads.clone(),
+        (true, Some(n)) => powers_up_to(n as usize),
+        (true, None) => default_threads(sc),
     };
+    let costs = opts.costs.clone().unwrap_or_else(Costs::reference);
+    let model = vcores.map(|_| &costs);
     let writes = if opts.writes.is_empty() {
         vec![sc.workload.writes]
     } else {
         opts.writes.clone()
     };
-    preflight(sc, opts, &threads, &writes, limits, host)?;
+    preflight(
+        sc,
+        opts,
+        &threads,
+        &writes,
+        limits,
+        model.map(|_| usize::MAX),
+        host,
+    )?;
     let base = RunOptions {
         requests: opts.requests,
         trace: Some(false),
+        costs: model.cloned(),
         ..RunOptions::default()
+    };
+    // On virtual cores every point's workers are its virtual cores.
+    let on = |t: usize| RunOptions {
+        threads: Some(t),
+        virtual_cores: model.map(|_| t as u32),
+        ..base.clone()
     };
     let selected = select(
         sc,
@@ -179,11 +223,15 @@ pub fn bench(
         baselines.extend(epaxos.clone());
         let seq_opts = RunOptions {
             schedulers: baselines.clone(),
-            threads: Some(1),
-            ..base.clone()
+            ..on(1)
         };
         let seq = repeat(&swept, &seq_opts, limits, host, monitor, reps)?;
-        let Some(seq_point) = point(&seq, 0, 1, w, cores, 0, None, None) else {
+        let at = Where {
+            writes: w,
+            cores,
+            model,
+        };
+        let Some(seq_point) = point(&seq, 0, 1, &at, 0, None, None) else {
             break; // cancelled
         };
         if let Some(first) = seq.first() {
@@ -196,7 +244,7 @@ pub fn bench(
         points.push(seq_point);
         let mut epaxos_ops = None;
         if epaxos.is_some() {
-            let Some(p) = point(&seq, 1, 1, w, cores, 0, Some(seq_ops), None) else {
+            let Some(p) = point(&seq, 1, 1, &at, 0, Some(seq_ops), None) else {
                 break;
             };
             epaxos_ops = Some(p.throughput_ops_s);
@@ -211,33 +259,40 @@ pub fn bench(
             }
             let o = RunOptions {
                 schedulers: parallel.clone(),
-                threads: Some(t),
-                ..base.clone()
+                ..on(t)
             };
             let reports = repeat(&swept, &o, limits, host, monitor, reps)?;
             for (i, label) in parallel.iter().enumerate() {
                 let aux = roles(label);
-                if let Some(p) = point(&reports, i, t, w, cores, aux, Some(seq_ops), epaxos_ops) {
+                if let Some(p) = point(&reports, i, t, &at, aux, Some(seq_ops), epaxos_ops) {
                     points.push(p);
                 }
             }
         }
     }
+    let mode = match model {
+        Some(c) => RunMode::virtual_run(threads.iter().copied().max().unwrap_or(1), c),
+        None => RunMode::Real,
+    };
     Ok(BenchReport {
         scenario: sc.name.clone(),
         cores,
         repetitions: reps,
+        mode,
         points,
         streams,
     })
 }
 
+/// `pool`: the threads a point may have (a virtual point gets a pool of
+/// its own: `usize::MAX`), else the host's.
 fn preflight(
     sc: &Scenario,
     opts: &BenchOptions,
     threads: &[usize],
     writes: &[f64],
     limits: &Limits,
+    pool: Option<usize>,
     host: &ThreadHost,
 ) -> Result<(), Vec<Diagnostic>> {
     let mut errors = Vec::new();
@@ -248,7 +303,11 @@ fn preflight(
         .max()
         .unwrap_or(0);
     for &t in threads {
-        let max = limits.max_threads.min(host.max_workers(roles));
+        let pool_max = match pool {
+            Some(_) => MAX_WORKERS,
+            None => host.max_workers(roles),
+        };
+        let max = limits.max_threads.min(pool_max);
         if t == 0 || t > max {
             errors.push(sc.diagnostic(
                 "threads",
@@ -319,20 +378,32 @@ fn worker_wait_share(m: &psmr_core::metrics::RunMetrics) -> f64 {
     }
 }
 
+/// What the points of one write share have in common.
+struct Where<'c> {
+    writes: f64,
+    /// Cores of the machine.
+    cores: usize,
+    /// The cost model of virtual points; `None` on real threads.
+    model: Option<&'c Costs>,
+}
+
 /// The point of run `i` over `reports` (its repetitions); `None` when a
 /// repetition lacks it or it was cancelled. `aux`: the scheduler's
 /// auxiliary threads.
-#[allow(clippy::too_many_arguments)]
 fn point(
     reports: &[Report],
     i: usize,
     threads: usize,
-    writes: f64,
-    cores: usize,
+    at: &Where<'_>,
     aux: usize,
     seq_ops: Option<f64>,
     epaxos_ops: Option<f64>,
 ) -> Option<BenchPoint> {
+    let Where {
+        writes,
+        cores,
+        model,
+    } = *at;
     let runs: Vec<_> = reports
         .iter()
         .map(|r| r.runs.get(i))
@@ -364,6 +435,7 @@ fn point(
         latency_p99_us: med(&|r| r.latency_us.p99),
         correct: bad.is_none(),
         violation: bad.and_then(|r| r.violation.clone()),
-        oversubscribed: threads + 1 + aux > cores,
+        oversubscribed: model.is_none() && threads + 1 + aux > cores,
+        mode_label: model.map(|c| c.label(threads)),
     })
 }

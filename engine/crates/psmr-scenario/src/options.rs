@@ -34,12 +34,15 @@ pub struct RunOptions {
     #[serde(default)]
     pub thread_pace_ns: Option<Vec<u64>>,
     /// Run on this many virtual cores (worker threads, replacing `threads`)
-    /// under a conductor with the reference cost table, in virtual time
-    /// (issue 25, docs/protocols/virtual-cores.md). Rust callers and the
-    /// CLI only yet: the report does not label such a run, so no front end
-    /// offers it.
+    /// under a conductor, in virtual time (issue 25,
+    /// docs/protocols/virtual-cores.md); overrides the scenario's
+    /// `run.virtual_cores`. The report says so ([`crate::report::RunMode`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub virtual_cores: Option<u32>,
+    /// The cost table of a virtual run and where it came from (default:
+    /// the committed reference table, so runs are the same everywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub costs: Option<psmr_core::virt::Costs>,
 }
 
 /// One scheduler entry selected to run; `index` is its place in the file
@@ -119,7 +122,9 @@ pub(crate) fn select_with(
 }
 
 /// The scenario with `opts`' overrides applied (threads, requests, seed,
-/// trace, pace), keeping the source for locating errors.
+/// trace, pace, delivery, virtual cores), keeping the source for locating
+/// errors. A virtual run's worker count is its `run.virtual_cores` (see
+/// `runner::run_scenario`), not `threads`.
 pub fn effective(sc: &Scenario, opts: &RunOptions) -> Scenario {
     let mut e = sc.clone();
     if let Some(t) = opts.threads {
@@ -139,6 +144,9 @@ pub fn effective(sc: &Scenario, opts: &RunOptions) -> Scenario {
     }
     if let Some(d) = opts.delivery {
         e.delivery = Some(d);
+    }
+    if let Some(v) = opts.virtual_cores {
+        e.run.virtual_cores = Some(v);
     }
     e
 }

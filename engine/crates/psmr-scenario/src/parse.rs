@@ -819,6 +819,17 @@ impl<'s> Checker<'s> {
         if let Some(n) = r.repetitions {
             self.repetitions("run.repetitions", n);
         }
+        if let Some(v) = r.virtual_cores {
+            let max = limits.max_threads.min(MAX_WORKERS);
+            if v == 0 || v as usize > max {
+                self.err(
+                    "run.virtual_cores",
+                    format!(
+                        "expected 1..={max} virtual cores (limit max_threads = {max}), got {v}"
+                    ),
+                );
+            }
+        }
         if let Some(m) = r.max_trace_events {
             let max = limits.max_trace_events;
             if m == 0 || m > max {

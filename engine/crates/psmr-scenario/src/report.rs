@@ -7,6 +7,7 @@ use psmr_core::oracle::Violation;
 use psmr_core::run::{RoleLane, RunResult};
 use psmr_core::scheduler::SchedulerInfo;
 use psmr_core::trace::{TraceEvent, TraceWindow};
+use psmr_core::virt::{CostSource, CostTable, Costs};
 use psmr_core::{ClassTable, Family, SchedulerId, Stream};
 use psmr_schedulers::SchedulerSpec;
 use schemars::JsonSchema;
@@ -25,7 +26,59 @@ pub struct Report {
     /// The request classes (labels, shards, the conflict relation).
     #[serde(default)]
     pub classes: Vec<ClassInfo>,
+    /// Real threads (absent, the default) or virtual cores: then every
+    /// number of the report is a model's, in virtual time.
+    #[serde(default, skip_serializing_if = "RunMode::is_real")]
+    pub mode: RunMode,
     pub runs: Vec<RunReport>,
+}
+
+/// How a report's runs ran. Serialized `"real"` or `{"virtual": {...}}`;
+/// a real report omits it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RunMode {
+    /// On this machine's threads: measured numbers.
+    #[default]
+    Real,
+    /// On virtual cores under a conductor: a model's numbers.
+    Virtual(VirtualMode),
+}
+
+/// A virtual run's cores, cost table and where the table came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VirtualMode {
+    /// Virtual cores (the worker threads, one virtual core each; the
+    /// delivering thread and auxiliary threads have their own too).
+    pub cores: usize,
+    pub cost_table: CostTable,
+    pub source: CostSource,
+    /// What every row, chart and CSV line of the run says:
+    /// `virtual N cores (model, reference cost table)` or
+    /// `virtual N cores (model, calibrated on <where>, <when>)`.
+    pub label: String,
+}
+
+impl RunMode {
+    /// A run on `cores` virtual cores under `costs`.
+    pub fn virtual_run(cores: usize, costs: &Costs) -> Self {
+        RunMode::Virtual(VirtualMode {
+            cores,
+            cost_table: costs.table,
+            source: costs.source.clone(),
+            label: costs.label(cores),
+        })
+    }
+    pub fn is_real(&self) -> bool {
+        matches!(self, RunMode::Real)
+    }
+    /// The virtual run's label; `None` for real threads.
+    pub fn label(&self) -> Option<&str> {
+        match self {
+            RunMode::Real => None,
+            RunMode::Virtual(v) => Some(&v.label),
+        }
+    }
 }
 
 /// What the views need to know about the stream.
@@ -148,6 +201,13 @@ pub struct RunReport {
     /// family) and how it was obtained.
     #[serde(default)]
     pub info: SchedulerInfo,
+    /// On virtual cores, the run's label (the report's `mode` label), so a
+    /// run taken out of its report still says its numbers are a model's;
+    /// absent for real threads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Absent, never null, in what the engine writes.
+    #[schemars(with = "String")]
+    pub mode_label: Option<String>,
     /// The recorded events, sorted by seq (packed for the web app with
     /// `psmr_core::codec`).
     #[serde(skip)]
@@ -178,6 +238,7 @@ impl RunReport {
             delivery: r.delivery,
             roles: r.roles,
             info: r.info,
+            mode_label: None,
             trace: r.trace,
         }
     }

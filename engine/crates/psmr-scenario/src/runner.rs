@@ -12,8 +12,9 @@ use psmr_core::cancel::CancelToken;
 use psmr_core::exec::{LiveSample, Progress};
 use psmr_core::oracle::Reference;
 use psmr_core::run::{run_checked, RunInput};
-use psmr_core::threads::ThreadHost;
+use psmr_core::threads::{ThreadHost, MAX_WORKERS};
 use psmr_core::trace::TraceConfig;
+use psmr_core::virt::Costs;
 use psmr_core::workload::{class_weights_for, generate_stream};
 use psmr_core::{ClassTable, RunError, Scheduler, Stream};
 use psmr_schedulers::{build, BuildEnv};
@@ -25,8 +26,8 @@ use crate::expect::{evaluate, repetitions, ExpectationResult};
 pub use crate::options::{effective, select, RunOptions, Selected};
 use crate::parse::{check_run, Limits};
 pub use crate::report::{
-    available_cores, class_infos, fill_speedups, stream_info, ClassInfo, Report, RunReport,
-    StreamInfo,
+    available_cores, class_infos, fill_speedups, stream_info, ClassInfo, Report, RunMode,
+    RunReport, StreamInfo, VirtualMode,
 };
 use crate::scenario::Scenario;
 
@@ -247,23 +248,33 @@ pub fn run_error_diagnostic(sc: &Scenario, sel: &Selected, e: &RunError) -> Diag
     }
 }
 
-/// A host running every team on virtual cores with the reference table:
-/// `host`'s pool if it holds `need` threads, else (natively) a pool of its
-/// own, so a virtual run may have more workers than the machine's pool.
-fn virtual_cores_host(host: &ThreadHost, need: usize) -> Result<ThreadHost, String> {
+/// A host running every team on virtual cores with `costs`: `host`'s pool
+/// if it holds `need` threads, else (natively) a pool of its own with
+/// `host`'s stall watchdog, so a virtual run may have more workers than the
+/// machine's pool.
+fn virtual_cores_host(host: &ThreadHost, need: usize, costs: &Costs) -> Result<ThreadHost, String> {
     let pool = if need <= host.capacity() {
         host.clone()
     } else {
-        ThreadHost::with_capacity(need - 1)?
+        host.with_pool_of(need - 1)?
     };
-    Ok(pool.virtual_cores(psmr_core::virt::CostTable::reference()))
+    Ok(pool.virtual_cores(costs.table))
+}
+
+/// The virtual cores a run of `sc` with `opts` uses, if any: the option,
+/// else the scenario's `run.virtual_cores`.
+pub fn virtual_cores(sc: &Scenario, opts: &RunOptions) -> Option<u32> {
+    opts.virtual_cores.or(sc.run.virtual_cores)
 }
 
 /// Run every selected scheduler of `sc` on one stream, each checked by the
 /// oracle. Errors (invalid overrides, limits, a scheduler that cannot run)
 /// come back as located diagnostics before any long run starts
 /// ([`check_run`], then [`build_selected`] once the stream exists), except
-/// a host refusing threads, which is found when that run starts.
+/// a host refusing threads, which is found when that run starts. On
+/// virtual cores (`opts.virtual_cores` or the scenario's
+/// `run.virtual_cores`) the workers are the virtual cores and the report
+/// says so in its `mode` and every run's `mode_label`.
 pub fn run_scenario(
     sc: &Scenario,
     opts: &RunOptions,
@@ -271,11 +282,16 @@ pub fn run_scenario(
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
+    let cores = virtual_cores(sc, opts);
     let virtual_opts;
-    let opts = match opts.virtual_cores {
+    let opts = match cores {
         Some(n) => {
+            // An out-of-range count is reported at `run.virtual_cores`
+            // alone: `threads` gets a valid stand-in meanwhile.
+            let workers = (n as usize).clamp(1, limits.max_threads.min(MAX_WORKERS));
             virtual_opts = RunOptions {
-                threads: Some(n as usize),
+                threads: Some(workers),
+                virtual_cores: Some(n),
                 ..opts.clone()
             };
             &virtual_opts
@@ -284,21 +300,26 @@ pub fn run_scenario(
     };
     let eff = effective(sc, opts);
     // A virtual run gets a pool of its own when the caller's is too small.
-    let pool = match opts.virtual_cores {
+    let pool = match cores {
         Some(_) => usize::MAX,
         None => host.capacity(),
     };
     let selected = check_run(&eff, opts, limits, pool)?;
+    let costs = opts.costs.clone().unwrap_or_else(Costs::reference);
+    let mode = match cores {
+        Some(_) => RunMode::virtual_run(eff.threads, &costs),
+        None => RunMode::Real,
+    };
     let virtual_host;
-    let host = match opts.virtual_cores {
+    let host = match cores {
         Some(_) => {
             let roles = selected
                 .iter()
                 .map(|s| s.needs.roles.len())
                 .max()
                 .unwrap_or(0);
-            virtual_host = virtual_cores_host(host, eff.threads + 1 + roles)
-                .map_err(|e| vec![eff.diagnostic("threads", e)])?;
+            virtual_host = virtual_cores_host(host, eff.threads + 1 + roles, &costs)
+                .map_err(|e| vec![eff.diagnostic("run.virtual_cores", e)])?;
             &virtual_host
         }
         None => host,
@@ -341,17 +362,16 @@ pub fn run_scenario(
             &progress,
         )
         .map_err(|e| vec![run_error_diagnostic(&eff, sel, &e)])?;
-        runs.push(RunReport::from_result(
-            &sel.spec,
-            sel.needs.family,
-            eff.workload.requests,
-            result,
-        ));
+        let mut run =
+            RunReport::from_result(&sel.spec, sel.needs.family, eff.workload.requests, result);
+        run.mode_label = mode.label().map(str::to_string);
+        runs.push(run);
     }
     fill_speedups(&mut runs);
     Ok(Report {
         scenario: eff.name.clone(),
         cores: available_cores(),
+        mode,
         stream: stream_info(&prepared.stream),
         classes: class_infos(&prepared.classes),
         runs,

@@ -51,6 +51,7 @@ fn run(label: &str, throughput: f64, steals: u64, correct: bool) -> RunReport {
         delivery: Default::default(),
         roles: Vec::new(),
         info: Default::default(),
+        mode_label: None,
         trace: Vec::new(),
     }
 }
@@ -61,6 +62,7 @@ fn report(cores: usize, runs: Vec<RunReport>) -> Report {
         cores,
         stream: Default::default(),
         classes: Vec::new(),
+        mode: Default::default(),
         runs,
     }
 }

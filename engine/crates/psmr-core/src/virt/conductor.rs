@@ -9,7 +9,7 @@
 //! total order that depends only on the threads' code and the cost table.
 
 use std::panic::Location;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::cost::CostTable;
@@ -22,6 +22,18 @@ const NOBODY: usize = usize::MAX;
 /// Nothing but the spinner's own clock changes while it spins alone, so a
 /// wait that ends has ended long before this.
 pub const LONE_SPIN_LIMIT: u32 = 100_000;
+
+/// Called once with the stall watchdog's message when a run stalls (see
+/// [`Conductor::on_stall`]); the CLI's prints it and exits, since the
+/// stuck thread cannot be stopped from outside.
+#[derive(Clone)]
+pub struct StallHook(pub Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for StallHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StallHook")
+    }
+}
 
 /// What a thread is doing, as the conductor sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,8 +92,9 @@ pub struct Conductor {
     names: Vec<String>,
     costs: CostTable,
     /// Wall time a token may stay with one thread without any point before
-    /// the waiting threads report it (a wait outside the facade).
+    /// the run fails naming it (a wait outside the facade).
     stall: Duration,
+    on_stall: Option<StallHook>,
 }
 
 impl Conductor {
@@ -109,12 +122,20 @@ impl Conductor {
             names,
             costs,
             stall: Duration::from_secs(30),
+            on_stall: None,
         }
     }
 
     /// Set the stall watchdog's wall-time limit (tests use a short one).
     pub fn with_stall(mut self, stall: Duration) -> Self {
         self.stall = stall;
+        self
+    }
+
+    /// Call `hook` with the stall watchdog's message when the run stalls
+    /// (after the run is marked failed and the waiting threads released).
+    pub fn on_stall(mut self, hook: Option<StallHook>) -> Self {
+        self.on_stall = hook;
         self
     }
 
@@ -433,10 +454,13 @@ impl Conductor {
 
     /// Wait on `turns[me]` until `me` holds the token. The stall watchdog:
     /// if neither a point nor a hand-off happens for `stall` of wall time,
-    /// the holder is stuck outside the facade; say so, once.
+    /// the holder is looping outside the facade, where no other thread can
+    /// ever run to end its wait. The run fails with a message naming the
+    /// holder and its last point (the loop is after that line), every
+    /// waiting thread stops, and the hook (if any) is called: the holder
+    /// itself cannot be stopped from here.
     fn wait_turn<'s>(&'s self, mut st: MutexGuard<'s, State>, me: usize) -> MutexGuard<'s, State> {
         let mut seen = (st.points, st.handoffs);
-        let mut reported = false;
         loop {
             if let Some(msg) = &st.failed {
                 let msg = msg.clone();
@@ -451,18 +475,34 @@ impl Conductor {
                 .unwrap_or_else(|p| p.into_inner());
             st = g;
             let now = (st.points, st.handoffs);
-            if timeout.timed_out() && now == seen && !reported && st.running != NOBODY {
-                reported = true;
-                eprintln!(
-                    "virtual run watchdog: {} has held the token for {:?} of wall time since \
-                     its last synchronization point at {} (a wait outside the facade?)",
-                    self.name(st.running),
-                    self.stall,
-                    st.site[st.running]
-                );
+            if timeout.timed_out() && now == seen && st.running != NOBODY && st.failed.is_none() {
+                let msg = self.stall_message(&st);
+                st.failed = Some(msg.clone());
+                self.turns.iter().for_each(Condvar::notify_all);
+                if let Some(hook) = &self.on_stall {
+                    drop(st);
+                    (hook.0)(&msg);
+                    st = self.lock();
+                } else {
+                    eprintln!("{msg}");
+                }
             }
             seen = now;
         }
+    }
+
+    /// The stall watchdog's message: who holds the token, since where.
+    fn stall_message(&self, st: &State) -> String {
+        let holder = st.running;
+        format!(
+            "virtual run: {} has run for {:?} of wall time without reaching a \
+             synchronization point since {} (a wait loop outside the facade: \
+             move it onto psmr-schedulers' sync facade){}",
+            self.name(holder),
+            self.stall,
+            st.site[holder],
+            self.describe(st)
+        )
     }
 
     /// Record `msg` as the run's failure, wake every waiter, and panic.

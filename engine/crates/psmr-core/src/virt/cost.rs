@@ -3,14 +3,16 @@
 //!
 //! The numbers are modelled nanoseconds. [`CostTable::reference`] is a
 //! committed table, the same on every machine, so a virtual run in CI gives
-//! the same trace everywhere; a table calibrated on the machine at hand
-//! comes later (issue 25) and will be stored in the run's report.
+//! the same trace everywhere; a table measured on the machine at hand
+//! ([`crate::calibrate`]) says where and when it was measured
+//! ([`CostSource`]), and both travel with the run's report ([`Costs`]).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Modelled cost, in nanoseconds of virtual time, of each synchronization
 /// kind and of one unit of application work.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CostTable {
     /// Taking a lock nobody holds.
     pub lock_uncontended: u64,
@@ -57,5 +59,126 @@ impl CostTable {
 impl Default for CostTable {
     fn default() -> Self {
         Self::reference()
+    }
+}
+
+/// Where a cost table came from: what every label of a virtual run says.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CostSource {
+    /// [`CostTable::reference`]: committed, the same on every machine.
+    #[default]
+    Reference,
+    /// Measured by [`crate::calibrate`] on a machine.
+    Calibrated {
+        /// The machine and the build: host name, architecture, cores,
+        /// `native` or `wasm`.
+        #[serde(rename = "where")]
+        where_: String,
+        /// When, as an ISO 8601 UTC timestamp.
+        when: String,
+    },
+    /// Read from a file that does not say where it was measured (a
+    /// hand-written table).
+    File { path: String },
+}
+
+/// A cost table and its provenance: what a virtual run runs under and
+/// what its report carries.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Costs {
+    pub table: CostTable,
+    pub source: CostSource,
+}
+
+impl Costs {
+    /// The committed reference table.
+    pub fn reference() -> Self {
+        Costs {
+            table: CostTable::reference(),
+            source: CostSource::Reference,
+        }
+    }
+
+    /// The honest label of a run on `cores` virtual cores under these
+    /// costs: `virtual 8 cores (model, reference cost table)`,
+    /// `virtual 8 cores (model, calibrated on <where>, <when>)`.
+    pub fn label(&self, cores: usize) -> String {
+        let from = match &self.source {
+            CostSource::Reference => "reference cost table".to_string(),
+            CostSource::Calibrated { where_, when } => format!("calibrated on {where_}, {when}"),
+            CostSource::File { path } => format!("cost table from {path}"),
+        };
+        format!("virtual {cores} cores (model, {from})")
+    }
+
+    /// Read a table from JSON: what `psmr calibrate --json` writes (a
+    /// table and its source), or a bare table (its source is then the file
+    /// `path`). Every field of the table must be present.
+    pub fn from_json(text: &str, path: &str) -> Result<Self, String> {
+        if let Ok(c) = serde_json::from_str::<Costs>(text) {
+            return Ok(c);
+        }
+        serde_json::from_str::<CostTable>(text)
+            .map(|table| Costs {
+                table,
+                source: CostSource::File { path: path.into() },
+            })
+            .map_err(|e| {
+                format!(
+                    "expected a cost table (`psmr calibrate --json` writes one) or its fields: {e}"
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_label_says_model_and_where_the_table_came_from() {
+        assert_eq!(
+            Costs::reference().label(8),
+            "virtual 8 cores (model, reference cost table)"
+        );
+        let c = Costs {
+            table: CostTable::reference(),
+            source: CostSource::Calibrated {
+                where_: "lab (x86_64, 2 cores, native)".into(),
+                when: "2026-11-26T12:00:00Z".into(),
+            },
+        };
+        assert_eq!(
+            c.label(2),
+            "virtual 2 cores (model, calibrated on lab (x86_64, 2 cores, native), 2026-11-26T12:00:00Z)"
+        );
+    }
+
+    #[test]
+    fn a_table_file_is_read_with_or_without_its_source() {
+        let c = Costs {
+            table: CostTable {
+                spin: 3,
+                ..CostTable::reference()
+            },
+            source: CostSource::Calibrated {
+                where_: "lab".into(),
+                when: "today".into(),
+            },
+        };
+        let text = serde_json::to_string(&c).unwrap();
+        assert_eq!(Costs::from_json(&text, "t.json").unwrap(), c);
+        let bare = serde_json::to_string(&c.table).unwrap();
+        let read = Costs::from_json(&bare, "t.json").unwrap();
+        assert_eq!(read.table, c.table);
+        assert_eq!(
+            read.source,
+            CostSource::File {
+                path: "t.json".into()
+            }
+        );
+        let err = Costs::from_json(r#"{"spin": 3}"#, "t.json").unwrap_err();
+        assert!(err.contains("missing field"), "{err}");
     }
 }

@@ -18,8 +18,8 @@ use std::panic::Location;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-pub use conductor::{Conductor, ConductorStats, LONE_SPIN_LIMIT};
-pub use cost::CostTable;
+pub use conductor::{Conductor, ConductorStats, StallHook, LONE_SPIN_LIMIT};
+pub use cost::{CostSource, CostTable, Costs};
 
 /// Live conductors in the process. `Relaxed` is enough: a thread of a
 /// virtual run is attached after its conductor was made (the spawn orders

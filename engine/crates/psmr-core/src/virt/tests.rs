@@ -284,3 +284,41 @@ fn outside_a_virtual_run_the_wrappers_are_std() {
     assert!(t.timed_out());
     assert_eq!(*g, 1);
 }
+
+#[test]
+fn the_stall_watchdog_fails_a_run_stuck_outside_the_facade_naming_the_thread_and_line() {
+    // Worker 0 waits for worker 1 in a loop that never meets the
+    // conductor, so worker 1 can never run to end it: without the
+    // watchdog this hangs. The hook stands in for the CLI's exit (it
+    // releases the loop so the test ends).
+    let release = Arc::new(AtomicBool::new(false));
+    let said = Arc::new(std::sync::Mutex::new(String::new()));
+    let hook = {
+        let (release, said) = (Arc::clone(&release), Arc::clone(&said));
+        StallHook(Arc::new(move |m: &str| {
+            *said.lock().unwrap() = m.to_string();
+            release.store(true, Ordering::Relaxed);
+        }))
+    };
+    let c = Conductor::new(names(2), CostTable::reference())
+        .with_stall(std::time::Duration::from_millis(200))
+        .on_stall(Some(hook));
+    let c = Arc::new(c);
+    let line = line!() + 4;
+    let r = team(&c, 2, |i| {
+        if i == 0 {
+            // The last point before the loop: cost 0 keeps the token here.
+            point(|_| 0);
+            while !release.load(Ordering::Relaxed) {
+                std::hint::spin_loop();
+            }
+        }
+    });
+    let msg = said.lock().unwrap().clone();
+    assert!(msg.contains("worker 0 has run for"), "{msg}");
+    assert!(msg.contains(&format!("tests.rs:{line}")), "{msg}");
+    assert!(msg.contains("outside the facade"), "{msg}");
+    assert_eq!(c.failure().as_deref(), Some(msg.as_str()));
+    // The waiting thread stopped with the message instead of waiting on.
+    assert_eq!(r[1].as_deref(), Some(msg.as_str()), "{r:?}");
+}

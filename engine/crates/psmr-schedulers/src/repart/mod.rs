@@ -45,8 +45,10 @@ use crate::registry::{Fault, Registration, StreamView};
 use crate::roles::RoleSignal;
 use crate::spec::SchedulerSpec;
 use crate::spin::Backoff;
-use crate::sync::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+// The facade's Mutex: the tracker holds the graph's lock across a point
+// (the partitioner's wake), so on virtual cores std's would block the
+// token holder inside std when the scheduler takes it (a hang).
+use crate::sync::{AtomicBool, AtomicU64, Mutex, MutexGuard, Ordering};
 
 pub mod graph;
 pub mod keys;
@@ -350,7 +352,7 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
         }
     }
 
-    fn lock_stats(&self) -> std::sync::MutexGuard<'_, RepartStats> {
+    fn lock_stats(&self) -> MutexGuard<'_, RepartStats> {
         self.stats.lock().unwrap_or_else(|p| p.into_inner())
     }
 
