@@ -20,7 +20,7 @@
 
 use std::sync::Arc;
 
-use crate::virt::{self, Conductor, ConductorStats, CostTable};
+use crate::virt::{self, Conductor, ConductorStats, CostTable, Schedule};
 
 /// Most worker threads a run may ask for (scenario limit too).
 pub const MAX_WORKERS: usize = 64;
@@ -32,6 +32,9 @@ pub struct ThreadHost {
     pool: Option<Arc<rayon::ThreadPool>>,
     /// Virtual cores: every team runs under a conductor with this table.
     virt: Option<CostTable>,
+    /// How the conductor of a virtual team chooses (earliest clock unless
+    /// a perturbed schedule is set, for exploration).
+    schedule: Schedule,
     /// The last virtual team's counters (tests, reports).
     last: Arc<std::sync::Mutex<Option<ConductorStats>>>,
 }
@@ -56,6 +59,7 @@ impl ThreadHost {
         Ok(ThreadHost {
             pool: Some(Arc::new(pool)),
             virt: None,
+            schedule: Schedule::EARLIEST,
             last: Arc::default(),
         })
     }
@@ -65,6 +69,7 @@ impl ThreadHost {
         ThreadHost {
             pool: None,
             virt: None,
+            schedule: Schedule::EARLIEST,
             last: Arc::default(),
         }
     }
@@ -72,6 +77,12 @@ impl ThreadHost {
     /// This host, running every team on virtual cores with `costs`.
     pub fn virtual_cores(mut self, costs: CostTable) -> Self {
         self.virt = Some(costs);
+        self
+    }
+
+    /// This host, its virtual teams choosing by `schedule`.
+    pub fn with_schedule(mut self, schedule: Schedule) -> Self {
+        self.schedule = schedule;
         self
     }
 
@@ -208,7 +219,7 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
             .chain((0..roles).map(|k| format!("role {k}")))
             .chain(std::iter::once("driver".to_string()))
             .collect();
-        let conductor = Arc::new(Conductor::new(names, costs));
+        let conductor = Arc::new(Conductor::new(names, costs).with_schedule(&host.schedule));
         let c = &conductor;
         let attached_worker = move |i: usize| {
             let _on = virt::attach(Arc::clone(c), i);

@@ -13,6 +13,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::cost::CostTable;
+use super::schedule::{Perturbation, Schedule};
 
 /// No thread holds the token (all are done, or the run failed).
 const NOBODY: usize = usize::MAX;
@@ -60,6 +61,8 @@ struct State {
     points: u64,
     handoffs: u64,
     failed: Option<String>,
+    /// The delays of a perturbed schedule (`None`: earliest clock only).
+    perturb: Option<Perturbation>,
 }
 
 /// Counters of a virtual run (tests and reports).
@@ -104,6 +107,7 @@ impl Conductor {
                 points: 0,
                 handoffs: 0,
                 failed: None,
+                perturb: None,
             }),
             turns: (0..n).map(|_| Condvar::new()).collect(),
             names,
@@ -115,6 +119,22 @@ impl Conductor {
     /// Set the stall watchdog's wall-time limit (tests use a short one).
     pub fn with_stall(mut self, stall: Duration) -> Self {
         self.stall = stall;
+        self
+    }
+
+    /// Choose by `schedule` (docs/protocols/virtual-cores.md, "Exploring
+    /// schedules"): the earliest-clock schedule changes nothing; a
+    /// perturbed one starts each thread at its offset and delays the
+    /// thread at each change point. Call before any thread enters.
+    pub fn with_schedule(self, schedule: &Schedule) -> Self {
+        let p = schedule.perturbation(self.turns.len());
+        {
+            let mut st = self.lock();
+            if let Some(p) = &p {
+                st.clock.clone_from(&p.start);
+            }
+            st.perturb = p;
+        }
         self
     }
 
@@ -191,6 +211,11 @@ impl Conductor {
         st.site[me] = at;
         st.clock[me] = st.clock[me].saturating_add(ns);
         st.points += 1;
+        let points = st.points;
+        if let Some(p) = st.perturb.as_mut() {
+            let delay = p.delay_at(points);
+            st.clock[me] = st.clock[me].saturating_add(delay);
+        }
         drop(self.reschedule(st, me));
     }
 
