@@ -14,6 +14,7 @@ use psmr_core::exec::Delivery;
 use psmr_scenario::{run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario};
 
 mod check;
+mod explore;
 mod map;
 mod shared;
 mod table;
@@ -63,6 +64,15 @@ enum Command {
         /// labelled so in every row. Not with --json yet.
         #[arg(long, value_name = "N", conflicts_with = "json")]
         virtual_cores: Option<u32>,
+        /// Replay a schedule found by `psmr explore` (its token fixes the
+        /// seed, the virtual cores and the schedule); prints the run's
+        /// trace digest on standard error.
+        #[arg(long, value_name = "TOKEN", conflicts_with_all = ["json", "seed", "virtual_cores"])]
+        schedule: Option<String>,
+        /// Select this fault-injection variant on the one `--scheduler`
+        /// (builds with the `fault-injection` feature).
+        #[arg(long, value_name = "NAME")]
+        fault: Option<String>,
         /// Print the JSON report instead of a table.
         #[arg(long)]
         json: bool,
@@ -74,6 +84,48 @@ enum Command {
         /// and instances for a commit stream) as JSON to this file.
         #[arg(long, value_name = "PATH")]
         order: Option<PathBuf>,
+    },
+    /// Run one scheduler on virtual cores under schedule after schedule
+    /// (the earliest clock first, then seeded delays at synchronization
+    /// points) until the oracle reports a violation; print it with a replay
+    /// token. Exit 1 when a violation was found, 0 when none was.
+    Explore {
+        file: PathBuf,
+        /// Scheduler label or id to explore.
+        #[arg(long = "scheduler", value_name = "ID")]
+        scheduler: String,
+        /// Select this fault-injection variant on that scheduler.
+        #[arg(long, value_name = "NAME")]
+        fault: Option<String>,
+        /// Most schedules to try (schedule 0 is the earliest-clock one).
+        #[arg(long, default_value_t = 200)]
+        schedules: u32,
+        /// Virtual cores (default: the scenario's threads).
+        #[arg(long)]
+        cores: Option<u32>,
+        /// Seed of the stream (overrides the file).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Seed of the perturbed schedules (another exploration, same stream).
+        #[arg(long, default_value_t = 0)]
+        explore_seed: u64,
+        /// Delays (change points) per perturbed schedule (default: 1, 4,
+        /// 16, ... in turn, up to a quarter of the run's points).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Requests in the stream (overrides the file).
+        #[arg(long)]
+        requests: Option<u32>,
+        /// Delivery model (overrides the file), as for `psmr run`.
+        #[arg(long, value_parser = parse_delivery)]
+        delivery: Option<Delivery>,
+        /// Print the outcome as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Write a scenario that pins the violation found (its schedule in
+        /// `run.schedule`, `"expect": {"correct": false}`).
+        #[arg(long, value_name = "PATH")]
+        save: Option<PathBuf>,
     },
     /// Write a scenario's commit stream (instances in commit order with
     /// commands, seq and dependencies) and its SCC sizes as JSON.
@@ -188,6 +240,8 @@ fn main() -> ExitCode {
             delivery,
             no_trace,
             virtual_cores,
+            schedule,
+            fault,
             json,
             commits,
             order,
@@ -209,13 +263,42 @@ fn main() -> ExitCode {
                 delivery,
                 thread_pace_ns: None,
                 virtual_cores,
+                schedule,
             };
             let files = RunFiles {
                 commits: commits.as_deref(),
                 order: order.as_deref(),
+                fault: fault.as_deref(),
             };
             cmd_run(&file, &opts, json, &files)
         }
+        Command::Explore {
+            file,
+            scheduler,
+            fault,
+            schedules,
+            cores,
+            seed,
+            explore_seed,
+            depth,
+            requests,
+            delivery,
+            json,
+            save,
+        } => explore::cmd_explore(&explore::ExploreArgs {
+            file,
+            scheduler,
+            fault,
+            schedules,
+            cores,
+            seed,
+            explore_seed,
+            depth,
+            requests,
+            delivery,
+            json,
+            save,
+        }),
         Command::Commits {
             file,
             requests,
@@ -284,6 +367,8 @@ fn cmd_validate(files: &[PathBuf]) -> ExitCode {
 struct RunFiles<'p> {
     commits: Option<&'p std::path::Path>,
     order: Option<&'p std::path::Path>,
+    /// `--fault`: a fault-injection variant for the one `--scheduler`.
+    fault: Option<&'p str>,
 }
 
 fn bad_input(d: &[Diagnostic]) -> ExitCode {
@@ -321,6 +406,13 @@ fn run_once(
     let mut sc = load(file).map_err(|d| bad_input(&d))?;
     if let Some(path) = files.commits {
         sc = replay_commits(&sc, path, opts)?;
+    }
+    if let Some(fault) = files.fault {
+        let [name] = opts.schedulers.as_slice() else {
+            eprintln!("psmr: --fault needs exactly one --scheduler");
+            return Err(ExitCode::from(EXIT_BAD_INPUT));
+        };
+        sc = explore::with_fault(&sc, name, fault).map_err(|d| bad_input(&d))?;
     }
     let host = host_for(opts.threads.unwrap_or(sc.threads))?;
     let monitor = Arc::new(RunMonitor::new());
@@ -444,7 +536,12 @@ fn cmd_run(
         Err(code) => return code,
     };
     if let Some(path) = files.order {
-        let eff = psmr_scenario::runner::effective(&sc, opts);
+        // A replay token's seed is the stream's.
+        let scheduled = match psmr_scenario::options::with_schedule(&sc, opts) {
+            Ok((o, _)) => o,
+            Err(d) => return bad_input(&d),
+        };
+        let eff = psmr_scenario::runner::effective(&sc, &scheduled);
         let orders = match psmr_scenario::commits::execution_orders(&eff, &report) {
             Ok(o) => o,
             Err(d) => return bad_input(&d),
@@ -453,7 +550,12 @@ fn cmd_run(
             return code;
         }
     }
-    let table = if opts.virtual_cores.is_some() {
+    if opts.schedule.is_some() {
+        for r in &report.runs {
+            eprintln!("{}: trace digest {}", r.label, explore::run_digest(r));
+        }
+    }
+    let table = if opts.virtual_cores.is_some() || opts.schedule.is_some() {
         table::virtual_runs
     } else {
         table::runs

@@ -6,7 +6,9 @@ const DOC: &str = include_str!("../../../../docs/cli.md");
 
 #[test]
 fn every_subcommand_and_flag_is_documented() {
-    for cmd in ["run", "validate", "check", "bench", "map", "schema"] {
+    for cmd in [
+        "run", "explore", "validate", "check", "bench", "map", "schema",
+    ] {
         assert!(
             DOC.contains(&format!("`psmr {cmd}")),
             "psmr {cmd} undocumented"

@@ -271,6 +271,8 @@ pub fn run_scenario(
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
+    let (scheduled, schedule) = crate::options::with_schedule(sc, opts)?;
+    let opts = &scheduled;
     let virtual_opts;
     let opts = match opts.virtual_cores {
         Some(n) => {
@@ -298,7 +300,8 @@ pub fn run_scenario(
                 .max()
                 .unwrap_or(0);
             virtual_host = virtual_cores_host(host, eff.threads + 1 + roles)
-                .map_err(|e| vec![eff.diagnostic("threads", e)])?;
+                .map_err(|e| vec![eff.diagnostic("threads", e)])?
+                .with_schedule(schedule);
             &virtual_host
         }
         None => host,
