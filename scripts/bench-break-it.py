@@ -58,7 +58,7 @@ EXPLORE_OPTS = {
 }
 EXPLORE_OPTS_ROW = {
     ("repart-no-switch-sync", "Base dp=2500"): ["--requests", "6000"],
-    ("repart-no-switch-sync", "Async W=500 Q=64"): ["--requests", "2000"],
+    ("repart-no-switch-sync", "Async W=500 Q=64"): ["--requests", "650"],
 }
 BUDGET = 200
 

@@ -24,7 +24,8 @@ use std::str::FromStr;
 use crate::rng::SplitMix64;
 
 /// Shortest and longest delay at a change point, in virtual ns: from a
-/// lock hand-off to many requests' worth of work (log-uniform between).
+/// lock hand-off to a whole classroom run (log-uniform between: every
+/// scale is tried, from reordering two steps to PCT's starvation).
 pub const DELAY_MIN_NS: u64 = 100;
 pub const DELAY_MAX_NS: u64 = 1_000_000_000;
 
