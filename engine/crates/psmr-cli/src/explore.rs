@@ -16,19 +16,43 @@ use serde::Serialize;
 use crate::shared::{load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
 
 /// What `psmr explore` was asked.
+#[derive(clap::Args, Debug)]
 pub struct ExploreArgs {
     pub file: PathBuf,
+    /// Scheduler label or id to explore.
+    #[arg(long = "scheduler", value_name = "ID")]
     pub scheduler: String,
+    /// Select this fault-injection variant on that scheduler.
+    #[arg(long, value_name = "NAME")]
     pub fault: Option<String>,
+    /// Most schedules to try (schedule 0 is the earliest-clock one).
+    #[arg(long, default_value_t = 200)]
     pub schedules: u32,
+    /// Virtual cores (default: the scenario's threads).
+    #[arg(long, value_name = "N")]
     pub cores: Option<u32>,
+    /// Seed of the stream (overrides the file).
+    #[arg(long)]
     pub seed: Option<u64>,
+    /// Seed of the perturbed schedules (another exploration, same stream).
+    #[arg(long, value_name = "E", default_value_t = 0)]
     pub explore_seed: u64,
-    /// Change points per perturbed schedule; `None`: [`depth_of`].
+    /// Delays (change points) per perturbed schedule (default: 1, 4,
+    /// 16, ... in turn, up to a quarter of the run's points).
+    #[arg(long, value_name = "D")]
     pub depth: Option<u32>,
+    /// Requests in the stream (overrides the file).
+    #[arg(long)]
     pub requests: Option<u32>,
+    /// Delivery model (overrides the file), as for `psmr run`.
+    #[arg(long, value_parser = crate::parse_delivery)]
     pub delivery: Option<psmr_core::exec::Delivery>,
+    /// Print the outcome as JSON.
+    #[arg(long)]
     pub json: bool,
+    /// Write a scenario that pins the violation found (its schedule in
+    /// `run.schedule`, `"expect": {"correct": false}`).
+    #[arg(long, value_name = "PATH")]
     pub save: Option<PathBuf>,
 }
 

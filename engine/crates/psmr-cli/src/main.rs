@@ -89,44 +89,7 @@ enum Command {
     /// (the earliest clock first, then seeded delays at synchronization
     /// points) until the oracle reports a violation; print it with a replay
     /// token. Exit 1 when a violation was found, 0 when none was.
-    Explore {
-        file: PathBuf,
-        /// Scheduler label or id to explore.
-        #[arg(long = "scheduler", value_name = "ID")]
-        scheduler: String,
-        /// Select this fault-injection variant on that scheduler.
-        #[arg(long, value_name = "NAME")]
-        fault: Option<String>,
-        /// Most schedules to try (schedule 0 is the earliest-clock one).
-        #[arg(long, default_value_t = 200)]
-        schedules: u32,
-        /// Virtual cores (default: the scenario's threads).
-        #[arg(long)]
-        cores: Option<u32>,
-        /// Seed of the stream (overrides the file).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Seed of the perturbed schedules (another exploration, same stream).
-        #[arg(long, default_value_t = 0)]
-        explore_seed: u64,
-        /// Delays (change points) per perturbed schedule (default: 1, 4,
-        /// 16, ... in turn, up to a quarter of the run's points).
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Requests in the stream (overrides the file).
-        #[arg(long)]
-        requests: Option<u32>,
-        /// Delivery model (overrides the file), as for `psmr run`.
-        #[arg(long, value_parser = parse_delivery)]
-        delivery: Option<Delivery>,
-        /// Print the outcome as JSON.
-        #[arg(long)]
-        json: bool,
-        /// Write a scenario that pins the violation found (its schedule in
-        /// `run.schedule`, `"expect": {"correct": false}`).
-        #[arg(long, value_name = "PATH")]
-        save: Option<PathBuf>,
-    },
+    Explore(explore::ExploreArgs),
     /// Write a scenario's commit stream (instances in commit order with
     /// commands, seq and dependencies) and its SCC sizes as JSON.
     Commits {
@@ -205,7 +168,7 @@ enum Command {
 }
 
 /// `--delivery`: `saturate`, `closed`, `closed:N` or `rate:R`.
-fn parse_delivery(s: &str) -> Result<Delivery, String> {
+pub(crate) fn parse_delivery(s: &str) -> Result<Delivery, String> {
     let (model, arg) = s.split_once(':').map_or((s, None), |(m, a)| (m, Some(a)));
     let bad = || format!("expected saturate, closed, closed:CLIENTS or rate:PER_SECOND, got `{s}`");
     match (model, arg) {
@@ -272,33 +235,7 @@ fn main() -> ExitCode {
             };
             cmd_run(&file, &opts, json, &files)
         }
-        Command::Explore {
-            file,
-            scheduler,
-            fault,
-            schedules,
-            cores,
-            seed,
-            explore_seed,
-            depth,
-            requests,
-            delivery,
-            json,
-            save,
-        } => explore::cmd_explore(&explore::ExploreArgs {
-            file,
-            scheduler,
-            fault,
-            schedules,
-            cores,
-            seed,
-            explore_seed,
-            depth,
-            requests,
-            delivery,
-            json,
-            save,
-        }),
+        Command::Explore(args) => explore::cmd_explore(&args),
         Command::Commits {
             file,
             requests,
