@@ -487,12 +487,22 @@ fn cmd_run(
             return code;
         }
     }
-    if opts.schedule.is_some() {
+    // A schedule (the flag's or the file's `run.schedule`) makes a virtual
+    // run: labelled a model, and not as JSON until the report can say so.
+    let scheduled = opts.schedule.is_some() || sc.run.schedule.is_some();
+    if scheduled && json {
+        eprintln!(
+            "psmr: {} replays a schedule on virtual cores: not with --json yet",
+            file.display()
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    if scheduled {
         for r in &report.runs {
             eprintln!("{}: trace digest {}", r.label, explore::run_digest(r));
         }
     }
-    let table = if opts.virtual_cores.is_some() || opts.schedule.is_some() {
+    let table = if opts.virtual_cores.is_some() || scheduled {
         table::virtual_runs
     } else {
         table::runs
