@@ -15,8 +15,9 @@ use psmr_core::virt::Costs;
 use psmr_scenario::{run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario};
 
 mod check;
-mod inputs;
 mod costs;
+mod explore;
+mod inputs;
 mod map;
 mod shared;
 mod table;
@@ -70,6 +71,15 @@ enum Command {
         /// everywhere), `calibrate` (measured now) or a JSON file.
         #[arg(long, value_name = "TABLE", value_parser = costs::parse_cost_table)]
         cost_table: Option<Costs>,
+        /// Replay a schedule found by `psmr explore` (its token fixes the
+        /// seed, the virtual cores and the schedule); prints the run's
+        /// trace digest on standard error.
+        #[arg(long, value_name = "TOKEN", conflicts_with_all = ["seed", "virtual_cores"])]
+        schedule: Option<String>,
+        /// Select this fault-injection variant on the one `--scheduler`
+        /// (builds with the `fault-injection` feature).
+        #[arg(long, value_name = "NAME")]
+        fault: Option<String>,
         /// Print the JSON report instead of a table.
         #[arg(long)]
         json: bool,
@@ -82,6 +92,11 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         order: Option<PathBuf>,
     },
+    /// Run one scheduler on virtual cores under schedule after schedule
+    /// (the earliest clock first, then seeded delays at synchronization
+    /// points) until the oracle reports a violation; print it with a replay
+    /// token. Exit 1 when a violation was found, 0 when none was.
+    Explore(explore::ExploreArgs),
     /// Write a scenario's commit stream (instances in commit order with
     /// commands, seq and dependencies) and its SCC sizes as JSON.
     Commits {
@@ -197,7 +212,7 @@ fn virtual_cores_arg() -> clap::builder::RangedI64ValueParser<u32> {
 }
 
 /// `--delivery`: `saturate`, `closed`, `closed:N` or `rate:R`.
-fn parse_delivery(s: &str) -> Result<Delivery, String> {
+pub(crate) fn parse_delivery(s: &str) -> Result<Delivery, String> {
     let (model, arg) = s.split_once(':').map_or((s, None), |(m, a)| (m, Some(a)));
     let bad = || format!("expected saturate, closed, closed:CLIENTS or rate:PER_SECOND, got `{s}`");
     match (model, arg) {
@@ -233,6 +248,8 @@ fn main() -> ExitCode {
             no_trace,
             virtual_cores,
             cost_table,
+            schedule,
+            fault,
             json,
             commits,
             order,
@@ -255,13 +272,16 @@ fn main() -> ExitCode {
                 thread_pace_ns: None,
                 virtual_cores,
                 costs: cost_table,
+                schedule,
             };
             let files = RunFiles {
                 commits: commits.as_deref(),
                 order: order.as_deref(),
+                fault: fault.as_deref(),
             };
             cmd_run(&file, &opts, json, &files)
         }
+        Command::Explore(args) => explore::cmd_explore(&args),
         Command::Commits {
             file,
             requests,
@@ -353,6 +373,8 @@ fn cmd_validate(files: &[PathBuf]) -> ExitCode {
 struct RunFiles<'p> {
     commits: Option<&'p std::path::Path>,
     order: Option<&'p std::path::Path>,
+    /// `--fault`: a fault-injection variant for the one `--scheduler`.
+    fault: Option<&'p str>,
 }
 
 fn bad_input(d: &[Diagnostic]) -> ExitCode {
@@ -390,6 +412,13 @@ fn run_once(
     let mut sc = load(file).map_err(|d| bad_input(&d))?;
     if let Some(path) = files.commits {
         sc = replay_commits(&sc, path, opts)?;
+    }
+    if let Some(fault) = files.fault {
+        let [name] = opts.schedulers.as_slice() else {
+            eprintln!("psmr: --fault needs exactly one --scheduler");
+            return Err(ExitCode::from(EXIT_BAD_INPUT));
+        };
+        sc = explore::with_fault(&sc, name, fault).map_err(|d| bad_input(&d))?;
     }
     let workers = psmr_scenario::runner::virtual_cores(&sc, opts)
         .map_or(opts.threads.unwrap_or(sc.threads), |v| v as usize);
@@ -515,13 +544,25 @@ fn cmd_run(
         Err(code) => return code,
     };
     if let Some(path) = files.order {
-        let eff = psmr_scenario::runner::effective(&sc, opts);
+        // A replay token's seed is the stream's.
+        let scheduled = match psmr_scenario::options::with_schedule(&sc, opts) {
+            Ok((o, _)) => o,
+            Err(d) => return bad_input(&d),
+        };
+        let eff = psmr_scenario::runner::effective(&sc, &scheduled);
         let orders = match psmr_scenario::commits::execution_orders(&eff, &report) {
             Ok(o) => o,
             Err(d) => return bad_input(&d),
         };
         if let Err(code) = write_json(path, &orders) {
             return code;
+        }
+    }
+    // A schedule (the flag's or the file's `run.schedule`) makes a virtual
+    // run; its trace digest is what `psmr explore` printed.
+    if opts.schedule.is_some() || sc.run.schedule.is_some() {
+        for r in &report.runs {
+            eprintln!("{}: trace digest {}", r.label, explore::run_digest(r));
         }
     }
     if let Err(code) = print_report(&report, json, table::runs) {

@@ -8,6 +8,7 @@ const DOC: &str = include_str!("../../../../docs/cli.md");
 fn every_subcommand_and_flag_is_documented() {
     for cmd in [
         "run",
+        "explore",
         "validate",
         "check",
         "bench",

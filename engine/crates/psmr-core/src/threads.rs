@@ -20,7 +20,7 @@
 
 use std::sync::Arc;
 
-use crate::virt::{self, Conductor, ConductorStats, CostTable, StallHook};
+use crate::virt::{self, Conductor, ConductorStats, CostTable, Schedule, StallHook};
 
 /// Most worker threads a run may ask for (scenario limit too).
 pub const MAX_WORKERS: usize = 64;
@@ -32,6 +32,9 @@ pub struct ThreadHost {
     pool: Option<Arc<rayon::ThreadPool>>,
     /// Virtual cores: every team runs under a conductor with this table.
     virt: Option<CostTable>,
+    /// How the conductor of a virtual team chooses (earliest clock unless
+    /// a perturbed schedule is set, for exploration).
+    schedule: Schedule,
     /// The last virtual team's counters (tests, reports).
     last: Arc<std::sync::Mutex<Option<ConductorStats>>>,
     /// Virtual cores: the stall watchdog's wall-time limit (None: the
@@ -60,6 +63,7 @@ impl ThreadHost {
         Ok(ThreadHost {
             pool: Some(Arc::new(pool)),
             virt: None,
+            schedule: Schedule::EARLIEST,
             last: Arc::default(),
             stall: None,
             on_stall: None,
@@ -80,6 +84,7 @@ impl ThreadHost {
         ThreadHost {
             pool: None,
             virt: None,
+            schedule: Schedule::EARLIEST,
             last: Arc::default(),
             stall: None,
             on_stall: None,
@@ -98,6 +103,12 @@ impl ThreadHost {
     pub fn on_stall(mut self, after: Option<std::time::Duration>, hook: Option<StallHook>) -> Self {
         self.stall = after.or(self.stall);
         self.on_stall = hook.or(self.on_stall);
+        self
+    }
+
+    /// This host, its virtual teams choosing by `schedule`.
+    pub fn with_schedule(mut self, schedule: Schedule) -> Self {
+        self.schedule = schedule;
         self
     }
 
@@ -234,7 +245,9 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
             .chain((0..roles).map(|k| format!("role {k}")))
             .chain(std::iter::once("driver".to_string()))
             .collect();
-        let mut conductor = Conductor::new(names, costs).on_stall(host.on_stall.clone());
+        let mut conductor = Conductor::new(names, costs)
+            .on_stall(host.on_stall.clone())
+            .with_schedule(&host.schedule);
         if let Some(after) = host.stall {
             conductor = conductor.with_stall(after);
         }

@@ -5,6 +5,7 @@
 use std::str::FromStr;
 
 use psmr_core::exec::Delivery;
+use psmr_core::virt::{ReplayToken, Schedule};
 use psmr_core::{Needs, SchedulerId};
 use psmr_schedulers::{needs, SchedulerSpec};
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,34 @@ pub struct RunOptions {
     /// the committed reference table, so runs are the same everywhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub costs: Option<psmr_core::virt::Costs>,
+    /// Replay this schedule (a token of `psmr explore`): its seed and
+    /// virtual cores replace `seed` and `virtual_cores`, and the conductor
+    /// chooses by its schedule. `None`: the scenario's `run.schedule`, if
+    /// any (docs/protocols/virtual-cores.md, "Exploring schedules").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<String>,
+}
+
+/// `opts` with the replay token it names (or `sc`'s `run.schedule`)
+/// applied: the token's seed and cores, and its schedule. An invalid token
+/// is a diagnostic at `run.schedule` (validation has already checked a
+/// file's token, so only a caller's can be invalid here).
+pub fn with_schedule(
+    sc: &Scenario,
+    opts: &RunOptions,
+) -> Result<(RunOptions, Schedule), Vec<Diagnostic>> {
+    let Some(text) = opts.schedule.as_deref().or(sc.run.schedule.as_deref()) else {
+        return Ok((opts.clone(), Schedule::EARLIEST));
+    };
+    let token: ReplayToken = text
+        .parse()
+        .map_err(|e: String| vec![sc.diagnostic("run.schedule", e)])?;
+    let opts = RunOptions {
+        seed: Some(token.seed),
+        virtual_cores: Some(token.cores),
+        ..opts.clone()
+    };
+    Ok((opts, token.schedule))
 }
 
 /// One scheduler entry selected to run; `index` is its place in the file

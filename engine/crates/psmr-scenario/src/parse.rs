@@ -839,6 +839,11 @@ impl<'s> Checker<'s> {
                 );
             }
         }
+        if let Some(t) = &r.schedule {
+            if let Err(e) = t.parse::<psmr_core::virt::ReplayToken>() {
+                self.err("run.schedule", e);
+            }
+        }
     }
 
     fn repetitions(&mut self, path: &str, n: u32) {

@@ -282,6 +282,8 @@ pub fn run_scenario(
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
+    let (scheduled, schedule) = crate::options::with_schedule(sc, opts)?;
+    let opts = &scheduled;
     let cores = virtual_cores(sc, opts);
     let virtual_opts;
     let opts = match cores {
@@ -319,7 +321,8 @@ pub fn run_scenario(
                 .max()
                 .unwrap_or(0);
             virtual_host = virtual_cores_host(host, eff.threads + 1 + roles, &costs)
-                .map_err(|e| vec![eff.diagnostic("run.virtual_cores", e)])?;
+                .map_err(|e| vec![eff.diagnostic("run.virtual_cores", e)])?
+                .with_schedule(schedule);
             &virtual_host
         }
         None => host,

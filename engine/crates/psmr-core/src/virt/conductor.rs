@@ -13,6 +13,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::cost::CostTable;
+use super::schedule::{Perturbation, Schedule};
 
 /// No thread holds the token (all are done, or the run failed).
 const NOBODY: usize = usize::MAX;
@@ -72,6 +73,8 @@ struct State {
     points: u64,
     handoffs: u64,
     failed: Option<String>,
+    /// The delays of a perturbed schedule (`None`: earliest clock only).
+    perturb: Option<Perturbation>,
 }
 
 /// Counters of a virtual run (tests and reports).
@@ -117,6 +120,7 @@ impl Conductor {
                 points: 0,
                 handoffs: 0,
                 failed: None,
+                perturb: None,
             }),
             turns: (0..n).map(|_| Condvar::new()).collect(),
             names,
@@ -136,6 +140,22 @@ impl Conductor {
     /// (after the run is marked failed and the waiting threads released).
     pub fn on_stall(mut self, hook: Option<StallHook>) -> Self {
         self.on_stall = hook;
+        self
+    }
+
+    /// Choose by `schedule` (docs/protocols/virtual-cores.md, "Exploring
+    /// schedules"): the earliest-clock schedule changes nothing; a
+    /// perturbed one starts each thread at its offset and delays the
+    /// thread at each change point. Call before any thread enters.
+    pub fn with_schedule(self, schedule: &Schedule) -> Self {
+        let p = schedule.perturbation(self.turns.len());
+        {
+            let mut st = self.lock();
+            if let Some(p) = &p {
+                st.clock.clone_from(&p.start);
+            }
+            st.perturb = p;
+        }
         self
     }
 
@@ -212,6 +232,11 @@ impl Conductor {
         st.site[me] = at;
         st.clock[me] = st.clock[me].saturating_add(ns);
         st.points += 1;
+        let points = st.points;
+        if let Some(p) = st.perturb.as_mut() {
+            let delay = p.delay_at(points);
+            st.clock[me] = st.clock[me].saturating_add(delay);
+        }
         drop(self.reschedule(st, me));
     }
 

@@ -11,6 +11,7 @@
 
 pub mod conductor;
 pub mod cost;
+pub mod schedule;
 pub mod sync;
 
 use std::cell::RefCell;
@@ -20,6 +21,7 @@ use std::sync::Arc;
 
 pub use conductor::{Conductor, ConductorStats, StallHook, LONE_SPIN_LIMIT};
 pub use cost::{CostSource, CostTable, Costs};
+pub use schedule::{ReplayToken, Schedule};
 
 /// Live conductors in the process. `Relaxed` is enough: a thread of a
 /// virtual run is attached after its conductor was made (the spawn orders

@@ -1,0 +1,410 @@
+//! `psmr explore`: run one scheduler of a scenario on virtual cores under
+//! schedule after schedule (the earliest-clock one first, then seeded
+//! perturbations, psmr-core `virt::schedule`) until the oracle reports a
+//! violation; print it with a replay token, and optionally save a scenario
+//! that pins it (docs/protocols/virtual-cores.md, "Exploring schedules").
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use psmr_core::threads::{ThreadHost, MAX_ROLES};
+use psmr_core::virt::{ReplayToken, Schedule};
+use psmr_scenario::{run_scenario, Diagnostic, Limits, RunMonitor, RunOptions, Scenario};
+use serde::Serialize;
+
+use crate::shared::{load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
+
+/// What `psmr explore` was asked.
+#[derive(clap::Args, Debug)]
+pub struct ExploreArgs {
+    pub file: PathBuf,
+    /// Scheduler label or id to explore.
+    #[arg(long = "scheduler", value_name = "ID")]
+    pub scheduler: String,
+    /// Select this fault-injection variant on that scheduler.
+    #[arg(long, value_name = "NAME")]
+    pub fault: Option<String>,
+    /// Most schedules to try (schedule 0 is the earliest-clock one).
+    #[arg(long, default_value_t = 200)]
+    pub schedules: u32,
+    /// Virtual cores (default: the scenario's threads).
+    #[arg(long, value_name = "N")]
+    pub cores: Option<u32>,
+    /// Seed of the stream (overrides the file).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Seed of the perturbed schedules (another exploration, same stream).
+    #[arg(long, value_name = "E", default_value_t = 0)]
+    pub explore_seed: u64,
+    /// Delays (change points) per perturbed schedule (default: 1, 4,
+    /// 16, ... in turn, up to a quarter of the run's points).
+    #[arg(long, value_name = "D")]
+    pub depth: Option<u32>,
+    /// Requests in the stream (overrides the file).
+    #[arg(long)]
+    pub requests: Option<u32>,
+    /// Delivery model (overrides the file), as for `psmr run`.
+    #[arg(long, value_parser = crate::parse_delivery)]
+    pub delivery: Option<psmr_core::exec::Delivery>,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a scenario that pins the violation found (its schedule in
+    /// `run.schedule`, `"expect": {"correct": false}`).
+    #[arg(long, value_name = "PATH")]
+    pub save: Option<PathBuf>,
+}
+
+/// The outcome, as `--json` prints it.
+#[derive(Serialize)]
+struct Outcome {
+    scenario: String,
+    scheduler: String,
+    fault: Option<String>,
+    cores: u32,
+    seed: u64,
+    explore_seed: u64,
+    /// The fixed depth asked for (`None`: each schedule's own, see the token).
+    depth: Option<u32>,
+    /// Schedules run (the violating one included).
+    schedules: u32,
+    /// Wall time of the whole exploration, in seconds.
+    seconds: f64,
+    /// Synchronization points of the earliest-clock run (the horizon of
+    /// the perturbed ones).
+    horizon: u64,
+    /// `None` when no schedule violated correctness.
+    found: Option<Found>,
+}
+
+#[derive(Serialize)]
+struct Found {
+    /// Index of the violating schedule (0 = earliest clock).
+    schedule: u32,
+    token: String,
+    violation: String,
+    detail: Option<psmr_core::oracle::Violation>,
+    trace_digest: String,
+}
+
+/// `sc` with `fault` selected on the entry `name` (label or id; an id the
+/// file does not list is added), validated: a fault the scheduler does not
+/// declare is refused here.
+pub fn with_fault(sc: &Scenario, name: &str, fault: &str) -> Result<Scenario, Vec<Diagnostic>> {
+    let mut sc = sc.clone();
+    let i = match sc.find_scheduler(name) {
+        Some(i) => i,
+        None => {
+            let id = name.parse().map_err(|e: String| {
+                vec![sc.diagnostic("schedulers", format!("--scheduler: {e}"))]
+            })?;
+            sc.schedulers.push(psmr_schedulers::SchedulerSpec::new(id));
+            sc.schedulers.len() - 1
+        }
+    };
+    set_fault(&mut sc.schedulers[i], fault).map_err(|e| vec![sc.diagnostic("schedulers", e)])?;
+    let errors = psmr_scenario::validate(&sc, &Limits::native());
+    if errors.is_empty() {
+        Ok(sc)
+    } else {
+        Err(errors)
+    }
+}
+
+#[cfg(feature = "fault-injection")]
+fn set_fault(spec: &mut psmr_schedulers::SchedulerSpec, fault: &str) -> Result<(), String> {
+    spec.fault = Some(fault.to_string());
+    Ok(())
+}
+
+#[cfg(not(feature = "fault-injection"))]
+fn set_fault(_: &mut psmr_schedulers::SchedulerSpec, fault: &str) -> Result<(), String> {
+    Err(format!(
+        "--fault {fault}: this psmr was built without the `fault-injection` feature"
+    ))
+}
+
+/// A digest of everything a run reports: its report as JSON (times are
+/// virtual, so fixed by the schedule) and every trace event. Two runs of
+/// one token give the same digest.
+pub fn run_digest(run: &psmr_scenario::RunReport) -> String {
+    let mut h = Fnv::default();
+    h.write(serde_json::to_string(run).unwrap_or_default().as_bytes());
+    for e in &run.trace {
+        h.write(format!("{e:?}").as_bytes());
+    }
+    format!("{:016x}", h.0)
+}
+
+/// FNV-1a, 64 bits (stable across builds, unlike `DefaultHasher`).
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The depth (change points) of perturbed schedule `i` when none is
+/// asked: 1, 4, 16, 64, ... in turn, up to a quarter of the `horizon`'s
+/// points. A bug needing one preemption at one place is found soonest with
+/// few delays (PCT's depth 1-3); one needing a thread to fall behind again
+/// and again (a dependency chain overtaken step by step) needs many.
+fn depth_of(i: u32, horizon: u64) -> u32 {
+    let cap = (horizon / 4).max(1);
+    let levels = (0..16u32)
+        .take_while(|k| 4u64.checked_pow(*k).is_some_and(|d| d <= cap))
+        .count() as u32;
+    4u32.pow(i.saturating_sub(1) % levels.max(1))
+}
+
+/// The seed of perturbed schedule `i` of exploration seed `e`: readable
+/// in a token, and the perturbation hashes it (psmr-core `SplitMix64`), so
+/// neighbouring seeds give unrelated delays.
+fn schedule_seed(e: u64, i: u32) -> u64 {
+    e.wrapping_mul(1_000_000).wrapping_add(u64::from(i))
+}
+
+pub fn cmd_explore(a: &ExploreArgs) -> ExitCode {
+    match explore(a) {
+        Ok(code) => code,
+        Err(d) => {
+            print_diagnostics(&d);
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+fn explore(a: &ExploreArgs) -> Result<ExitCode, Vec<Diagnostic>> {
+    let mut sc = load(&a.file)?;
+    if let Some(f) = &a.fault {
+        sc = with_fault(&sc, &a.scheduler, f)?;
+    }
+    // A schedule in the file is replayed by `psmr run`; exploring starts
+    // from the earliest clock.
+    sc.run.schedule = None;
+    let cores = a.cores.unwrap_or(sc.threads.try_into().unwrap_or(u32::MAX));
+    let seed = a.seed.unwrap_or(sc.workload.seed);
+    let host = ThreadHost::with_capacity(cores as usize + MAX_ROLES)
+        .map_err(|e| vec![sc.diagnostic("threads", e)])?;
+    let monitor = RunMonitor::new();
+    let start = Instant::now();
+    let mut horizon = 0;
+    let mut found = None;
+    let mut ran = 0;
+    for i in 0..a.schedules.max(1) {
+        let schedule = if i == 0 {
+            Schedule::EARLIEST
+        } else {
+            let depth = a.depth.unwrap_or_else(|| depth_of(i, horizon));
+            Schedule::pct(schedule_seed(a.explore_seed, i), depth, horizon)
+        };
+        let token = ReplayToken {
+            seed,
+            cores,
+            schedule,
+        };
+        let opts = RunOptions {
+            schedulers: vec![a.scheduler.clone()],
+            requests: a.requests,
+            delivery: a.delivery,
+            schedule: Some(token.to_string()),
+            ..RunOptions::default()
+        };
+        let report = run_scenario(&sc, &opts, &Limits::native(), &host, &monitor)?;
+        ran = i + 1;
+        if i == 0 {
+            horizon = host.last_virtual_stats().map_or(1, |s| s.points.max(1));
+        }
+        let Some(run) = report.runs.first() else {
+            break;
+        };
+        if let Some(v) = &run.violation {
+            found = Some(Found {
+                schedule: i,
+                token: token.to_string(),
+                violation: v.clone(),
+                detail: run.violation_detail.clone(),
+                trace_digest: run_digest(run),
+            });
+            break;
+        }
+    }
+    let out = Outcome {
+        scenario: sc.name.clone(),
+        scheduler: a.scheduler.clone(),
+        fault: a.fault.clone(),
+        cores,
+        seed,
+        explore_seed: a.explore_seed,
+        depth: a.depth,
+        schedules: ran,
+        seconds: start.elapsed().as_secs_f64(),
+        horizon,
+        found,
+    };
+    if let (Some(path), Some(f)) = (&a.save, &out.found) {
+        save(&sc, a, f, path)?;
+    }
+    print_outcome(&out, a);
+    Ok(if out.found.is_some() {
+        ExitCode::from(EXIT_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_outcome(o: &Outcome, a: &ExploreArgs) {
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(o).unwrap_or_default());
+        return;
+    }
+    let fault = o
+        .fault
+        .as_deref()
+        .map_or(String::new(), |f| format!(" (fault {f})"));
+    println!(
+        "explore {}: {}{fault} on {} virtual cores (model, reference cost table), stream seed {}, \
+         exploration seed {}, depth {}",
+        a.file.display(),
+        o.scheduler,
+        o.cores,
+        o.seed,
+        o.explore_seed,
+        o.depth
+            .map_or("1, 4, 16, ... in turn".to_string(), |d| d.to_string())
+    );
+    match &o.found {
+        None => println!(
+            "no violation in {} schedule(s) ({:.2} s; {} points in the earliest-clock run)",
+            o.schedules, o.seconds, o.horizon
+        ),
+        Some(f) => {
+            println!(
+                "VIOLATION on schedule {} of {} tried ({:.2} s): {}",
+                f.schedule, o.schedules, o.seconds, f.violation
+            );
+            if let Some(d) = &f.detail {
+                println!("  {}", pair_and_cell(d));
+            }
+            println!("  token: {}", f.token);
+            println!("  trace digest: {}", f.trace_digest);
+            println!(
+                "  replay: psmr run {} --scheduler {}{} --schedule {}",
+                a.file.display(),
+                o.scheduler,
+                replay_flags(a),
+                f.token
+            );
+            if let Some(p) = &a.save {
+                println!(
+                    "  saved: {} (psmr check passes while the violation stays)",
+                    p.display()
+                );
+            }
+        }
+    }
+}
+
+/// The flags besides the token that `psmr run` needs to replay `a`'s
+/// exploration (the token fixes seed and cores, not these).
+fn replay_flags(a: &ExploreArgs) -> String {
+    use psmr_core::exec::Delivery;
+    let mut out = String::new();
+    if let Some(f) = &a.fault {
+        out.push_str(&format!(" --fault {f}"));
+    }
+    if let Some(r) = a.requests {
+        out.push_str(&format!(" --requests {r}"));
+    }
+    match a.delivery {
+        None => {}
+        Some(Delivery::Saturate) => out.push_str(" --delivery saturate"),
+        Some(Delivery::Closed { clients: None }) => out.push_str(" --delivery closed"),
+        Some(Delivery::Closed { clients: Some(n) }) => {
+            out.push_str(&format!(" --delivery closed:{n}"));
+        }
+        Some(Delivery::Rate { per_s }) => out.push_str(&format!(" --delivery rate:{per_s}")),
+    }
+    out
+}
+
+/// The offending pair and the cell they share, when the violation has them.
+fn pair_and_cell(v: &psmr_core::oracle::Violation) -> String {
+    use psmr_core::oracle::Violation as V;
+    match v {
+        V::Order {
+            first,
+            second,
+            cell,
+            ..
+        }
+        | V::ColorOrder {
+            first,
+            second,
+            cell,
+        } => format!("pair: #{first} then #{second}; cell: {}", cell.text),
+        V::Missing { req }
+        | V::Duplicate { req, .. }
+        | V::Unexpected { req }
+        | V::Admission { req, .. }
+        | V::Response { req, .. } => format!("request: #{req}"),
+        V::State { .. } => "the final state".to_string(),
+    }
+}
+
+/// Write the counterexample as a scenario: the file with only the explored
+/// scheduler (its fault selected), the token's seed and cores, the
+/// requests explored, `run.schedule` = the token, and an expectation that
+/// the oracle reports a violation.
+fn save(sc: &Scenario, a: &ExploreArgs, f: &Found, path: &Path) -> Result<(), Vec<Diagnostic>> {
+    let mut out = sc.clone();
+    let i = out
+        .find_scheduler(&a.scheduler)
+        .map_or(Vec::new(), |i| vec![out.schedulers[i].clone()]);
+    if !i.is_empty() {
+        out.schedulers = i;
+    }
+    let token: ReplayToken = f
+        .token
+        .parse()
+        .map_err(|e: String| vec![sc.diagnostic("", e)])?;
+    out.workload.seed = token.seed;
+    out.threads = token.cores as usize;
+    if let Some(r) = a.requests {
+        out.workload.requests = r;
+    }
+    if let Some(d) = a.delivery {
+        out.delivery = Some(d);
+    }
+    out.run.schedule = Some(f.token.clone());
+    out.run.repetitions = None;
+    out.name = format!("{} (explored counterexample)", sc.name);
+    out.description = format!(
+        "{} Explored counterexample: schedule {} ({}) of psmr explore on virtual cores makes the \
+         oracle report: {}",
+        sc.description, f.schedule, f.token, f.violation
+    );
+    out.expect = Some(psmr_scenario::expect::Expectations {
+        correct: false,
+        ..Default::default()
+    });
+    let text = serde_json::to_string_pretty(&out).unwrap_or_default() + "\n";
+    std::fs::write(path, text).map_err(|e| {
+        vec![Diagnostic::new(
+            &path.display().to_string(),
+            (1, 1),
+            "",
+            format!("cannot write the file: {e}"),
+        )]
+    })
+}
