@@ -143,6 +143,34 @@ mod tests {
         }
     }
 
+    /// Every id builds with its own parameter object present (empty: the
+    /// defaults): the family reads the object the `scheduler_spec!` list
+    /// gives it with its own type (`BuildArgs::params` panics otherwise).
+    #[test]
+    fn every_id_builds_with_its_own_parameter_object() {
+        use crate::testkit::{self, Stream};
+        use crate::ParamObjects;
+        let stream = Stream::new(testkit::list(2), &testkit::workload(1, 10, 0.5, 0.1));
+        let env = crate::BuildEnv {
+            classes: &stream.classes,
+            threads: 2,
+        };
+        for id in SchedulerId::ALL {
+            let Some((key, _)) = needs(id).params else {
+                continue;
+            };
+            let entry = format!(r#"{{"id": "{id}", "{key}": {{}}}}"#);
+            let spec: SchedulerSpec = serde_json::from_str(&entry).expect("an entry");
+            assert_eq!(spec.param_objects(), [key]);
+            let built = crate::build(&spec, &env);
+            assert!(
+                built.is_ok(),
+                "{id}: {:?}",
+                built.err().map(|e| e.to_string())
+            );
+        }
+    }
+
     #[test]
     fn the_registered_fault_names_are_the_ones_build_knows() {
         let names =

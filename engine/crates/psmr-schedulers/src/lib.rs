@@ -49,17 +49,20 @@ pub mod sync;
 pub mod testkit;
 pub mod work_stealing;
 
-pub use registry::{BuildEnv, Fault, Registration, StreamView};
+pub use registry::{BuildArgs, BuildEnv, Fault, Registration, StreamView};
 pub use spec::{
-    ColoringParams, EarlyParams, EpaxosParams, LateParams, RepartParams, SchedulerSpec, SpinPolicy,
+    ColoringParams, EarlyParams, EpaxosParams, LateParams, ParamObjects, RepartParams, SpinPolicy,
 };
 pub use spin::{SpinPolicies, WaitKind};
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
 
-/// Every family module's registration, one line each: a new family adds
-/// its line here (and its id to `psmr_core::SchedulerId`). Every id is
+// A family registers here, in this file: `pub mod` above, its line in
+// `FAMILIES` and, if it takes parameters, its object in `scheduler_spec!`
+// (and its ids and family in `psmr_core::scheduler`).
+
+/// Every family module's registration, one line each. Every id is
 /// registered exactly once (tested).
 pub const FAMILIES: &[&Registration] = &[
     &sequential::REGISTRATION,
@@ -72,6 +75,28 @@ pub const FAMILIES: &[&Registration] = &[
     &repart::REGISTRATION,
     &coloring::REGISTRATION,
 ];
+
+spec::scheduler_spec! {
+    /// Early scheduling and busy-wait parameters.
+    early: EarlyParams,
+    /// Work-stealing parameters.
+    stealing: EarlyParams,
+    /// Event-coloring runtime parameters (`libasync`, `mely`).
+    coloring: ColoringParams,
+    /// Repartitioning parameters.
+    repart: RepartParams,
+    /// Late scheduling (CBASE) parameters.
+    late: LateParams,
+    /// PePaxos parameters.
+    epaxos: EpaxosParams,
+}
+
+impl SchedulerSpec {
+    /// The label, or the id.
+    pub fn name(&self) -> String {
+        self.label.clone().unwrap_or_else(|| self.id.to_string())
+    }
+}
 
 /// The registration of the family that runs `id`.
 pub fn registration(id: SchedulerId) -> &'static Registration {
@@ -93,12 +118,14 @@ pub fn needs(id: SchedulerId) -> &'static Needs {
 /// The scheduler for `spec`, or why it cannot run (its parameter objects
 /// do not apply, or its family refuses the configuration).
 pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
-    check_param_objects(spec, needs(spec.id)).map_err(RunError::InvalidConfig)?;
+    let needs = needs(spec.id);
+    check_param_objects(spec, needs).map_err(RunError::InvalidConfig)?;
+    let family = registration(spec.id);
     // A fault its family does not declare for the id is refused here, for
     // every family (validation reports it located).
-    #[cfg(feature = "fault-injection")]
-    registration(spec.id).selected_fault(spec)?;
-    (registration(spec.id).build)(spec, env)
+    let fault = family.selected_fault(spec.id, spec.fault_name())?;
+    let params = needs.params.and_then(|(key, _)| spec.param_object(key));
+    (family.build)(&BuildArgs::new(spec.id, env, params, fault))
 }
 
 /// The first of [`spec::misfits`] as a message (validation reports them

@@ -154,11 +154,10 @@ pub const REGISTRATION: Registration = Registration {
         only: &[],
     }],
     views: &["sync", "mapping"],
-    ..Registration::new(&[(SchedulerId::BusyWait, &NEEDS)], |spec, env| {
-        let params = spec.early.clone().unwrap_or_default();
-        let busy = BusyWait::from_params(&params, env)?;
+    ..Registration::new(&[(SchedulerId::BusyWait, &NEEDS)], |args| {
+        let busy = BusyWait::from_params(&args.params(), args.env)?;
         #[cfg(feature = "fault-injection")]
-        if REGISTRATION.selected_fault(spec)?.is_some() {
+        if args.fault().is_some() {
             return Ok(Box::new(busy.into_broken()));
         }
         Ok(Box::new(busy))

@@ -33,8 +33,7 @@ use psmr_core::{
 
 use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::probe::{CtxProbe, Probe};
-use crate::registry::{Fault, Registration};
-use crate::spec::SchedulerSpec;
+use crate::registry::{BuildArgs, Fault, Registration};
 use crate::spin::SpinPolicy;
 
 pub mod libasync;
@@ -106,7 +105,7 @@ pub const REGISTRATION: Registration = Registration {
             (SchedulerId::Libasync, &NEEDS_LIBASYNC),
             (SchedulerId::Mely, &NEEDS_MELY),
         ],
-        |spec, _| build(spec),
+        build,
     )
 };
 
@@ -209,15 +208,10 @@ impl Coloring {
 }
 
 /// `build` for `libasync` and `mely`.
-pub fn build(spec: &SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
-    let rt = Coloring::from_params(spec.id, &spec.coloring.clone().unwrap_or_default())?;
+pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
+    let rt = Coloring::from_params(args.id, &args.params())?;
     #[cfg(feature = "fault-injection")]
-    if let Some(fault) = &spec.fault {
-        if fault != FAULT_STEAL_RUNNING {
-            return Err(RunError::InvalidConfig(format!(
-                "unknown fault `{fault}`; event-coloring runtimes know `{FAULT_STEAL_RUNNING}`"
-            )));
-        }
+    if args.fault().is_some() {
         return Ok(Box::new(rt.into_broken()));
     }
     Ok(Box::new(rt))

@@ -1,4 +1,5 @@
 use super::*;
+use crate::SchedulerSpec;
 use proptest::prelude::*;
 use psmr_core::cancel::CancelToken;
 use psmr_core::exec::Progress;

@@ -352,11 +352,10 @@ pub const REGISTRATION: Registration = Registration {
         only: &[],
     }],
     views: &["sync", "mapping"],
-    ..Registration::new(&[(SchedulerId::Early, &NEEDS)], |spec, env| {
-        let params = spec.early.clone().unwrap_or_default();
-        let early = Early::from_params(&params, env)?;
+    ..Registration::new(&[(SchedulerId::Early, &NEEDS)], |args| {
+        let early = Early::from_params(&args.params(), args.env)?;
         #[cfg(feature = "fault-injection")]
-        if REGISTRATION.selected_fault(spec)?.is_some() {
+        if args.fault().is_some() {
             return Ok(Box::new(early.into_broken()));
         }
         Ok(Box::new(early))

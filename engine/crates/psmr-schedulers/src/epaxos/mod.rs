@@ -69,10 +69,10 @@ pub const REGISTRATION: Registration = Registration {
         only: &[],
     }],
     views: &["graph"],
-    ..Registration::new(&[(SchedulerId::Epaxos, &NEEDS)], |spec, _| {
-        let _ = spec;
+    ..Registration::new(&[(SchedulerId::Epaxos, &NEEDS)], |args| {
+        let _ = args;
         #[cfg(feature = "fault-injection")]
-        if REGISTRATION.selected_fault(spec)?.is_some() {
+        if args.fault().is_some() {
             return Ok(Box::new(Epaxos::new().into_broken()));
         }
         Ok(Box::new(Epaxos::new()))
