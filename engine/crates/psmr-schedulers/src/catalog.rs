@@ -100,6 +100,20 @@ mod tests {
     use super::*;
     use crate::SchedulerSpec;
 
+    /// A small stream to build schedulers for.
+    fn small_stream() -> crate::testkit::Stream {
+        use crate::testkit;
+        testkit::Stream::new(testkit::list(2), &testkit::workload(1, 10, 0.5, 0.1))
+    }
+
+    /// Two worker threads over `stream`'s classes.
+    fn two_threads(stream: &crate::testkit::Stream) -> crate::BuildEnv<'_> {
+        crate::BuildEnv {
+            classes: &stream.classes,
+            threads: 2,
+        }
+    }
+
     #[test]
     fn every_id_is_registered_by_exactly_one_family() {
         for id in SchedulerId::ALL {
@@ -148,13 +162,9 @@ mod tests {
     /// gives it with its own type (`BuildArgs::params` panics otherwise).
     #[test]
     fn every_id_builds_with_its_own_parameter_object() {
-        use crate::testkit::{self, Stream};
         use crate::ParamObjects;
-        let stream = Stream::new(testkit::list(2), &testkit::workload(1, 10, 0.5, 0.1));
-        let env = crate::BuildEnv {
-            classes: &stream.classes,
-            threads: 2,
-        };
+        let stream = small_stream();
+        let env = two_threads(&stream);
         for id in SchedulerId::ALL {
             let Some((key, _)) = needs(id).params else {
                 continue;
@@ -224,12 +234,8 @@ mod tests {
     #[cfg(feature = "fault-injection")]
     #[test]
     fn build_takes_each_declared_fault_and_refuses_the_others() {
-        use crate::testkit::{self, Stream};
-        let stream = Stream::new(testkit::list(2), &testkit::workload(1, 10, 0.5, 0.1));
-        let env = crate::BuildEnv {
-            classes: &stream.classes,
-            threads: 2,
-        };
+        let stream = small_stream();
+        let env = two_threads(&stream);
         for id in SchedulerId::ALL {
             for f in entry(id).faults {
                 let mut spec = SchedulerSpec::new(id);
