@@ -50,9 +50,7 @@ pub mod testkit;
 pub mod work_stealing;
 
 pub use registry::{BuildArgs, BuildEnv, Fault, Registration, StreamView};
-pub use spec::{
-    ColoringParams, EarlyParams, EpaxosParams, LateParams, ParamObjects, RepartParams, SpinPolicy,
-};
+pub use spec::{ParamObjects, SpinPolicy};
 pub use spin::{SpinPolicies, WaitKind};
 
 #[cfg(all(test, not(loom), not(shuttle)))]
@@ -76,19 +74,25 @@ pub const FAMILIES: &[&Registration] = &[
     &coloring::REGISTRATION,
 ];
 
+pub use coloring::params::ColoringParams;
+pub use early::params::EarlyParams;
+pub use epaxos::params::EpaxosParams;
+pub use late::params::LateParams;
+pub use repart::params::RepartParams;
+
 spec::scheduler_spec! {
     /// Early scheduling and busy-wait parameters.
-    early: EarlyParams,
+    early: early::params::EarlyParams,
     /// Work-stealing parameters.
-    stealing: EarlyParams,
+    stealing: early::params::EarlyParams,
     /// Event-coloring runtime parameters (`libasync`, `mely`).
-    coloring: ColoringParams,
+    coloring: coloring::params::ColoringParams,
     /// Repartitioning parameters.
-    repart: RepartParams,
+    repart: repart::params::RepartParams,
     /// Late scheduling (CBASE) parameters.
-    late: LateParams,
+    late: late::params::LateParams,
     /// PePaxos parameters.
-    epaxos: EpaxosParams,
+    epaxos: epaxos::params::EpaxosParams,
 }
 
 impl SchedulerSpec {
@@ -98,29 +102,31 @@ impl SchedulerSpec {
     }
 }
 
-/// The registration of the family that runs `id`.
-pub fn registration(id: SchedulerId) -> &'static Registration {
+/// The registration of the family that runs `id`, with what `id` needs
+/// (one look-up for both).
+pub fn family_of(id: SchedulerId) -> (&'static Registration, &'static Needs) {
     FAMILIES
         .iter()
-        .copied()
-        .find(|r| r.needs_of(id).is_some())
+        .find_map(|r| r.needs_of(id).map(|n| (*r, n)))
         .expect("every SchedulerId is registered by one family (tested)")
+}
+
+/// The registration of the family that runs `id`.
+pub fn registration(id: SchedulerId) -> &'static Registration {
+    family_of(id).0
 }
 
 /// What the scheduler `id` declares: stream kinds, cell spaces, covering
 /// classes, roles, its parameter object.
 pub fn needs(id: SchedulerId) -> &'static Needs {
-    registration(id)
-        .needs_of(id)
-        .expect("registration() found the family of id")
+    family_of(id).1
 }
 
 /// The scheduler for `spec`, or why it cannot run (its parameter objects
 /// do not apply, or its family refuses the configuration).
 pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
-    let needs = needs(spec.id);
+    let (family, needs) = family_of(spec.id);
     check_param_objects(spec, needs).map_err(RunError::InvalidConfig)?;
-    let family = registration(spec.id);
     // A fault its family does not declare for the id is refused here, for
     // every family (validation reports it located).
     let fault = family.selected_fault(spec.id, spec.fault_name())?;

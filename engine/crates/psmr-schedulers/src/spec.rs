@@ -12,13 +12,8 @@
 use psmr_core::Needs;
 use serde::Serialize;
 
-pub use crate::coloring::params::ColoringParams;
-pub use crate::early::params::EarlyParams;
-pub use crate::epaxos::params::EpaxosParams;
-pub use crate::late::params::LateParams;
 use crate::params::fields_of;
 pub use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
-pub use crate::repart::params::RepartParams;
 pub use crate::spin::SpinPolicy;
 
 /// Declares `SchedulerSpec` with one optional field per parameter object
@@ -191,7 +186,7 @@ pub fn misfits(spec: &impl ParamObjects, needs: &Needs) -> Vec<Misfit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SchedulerSpec;
+    use crate::{ColoringParams, EarlyParams, LateParams, SchedulerSpec};
     use psmr_core::SchedulerId;
 
     #[test]
