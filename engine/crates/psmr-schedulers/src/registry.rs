@@ -72,6 +72,23 @@ impl<'a> BuildArgs<'a> {
     }
 }
 
+/// `Ok(Box::new(scheduler))`, or, with the `fault-injection` feature and a
+/// fault selected in `args` (bound to the pattern), `Ok(Box::new(broken))`
+/// returned at once: the end of every family's build. A macro because the
+/// broken variants exist only under that feature (and in tests), so the
+/// expression that makes one must vanish without it.
+macro_rules! boxed_or_broken {
+    ($args:expr, $scheduler:ident, |$fault:pat_param| $broken:expr) => {{
+        #[cfg(feature = "fault-injection")]
+        if let Some($fault) = $args.fault() {
+            return Ok(Box::new($broken));
+        }
+        let _ = &$args;
+        Ok(Box::new($scheduler))
+    }};
+}
+pub(crate) use boxed_or_broken;
+
 /// Builds one of a family's schedulers, or says why its configuration
 /// cannot run.
 pub type BuildFn = fn(&BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError>;

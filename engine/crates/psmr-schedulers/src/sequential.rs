@@ -20,7 +20,7 @@
 
 use std::collections::VecDeque;
 
-use crate::registry::{BuildArgs, Fault, Registration};
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::SCHEDULER;
 use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, StreamKind, NO_REQUEST};
@@ -72,21 +72,13 @@ pub const REGISTRATION: Registration = Registration {
 
 /// `build` for `sequential`.
 fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
-    let _ = args;
-    #[cfg(feature = "fault-injection")]
-    if args.fault().is_some() {
-        return Ok(Box::new(Sequential::new().into_broken()));
-    }
-    Ok(Box::new(Sequential::new()))
+    let s = Sequential::new();
+    boxed_or_broken!(args, s, |_| s.into_broken())
 }
 
 impl Scheduler for Sequential {
     fn id(&self) -> SchedulerId {
         SchedulerId::Sequential
-    }
-
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {

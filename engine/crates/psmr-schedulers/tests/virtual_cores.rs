@@ -30,7 +30,8 @@ const SEEDS: [u64; 3] = [1, 2, 3];
 
 /// One checked run of `s` on `threads` virtual workers (reference table).
 fn run_virtual(s: &dyn Scheduler, stream: &Stream, threads: usize) -> RunResult {
-    let host = ThreadHost::with_capacity(threads + s.roles().len())
+    let roles = psmr_schedulers::needs(s.id()).roles;
+    let host = ThreadHost::with_capacity(threads + roles.len())
         .unwrap()
         .virtual_cores(CostTable::reference());
     let input = RunInput {
@@ -46,6 +47,7 @@ fn run_virtual(s: &dyn Scheduler, stream: &Stream, threads: usize) -> RunResult 
     let progress = Progress::new(threads + 1);
     let r = run_checked(
         s,
+        roles,
         threads,
         &input,
         &stream.reference,

@@ -33,7 +33,7 @@ use psmr_core::{
 
 use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::probe::{CtxProbe, Probe};
-use crate::registry::{BuildArgs, Fault, Registration};
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use crate::spin::SpinPolicy;
 
 pub mod libasync;
@@ -210,23 +210,12 @@ impl Coloring {
 /// `build` for `libasync` and `mely`.
 pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
     let rt = Coloring::from_params(args.id, &args.params())?;
-    #[cfg(feature = "fault-injection")]
-    if args.fault().is_some() {
-        return Ok(Box::new(rt.into_broken()));
-    }
-    Ok(Box::new(rt))
+    boxed_or_broken!(args, rt, |_| rt.into_broken())
 }
 
 impl Scheduler for Coloring {
     fn id(&self) -> SchedulerId {
         self.id
-    }
-
-    fn needs(&self) -> &'static Needs {
-        match self.kind {
-            Kind::Libasync => &NEEDS_LIBASYNC,
-            Kind::Mely(_) => &NEEDS_MELY,
-        }
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {

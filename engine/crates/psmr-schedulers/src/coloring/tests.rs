@@ -728,9 +728,6 @@ fn a_core_probe_forwards_the_runs_clock() {
         fn id(&self) -> SchedulerId {
             SchedulerId::Sequential
         }
-        fn needs(&self) -> &'static Needs {
-            crate::sequential::Sequential::new().needs()
-        }
         fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
             let probe = CoreProbe::new(ctx, 0);
             let before = Probe::now_ns(&probe);

@@ -43,7 +43,7 @@ use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::plan::{Plan, Router};
 use crate::probe::{CtxProbe, Probe};
 use crate::queue::{BoundedFifo, PushEvent};
-use crate::registry::{Fault, Registration};
+use crate::registry::{boxed_or_broken, Fault, Registration};
 use crate::BuildEnv;
 
 pub mod barrier;
@@ -354,20 +354,13 @@ pub const REGISTRATION: Registration = Registration {
     views: &["sync", "mapping"],
     ..Registration::new(&[(SchedulerId::Early, &NEEDS)], |args| {
         let early = Early::from_params(&args.params(), args.env)?;
-        #[cfg(feature = "fault-injection")]
-        if args.fault().is_some() {
-            return Ok(Box::new(early.into_broken()));
-        }
-        Ok(Box::new(early))
+        boxed_or_broken!(args, early, |_| early.into_broken())
     })
 };
 
 impl Scheduler for Early {
     fn id(&self) -> SchedulerId {
         SchedulerId::Early
-    }
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         #[cfg(any(test, feature = "fault-injection"))]

@@ -23,7 +23,7 @@ use psmr_core::trace::SCHEDULER;
 use psmr_core::{EventKind, Family, Needs, RunError, Scheduler, SchedulerId, StreamKind};
 
 use crate::probe::{CtxProbe, Probe};
-use crate::registry::{Fault, Registration};
+use crate::registry::{boxed_or_broken, Fault, Registration};
 use crate::sync::{AtomicU64, Ordering};
 
 pub mod graph;
@@ -70,12 +70,8 @@ pub const REGISTRATION: Registration = Registration {
     }],
     views: &["graph"],
     ..Registration::new(&[(SchedulerId::Epaxos, &NEEDS)], |args| {
-        let _ = args;
-        #[cfg(feature = "fault-injection")]
-        if args.fault().is_some() {
-            return Ok(Box::new(Epaxos::new().into_broken()));
-        }
-        Ok(Box::new(Epaxos::new()))
+        let epaxos = Epaxos::new();
+        boxed_or_broken!(args, epaxos, |_| epaxos.into_broken())
     })
 };
 
@@ -185,10 +181,6 @@ impl<P: Probe> Sink<P> for Inline<'_> {
 impl Scheduler for Epaxos {
     fn id(&self) -> SchedulerId {
         SchedulerId::Epaxos
-    }
-
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {

@@ -54,7 +54,7 @@ use super::params::EpaxosParams;
 use super::{commit_loop, finish, table};
 use crate::probe::{CtxProbe, Probe};
 use crate::queue::BoundedFifo;
-use crate::registry::{BuildArgs, Fault, Registration};
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use crate::spin::Backoff;
 use crate::spin::SpinPolicy;
 use crate::sync::{AtomicU32, AtomicU64, Condvar, Mutex, Ordering};
@@ -386,26 +386,19 @@ impl Pepaxos {
 pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
     let params: EpaxosParams = args.params();
     let p = Pepaxos::new(params.spin.unwrap_or_default());
-    #[cfg(feature = "fault-injection")]
-    if let Some(fault) = args.fault() {
-        // The two faults the registration declares.
-        let rule = if fault.name == FAULT_NO_WAIT {
+    // The two faults the registration declares.
+    boxed_or_broken!(args, p, |fault| p.into_broken(
+        if fault.name == FAULT_NO_WAIT {
             WaitRule::None
         } else {
             WaitRule::PerInstance
-        };
-        return Ok(Box::new(p.into_broken(rule)));
-    }
-    Ok(Box::new(p))
+        }
+    ))
 }
 
 impl Scheduler for Pepaxos {
     fn id(&self) -> SchedulerId {
         SchedulerId::Pepaxos
-    }
-
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {

@@ -20,7 +20,7 @@ use psmr_core::trace::{Recorder, SCHEDULER};
 use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, StreamKind, ThreadRef};
 
 use crate::probe::CtxProbe;
-use crate::registry::{BuildArgs, Fault, Registration};
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 
 pub mod dag;
 pub mod params;
@@ -119,20 +119,12 @@ impl Late {
 pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
     let params: LateParams = args.params();
     let late = Late::new(params.graph_bound)?;
-    #[cfg(feature = "fault-injection")]
-    if args.fault().is_some() {
-        return Ok(Box::new(late.into_broken()));
-    }
-    Ok(Box::new(late))
+    boxed_or_broken!(args, late, |_| late.into_broken())
 }
 
 impl Scheduler for Late {
     fn id(&self) -> SchedulerId {
         SchedulerId::Late
-    }
-
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {

@@ -227,14 +227,6 @@ impl Scheduler for Repart {
             Strategy::Async { .. } => SchedulerId::RepartAsync,
         }
     }
-    fn needs(&self) -> &'static Needs {
-        match self.strategy {
-            Strategy::RoundRobin => &NEEDS_RR,
-            Strategy::SingleWorker => &NEEDS_SW,
-            Strategy::Base { .. } => &NEEDS_BASE,
-            Strategy::Async { .. } => &NEEDS_ASYNC,
-        }
-    }
     fn info(&self) -> SchedulerInfo {
         let how = match self.strategy {
             Strategy::RoundRobin => "keys placed round-robin, never moved".to_string(),
@@ -262,7 +254,7 @@ impl Scheduler for Repart {
             )));
         }
         let sh = Shared::new(self, ctx, &index, workers);
-        let roles = self.needs().roles.len();
+        let roles = crate::needs(self.id()).roles.len();
         let mut out = ctx
             .host
             .run_team(

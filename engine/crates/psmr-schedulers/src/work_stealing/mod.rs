@@ -36,7 +36,7 @@ use crate::barrier::GenerationBarrier;
 use crate::early::params::EarlyParams;
 use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::probe::CtxProbe;
-use crate::registry::{BuildArgs, Fault, Registration};
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use crate::spin::SpinPolicies;
 use crate::BuildEnv;
 
@@ -185,11 +185,7 @@ pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
         params.queue_capacity.unwrap_or(DEFAULT_QUEUE_CAPACITY),
     )?
     .with_mapping_how(how);
-    #[cfg(feature = "fault-injection")]
-    if args.fault().is_some() {
-        return Ok(Box::new(ws.into_broken()));
-    }
-    Ok(Box::new(ws))
+    boxed_or_broken!(args, ws, |_| ws.into_broken())
 }
 
 /// The CtoT of the parameters (`mapping`, default: the optimizer).
@@ -247,10 +243,6 @@ pub fn partition_ctot(classes: &ClassTable, threads: usize) -> CtoT {
 impl Scheduler for WorkStealing {
     fn id(&self) -> SchedulerId {
         self.id
-    }
-
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
 
     fn info(&self) -> SchedulerInfo {
