@@ -114,8 +114,12 @@ fn commit_loop(ctx: &RunContext<'_>, table: &CommitTable, inst: &Instances) -> R
     out
 }
 
-/// Fill what the builder measured into the commit thread's output.
-fn finish(out: &mut RunOutput, busy_ns: u64, groups: u64, commands: usize) {
+/// Fill what the builder measured (its busy time and SCC count) into the
+/// commit thread's output.
+fn finish(out: &mut RunOutput, measured: &(AtomicU64, AtomicU64), commands: usize) {
+    // Relaxed: the builder stored these before the host joined its thread.
+    let busy_ns = measured.0.load(Ordering::Relaxed);
+    let groups = measured.1.load(Ordering::Relaxed);
     out.scheduler_busy_ns = busy_ns;
     out.extra.push((
         EXTRA_GRAPH_NS.into(),
@@ -209,12 +213,7 @@ impl Scheduler for Epaxos {
                 || commit_loop(ctx, table, &inst),
             )
             .map_err(RunError::Threads)?;
-        finish(
-            &mut out,
-            measured.0.load(Ordering::Relaxed),
-            measured.1.load(Ordering::Relaxed),
-            ctx.stream.len(),
-        );
+        finish(&mut out, &measured, ctx.stream.len());
         Ok(out)
     }
 }

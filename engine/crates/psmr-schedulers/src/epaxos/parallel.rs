@@ -432,12 +432,7 @@ impl Scheduler for Pepaxos {
                 || commit_loop(ctx, table, &pool.inst),
             )
             .map_err(RunError::Threads)?;
-        finish(
-            &mut out,
-            measured.0.load(Ordering::Relaxed),
-            measured.1.load(Ordering::Relaxed),
-            ctx.stream.len(),
-        );
+        finish(&mut out, &measured, ctx.stream.len());
         Ok(out)
     }
 }
