@@ -23,11 +23,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-REPS="${PSMR_BENCH_REPS:-3}"
-ONLY="${PSMR_BENCH_ONLY:-}"
-OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-coloring-$(date -u +%Y%m%dT%H%M%SZ)}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
-PSMR="$TARGET/release/psmr"
+bench_env REPS=PSMR_BENCH_REPS=3 "ONLY=PSMR_BENCH_ONLY="
+bench_settings bench-coloring "${1:-}"
 
 SCENARIOS=(
   coloring-unbalanced.json
@@ -54,7 +51,8 @@ lines() {
   ' "$1" "$2"
 }
 
-(cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build -q --release -p psmr-cli)
+bench_dry REPS ONLY OUT TARGET PSMR SCENARIOS
+bench_build
 mkdir -p "$OUT"
 bench_machine | tee "$OUT/machine-before.txt"
 printf '%-10s %-18s %9s %7s %8s %9s %8s %8s %6s  %s\n' scenario label kev/s steals steal_ns stolen_ns runtime% lockw% oracle refused

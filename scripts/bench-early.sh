@@ -22,13 +22,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-THREADS="${PSMR_BENCH_THREADS:-1,2,4,8}"
-REPS="${PSMR_BENCH_REPS:-1}"
-ONLY="${PSMR_BENCH_ONLY:-}"
-TIMEOUT_S="${PSMR_BENCH_TIMEOUT:-180}"
-OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-early-$(date -u +%Y%m%dT%H%M%SZ)}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
-PSMR="$TARGET/release/psmr"
+bench_env THREADS=PSMR_BENCH_THREADS=1,2,4,8 REPS=PSMR_BENCH_REPS=1 "ONLY=PSMR_BENCH_ONLY=" TIMEOUT_S=PSMR_BENCH_TIMEOUT=180
+bench_settings bench-early "${1:-}"
 
 # name | scenario file | thread counts | write shares ("-": the scenario's) | requests | repetitions ("-": REPS) | change
 # change "no-skew" drops the scenario's skew: the same sweep on balanced
@@ -56,4 +51,5 @@ table() {
   bench_table "$1"
 }
 
+bench_dry THREADS REPS ONLY TIMEOUT_S OUT TARGET PSMR SWEEPS
 run_bench_sweeps

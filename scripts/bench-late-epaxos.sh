@@ -28,14 +28,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-THREADS="${PSMR_BENCH_THREADS:-1,2,4}"
-WRITES="${PSMR_BENCH_WRITES:-0,0.01,0.02,0.25,1}"
-REPS="${PSMR_BENCH_REPS:-3}"
-ONLY="${PSMR_BENCH_ONLY:-}"
-TIMEOUT_S="${PSMR_BENCH_TIMEOUT:-600}"
-OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-late-epaxos-$(date -u +%Y%m%dT%H%M%SZ)}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
-PSMR="$TARGET/release/psmr"
+bench_env THREADS=PSMR_BENCH_THREADS=1,2,4 WRITES=PSMR_BENCH_WRITES=0,0.01,0.02,0.25,1 REPS=PSMR_BENCH_REPS=3 "ONLY=PSMR_BENCH_ONLY=" TIMEOUT_S=PSMR_BENCH_TIMEOUT=600
+bench_settings bench-late-epaxos "${1:-}"
 
 # name | scenario file | thread counts | write shares ("-": the scenario's) | requests | repetitions ("-": REPS)
 # Request counts keep a pass within minutes on 2 cores: each sweep runs
@@ -58,4 +52,5 @@ table() {
   bench_table "$1" vs-epaxos
 }
 
+bench_dry THREADS WRITES REPS ONLY TIMEOUT_S OUT TARGET PSMR SWEEPS
 run_bench_sweeps

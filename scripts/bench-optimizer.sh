@@ -38,34 +38,25 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-LIMIT="${PSMR_OPT_LIMIT:-10}"
-FAMILIES="${PSMR_BENCH_FAMILIES:-comparison hard shipped fresh reproducer}"
+bench_env LIMIT=PSMR_OPT_LIMIT=10 "FAMILIES=PSMR_BENCH_FAMILIES=comparison hard shipped fresh reproducer" PROOF_LIMIT=PSMR_OPT_PROOF_LIMIT=300
 PSMR_FRESH_SEED="${PSMR_FRESH_SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}"
 export PSMR_FRESH_SEED
-PROOF_LIMIT="${PSMR_OPT_PROOF_LIMIT:-300}"
-OUT="${1:-$ROOT/docs/benchmarks/data/optimizer-$(date -u +%Y-%m-%d)}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
+bench_settings optimizer "${1:-$ROOT/docs/benchmarks/data/optimizer-$(date -u +%Y-%m-%d)}"
 VENV="$TARGET/bench-venv"
 BENCH="$TARGET/release/examples/optimizer_bench"
 MILP="$ROOT/scripts/optimizer_milp.py"
 
-machine() {
-  printf 'date (UTC):    %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
-  printf 'cores (nproc): %s\n' "$(nproc)"
-  printf 'CPU model:     %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
-  printf 'load average:  %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-}
-
+bench_dry LIMIT FAMILIES PSMR_FRESH_SEED PROOF_LIMIT OUT TARGET
 need python3 "install Python 3 (with venv)" || exit 2
 mkdir -p "$OUT"
 echo "fresh instances: PSMR_FRESH_SEED=$PSMR_FRESH_SEED PSMR_FRESH_COUNT=${PSMR_FRESH_COUNT:-40}" \
   | tee "$OUT/fresh-seed.txt"
 echo "== machine"
-machine | tee "$OUT/machine-before.txt"
+bench_machine | tee "$OUT/machine-before.txt"
 
 echo
 echo "== build: cargo build --release -p psmr-mapping --example optimizer_bench"
-(cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-mapping --example optimizer_bench)
+bench_build psmr-mapping --example optimizer_bench
 
 if ! "$VENV/bin/python" -c 'import highspy' 2>/dev/null; then
   echo "== python venv with highspy: $VENV"
@@ -109,5 +100,5 @@ fi
 
 echo
 echo "== machine after"
-machine | tee "$OUT/machine-after.txt"
+bench_machine | tee "$OUT/machine-after.txt"
 echo "raw data: $OUT"

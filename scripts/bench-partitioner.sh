@@ -21,17 +21,12 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-KS="${PSMR_BENCH_KS:-2 4 8}"
-SEED="${PSMR_BENCH_SEED:-1}"
-OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-partitioner-$(date -u +%Y%m%dT%H%M%SZ)}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
+bench_env "KS=PSMR_BENCH_KS=2 4 8" SEED=PSMR_BENCH_SEED=1
+bench_settings bench-partitioner "${1:-}"
 BENCH="$TARGET/release/examples/bench_partition"
 
 machine() {
-  printf 'date (UTC):    %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
-  printf 'cores (nproc): %s\n' "$(nproc)"
-  printf 'CPU model:     %s\n' "$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
-  printf 'load average:  %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+  bench_machine
   printf 'gpmetis:       %s\n' "$(dpkg-query -W -f='${Package} ${Version}' metis 2>/dev/null || echo unknown)"
 }
 
@@ -43,6 +38,7 @@ install_metis() {
   $sudo apt-get install -y metis || { $sudo apt-get update && $sudo apt-get install -y metis; }
 }
 
+bench_dry KS SEED OUT TARGET
 install_metis
 need gpmetis "apt-get install metis" || exit 2
 mkdir -p "$OUT/graphs"
@@ -51,7 +47,7 @@ machine | tee "$OUT/machine-before.txt"
 
 echo
 echo "== build: cargo build --release -p psmr-partition --example bench_partition"
-(cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-partition --example bench_partition)
+bench_build psmr-partition --example bench_partition
 
 echo
 echo "== graphs -> $OUT/graphs"

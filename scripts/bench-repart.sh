@@ -20,14 +20,12 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-REPS="${PSMR_BENCH_REPS:-3}"
-ONLY="${PSMR_BENCH_ONLY:-a d e}"
-OUT="${1:-${TMPDIR:-/tmp}/psmr-bench-repart-$(date -u +%Y%m%dT%H%M%SZ)}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
-PSMR="$TARGET/release/psmr"
+bench_env REPS=PSMR_BENCH_REPS=3 "ONLY=PSMR_BENCH_ONLY=a d e"
+bench_settings bench-repart "${1:-}"
 
+bench_dry REPS ONLY OUT TARGET PSMR
 mkdir -p "$OUT"
-(cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build -q --release -p psmr-cli)
+bench_build
 bench_machine | tee "$OUT/machine-before.txt"
 extra=()
 if [[ -n "${PSMR_BENCH_REQUESTS:-}" ]]; then extra+=(--requests "$PSMR_BENCH_REQUESTS"); fi

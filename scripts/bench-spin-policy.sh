@@ -21,15 +21,14 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-THREADS="${PSMR_SP_THREADS:-2,4}"
-RUNS="${PSMR_SP_RUNS:-3}"
-OUT="${1:-${TMPDIR:-/tmp}/psmr-spin-policy-$(date -u +%Y%m%dT%H%M%SZ)}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
-PSMR="${PSMR_SP_PSMR:-$TARGET/release/psmr}"
+bench_env THREADS=PSMR_SP_THREADS=2,4 RUNS=PSMR_SP_RUNS=3
+bench_settings spin-policy "${1:-}"
+PSMR="${PSMR_SP_PSMR:-$PSMR}"
+bench_dry THREADS RUNS OUT TARGET PSMR
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 if [ -z "${PSMR_SP_PSMR:-}" ]; then
-  (cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
+  bench_build
 fi
 
 # name | spins | yields | park_us  ("default": no override)
@@ -47,8 +46,6 @@ SWEEPS=(
   "marker-idle|ws-skewed-shards.json|ws-conservative,ws-optimistic|-|20000"
   "cycle-idle|ws-skewed-shards.json|ws-moderate|-|20000"
 )
-
-stamp() { printf '%s %s load %s\n' "$(date -u '+%H:%M:%S')" "$1" "$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/uptime.log"; }
 
 for sweep in "${SWEEPS[@]}"; do
   IFS='|' read -r sname file ids writes requests <<<"$sweep"
@@ -79,12 +76,12 @@ for sweep in "${SWEEPS[@]}"; do
       pname="${pol%%|*}"
       args=(bench "$OUT/$sname.$pname.scenario.json" --threads "$THREADS" --requests "$requests" --json)
       [ "$writes" != "-" ] && args+=(--writes "$writes")
-      stamp "$sname $pname run $i"
+      bench_stamp "$sname $pname run $i"
       "$PSMR" "${args[@]}" >"$OUT/$sname.$pname.$i.json"
     done
   done
 done
-stamp "end"
+bench_stamp "end"
 
 node - "$OUT" <<'JS' | tee "$OUT/summary.md"
 const fs = require('fs');

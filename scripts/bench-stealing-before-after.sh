@@ -25,12 +25,9 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-BEFORE="${PSMR_BA_BEFORE:-07cfe75^}"
-AFTER="${PSMR_BA_AFTER:-HEAD}"
-THREADS="${PSMR_BA_THREADS:-1,2,4}"
-RUNS="${PSMR_BA_RUNS:-3}"
-OUT="${1:-${TMPDIR:-/tmp}/psmr-stealing-before-after-$(date -u +%Y%m%dT%H%M%SZ)}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
+bench_env "BEFORE=PSMR_BA_BEFORE=07cfe75^" AFTER=PSMR_BA_AFTER=HEAD THREADS=PSMR_BA_THREADS=1,2,4 RUNS=PSMR_BA_RUNS=3
+bench_settings stealing-before-after "${1:-}"
+bench_dry BEFORE AFTER THREADS RUNS OUT TARGET
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 
@@ -41,8 +38,6 @@ SWEEPS=(
   "skewed-stealing|skewed-stealing.json|5000|"
   "ws-stealing-throughput|ws-stealing-throughput.json|20000|"
 )
-
-stamp() { printf '%s %s load %s\n' "$(date -u '+%H:%M:%S')" "$1" "$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/uptime.log"; }
 
 # Build commit $1's psmr into $OUT/psmr-$2 (a detached worktree, removed after).
 build_at() {
@@ -78,10 +73,10 @@ for entry in "${SWEEPS[@]}"; do
   ' "$ROOT/scenarios/$file" "$OUT/$name.scenario.json" "$change"
   for i in $(seq 1 "$RUNS"); do
     for tag in before after; do
-      stamp "$name $tag-$i before"
+      bench_stamp "$name $tag-$i before"
       "$OUT/psmr-$tag" bench "$OUT/$name.scenario.json" --threads "$THREADS" --requests "$requests" --json \
         >"$OUT/$name.$tag-$i.json"
-      stamp "$name $tag-$i after"
+      bench_stamp "$name $tag-$i after"
     done
   done
 done

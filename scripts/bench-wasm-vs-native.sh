@@ -40,20 +40,14 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SCENARIO="${PSMR_WVN_SCENARIO:-early-rw-read-heavy.json}"
-THREADS="${PSMR_WVN_THREADS:-1,2}"
-REQUESTS="${PSMR_WVN_REQUESTS:-4000}"
-RUNS="${PSMR_WVN_RUNS:-3}"
-ONLY="${PSMR_WVN_ONLY:-}"
-OUT="${1:-${TMPDIR:-/tmp}/psmr-wasm-vs-native-$(date -u +%Y%m%dT%H%M%SZ)}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
-PSMR="${PSMR_WVN_PSMR:-$TARGET/release/psmr}"
+bench_env SCENARIO=PSMR_WVN_SCENARIO=early-rw-read-heavy.json THREADS=PSMR_WVN_THREADS=1,2 REQUESTS=PSMR_WVN_REQUESTS=4000 RUNS=PSMR_WVN_RUNS=3 "ONLY=PSMR_WVN_ONLY="
+bench_settings wasm-vs-native "${1:-}"
+PSMR="${PSMR_WVN_PSMR:-$PSMR}"
+bench_dry SCENARIO THREADS REQUESTS RUNS ONLY OUT TARGET PSMR
 
 need node "install Node.js 20+" || exit 2
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
-
-stamp() { printf '%s %s load %s\n' "$(date -u '+%H:%M:%S')" "$1" "$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/uptime.log"; }
 
 {
   printf 'date (UTC):    %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')"
@@ -67,7 +61,7 @@ stamp() { printf '%s %s load %s\n' "$(date -u '+%H:%M:%S')" "$1" "$(cut -d' ' -f
 
 if [ "${PSMR_WVN_NO_BUILD:-0}" != "1" ]; then
   echo "== build: native CLI, wasm engine, web app"
-  (cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
+  bench_build
   [ "$ONLY" = "native" ] || {
     bash "$ROOT/scripts/build-wasm.sh"
     (cd "$ROOT" && npm run build -w web >/dev/null)
@@ -76,9 +70,9 @@ fi
 
 native_run() {
   local i="$1"
-  stamp "native-$i before"
+  bench_stamp "native-$i before"
   "$PSMR" bench "$ROOT/scenarios/$SCENARIO" --threads "$THREADS" --requests "$REQUESTS" --json >"$OUT/native-$i.json"
-  stamp "native-$i after"
+  bench_stamp "native-$i after"
 }
 
 # Sample every chromium thread's CPU time (utime + stime, clock ticks) every
@@ -115,7 +109,7 @@ sample_chromium() {
 
 browser_run() {
   local i="$1"
-  stamp "browser-$i before"
+  bench_stamp "browser-$i before"
   (cd "$ROOT" && PSMR_E2E_DIST="${PSMR_WVN_DIST:-}" PSMR_SWEEP_SCENARIO="$SCENARIO" PSMR_SWEEP_THREADS="$THREADS" \
     PSMR_SWEEP_REQUESTS="$REQUESTS" PSMR_SWEEP_OUT="$OUT/browser-$i.csv" \
     npx playwright test -c e2e sweep -g "browser sweep" --reporter=line >"$OUT/browser-$i.log" 2>&1) &
@@ -135,7 +129,7 @@ browser_run() {
     kill "$sampler" 2>/dev/null || true
     wait "$sampler" 2>/dev/null || true
   fi
-  stamp "browser-$i after"
+  bench_stamp "browser-$i after"
 }
 
 for i in $(seq 1 "$RUNS"); do
@@ -146,7 +140,7 @@ done
 # What one clock reading costs on each side (the engine reads the clock per
 # request: admission, execution start and end).
 if [ "$ONLY" != "native" ]; then
-  stamp "clock probes before"
+  bench_stamp "clock probes before"
   (cd "$ROOT" && PSMR_E2E_DIST="${PSMR_WVN_DIST:-}" PSMR_TIMER_OUT="$OUT/clock-browser.json" \
     npx playwright test -c e2e sweep -g "timer" --reporter=line >"$OUT/clock-browser.log" 2>&1) ||
     echo "browser clock probe failed; see $OUT/clock-browser.log" >&2
@@ -154,7 +148,7 @@ fi
 if command -v cc >/dev/null 2>&1; then
   cc -O2 -o "$OUT/clock_cost" "$ROOT/scripts/probes/clock_cost.c" && "$OUT/clock_cost" >"$OUT/clock-native.json"
 fi
-stamp "clock probes after"
+bench_stamp "clock probes after"
 
 node "$ROOT/scripts/wasm-vs-native-summary.mjs" "$OUT" | tee "$OUT/summary.md"
 echo "results: $OUT"

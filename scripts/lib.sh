@@ -171,7 +171,7 @@ run_bench_sweeps() {
 
   echo
   echo "== build: cargo build --release -p psmr-cli (target $TARGET)"
-  (cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p psmr-cli)
+  bench_build
 
   local failed=0 T0=$SECONDS entry name file threads writes requests reps change scenario args t0 rc
   for entry in "${SWEEPS[@]}"; do
@@ -202,4 +202,45 @@ run_bench_sweeps() {
   bench_machine | tee "$OUT/machine-after.txt"
   echo "JSON reports: $OUT"
   return "$failed"
+}
+
+# bench_env NAME=VAR=DEFAULT...: each setting NAME from the environment
+# variable VAR, or DEFAULT when VAR is unset or empty (as "${VAR:-DEFAULT}").
+bench_env() {
+  local spec name var
+  for spec in "$@"; do
+    name="${spec%%=*}"
+    spec="${spec#*=}"
+    var="${spec%%=*}"
+    printf -v "$name" '%s' "${!var:-${spec#*=}}"
+  done
+}
+
+# bench_settings NAME [OUT_DIR]: the settings every bench script shares.
+# OUT: OUT_DIR, or a fresh folder ${TMPDIR:-/tmp}/psmr-NAME-<UTC time>;
+# TARGET: CARGO_TARGET_DIR (default engine/target); PSMR: its release psmr.
+bench_settings() {
+  OUT="${2:-${TMPDIR:-/tmp}/psmr-$1-$(date -u +%Y%m%dT%H%M%SZ)}"
+  TARGET="${CARGO_TARGET_DIR:-$ROOT/engine/target}"
+  PSMR="$TARGET/release/psmr"
+}
+
+# bench_dry VAR...: with PSMR_BENCH_DRY=1, print the named settings as the
+# script parsed them (`declare -p`) and stop before anything is built or run.
+bench_dry() {
+  [ "${PSMR_BENCH_DRY:-0}" = "1" ] || return 0
+  declare -p "$@"
+  exit 0
+}
+
+# bench_build PACKAGE [CARGO ARGS...]: the release build of PACKAGE (psmr-cli
+# by default) into TARGET.
+bench_build() {
+  (cd "$ROOT/engine" && CARGO_TARGET_DIR="$TARGET" cargo build --release -q -p "${1:-psmr-cli}" "${@:2}")
+}
+
+# bench_stamp LABEL: the time, LABEL and the load average, printed and
+# appended to OUT/uptime.log.
+bench_stamp() {
+  printf '%s %s load %s\n' "$(date -u '+%H:%M:%S')" "$1" "$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/uptime.log"
 }

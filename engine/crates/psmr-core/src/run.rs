@@ -57,10 +57,14 @@ pub struct RunResult {
     pub trace_window: TraceWindow,
 }
 
-/// Run `scheduler` with `threads` workers on `input`, checked against
-/// `reference`. `progress` (sized `threads + 1`) may be polled meanwhile.
+/// Run `scheduler` with `threads` workers and its auxiliary threads
+/// `role_names` (its `Needs::roles`: trace lanes `AUX_BASE + k`) on
+/// `input`, checked against `reference`. `progress` (sized `threads + 1`)
+/// may be polled meanwhile.
+#[allow(clippy::too_many_arguments)]
 pub fn run_checked(
     scheduler: &dyn Scheduler,
+    role_names: &[&str],
     threads: usize,
     input: &RunInput<'_>,
     reference: &Reference,
@@ -69,7 +73,6 @@ pub fn run_checked(
 ) -> Result<RunResult, RunError> {
     let app = input.app.build();
     let log = ExecLog::new(input.stream);
-    let role_names = scheduler.roles();
     let hub = TraceHub::new(input.trace, threads + 1 + role_names.len());
     let delivery = input.delivery.resolved(threads);
     let ctx = RunContext {

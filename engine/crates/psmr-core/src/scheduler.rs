@@ -246,14 +246,11 @@ pub struct SchedulerInfo {
 /// * the scheduler stops delivering when the deliverer says so (cancel)
 ///   and returns once what it delivered has executed.
 pub trait Scheduler: Send + Sync {
+    /// Its id; what it needs (family, roles...) is declared once, by its
+    /// family module's registration for the id
+    /// (`psmr_schedulers::needs(id)`), not by the scheduler.
     fn id(&self) -> SchedulerId;
-    /// Its family and needs (the same as its module declares for its id).
-    fn needs(&self) -> &'static Needs;
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError>;
-    /// Names of the auxiliary threads it runs (trace lanes `AUX_BASE + k`).
-    fn roles(&self) -> &'static [&'static str] {
-        self.needs().roles
-    }
     /// Configuration shown by the views (the CtoT of early schedulers).
     fn info(&self) -> SchedulerInfo {
         SchedulerInfo::default()

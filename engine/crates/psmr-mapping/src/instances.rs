@@ -23,7 +23,11 @@ pub struct Instance {
 /// A table with an explicit conflict relation (`(a, a)` is an internal
 /// conflict) and weights; tables built from read and write sets cannot
 /// express every relation, so this goes through the table's JSON form.
-pub fn custom_table(names: &[String], conflicts: &[(usize, usize)], weights: &[f64]) -> ClassTable {
+pub fn custom_table(
+    names: &[impl AsRef<str>],
+    conflicts: &[(usize, usize)],
+    weights: &[f64],
+) -> ClassTable {
     let n = names.len();
     let mut matrix = vec![false; n * n];
     for &(a, b) in conflicts {
@@ -35,7 +39,7 @@ pub fn custom_table(names: &[String], conflicts: &[(usize, usize)], weights: &[f
         .zip(weights)
         .map(|(nm, w)| {
             serde_json::json!({
-                "name": nm,
+                "name": nm.as_ref(),
                 "footprint": [],
                 "weight": w,
                 "shard": null,

@@ -13,7 +13,7 @@
 
 use psmr_core::commit_sim::{scc_histogram, CommitStreamJson, InstanceJson, SccHistogram};
 use psmr_core::stream::Stream;
-use psmr_core::trace::EventKind;
+use psmr_core::trace::exec_order;
 use psmr_core::workload::generate;
 use psmr_core::workload_commits::{order, CommitsSpec};
 use serde::{Deserialize, Serialize};
@@ -181,14 +181,7 @@ pub fn execution_orders(
                 ),
             )]);
         }
-        let requests = r
-            .trace
-            .iter()
-            .filter_map(|e| match e.kind {
-                EventKind::ExecStart { req } => Some(req),
-                _ => None,
-            })
-            .collect();
+        let requests = exec_order(&r.trace);
         runs.push(RunOrder {
             label: r.label.clone(),
             threads: r.threads,

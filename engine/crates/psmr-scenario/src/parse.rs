@@ -15,7 +15,7 @@ use std::sync::Arc;
 use psmr_core::app::AppSpec;
 use psmr_core::exec::Delivery;
 use psmr_core::threads::MAX_WORKERS;
-use psmr_core::workload::Skew;
+use psmr_core::workload::{Skew, WorkloadSpec};
 use psmr_core::{Needs, SpaceKind, StreamKind};
 use psmr_schedulers::params::ParamEnv;
 use psmr_schedulers::spec::{misfits, Misfit};
@@ -311,6 +311,19 @@ fn quoted_after(m: &str, prefix: &str) -> Option<String> {
     Some(rest[..rest.find('`')?].to_string())
 }
 
+/// The fields of the class-share generator (total-order workloads), each
+/// with whether `w` sets it: a YCSB or event workload refuses them.
+fn class_share_fields(w: &WorkloadSpec) -> [(&'static str, bool); 6] {
+    [
+        ("writes", w.writes != 0.0),
+        ("global", w.global != 0.0),
+        ("skew", w.skew != Skew::Balanced),
+        ("mix", w.mix.is_some()),
+        ("group_mean", w.group_mean.is_some()),
+        ("scans", w.scans != 0.0),
+    ]
+}
+
 /// Check what the types cannot: ranges, shares, names, limits.
 pub fn validate(sc: &Scenario, limits: &Limits) -> Vec<Diagnostic> {
     let mut c = Checker::new(sc, limits);
@@ -534,19 +547,12 @@ impl<'s> Checker<'s> {
     /// left out, and the spec must fit the app.
     fn ycsb(&mut self, y: &psmr_core::workload_ycsb::YcsbSpec) {
         let w = &self.sc.workload;
-        let set: Vec<&str> = [
-            ("writes", w.writes != 0.0),
-            ("global", w.global != 0.0),
-            ("skew", w.skew != Skew::Balanced),
-            ("mix", w.mix.is_some()),
-            ("group_mean", w.group_mean.is_some()),
-            ("scans", w.scans != 0.0),
-            ("scan_len", w.scan_len != 16),
-        ]
-        .iter()
-        .filter(|p| p.1)
-        .map(|p| p.0)
-        .collect();
+        let set: Vec<&str> = class_share_fields(w)
+            .iter()
+            .chain(&[("scan_len", w.scan_len != 16)])
+            .filter(|p| p.1)
+            .map(|p| p.0)
+            .collect();
         if !set.is_empty() {
             self.err_at_key(
                 "workload.ycsb",

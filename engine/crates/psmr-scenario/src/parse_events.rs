@@ -3,10 +3,9 @@
 
 use psmr_core::app::AppSpec;
 use psmr_core::threads::MAX_WORKERS;
-use psmr_core::workload::Skew;
 use psmr_core::workload_events::EventWorkload;
 
-use super::{Checker, MAX_SPIN_NS};
+use super::{class_share_fields, Checker, MAX_SPIN_NS};
 use crate::locate::{element, member};
 
 /// Most KiB of data sets the handlers application may allocate (64 MiB,
@@ -97,16 +96,7 @@ impl Checker<'_> {
 
     /// Fields of total-order workloads are refused next to `events`.
     fn total_order_fields(&mut self) {
-        let w = &self.sc.workload;
-        let set = [
-            ("writes", w.writes != 0.0),
-            ("global", w.global != 0.0),
-            ("skew", w.skew != Skew::Balanced),
-            ("mix", w.mix.is_some()),
-            ("group_mean", w.group_mean.is_some()),
-            ("scans", w.scans != 0.0),
-        ];
-        for (field, present) in set {
+        for (field, present) in class_share_fields(&self.sc.workload) {
             if present {
                 self.err_at_key(
                     &member("workload", field),

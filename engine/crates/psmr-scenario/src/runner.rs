@@ -358,6 +358,7 @@ pub fn run_scenario(
         monitor.set_current(sel.spec.name(), k, threads, progress.clone());
         let result = run_checked(
             scheduler.as_ref(),
+            sel.needs.roles,
             threads,
             &input,
             &prepared.reference,

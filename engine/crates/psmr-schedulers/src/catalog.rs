@@ -100,6 +100,20 @@ mod tests {
     use super::*;
     use crate::SchedulerSpec;
 
+    /// A small stream to build schedulers for.
+    fn small_stream() -> crate::testkit::Stream {
+        use crate::testkit;
+        testkit::Stream::new(testkit::list(2), &testkit::workload(1, 10, 0.5, 0.1))
+    }
+
+    /// Two worker threads over `stream`'s classes.
+    fn two_threads(stream: &crate::testkit::Stream) -> crate::BuildEnv<'_> {
+        crate::BuildEnv {
+            classes: &stream.classes,
+            threads: 2,
+        }
+    }
+
     #[test]
     fn every_id_is_registered_by_exactly_one_family() {
         for id in SchedulerId::ALL {
@@ -140,6 +154,30 @@ mod tests {
                     "{id}: no `{key}` object"
                 );
             }
+        }
+    }
+
+    /// Every id builds with its own parameter object present (empty: the
+    /// defaults): the family reads the object the `scheduler_spec!` list
+    /// gives it with its own type (`BuildArgs::params` panics otherwise).
+    #[test]
+    fn every_id_builds_with_its_own_parameter_object() {
+        use crate::ParamObjects;
+        let stream = small_stream();
+        let env = two_threads(&stream);
+        for id in SchedulerId::ALL {
+            let Some((key, _)) = needs(id).params else {
+                continue;
+            };
+            let entry = format!(r#"{{"id": "{id}", "{key}": {{}}}}"#);
+            let spec: SchedulerSpec = serde_json::from_str(&entry).expect("an entry");
+            assert_eq!(spec.param_objects(), [key]);
+            let built = crate::build(&spec, &env);
+            assert!(
+                built.is_ok(),
+                "{id}: {:?}",
+                built.err().map(|e| e.to_string())
+            );
         }
     }
 
@@ -196,12 +234,8 @@ mod tests {
     #[cfg(feature = "fault-injection")]
     #[test]
     fn build_takes_each_declared_fault_and_refuses_the_others() {
-        use crate::testkit::{self, Stream};
-        let stream = Stream::new(testkit::list(2), &testkit::workload(1, 10, 0.5, 0.1));
-        let env = crate::BuildEnv {
-            classes: &stream.classes,
-            threads: 2,
-        };
+        let stream = small_stream();
+        let env = two_threads(&stream);
         for id in SchedulerId::ALL {
             for f in entry(id).faults {
                 let mut spec = SchedulerSpec::new(id);

@@ -49,17 +49,18 @@ pub mod sync;
 pub mod testkit;
 pub mod work_stealing;
 
-pub use registry::{BuildEnv, Fault, Registration, StreamView};
-pub use spec::{
-    ColoringParams, EarlyParams, EpaxosParams, LateParams, RepartParams, SchedulerSpec, SpinPolicy,
-};
+pub use registry::{BuildArgs, BuildEnv, Fault, Registration, StreamView};
+pub use spec::{ParamObjects, SpinPolicy};
 pub use spin::{SpinPolicies, WaitKind};
 
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
 
-/// Every family module's registration, one line each: a new family adds
-/// its line here (and its id to `psmr_core::SchedulerId`). Every id is
+// A family registers here, in this file: `pub mod` above, its line in
+// `FAMILIES` and, if it takes parameters, its object in `scheduler_spec!`
+// (and its ids and family in `psmr_core::scheduler`).
+
+/// Every family module's registration, one line each. Every id is
 /// registered exactly once (tested).
 pub const FAMILIES: &[&Registration] = &[
     &sequential::REGISTRATION,
@@ -73,32 +74,64 @@ pub const FAMILIES: &[&Registration] = &[
     &coloring::REGISTRATION,
 ];
 
-/// The registration of the family that runs `id`.
-pub fn registration(id: SchedulerId) -> &'static Registration {
+pub use coloring::params::ColoringParams;
+pub use early::params::EarlyParams;
+pub use epaxos::params::EpaxosParams;
+pub use late::params::LateParams;
+pub use repart::params::RepartParams;
+
+spec::scheduler_spec! {
+    /// Early scheduling and busy-wait parameters.
+    early: early::params::EarlyParams,
+    /// Work-stealing parameters.
+    stealing: early::params::EarlyParams,
+    /// Event-coloring runtime parameters (`libasync`, `mely`).
+    coloring: coloring::params::ColoringParams,
+    /// Repartitioning parameters.
+    repart: repart::params::RepartParams,
+    /// Late scheduling (CBASE) parameters.
+    late: late::params::LateParams,
+    /// PePaxos parameters.
+    epaxos: epaxos::params::EpaxosParams,
+}
+
+impl SchedulerSpec {
+    /// The label, or the id.
+    pub fn name(&self) -> String {
+        self.label.clone().unwrap_or_else(|| self.id.to_string())
+    }
+}
+
+/// The registration of the family that runs `id`, with what `id` needs
+/// (one look-up for both).
+pub fn family_of(id: SchedulerId) -> (&'static Registration, &'static Needs) {
     FAMILIES
         .iter()
-        .copied()
-        .find(|r| r.needs_of(id).is_some())
+        .find_map(|r| r.needs_of(id).map(|n| (*r, n)))
         .expect("every SchedulerId is registered by one family (tested)")
+}
+
+/// The registration of the family that runs `id`.
+pub fn registration(id: SchedulerId) -> &'static Registration {
+    family_of(id).0
 }
 
 /// What the scheduler `id` declares: stream kinds, cell spaces, covering
 /// classes, roles, its parameter object.
 pub fn needs(id: SchedulerId) -> &'static Needs {
-    registration(id)
-        .needs_of(id)
-        .expect("registration() found the family of id")
+    family_of(id).1
 }
 
 /// The scheduler for `spec`, or why it cannot run (its parameter objects
 /// do not apply, or its family refuses the configuration).
 pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
-    check_param_objects(spec, needs(spec.id)).map_err(RunError::InvalidConfig)?;
+    let (family, needs) = family_of(spec.id);
+    check_param_objects(spec, needs).map_err(RunError::InvalidConfig)?;
     // A fault its family does not declare for the id is refused here, for
     // every family (validation reports it located).
-    #[cfg(feature = "fault-injection")]
-    registration(spec.id).selected_fault(spec)?;
-    (registration(spec.id).build)(spec, env)
+    let fault = family.selected_fault(spec.id, spec.fault_name())?;
+    let params = needs.params.and_then(|(key, _)| spec.param_object(key));
+    (family.build)(&BuildArgs::new(spec.id, env, params, fault))
 }
 
 /// The first of [`spec::misfits`] as a message (validation reports them

@@ -15,7 +15,7 @@ use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::oracle::Violation;
 use psmr_core::trace::SCHEDULER;
 use psmr_core::workload::SplitMix64;
-use psmr_core::{Needs, RequestId, RunError, Scheduler, SchedulerId, StreamKind, NO_REQUEST};
+use psmr_core::{RequestId, RunError, Scheduler, SchedulerId, StreamKind, NO_REQUEST};
 
 use crate::testkit::{self, Stream};
 
@@ -39,9 +39,6 @@ impl Scheduler for Scripted {
         SchedulerId::Sequential
     }
     /// What the sequential scheduler runs: every stream kind.
-    fn needs(&self) -> &'static Needs {
-        &crate::sequential::NEEDS
-    }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         ctx.host
             .run(0, |_| {}, || self.drive(ctx))

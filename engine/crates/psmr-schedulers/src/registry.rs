@@ -5,10 +5,10 @@
 //! module (`FAMILIES`); `needs`, `build`, the parameter checks and the
 //! catalog (`psmr schema --catalog`) all read that list.
 
+use std::any::Any;
+
 use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId, Stream};
 use serde::Serialize;
-
-use crate::spec::SchedulerSpec;
 
 /// What `build` needs to know about the run.
 #[derive(Clone, Copy, Debug)]
@@ -19,9 +19,79 @@ pub struct BuildEnv<'a> {
     pub threads: usize,
 }
 
-/// Builds one of a family's schedulers for `spec` (whose id is one of the
-/// family's), or says why its configuration cannot run.
-pub type BuildFn = fn(&SchedulerSpec, &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError>;
+/// What a family's build function gets from a scheduler entry, once
+/// `crate::build` has checked it: the id (one of the family's), the run,
+/// the entry's parameter object (of the family's own type, read with
+/// [`BuildArgs::params`]) and the fault it selects.
+#[derive(Clone, Copy)]
+pub struct BuildArgs<'a> {
+    /// The scheduler to build.
+    pub id: SchedulerId,
+    /// The run it is built for.
+    pub env: &'a BuildEnv<'a>,
+    params: Option<&'a dyn Any>,
+    fault: Option<&'static Fault>,
+}
+
+impl<'a> BuildArgs<'a> {
+    /// `params` is the entry's parameter object for `id` (the one its
+    /// `Needs::params` names), `fault` the variant it selects, already
+    /// checked against the family's faults for `id`.
+    pub fn new(
+        id: SchedulerId,
+        env: &'a BuildEnv<'a>,
+        params: Option<&'a dyn Any>,
+        fault: Option<&'static Fault>,
+    ) -> Self {
+        BuildArgs {
+            id,
+            env,
+            params,
+            fault,
+        }
+    }
+
+    /// The entry's parameter object, or the defaults when it has none.
+    ///
+    /// # Panics
+    /// If the object is not a `P`: the `scheduler_spec!` list in `lib.rs`
+    /// and the family's `NEEDS` name the object, the family reads it with
+    /// its type (`catalog::tests` builds every id with its object).
+    pub fn params<P: Clone + Default + 'static>(&self) -> P {
+        self.params.map_or_else(P::default, |p| {
+            p.downcast_ref::<P>()
+                .expect("a family reads its own parameter object")
+                .clone()
+        })
+    }
+
+    /// The fault-injection variant the entry selects (always `None`
+    /// without the `fault-injection` feature).
+    pub fn fault(&self) -> Option<&'static Fault> {
+        self.fault
+    }
+}
+
+/// `Ok(Box::new(scheduler))`, or, with the `fault-injection` feature and a
+/// fault selected in `args` (bound to the pattern), `Ok(Box::new(broken))`
+/// returned at once: the end of every family's build. A macro because the
+/// broken variants exist only under that feature (and in tests), so the
+/// expression that makes one must vanish without it.
+macro_rules! boxed_or_broken {
+    ($args:expr, $scheduler:ident, |$fault:pat_param| $broken:expr) => {{
+        #[cfg(feature = "fault-injection")]
+        if let Some($fault) = $args.fault() {
+            return Ok(Box::new($broken));
+        }
+        let _ = &$args;
+        Ok(Box::new($scheduler))
+    }};
+}
+pub(crate) use boxed_or_broken;
+
+/// Builds one of a family's schedulers, or says why its configuration
+/// cannot run.
+pub type BuildFn = fn(&BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError>;
 
 /// A deliberately broken variant (feature `fault-injection`, selected by
 /// `SchedulerSpec::fault`), so tests can show the oracle catches it.
@@ -86,24 +156,25 @@ impl Registration {
             .collect()
     }
 
-    /// The fault `spec` (one of this family's ids) selects, `None` for the
-    /// correct scheduler; a name this family does not declare for the id
-    /// is an error that lists the ones it does.
-    #[cfg(feature = "fault-injection")]
-    pub fn selected_fault(&self, spec: &SchedulerSpec) -> Result<Option<&'static Fault>, RunError> {
-        let Some(name) = &spec.fault else {
+    /// The fault `name` selects for `id` (one of this family's ids),
+    /// `None` for the correct scheduler; a name this family does not
+    /// declare for the id is an error that lists the ones it does.
+    pub fn selected_fault(
+        &self,
+        id: SchedulerId,
+        name: Option<&str>,
+    ) -> Result<Option<&'static Fault>, RunError> {
+        let Some(name) = name else {
             return Ok(None);
         };
-        let faults = self.faults_of(spec.id);
+        let faults = self.faults_of(id);
         match faults.iter().find(|f| f.name == name) {
             Some(f) => Ok(Some(f)),
             None if faults.is_empty() => Err(RunError::InvalidConfig(format!(
-                "`{}` has no fault-injection variant; unknown fault `{name}`",
-                spec.id
+                "`{id}` has no fault-injection variant; unknown fault `{name}`"
             ))),
             None => Err(RunError::InvalidConfig(format!(
-                "unknown fault `{name}`; `{}` knows {}",
-                spec.id,
+                "unknown fault `{name}`; `{id}` knows {}",
                 fault_names(&faults)
             ))),
         }

@@ -20,7 +20,7 @@
 
 use std::collections::VecDeque;
 
-use crate::registry::{Fault, Registration};
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::SCHEDULER;
 use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, StreamKind, NO_REQUEST};
@@ -67,26 +67,18 @@ pub const REGISTRATION: Registration = Registration {
         rule: "each two consecutive requests execute in reverse delivery order",
         only: &[],
     }],
-    ..Registration::new(&[(SchedulerId::Sequential, &NEEDS)], |spec, _| build(spec))
+    ..Registration::new(&[(SchedulerId::Sequential, &NEEDS)], build)
 };
 
 /// `build` for `sequential`.
-fn build(spec: &crate::spec::SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
-    let _ = spec;
-    #[cfg(feature = "fault-injection")]
-    if REGISTRATION.selected_fault(spec)?.is_some() {
-        return Ok(Box::new(Sequential::new().into_broken()));
-    }
-    Ok(Box::new(Sequential::new()))
+fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
+    let s = Sequential::new();
+    boxed_or_broken!(args, s, |_| s.into_broken())
 }
 
 impl Scheduler for Sequential {
     fn id(&self) -> SchedulerId {
         SchedulerId::Sequential
-    }
-
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {

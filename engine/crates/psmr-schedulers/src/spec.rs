@@ -3,26 +3,20 @@
 //! ([`misfits`]).
 //!
 //! Each family module owns its parameter struct and its value checks
-//! ([`crate::params::Params`]); [`SchedulerSpec`] has one optional field per
-//! parameter object, declared once in the `scheduler_spec!` list below,
-//! from which `new`, [`SchedulerSpec::param_objects`],
-//! [`SchedulerSpec::param_fields`] and [`SchedulerSpec::param_issues`]
-//! are generated (no hand-kept list of objects or fields).
+//! ([`crate::params::Params`]); `SchedulerSpec` has one optional field per
+//! parameter object, declared once in the `scheduler_spec!` list of
+//! `lib.rs` (beside `FAMILIES`, so a family registers in one file), from
+//! which `new`, [`ParamObjects`], `param_object`, `param_tables` and
+//! `param_issues` are generated (no hand-kept list of objects or fields).
 
-use psmr_core::{Needs, SchedulerId};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use psmr_core::Needs;
+use serde::Serialize;
 
-pub use crate::coloring::params::ColoringParams;
-pub use crate::early::params::EarlyParams;
-pub use crate::epaxos::params::EpaxosParams;
-pub use crate::late::params::LateParams;
-use crate::params::{field_names, fields_of, ParamEnv, ParamIssue, Params};
+use crate::params::fields_of;
 pub use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
-pub use crate::repart::params::RepartParams;
 pub use crate::spin::SpinPolicy;
 
-/// Declares [`SchedulerSpec`] with one optional field per parameter object
+/// Declares `SchedulerSpec` with one optional field per parameter object
 /// (`key: Type`, in the order of the JSON Schema and of every check).
 macro_rules! scheduler_spec {
     ($($(#[$doc:meta])* $key:ident: $ty:ty,)*) => {
@@ -33,11 +27,13 @@ macro_rules! scheduler_spec {
         /// `libasync` and `mely`). A parameter object
         /// of another family, or a field that does not apply to the id, is a
         /// located error at validation.
-        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[derive(
+            Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+        )]
         #[serde(deny_unknown_fields)]
         pub struct SchedulerSpec {
             /// Scheduler id, e.g. `early` or `ws-optimistic`.
-            pub id: SchedulerId,
+            pub id: psmr_core::SchedulerId,
             /// Name shown in reports; defaults to the id. Needed to compare two
             /// configurations of the same scheduler (e.g. optimizer vs naive mapping).
             #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -57,7 +53,7 @@ macro_rules! scheduler_spec {
         }
 
         impl SchedulerSpec {
-            pub fn new(id: SchedulerId) -> Self {
+            pub fn new(id: psmr_core::SchedulerId) -> Self {
                 SchedulerSpec {
                     id,
                     label: None,
@@ -77,32 +73,27 @@ macro_rules! scheduler_spec {
                 None
             }
 
-            /// The keys of the parameter objects present (e.g. `["early"]`).
-            pub fn param_objects(&self) -> Vec<&'static str> {
-                let mut v = Vec::new();
-                $(if self.$key.is_some() {
-                    v.push(stringify!($key));
-                })*
-                v
-            }
-
-            /// The fields set in the parameter object named `key`, in
-            /// declaration order (read from its `Serialize`).
-            pub fn param_fields(&self, key: &str) -> Vec<&'static str> {
+            /// The parameter object named `key`, if present, for
+            /// [`crate::registry::BuildArgs::params`].
+            pub fn param_object(&self, key: &str) -> Option<&dyn std::any::Any> {
                 $(if key == stringify!($key) {
-                    return self.$key.as_ref().map_or(Vec::new(), present_fields);
+                    return self.$key.as_ref().map(|p| p as &dyn std::any::Any);
                 })*
-                Vec::new()
+                None
             }
 
             /// Every parameter object key with all the fields of its struct.
             pub fn param_tables() -> Vec<(&'static str, Vec<&'static str>)> {
-                vec![$((stringify!($key), field_names::<$ty>()),)*]
+                vec![$((stringify!($key), $crate::params::field_names::<$ty>()),)*]
             }
 
             /// The values out of range in every object present (each
-            /// family's [`Params::check`]), with the object's key.
-            pub fn param_issues(&self, env: &ParamEnv<'_>) -> Vec<(&'static str, ParamIssue)> {
+            /// family's `Params::check`), with the object's key.
+            pub fn param_issues(
+                &self,
+                env: &$crate::params::ParamEnv<'_>,
+            ) -> Vec<(&'static str, $crate::params::ParamIssue)> {
+                use $crate::params::Params;
                 let mut out = Vec::new();
                 $(if let Some(p) = &self.$key {
                     out.extend(p.check(env).into_iter().map(|i| (stringify!($key), i)));
@@ -110,33 +101,39 @@ macro_rules! scheduler_spec {
                 out
             }
         }
+
+        impl $crate::spec::ParamObjects for SchedulerSpec {
+            fn param_objects(&self) -> Vec<&'static str> {
+                let mut v = Vec::new();
+                $(if self.$key.is_some() {
+                    v.push(stringify!($key));
+                })*
+                v
+            }
+
+            fn param_fields(&self, key: &str) -> Vec<&'static str> {
+                $(if key == stringify!($key) {
+                    return self.$key.as_ref().map_or(Vec::new(), $crate::spec::present_fields);
+                })*
+                Vec::new()
+            }
+        }
     };
 }
+pub(crate) use scheduler_spec;
 
-scheduler_spec! {
-    /// Early scheduling and busy-wait parameters.
-    early: EarlyParams,
-    /// Work-stealing parameters.
-    stealing: EarlyParams,
-    /// Event-coloring runtime parameters (`libasync`, `mely`).
-    coloring: ColoringParams,
-    /// Repartitioning parameters.
-    repart: RepartParams,
-    /// Late scheduling (CBASE) parameters.
-    late: LateParams,
-    /// PePaxos parameters.
-    epaxos: EpaxosParams,
-}
-
-impl SchedulerSpec {
-    /// The label, or the id.
-    pub fn name(&self) -> String {
-        self.label.clone().unwrap_or_else(|| self.id.to_string())
-    }
+/// The parameter objects of a scheduler entry (implemented by
+/// `SchedulerSpec`, from the `scheduler_spec!` list).
+pub trait ParamObjects {
+    /// The keys of the parameter objects present (e.g. `["early"]`).
+    fn param_objects(&self) -> Vec<&'static str>;
+    /// The fields set in the parameter object named `key`, in declaration
+    /// order (read from its `Serialize`).
+    fn param_fields(&self, key: &str) -> Vec<&'static str>;
 }
 
 /// The fields `p` sets.
-fn present_fields<P: Serialize>(p: &P) -> Vec<&'static str> {
+pub fn present_fields<P: Serialize>(p: &P) -> Vec<&'static str> {
     fields_of(p)
         .iter()
         .filter(|m| m.present())
@@ -167,7 +164,7 @@ pub enum Misfit {
 /// (`needs`): at most its own object, with only the fields that apply to
 /// the id. Validation reports these with positions; `build` refuses the
 /// first for direct callers.
-pub fn misfits(spec: &SchedulerSpec, needs: &Needs) -> Vec<Misfit> {
+pub fn misfits(spec: &impl ParamObjects, needs: &Needs) -> Vec<Misfit> {
     let mut out = Vec::new();
     for key in spec.param_objects() {
         match needs.params {
@@ -189,6 +186,8 @@ pub fn misfits(spec: &SchedulerSpec, needs: &Needs) -> Vec<Misfit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{ColoringParams, EarlyParams, LateParams, SchedulerSpec};
+    use psmr_core::SchedulerId;
 
     #[test]
     fn param_fields_are_read_from_the_structs() {

@@ -134,8 +134,8 @@ pub fn run_progress(
     progress: &Progress,
 ) -> Result<RunResult, RunError> {
     // Room for the scheduler's auxiliary roles too (tracker, partitioner).
-    let host =
-        ThreadHost::with_capacity(threads + scheduler.roles().len()).map_err(RunError::Threads)?;
+    let roles = crate::needs(scheduler.id()).roles;
+    let host = ThreadHost::with_capacity(threads + roles.len()).map_err(RunError::Threads)?;
     let input = RunInput {
         app: &stream.app,
         classes: &stream.classes,
@@ -148,6 +148,7 @@ pub fn run_progress(
     };
     run_checked(
         scheduler,
+        roles,
         threads,
         &input,
         &stream.reference,

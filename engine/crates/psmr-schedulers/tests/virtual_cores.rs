@@ -56,7 +56,8 @@ fn seeds() -> Vec<u64> {
 
 /// One checked run of `s` on `threads` virtual workers (reference table).
 fn run_virtual(s: &dyn Scheduler, stream: &Stream, threads: usize) -> RunResult {
-    let host = ThreadHost::with_capacity(threads + s.roles().len())
+    let roles = psmr_schedulers::needs(s.id()).roles;
+    let host = ThreadHost::with_capacity(threads + roles.len())
         .unwrap()
         .virtual_cores(CostTable::reference());
     let input = RunInput {
@@ -72,6 +73,7 @@ fn run_virtual(s: &dyn Scheduler, stream: &Stream, threads: usize) -> RunResult 
     let progress = Progress::new(threads + 1);
     let r = run_checked(
         s,
+        roles,
         threads,
         &input,
         &stream.reference,

@@ -27,6 +27,6 @@ pub use recorder::{
 };
 pub use small_codes::{small_code, SMALL_CODES};
 pub use vocabulary::{
-    kinds, EventKind, FieldInfo, KindInfo, ThreadRef, TraceEvent, WaitReason, Word, AUX_BASE,
-    MAX_ROLES, SCHEDULER,
+    exec_order, kinds, EventKind, FieldInfo, KindInfo, ThreadRef, TraceEvent, WaitReason, Word,
+    AUX_BASE, MAX_ROLES, SCHEDULER,
 };

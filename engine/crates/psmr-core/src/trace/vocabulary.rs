@@ -429,6 +429,19 @@ pub struct TraceEvent {
     pub kind: EventKind,
 }
 
+/// The requests of `trace` in the order they started executing (its
+/// `ExecStart` events, in `seq` order): a run's execution order, for
+/// comparing it with the canonical order.
+pub fn exec_order(trace: &[TraceEvent]) -> Vec<u32> {
+    trace
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::ExecStart { req } => Some(req),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,7 @@ use crate::early::params::EarlyParams;
 use crate::early::{FamilyConfig, Job, SeqSync};
 use crate::plan::Plan;
 use crate::probe::Probe;
-use crate::registry::{Fault, Registration};
+use crate::registry::{boxed_or_broken, Fault, Registration};
 use crate::spin::SpinPolicy;
 use crate::spin::{Backoff, SpinPolicies};
 use crate::BuildEnv;
@@ -154,23 +154,15 @@ pub const REGISTRATION: Registration = Registration {
         only: &[],
     }],
     views: &["sync", "mapping"],
-    ..Registration::new(&[(SchedulerId::BusyWait, &NEEDS)], |spec, env| {
-        let params = spec.early.clone().unwrap_or_default();
-        let busy = BusyWait::from_params(&params, env)?;
-        #[cfg(feature = "fault-injection")]
-        if REGISTRATION.selected_fault(spec)?.is_some() {
-            return Ok(Box::new(busy.into_broken()));
-        }
-        Ok(Box::new(busy))
+    ..Registration::new(&[(SchedulerId::BusyWait, &NEEDS)], |args| {
+        let busy = BusyWait::from_params(&args.params(), args.env)?;
+        boxed_or_broken!(args, busy, |_| busy.into_broken())
     })
 };
 
 impl Scheduler for BusyWait {
     fn id(&self) -> SchedulerId {
         SchedulerId::BusyWait
-    }
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         self.config.run(ctx, |plan| {

@@ -166,11 +166,7 @@ impl Discipline for Libasync {
             }
             e = rt.next[e as usize].load(Ordering::Relaxed);
         }
-        Choice::Refuse {
-            why: Refusal::Half,
-            color: NO_COLOR,
-            left_ns: 0,
-        }
+        Choice::refuse(Refusal::Half)
     }
 
     fn migrate<P: Probe>(

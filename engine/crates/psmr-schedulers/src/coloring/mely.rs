@@ -428,11 +428,7 @@ impl Discipline for Mely {
         }
         if rt.d.uses_stealing_queue() {
             let Some(c) = q.sq.iter().rev().map(|b| b[0]).find(|c| *c != NIL) else {
-                return Choice::Refuse {
-                    why: Refusal::Nothing,
-                    color: NO_COLOR,
-                    left_ns: 0,
-                };
+                return Choice::refuse(Refusal::Nothing);
             };
             let left = col(rt, c).left_ns.load(R);
             if rt.d.time_left && left <= cost_ns {
@@ -459,11 +455,7 @@ impl Discipline for Mely {
             }
             c = s.next.load(R);
         }
-        Choice::Refuse {
-            why: Refusal::Half,
-            color: NO_COLOR,
-            left_ns: 0,
-        }
+        Choice::refuse(Refusal::Half)
     }
 
     fn migrate<P: Probe>(

@@ -33,8 +33,7 @@ use psmr_core::{
 
 use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::probe::{CtxProbe, Probe};
-use crate::registry::{Fault, Registration};
-use crate::spec::SchedulerSpec;
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use crate::spin::SpinPolicy;
 
 pub mod libasync;
@@ -106,7 +105,7 @@ pub const REGISTRATION: Registration = Registration {
             (SchedulerId::Libasync, &NEEDS_LIBASYNC),
             (SchedulerId::Mely, &NEEDS_MELY),
         ],
-        |spec, _| build(spec),
+        build,
     )
 };
 
@@ -209,30 +208,14 @@ impl Coloring {
 }
 
 /// `build` for `libasync` and `mely`.
-pub fn build(spec: &SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
-    let rt = Coloring::from_params(spec.id, &spec.coloring.clone().unwrap_or_default())?;
-    #[cfg(feature = "fault-injection")]
-    if let Some(fault) = &spec.fault {
-        if fault != FAULT_STEAL_RUNNING {
-            return Err(RunError::InvalidConfig(format!(
-                "unknown fault `{fault}`; event-coloring runtimes know `{FAULT_STEAL_RUNNING}`"
-            )));
-        }
-        return Ok(Box::new(rt.into_broken()));
-    }
-    Ok(Box::new(rt))
+pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
+    let rt = Coloring::from_params(args.id, &args.params())?;
+    boxed_or_broken!(args, rt, |_| rt.into_broken())
 }
 
 impl Scheduler for Coloring {
     fn id(&self) -> SchedulerId {
         self.id
-    }
-
-    fn needs(&self) -> &'static Needs {
-        match self.kind {
-            Kind::Libasync => &NEEDS_LIBASYNC,
-            Kind::Mely(_) => &NEEDS_MELY,
-        }
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {

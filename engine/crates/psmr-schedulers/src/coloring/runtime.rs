@@ -186,6 +186,17 @@ pub enum Choice {
     },
 }
 
+impl Choice {
+    /// A refusal `why` with no candidate color (nothing to report).
+    pub const fn refuse(why: Refusal) -> Choice {
+        Choice::Refuse {
+            why,
+            color: NO_COLOR,
+            left_ns: 0,
+        }
+    }
+}
+
 /// A runtime's queue discipline: how a core's queue is organized, which
 /// event it runs next, which color a stealer may take from it.
 pub trait Discipline: Sync + Sized {

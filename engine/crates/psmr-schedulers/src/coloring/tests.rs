@@ -1,4 +1,5 @@
 use super::*;
+use crate::SchedulerSpec;
 use proptest::prelude::*;
 use psmr_core::cancel::CancelToken;
 use psmr_core::exec::Progress;
@@ -726,9 +727,6 @@ fn a_core_probe_forwards_the_runs_clock() {
     impl Scheduler for Clocked {
         fn id(&self) -> SchedulerId {
             SchedulerId::Sequential
-        }
-        fn needs(&self) -> &'static Needs {
-            crate::sequential::Sequential::new().needs()
         }
         fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
             let probe = CoreProbe::new(ctx, 0);

@@ -43,7 +43,7 @@ use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::plan::{Plan, Router};
 use crate::probe::{CtxProbe, Probe};
 use crate::queue::{BoundedFifo, PushEvent};
-use crate::registry::{Fault, Registration};
+use crate::registry::{boxed_or_broken, Fault, Registration};
 use crate::BuildEnv;
 
 pub mod barrier;
@@ -352,23 +352,15 @@ pub const REGISTRATION: Registration = Registration {
         only: &[],
     }],
     views: &["sync", "mapping"],
-    ..Registration::new(&[(SchedulerId::Early, &NEEDS)], |spec, env| {
-        let params = spec.early.clone().unwrap_or_default();
-        let early = Early::from_params(&params, env)?;
-        #[cfg(feature = "fault-injection")]
-        if REGISTRATION.selected_fault(spec)?.is_some() {
-            return Ok(Box::new(early.into_broken()));
-        }
-        Ok(Box::new(early))
+    ..Registration::new(&[(SchedulerId::Early, &NEEDS)], |args| {
+        let early = Early::from_params(&args.params(), args.env)?;
+        boxed_or_broken!(args, early, |_| early.into_broken())
     })
 };
 
 impl Scheduler for Early {
     fn id(&self) -> SchedulerId {
         SchedulerId::Early
-    }
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         #[cfg(any(test, feature = "fault-injection"))]

@@ -23,7 +23,7 @@ use psmr_core::trace::SCHEDULER;
 use psmr_core::{EventKind, Family, Needs, RunError, Scheduler, SchedulerId, StreamKind};
 
 use crate::probe::{CtxProbe, Probe};
-use crate::registry::{Fault, Registration};
+use crate::registry::{boxed_or_broken, Fault, Registration};
 use crate::sync::{AtomicU64, Ordering};
 
 pub mod graph;
@@ -69,13 +69,9 @@ pub const REGISTRATION: Registration = Registration {
         only: &[],
     }],
     views: &["graph"],
-    ..Registration::new(&[(SchedulerId::Epaxos, &NEEDS)], |spec, _| {
-        let _ = spec;
-        #[cfg(feature = "fault-injection")]
-        if REGISTRATION.selected_fault(spec)?.is_some() {
-            return Ok(Box::new(Epaxos::new().into_broken()));
-        }
-        Ok(Box::new(Epaxos::new()))
+    ..Registration::new(&[(SchedulerId::Epaxos, &NEEDS)], |args| {
+        let epaxos = Epaxos::new();
+        boxed_or_broken!(args, epaxos, |_| epaxos.into_broken())
     })
 };
 
@@ -118,8 +114,12 @@ fn commit_loop(ctx: &RunContext<'_>, table: &CommitTable, inst: &Instances) -> R
     out
 }
 
-/// Fill what the builder measured into the commit thread's output.
-fn finish(out: &mut RunOutput, busy_ns: u64, groups: u64, commands: usize) {
+/// Fill what the builder measured (its busy time and SCC count) into the
+/// commit thread's output.
+fn finish(out: &mut RunOutput, measured: &(AtomicU64, AtomicU64), commands: usize) {
+    // Relaxed: the builder stored these before the host joined its thread.
+    let busy_ns = measured.0.load(Ordering::Relaxed);
+    let groups = measured.1.load(Ordering::Relaxed);
     out.scheduler_busy_ns = busy_ns;
     out.extra.push((
         EXTRA_GRAPH_NS.into(),
@@ -187,10 +187,6 @@ impl Scheduler for Epaxos {
         SchedulerId::Epaxos
     }
 
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
-    }
-
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         let table = table(ctx, SchedulerId::Epaxos)?;
         let inst = Instances::new(table.instances());
@@ -217,12 +213,7 @@ impl Scheduler for Epaxos {
                 || commit_loop(ctx, table, &inst),
             )
             .map_err(RunError::Threads)?;
-        finish(
-            &mut out,
-            measured.0.load(Ordering::Relaxed),
-            measured.1.load(Ordering::Relaxed),
-            ctx.stream.len(),
-        );
+        finish(&mut out, &measured, ctx.stream.len());
         Ok(out)
     }
 }

@@ -54,8 +54,7 @@ use super::params::EpaxosParams;
 use super::{commit_loop, finish, table};
 use crate::probe::{CtxProbe, Probe};
 use crate::queue::BoundedFifo;
-use crate::registry::{Fault, Registration};
-use crate::spec::SchedulerSpec;
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use crate::spin::Backoff;
 use crate::spin::SpinPolicy;
 use crate::sync::{AtomicU32, AtomicU64, Condvar, Mutex, Ordering};
@@ -110,7 +109,7 @@ pub const REGISTRATION: Registration = Registration {
         },
     ],
     views: &["graph"],
-    ..Registration::new(&[(SchedulerId::Pepaxos, &NEEDS)], |spec, _| build(spec))
+    ..Registration::new(&[(SchedulerId::Pepaxos, &NEEDS)], build)
 };
 
 /// The counting semaphore of Algorithm 3 line 14: `credit` SCCs may still
@@ -384,32 +383,22 @@ impl Pepaxos {
 }
 
 /// `build` for `pepaxos`.
-pub fn build(spec: &SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
-    let params: EpaxosParams = spec.epaxos.clone().unwrap_or_default();
+pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
+    let params: EpaxosParams = args.params();
     let p = Pepaxos::new(params.spin.unwrap_or_default());
-    #[cfg(feature = "fault-injection")]
-    if let Some(fault) = &spec.fault {
-        let rule = match fault.as_str() {
-            FAULT_NO_WAIT => WaitRule::None,
-            FAULT_PER_INSTANCE => WaitRule::PerInstance,
-            _ => {
-                return Err(RunError::InvalidConfig(format!(
-                    "unknown fault `{fault}`; pepaxos knows `{FAULT_NO_WAIT}` and `{FAULT_PER_INSTANCE}`"
-                )))
-            }
-        };
-        return Ok(Box::new(p.into_broken(rule)));
-    }
-    Ok(Box::new(p))
+    // The two faults the registration declares.
+    boxed_or_broken!(args, p, |fault| p.into_broken(
+        if fault.name == FAULT_NO_WAIT {
+            WaitRule::None
+        } else {
+            WaitRule::PerInstance
+        }
+    ))
 }
 
 impl Scheduler for Pepaxos {
     fn id(&self) -> SchedulerId {
         SchedulerId::Pepaxos
-    }
-
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
@@ -443,12 +432,7 @@ impl Scheduler for Pepaxos {
                 || commit_loop(ctx, table, &pool.inst),
             )
             .map_err(RunError::Threads)?;
-        finish(
-            &mut out,
-            measured.0.load(Ordering::Relaxed),
-            measured.1.load(Ordering::Relaxed),
-            ctx.stream.len(),
-        );
+        finish(&mut out, &measured, ctx.stream.len());
         Ok(out)
     }
 }

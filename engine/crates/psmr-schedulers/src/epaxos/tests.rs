@@ -115,13 +115,7 @@ fn groups(r: &RunResult) -> Vec<(u32, u32, Vec<u32>)> {
 }
 
 fn exec_order(r: &RunResult) -> Vec<u32> {
-    r.trace
-        .iter()
-        .filter_map(|e| match e.kind {
-            EventKind::ExecStart { req } => Some(req),
-            _ => None,
-        })
-        .collect()
+    psmr_core::trace::exec_order(&r.trace)
 }
 
 /// The SCCs of Fig. 1 as instances commit in order 0..=10, worked out by
@@ -343,6 +337,7 @@ fn closed_loop_delivery_does_not_deadlock() {
         };
         let r = run_checked(
             sched,
+            crate::needs(sched.id()).roles,
             threads,
             &input,
             &s.reference,
@@ -395,7 +390,7 @@ fn build_takes_the_epaxos_object_for_pepaxos_only() {
         spin: Some(test_spin()),
     });
     let p = crate::build(&spec, &env).unwrap();
-    assert_eq!(p.roles(), &["graph-builder"]);
+    assert_eq!(crate::needs(p.id()).roles, &["graph-builder"]);
     assert_correct(&testkit::run(p.as_ref(), &s, 2));
     spec.id = SchedulerId::Epaxos;
     assert!(

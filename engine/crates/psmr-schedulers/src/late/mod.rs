@@ -20,8 +20,7 @@ use psmr_core::trace::{Recorder, SCHEDULER};
 use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, StreamKind, ThreadRef};
 
 use crate::probe::CtxProbe;
-use crate::registry::{Fault, Registration};
-use crate::spec::SchedulerSpec;
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 
 pub mod dag;
 pub mod params;
@@ -69,7 +68,7 @@ pub const REGISTRATION: Registration = Registration {
         only: &[],
     }],
     views: &["graph"],
-    ..Registration::new(&[(SchedulerId::Late, &NEEDS)], |spec, _| build(spec))
+    ..Registration::new(&[(SchedulerId::Late, &NEEDS)], build)
 };
 
 /// The CBASE scheduler.
@@ -117,28 +116,15 @@ impl Late {
 }
 
 /// `build` for `late`.
-pub fn build(spec: &SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
-    let params: LateParams = spec.late.clone().unwrap_or_default();
+pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
+    let params: LateParams = args.params();
     let late = Late::new(params.graph_bound)?;
-    #[cfg(feature = "fault-injection")]
-    if let Some(fault) = &spec.fault {
-        if fault != FAULT_NAME {
-            return Err(RunError::InvalidConfig(format!(
-                "unknown fault `{fault}`; late knows `{FAULT_NAME}`"
-            )));
-        }
-        return Ok(Box::new(late.into_broken()));
-    }
-    Ok(Box::new(late))
+    boxed_or_broken!(args, late, |_| late.into_broken())
 }
 
 impl Scheduler for Late {
     fn id(&self) -> SchedulerId {
         SchedulerId::Late
-    }
-
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {

@@ -13,6 +13,7 @@ use psmr_core::{EventKind, Op, RunError, SchedulerId, WaitReason};
 use super::*;
 use crate::testkit::{self, assert_correct, Stream};
 use crate::BuildEnv;
+use crate::SchedulerSpec;
 
 fn late(bound: Option<usize>) -> Late {
     Late::new(bound).unwrap()

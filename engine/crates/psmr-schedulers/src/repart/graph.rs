@@ -168,19 +168,9 @@ impl WorkloadGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use psmr_core::stream::StreamBuilder;
-    use psmr_core::{CellSpace, Op, Span};
 
     fn index(spans: &[(u64, u64)]) -> KeyIndex {
-        let mut b = StreamBuilder::new(CellSpace::Keys, spans.len());
-        for &(lo, hi) in spans {
-            let op = Op::KvScan {
-                start: lo,
-                len: (hi - lo + 1) as u32,
-            };
-            b.push(0, op, &[Span::read(lo, hi)]);
-        }
-        KeyIndex::new(&b.finish_total()).unwrap()
+        KeyIndex::new(&crate::repart::keys::scan_stream(spans)).unwrap()
     }
 
     /// Paper 001 Figure 1's rule: +1 per key accessed, +1 per pair a scan

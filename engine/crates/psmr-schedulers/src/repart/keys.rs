@@ -167,22 +167,28 @@ impl PartitionMap {
     }
 }
 
+/// A key stream of one scan per key range of `spans` (a test fixture).
+#[cfg(test)]
+pub(super) fn scan_stream(spans: &[(u64, u64)]) -> Stream {
+    use psmr_core::stream::StreamBuilder;
+    use psmr_core::{Op, Span};
+    let mut b = StreamBuilder::new(CellSpace::Keys, spans.len());
+    for &(lo, hi) in spans {
+        let op = Op::KvScan {
+            start: lo,
+            len: (hi - lo + 1) as u32,
+        };
+        b.push(0, op, &[Span::read(lo, hi)]);
+    }
+    b.finish_total()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use psmr_core::stream::StreamBuilder;
-    use psmr_core::{Op, Span};
 
     fn stream(spans: &[(u64, u64)]) -> Stream {
-        let mut b = StreamBuilder::new(CellSpace::Keys, spans.len());
-        for &(lo, hi) in spans {
-            let op = Op::KvScan {
-                start: lo,
-                len: (hi - lo + 1) as u32,
-            };
-            b.push(0, op, &[Span::read(lo, hi)]);
-        }
-        b.finish_total()
+        scan_stream(spans)
     }
 
     #[test]

@@ -41,9 +41,8 @@ use psmr_partition::PartitionConfig;
 use crate::params::MAX_QUEUE_CAPACITY;
 use crate::probe::CtxProbe;
 use crate::queue::{BoundedFifo, PushEvent};
-use crate::registry::{Fault, Registration, StreamView};
+use crate::registry::{BuildArgs, Fault, Registration, StreamView};
 use crate::roles::RoleSignal;
-use crate::spec::SchedulerSpec;
 use crate::spin::Backoff;
 // The facade's Mutex: the tracker holds the graph's lock across a point
 // (the partitioner's wake), so on virtual cores std's would block the
@@ -138,7 +137,7 @@ pub const REGISTRATION: Registration = Registration {
             (SchedulerId::RepartBase, &NEEDS_BASE),
             (SchedulerId::RepartAsync, &NEEDS_ASYNC),
         ],
-        |spec, _| build(spec),
+        build,
     )
 };
 
@@ -208,11 +207,11 @@ impl Repart {
 }
 
 /// `build` for the four `repart-*` ids.
-pub fn build(spec: &SchedulerSpec) -> Result<Box<dyn Scheduler>, RunError> {
+pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
     #[allow(unused_mut)]
-    let mut r = Repart::from_params(spec.id, &spec.repart.clone().unwrap_or_default())?;
+    let mut r = Repart::from_params(args.id, &args.params())?;
     #[cfg(feature = "fault-injection")]
-    match REGISTRATION.selected_fault(spec)?.map(|f| f.name) {
+    match args.fault().map(|f| f.name) {
         Some(FAULT_NAME) => r.no_switch_sync = true,
         Some(FAULT_NO_SCAN_SYNC) => r.no_scan_sync = true,
         Some(_) => r.swap_pairs = true,
@@ -228,14 +227,6 @@ impl Scheduler for Repart {
             Strategy::SingleWorker => SchedulerId::RepartSw,
             Strategy::Base { .. } => SchedulerId::RepartBase,
             Strategy::Async { .. } => SchedulerId::RepartAsync,
-        }
-    }
-    fn needs(&self) -> &'static Needs {
-        match self.strategy {
-            Strategy::RoundRobin => &NEEDS_RR,
-            Strategy::SingleWorker => &NEEDS_SW,
-            Strategy::Base { .. } => &NEEDS_BASE,
-            Strategy::Async { .. } => &NEEDS_ASYNC,
         }
     }
     fn info(&self) -> SchedulerInfo {
@@ -265,7 +256,7 @@ impl Scheduler for Repart {
             )));
         }
         let sh = Shared::new(self, ctx, &index, workers);
-        let roles = self.needs().roles.len();
+        let roles = crate::needs(self.id()).roles.len();
         let mut out = ctx
             .host
             .run_team(

@@ -9,8 +9,8 @@ use psmr_core::workload_ycsb::{YcsbKeyOrder, YcsbSpec, YcsbWorkload};
 use psmr_core::{Scheduler, SchedulerId};
 
 use super::{Repart, Strategy};
-use crate::spec::RepartParams;
 use crate::testkit::{self, assert_correct, Stream};
+use crate::RepartParams;
 
 fn ycsb(workload: YcsbWorkload, keys: u64, requests: u32, seed: u64) -> Stream {
     let app = AppSpec::KvStore {

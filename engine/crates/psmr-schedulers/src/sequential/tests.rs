@@ -25,14 +25,7 @@ fn sequential_executes_a_commit_stream_in_canonical_order() {
         let stream = testkit::commit_stream(seed, 60, 3, 0.5);
         let r = testkit::run(&Sequential::new(), &stream, 1);
         testkit::assert_correct(&r);
-        let order: Vec<u32> = r
-            .trace
-            .iter()
-            .filter_map(|e| match e.kind {
-                EventKind::ExecStart { req } => Some(req),
-                _ => None,
-            })
-            .collect();
+        let order = psmr_core::trace::exec_order(&r.trace);
         assert_eq!(order, stream.canonical, "seed {seed}");
     }
 }

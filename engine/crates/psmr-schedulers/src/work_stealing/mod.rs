@@ -36,8 +36,7 @@ use crate::barrier::GenerationBarrier;
 use crate::early::params::EarlyParams;
 use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::probe::CtxProbe;
-use crate::registry::{Fault, Registration};
-use crate::spec::SchedulerSpec;
+use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use crate::spin::SpinPolicies;
 use crate::BuildEnv;
 
@@ -175,28 +174,18 @@ pub const REGISTRATION: Registration = Registration {
 };
 
 /// `build` for the four `ws-*` ids.
-pub fn build(spec: &SchedulerSpec, env: &BuildEnv<'_>) -> Result<Box<dyn Scheduler>, RunError> {
-    let params = spec.stealing.clone().unwrap_or_default();
-    let (ctot, how) = mapping(&params, env)?;
+pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
+    let params: EarlyParams = args.params();
+    let (ctot, how) = mapping(&params, args.env)?;
     let ws = WorkStealing::with_ctot(
-        spec.id,
+        args.id,
         &ctot,
-        env.classes,
+        args.env.classes,
         SpinPolicies::from_param(params.spin),
         params.queue_capacity.unwrap_or(DEFAULT_QUEUE_CAPACITY),
     )?
     .with_mapping_how(how);
-    #[cfg(feature = "fault-injection")]
-    if let Some(fault) = &spec.fault {
-        if fault != broken::FAULT_NAME {
-            return Err(RunError::InvalidConfig(format!(
-                "unknown fault `{fault}`; work stealing knows `{}`",
-                broken::FAULT_NAME
-            )));
-        }
-        return Ok(Box::new(ws.into_broken()));
-    }
-    Ok(Box::new(ws))
+    boxed_or_broken!(args, ws, |_| ws.into_broken())
 }
 
 /// The CtoT of the parameters (`mapping`, default: the optimizer).
@@ -254,10 +243,6 @@ pub fn partition_ctot(classes: &ClassTable, threads: usize) -> CtoT {
 impl Scheduler for WorkStealing {
     fn id(&self) -> SchedulerId {
         self.id
-    }
-
-    fn needs(&self) -> &'static Needs {
-        &NEEDS
     }
 
     fn info(&self) -> SchedulerInfo {

@@ -11,6 +11,7 @@ use psmr_mapping::{resolve, CtoT, MappingSpec};
 use super::*;
 use crate::spec::SpinPolicy;
 use crate::testkit::{self, assert_correct, Stream};
+use crate::SchedulerSpec;
 
 const VARIANTS: [SchedulerId; 4] = [
     SchedulerId::WsConservative,
