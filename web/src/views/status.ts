@@ -15,7 +15,9 @@
  * - late scheduling: a worker queued on the graph's one lock is `lock`;
  *   ePaxos / PePaxos: a worker inside an SCC is never idle, and one waiting
  *   for another SCC (`dependency`) names the instance it waits for;
- *   repartitioning: a worker at a multi-partition sync names its request.
+ *   repartitioning: a worker at a multi-partition sync names its request;
+ *   late scheduling: a worker asleep in take() while a request of the
+ *   graph is ready is `waking` (one sleeper per ready request), never idle.
  *
  * Phrases are the family's own ("waiting for the graph lock", "waiting for
  * SCC #3's dependency on instance 41", "waiting at the sync of r12"), and
@@ -256,6 +258,11 @@ function waiting(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
       return make(t, lane, 'waking', next, classOf(ctx, next), `waking up: r${next} is in its queue`, 'waking', 'dim');
     }
     if (lane.scc >= 0) return inScc(t, lane);
+    const ready = readyFor(s, t);
+    if (ready >= 0) {
+      const text = `waking up: r${ready} is ready in the graph`;
+      return make(t, lane, 'waking', ready, classOf(ctx, ready), text, 'waking', 'dim');
+    }
     return make(t, lane, 'idle', -1, -1, idleText(ctx), 'idle', 'idle');
   }
   const why = REASON_NAMES[reason] ?? `reason ${reason}`;
@@ -287,6 +294,22 @@ function between(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
     return make(t, lane, 'next', next, classOf(ctx, next), text, `next r${next}`, 'dim');
   }
   return make(t, lane, 'idle', -1, -1, idleText(ctx), 'idle', 'idle');
+}
+
+/**
+ * Late scheduling: the ready request of the graph that sleeping worker `t`
+ * wakes for, or -1. The k-th sleeper (in thread order) is matched with the
+ * k-th ready request: with more sleepers than ready requests, the others
+ * stay asleep, so no view shows a ready request beside only sleepers.
+ */
+function readyFor(s: ReplayState, t: number): number {
+  if (s.graphReady.length === 0) return -1;
+  let k = 0;
+  for (let u = 0; u < t; u++) {
+    const l = s.lanes[u];
+    if (l.waitReason === REASON.EmptyQueue && l.exec < 0 && l.queue.length === 0 && l.stealVictim < 0 && l.scc < 0) k++;
+  }
+  return k < s.graphReady.length ? s.graphReady[k] : -1;
 }
 
 /** A worker between two instances of the SCC it runs (ePaxos family): busy, not idle. */
@@ -392,7 +415,8 @@ function memberRole(g: SyncGroup, st: ThreadStatus, phase: GroupPhase): string {
       case 'sync':
         return phase === 'gathering' || phase === 'executing' ? 'waits' : 'leaving';
       case 'spinning':
-        return 'spins';
+        // After the release a spinner is only about to see the reset mark: it leaves, as the card says.
+        return phase === 'released' ? 'leaving' : 'spins';
       case 'stealing':
         return 'steals while waiting';
       case 'marker':

@@ -32,8 +32,24 @@ export function codeFor(scheduler: string, all: readonly PseudoCode[] = codes): 
   return all.find((c) => c.schedulers.includes(scheduler)) ?? null;
 }
 
-/** The panel's view of a trace event. */
-export function pseudoEvent(e: TraceEvent, track: Track): PseudoEvent {
+/**
+ * Did the thread of event `i` (an execution of `req`) arrive at `req`'s
+ * multi-partition sync before (repartitioning), within the step window?
+ */
+function arrivedAtSync(track: Track, i: number, req: number): boolean {
+  const t = track.model.trace;
+  const th = t.thread(i);
+  for (let j = i - 1; j >= Math.max(0, i - 64); j--) {
+    if (t.thread(j) !== th) continue;
+    const k = t.kind(j);
+    if (k === KIND.PartSyncArrive) return t.get(j, F.PartSyncArrive.req) === req;
+    if (k === KIND.Dequeued) return false; // taken, no arrival since
+  }
+  return false;
+}
+
+/** The panel's view of a trace event (`index`: its position in the trace, for what it needs of the events before). */
+export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEvent {
   const kind = KIND_NAMES[e.kind] as EventKindName;
   const out: PseudoEvent = { kind, thread: e.thread === SCHEDULER ? 'scheduler' : e.thread };
   const reqClass = track.model.index.reqClass;
@@ -59,9 +75,26 @@ export function pseudoEvent(e: TraceEvent, track: Track): PseudoEvent {
       break;
     case 'ExecStart':
       withReq(get(F.ExecStart.req));
+      if (index >= 0 && track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
+        out.inSync = arrivedAtSync(track, index, get(F.ExecStart.req));
+      }
       break;
     case 'ExecEnd':
       withReq(get(F.ExecEnd.req));
+      if (index >= 0 && track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
+        out.inSync = arrivedAtSync(track, index, get(F.ExecEnd.req));
+      }
+      break;
+    case 'PartSyncArrive':
+      out.req = get(F.PartSyncArrive.req);
+      break;
+    case 'PartSyncRelease':
+      out.req = get(F.PartSyncRelease.req);
+      out.executor = get(F.PartSyncRelease.executor);
+      break;
+    case 'SyncQueued':
+      withReq(get(F.SyncQueued.req));
+      out.executor = get(F.SyncQueued.executor);
       break;
     case 'GraphInsert':
       withReq(get(F.GraphInsert.req));
@@ -152,7 +185,7 @@ function stepLine(code: PseudoCode, track: Track, position: number, start: numbe
   const t = track.model.trace;
   for (let i = position - 1; i >= Math.max(0, start, position - 64); i--) {
     if (QUIET.has(t.kind(i) as never)) continue;
-    const target = lineFor(code, pseudoEvent(t.event(i), track));
+    const target = lineFor(code, pseudoEvent(t.event(i), track, i));
     if (target) return target;
   }
   return null;

@@ -67,6 +67,8 @@ export interface PseudoEvent {
   heuristic?: number;
   /** ColorQueue: 0 joined, 1 left, 2 to the tail after a batch. */
   op?: number;
+  /** ExecStart / ExecEnd of repartitioning: the request is a multi-partition sync's (its thread arrived at it). */
+  inSync?: boolean;
 }
 
 /** Where an event puts the reader: a listing and a line number in it. */
