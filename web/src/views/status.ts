@@ -293,22 +293,38 @@ function between(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
     const text = `next: r${next} from its queue`;
     return make(t, lane, 'next', next, classOf(ctx, next), text, `next r${next}`, 'dim');
   }
+  const ready = readyFor(s, t);
+  if (ready >= 0) {
+    const text = `next: a ready request of the graph (r${ready} is ready)`;
+    return make(t, lane, 'next', ready, classOf(ctx, ready), text, `next r${ready}`, 'dim');
+  }
   return make(t, lane, 'idle', -1, -1, idleText(ctx), 'idle', 'idle');
 }
 
+/** A worker with nothing: no execution, queue, steal, SCC or held request, asleep or between two takes. */
+function free(l: LaneState): boolean {
+  return (
+    l.exec < 0 &&
+    l.queue.length === 0 &&
+    l.stealVictim < 0 &&
+    l.scc < 0 &&
+    l.current < 0 &&
+    (l.waitReason < 0 || l.waitReason === REASON.EmptyQueue)
+  );
+}
+
 /**
- * Late scheduling: the ready request of the graph that sleeping worker `t`
- * wakes for, or -1. The k-th sleeper (in thread order) is matched with the
- * k-th ready request: with more sleepers than ready requests, the others
- * stay asleep, so no view shows a ready request beside only sleepers.
+ * Late scheduling: the ready request of the graph that free worker `t`
+ * goes for (asleep in take(): it wakes for it; between two takes: it takes
+ * it next), or -1. The k-th free worker (in thread order) is matched with
+ * the k-th ready request: with more free workers than ready requests the
+ * others stay idle, so no view shows a ready request beside only idle
+ * workers.
  */
 function readyFor(s: ReplayState, t: number): number {
   if (s.graphReady.length === 0) return -1;
   let k = 0;
-  for (let u = 0; u < t; u++) {
-    const l = s.lanes[u];
-    if (l.waitReason === REASON.EmptyQueue && l.exec < 0 && l.queue.length === 0 && l.stealVictim < 0 && l.scc < 0) k++;
-  }
+  for (let u = 0; u < t; u++) if (free(s.lanes[u])) k++;
   return k < s.graphReady.length ? s.graphReady[k] : -1;
 }
 
@@ -351,6 +367,26 @@ export function fmtInt(n: number): string {
  */
 export function deliveryTotal(index: { requests: number; kindCounts: Uint32Array }): number {
   return index.kindCounts[KIND.Registered] > 0 ? index.kindCounts[KIND.Delivered] : index.requests;
+}
+
+/**
+ * The timeline's progress words, in the stream's own units: a request
+ * stream delivers requests and completes them; an event stream delivers
+ * only its root events, and its handlers register the others, so "1 of 20
+ * delivered · 190 completed" would compare roots with every event run.
+ */
+export function progressWords(
+  index: { requests: number; kindCounts: Uint32Array },
+  delivered: number,
+  completed: number,
+): { delivered: string; of: string; completed: string; done: string } {
+  const events = index.kindCounts[KIND.Registered] > 0;
+  return {
+    delivered: fmtInt(delivered),
+    of: ` of ${fmtInt(deliveryTotal(index))} ${events ? 'root events' : 'requests'} delivered · `,
+    completed: fmtInt(completed),
+    done: events ? ' events run (roots and the events their handlers registered)' : ' completed',
+  };
 }
 
 /** The scheduler (delivering) thread, in words. */

@@ -38,7 +38,9 @@ function dequeue(c: StepContext, e: Ev<'Dequeued'>, mely: boolean): string {
   const from = mely
     ? 'from the color-queue at the head of its list (up to a batch of one color before the next)'
     : 'from the head of its FIFO';
-  const ran = all(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req) ? ' and starts running its handler' : '';
+  const ran = all(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req)
+    ? ' and starts running its handler'
+    : '';
   return `T${e.thread} takes e${e.req} ${from}${ran}; no other core runs this color meanwhile${children(c, e.req)}.`;
 }
 

@@ -181,7 +181,7 @@ const QUIET = new Set([KIND.QueueLen, KIND.Flag]);
  * The line of the step that brought the replay to `position`: its last
  * event that has a line of its own (queue samples and flags skipped).
  */
-function stepLine(code: PseudoCode, track: Track, position: number, start: number): PseudoTarget | null {
+export function stepLine(code: PseudoCode, track: Track, position: number, start: number): PseudoTarget | null {
   const t = track.model.trace;
   for (let i = position - 1; i >= Math.max(0, start, position - 64); i--) {
     if (QUIET.has(t.kind(i) as never)) continue;

@@ -8,6 +8,7 @@
  */
 import { AUX_BASE, NO_REQUEST, REASON, SCHEDULER, type NamedEvent } from '../../trace/codec';
 import { threadList, type Narrator, type StepContext } from '../narrate';
+import { lanesOf } from './model';
 
 type Ev<K extends NamedEvent['kind']> = Extract<NamedEvent, { kind: K }>;
 
@@ -20,13 +21,6 @@ function role(thread: number): string {
   if (thread === SCHEDULER) return 'the scheduler';
   if (thread >= AUX_BASE) return 'the partitioner thread';
   return `T${thread}`;
-}
-
-/** The workers of a lane bit set (SyncQueued's `lanes`). */
-function lanesOf(mask: number): number[] {
-  const out: number[] = [];
-  for (let t = 0; t < 32; t++) if ((mask >>> t) & 1) out.push(t);
-  return out;
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,41 @@
+/**
+ * One state, one story over the coloring lesson (Libasync-smp and Mely):
+ * at 120 sampled algorithm steps of each recorded lesson trace, no view
+ * contradicts another or the state (views/consistency.ts), and the Colors
+ * view's cores hold the lanes' queues and run the lanes' events.
+ */
+import { describe, expect, it } from 'vitest';
+import '../families';
+import { checkLesson, lessonTracks, type Check } from '../consistency';
+import { stateAt, timeline } from './model';
+
+const coresAgree: Check = ({ track, p, state }) => {
+  const now = stateAt(timeline(track.model.trace, track.model.index.threads), p);
+  const out: string[] = [];
+  for (const core of now.cores) {
+    const lane = state.lanes[core.core];
+    if (!lane) continue;
+    if ((core.running?.req ?? -1) !== lane.exec)
+      out.push(`core T${core.core} runs e${core.running?.req ?? '-'} in the Colors view, e${lane.exec} in the lanes`);
+    if (core.queued !== lane.queue.length)
+      out.push(`core T${core.core} holds ${core.queued} events in the Colors view, ${lane.queue.length} in its lane`);
+  }
+  return out;
+};
+
+describe('coloring lesson: one state, one story at every sampled step', async () => {
+  const tracks = await lessonTracks(['libasync', 'mely']);
+  it('has both runs of the lesson', () => expect(tracks).toHaveLength(2));
+  for (const { file, track } of tracks) {
+    it(
+      file,
+      () => {
+        const r = checkLesson(track, 120, [], [coresAgree]);
+        expect(r.problems).toEqual([]);
+        expect(r.steps).toBeGreaterThanOrEqual(100);
+        expect(r.executing, 'steps that show an event running').toBeGreaterThan(0);
+      },
+      120_000,
+    );
+  }
+});
