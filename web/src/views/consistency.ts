@@ -134,15 +134,23 @@ function falseStatus(s: ReplayState, st: ThreadStatus): string | null {
 }
 
 /** Kind names of the trace vocabulary, as words a caption must not show ("(ExecStart)"). */
-const RAW = new RegExp(`\\b(${KIND_NAMES.filter((k) => /[a-z][A-Z]/.test(k)).join('|')})\\b`);
+const NAMES = (KIND_NAMES as readonly (string | undefined)[]).filter((k): k is string => !!k);
+/** "(Delivered)" after a sentence, or a CamelCase name ("ExecStart") anywhere. */
+const RAW = new RegExp(`\\((${NAMES.join('|')})\\)|\\b(${NAMES.filter((k) => /[a-z][A-Z]/.test(k)).join('|')})\\b`);
+
+/** The trace name a caption shows instead of saying what happens, or null. */
+export function rawName(text: string): string | null {
+  const m = RAW.exec(text);
+  return m ? (m[1] ?? m[2]) : null;
+}
 
 /** The caption and the step's executions against the state. */
 function captionProblems(m: Moment): string[] {
   const out: string[] = [];
   const { track, p, state, caption: text } = m;
   if (!/^[A-Z].*[.)]$/.test(text)) out.push(`caption is not a sentence: "${text}"`);
-  const raw = RAW.exec(text);
-  if (raw) out.push(`caption names the trace event ${raw[1]}: "${text}"`);
+  const raw = rawName(text);
+  if (raw) out.push(`caption names the trace event ${raw}: "${text}"`);
   const t = track.model.trace;
   // Every execution the step starts and does not end is visible after it.
   for (let i = m.start; i < p; i++) {
