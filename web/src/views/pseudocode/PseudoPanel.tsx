@@ -48,6 +48,16 @@ function arrivedAtSync(track: Track, i: number, req: number): boolean {
   return false;
 }
 
+/** Did the scheduler queue `req` as a multi-partition sync (repartitioning) just before event `i`? */
+function syncQueued(track: Track, i: number, req: number): boolean {
+  const t = track.model.trace;
+  for (let j = i - 1; j >= Math.max(0, i - 64); j--) {
+    if (t.kind(j) === KIND.SyncQueued && t.get(j, F.SyncQueued.req) === req) return true;
+    if (t.kind(j) === KIND.Delivered) return false;
+  }
+  return false;
+}
+
 /** The panel's view of a trace event (`index`: its position in the trace, for what it needs of the events before). */
 export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEvent {
   const kind = KIND_NAMES[e.kind] as EventKindName;
@@ -69,6 +79,9 @@ export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEven
       break;
     case 'Enqueued':
       withReq(get(F.Enqueued.req));
+      if (index >= 0 && track.model.index.kindCounts[KIND.SyncQueued] > 0) {
+        out.inSync = syncQueued(track, index, get(F.Enqueued.req));
+      }
       break;
     case 'Dequeued':
       withReq(get(F.Dequeued.req));

@@ -91,6 +91,7 @@ function common(scheduler: PseudoListing): PseudoRule[] {
     { kind: 'SyncQueued', target: at(scheduler, 'else: put sync') },
     { kind: 'WaitStart', reason: 'full-queue', target: at(scheduler, 'if |P| = 1') },
     { kind: 'WaitEnd', reason: 'full-queue', target: at(scheduler, 'if |P| = 1') },
+    { kind: 'Enqueued', when: (e) => e.inSync === true, target: at(scheduler, 'else: put sync') },
     { kind: 'Enqueued', target: at(scheduler, 'if |P| = 1') },
     { kind: 'QueueLen', by: 'scheduler', target: at(scheduler, 'on deliver') },
     { kind: 'WaitStart', reason: 'empty-queue', target: at(worker, 'cmd ← queue') },

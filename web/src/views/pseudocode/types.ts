@@ -67,7 +67,10 @@ export interface PseudoEvent {
   heuristic?: number;
   /** ColorQueue: 0 joined, 1 left, 2 to the tail after a batch. */
   op?: number;
-  /** ExecStart / ExecEnd of repartitioning: the request is a multi-partition sync's (its thread arrived at it). */
+  /**
+   * Repartitioning: ExecStart / ExecEnd of a multi-partition sync's request (its thread arrived at it);
+   * Enqueued of a sync's share (the scheduler queued r as a sync just before).
+   */
   inSync?: boolean;
 }
 
