@@ -55,11 +55,15 @@ function arriveText(c: StepContext, thread: number, cls: number, req: number): s
   if (m.kind === 'barrier') {
     return n < need
       ? `T${thread} takes r${req} (${name} is sequential) and arrives at ${name}'s barrier: ${n} of ${need} there. It waits, because a later request in its queue could conflict with r${req}.`
-      : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive at the barrier: now r${req} can run.`;
+      : need === 1
+        ? `T${thread} takes r${req} and arrives at ${name}'s barrier: it is ${name}'s only thread, so r${req} can run.`
+        : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive at the barrier: now r${req} can run.`;
   }
   return n < need
     ? `T${thread} takes r${req} (${name} is sequential) and arrives in ${name}'s cycle: ${n} of ${need}. It is not the last, so it ${c.profile.stealsWhileWaiting ? 'spins, stealing work meanwhile when it can,' : 'spins'} until the last one has run r${req}.`
-    : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive in the cycle: the last to arrive runs it.`;
+    : need === 1
+      ? `T${thread} takes r${req} and arrives in ${name}'s cycle: it is ${name}'s only thread, so it runs it.`
+      : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive in the cycle: the last to arrive runs it.`;
 }
 
 function execText(c: StepContext, e: Ev<'ExecStart'>): string {
@@ -77,6 +81,7 @@ function execText(c: StepContext, e: Ev<'ExecStart'>): string {
   if (g) {
     const need = c.members(cls).length || g.arrived.length;
     const rule = c.profile.sync?.executor === 'last' ? 'the last to arrive' : 'the smallest id';
+    if (need === 1) return `T${th}, ${name}'s only thread, executes r${req}.`;
     return `All ${need} threads of ${name} have arrived: T${th} (${rule}) executes r${req} while the others wait, so nothing that conflicts with it runs at the same time.`;
   }
   if (took)

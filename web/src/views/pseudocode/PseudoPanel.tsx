@@ -191,17 +191,25 @@ function RecentEvents({ track, position }: { track: Track; position: number }) {
 const QUIET = new Set([KIND.QueueLen, KIND.Flag]);
 
 /**
- * The line of the step that brought the replay to `position`: its last
- * event that has a line of its own (queue samples and flags skipped).
+ * The line of the step that brought the replay to `position`: the last
+ * event of the step's own thread that has a line of its own (queue samples
+ * and flags skipped), so another thread's event recorded meanwhile (a
+ * sleeper waking up) does not move the line away from the caption; else
+ * the last event of any thread that has one.
  */
 export function stepLine(code: PseudoCode, track: Track, position: number, start: number): PseudoTarget | null {
   const t = track.model.trace;
-  for (let i = position - 1; i >= Math.max(0, start, position - 64); i--) {
+  const from = Math.max(0, start, position - 64);
+  const own = start >= 0 && start < t.length ? t.thread(start) : -1;
+  let other: PseudoTarget | null = null;
+  for (let i = position - 1; i >= from; i--) {
     if (QUIET.has(t.kind(i) as never)) continue;
     const target = lineFor(code, pseudoEvent(t.event(i), track, i));
-    if (target) return target;
+    if (!target) continue;
+    if (t.thread(i) === own) return target;
+    other ??= target;
   }
-  return null;
+  return other;
 }
 
 export interface PseudoPanelProps {
