@@ -20,6 +20,7 @@
  * the same state. Test code only: the app never imports it.
  */
 import { createElement, type ComponentType } from 'react';
+import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { shardedClasses } from '../engine/classes';
 import { completedAt } from '../replay/progress';
@@ -267,4 +268,34 @@ export function checkLesson(
     if (s.scheduler.exec >= 0 || threadStatuses(s, ctx).some((st) => st.activity === 'executing')) executing++;
   }
   return { steps: steps.length, executing, problems: problems.slice(0, 20) };
+}
+
+/**
+ * The per-family test: for every recorded lesson trace of `schedulers`
+ * (`files` of them exactly), 120 sampled steps, each free of
+ * contradictions, and some of them showing an execution.
+ */
+export function describeLesson(
+  title: string,
+  schedulers: readonly string[],
+  files: number,
+  views: readonly ComponentType<ViewProps>[] = [],
+  checksFor: (track: Track) => readonly Check[] = () => [],
+): void {
+  describe(`${title}: one state, one story at every sampled step`, async () => {
+    const tracks = await lessonTracks(schedulers);
+    it(`has ${files} recorded lesson trace${files === 1 ? '' : 's'}`, () => expect(tracks).toHaveLength(files));
+    for (const { file, track } of tracks) {
+      it(
+        file,
+        () => {
+          const r = checkLesson(track, 120, views, checksFor(track));
+          expect(r.problems).toEqual([]);
+          expect(r.steps).toBeGreaterThanOrEqual(100);
+          expect(r.executing, 'steps that show an execution').toBeGreaterThan(0);
+        },
+        120_000,
+      );
+    }
+  });
 }

@@ -4,9 +4,8 @@
  * contradicts another or the state (views/consistency.ts), and the Colors
  * view's cores hold the lanes' queues and run the lanes' events.
  */
-import { describe, expect, it } from 'vitest';
 import '../families';
-import { checkLesson, lessonTracks, type Check } from '../consistency';
+import { describeLesson, type Check } from '../consistency';
 import { stateAt, timeline } from './model';
 
 const coresAgree: Check = ({ track, p, state }) => {
@@ -23,19 +22,4 @@ const coresAgree: Check = ({ track, p, state }) => {
   return out;
 };
 
-describe('coloring lesson: one state, one story at every sampled step', async () => {
-  const tracks = await lessonTracks(['libasync', 'mely']);
-  it('has both runs of the lesson', () => expect(tracks).toHaveLength(2));
-  for (const { file, track } of tracks) {
-    it(
-      file,
-      () => {
-        const r = checkLesson(track, 120, [], [coresAgree]);
-        expect(r.problems).toEqual([]);
-        expect(r.steps).toBeGreaterThanOrEqual(100);
-        expect(r.executing, 'steps that show an event running').toBeGreaterThan(0);
-      },
-      120_000,
-    );
-  }
-});
+describeLesson('coloring lesson', ['libasync', 'mely'], 2, [], () => [coresAgree]);

@@ -6,9 +6,8 @@
  * state's: as many nodes as it says it holds, the ready nodes the state's,
  * and no ready request beside workers that all sleep.
  */
-import { describe, expect, it } from 'vitest';
 import '../families';
-import { checkLesson, lessonTracks, type Check } from '../consistency';
+import { describeLesson, type Check } from '../consistency';
 import GraphsView from './GraphsView';
 import { eventsOf, lateGraph } from './model';
 
@@ -30,20 +29,6 @@ const lateGraphAgrees: Check = ({ track, p, state, statuses }) => {
   return out;
 };
 
-describe('late and ePaxos lessons: one state, one story at every sampled step', async () => {
-  const tracks = await lessonTracks(['late', 'epaxos', 'pepaxos']);
-  it('has the late, epaxos and pepaxos runs', () => expect(tracks).toHaveLength(3));
-  for (const { file, track } of tracks) {
-    it(
-      file,
-      () => {
-        const checks = track.scheduler === 'late' ? [lateGraphAgrees] : [];
-        const r = checkLesson(track, 120, [GraphsView], checks);
-        expect(r.problems).toEqual([]);
-        expect(r.steps).toBeGreaterThanOrEqual(100);
-        expect(r.executing, 'steps that show a request executing').toBeGreaterThan(0);
-      },
-      120_000,
-    );
-  }
-});
+describeLesson('late and ePaxos lessons', ['late', 'epaxos', 'pepaxos'], 3, [GraphsView], (track) =>
+  track.scheduler === 'late' ? [lateGraphAgrees] : [],
+);

@@ -87,23 +87,19 @@ export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEven
       withReq(get(F.Dequeued.req));
       break;
     case 'ExecStart':
-      withReq(get(F.ExecStart.req));
+    case 'ExecEnd': {
+      const req = kind === 'ExecStart' ? get(F.ExecStart.req) : get(F.ExecEnd.req);
+      withReq(req);
       if (index >= 0 && track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
-        out.inSync = arrivedAtSync(track, index, get(F.ExecStart.req));
+        out.inSync = arrivedAtSync(track, index, req);
       }
       break;
-    case 'ExecEnd':
-      withReq(get(F.ExecEnd.req));
-      if (index >= 0 && track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
-        out.inSync = arrivedAtSync(track, index, get(F.ExecEnd.req));
-      }
-      break;
+    }
     case 'PartSyncArrive':
-      out.req = get(F.PartSyncArrive.req);
-      break;
     case 'PartSyncRelease':
-      out.req = get(F.PartSyncRelease.req);
-      out.executor = get(F.PartSyncRelease.executor);
+      // A multi-partition request's sync, or (no request) a map switch's.
+      out.req = get(kind === 'PartSyncArrive' ? F.PartSyncArrive.req : F.PartSyncRelease.req);
+      if (kind === 'PartSyncRelease') out.executor = get(F.PartSyncRelease.executor);
       break;
     case 'SyncQueued':
       withReq(get(F.SyncQueued.req));

@@ -10,16 +10,8 @@
  * computes beside it.
  */
 import { cite, PAPERS } from '../papers';
-import type { PseudoCode, PseudoLine, PseudoListing, PseudoRule } from './types';
-
-type Row = [text: string, indent: number, comment?: string];
-
-function listing(id: string, title: string, rows: Row[]): PseudoListing {
-  const lines: PseudoLine[] = rows.map(([text, indent, comment], i) =>
-    comment === undefined ? { n: i + 1, text, indent } : { n: i + 1, text, indent, comment },
-  );
-  return { id, title, lines };
-}
+import { lineStarting, listing, type Row } from './build';
+import type { PseudoCode, PseudoListing, PseudoRule, PseudoTarget } from './types';
 
 /** How every scheduler routes a request (after its own first lines). */
 const route: Row[] = [
@@ -35,15 +27,16 @@ const staticScheduler = listing('scheduler', 'Scheduler (RR, SW: the map never c
   ...route.slice(0, 3),
 ]);
 
-const baseScheduler = listing('scheduler', 'Scheduler (Base)', [
-  ['on deliver(r):', 0],
-  ...route,
+/** Base's repartitioning, on the scheduler's own thread. */
+const stopAndPartition: Row[] = [
   ['every Δp requests:', 1],
   ['stop scheduling; wait until the tracker has recorded every request', 2],
   ['partition the workload graph into n balanced parts, few edges cut', 2],
   ['install the new map; put a map-switch sync into every queue', 2, 'keys that change part move'],
   ['resume scheduling', 2],
-]);
+];
+
+const baseScheduler = listing('scheduler', 'Scheduler (Base)', [['on deliver(r):', 0], ...route, ...stopAndPartition]);
 
 const asyncScheduler = listing('scheduler', 'Scheduler (Async)', [
   ['on deliver(r):', 0],
@@ -71,15 +64,7 @@ const worker = listing('worker', 'Worker thread me', [
   ['else: execute r', 1, 'all its keys are mine'],
 ]);
 
-function lineOf(l: PseudoListing, prefix: string): number {
-  const line = l.lines.find((x) => x.text.startsWith(prefix));
-  if (!line) throw new Error(`repartitioning pseudo-code: no line "${prefix}" in ${l.id}`);
-  return line.n;
-}
-
-function at(l: PseudoListing, prefix: string) {
-  return { listing: l.id, line: lineOf(l, prefix) };
-}
+const at = lineStarting;
 
 /** A multi-partition request (the event names one) versus a map switch (no request). */
 const noReq = (e: { req?: number }) => e.req === undefined || e.req === 0xffffffff;
@@ -114,6 +99,11 @@ function common(scheduler: PseudoListing): PseudoRule[] {
   ];
 }
 
+/** The events of installing a map: the keys that move, the switch, the new map's balance. */
+function installing(target: PseudoTarget): PseudoRule[] {
+  return (['KeyMoved', 'MapSwitch', 'MapBalance'] as const).map((kind) => ({ kind, target }));
+}
+
 const source = `After sections 3 and 4 of ${cite(PAPERS.repartitioning)}. Explained in docs/teaching/repartitioning.md.`;
 
 export const repartStatic: PseudoCode = {
@@ -131,9 +121,7 @@ export const repartBase: PseudoCode = {
     { kind: 'SchedulerPause', target: at(baseScheduler, 'stop scheduling') },
     { kind: 'PartitionStart', target: at(baseScheduler, 'partition the workload') },
     { kind: 'Partitioned', target: at(baseScheduler, 'partition the workload') },
-    { kind: 'KeyMoved', target: at(baseScheduler, 'install the new map') },
-    { kind: 'MapSwitch', target: at(baseScheduler, 'install the new map') },
-    { kind: 'MapBalance', target: at(baseScheduler, 'install the new map') },
+    ...installing(at(baseScheduler, 'install the new map')),
     { kind: 'SchedulerResume', target: at(baseScheduler, 'resume scheduling') },
     ...common(baseScheduler),
   ],
@@ -146,9 +134,7 @@ export const repartAsync: PseudoCode = {
   rules: [
     { kind: 'PartitionStart', target: at(partitioner, 'partition g') },
     { kind: 'Partitioned', target: at(partitioner, 'offer the new map') },
-    { kind: 'KeyMoved', target: at(asyncScheduler, 'install it') },
-    { kind: 'MapSwitch', target: at(asyncScheduler, 'install it') },
-    { kind: 'MapBalance', target: at(asyncScheduler, 'install it') },
+    ...installing(at(asyncScheduler, 'install it')),
     ...common(asyncScheduler),
   ],
 };

@@ -5,10 +5,9 @@
  * Partitions view's map and "scheduler stopped" say what the events up to
  * the position say.
  */
-import { describe, expect, it } from 'vitest';
 import '../families';
 import { F, KIND } from '../../trace/codec';
-import { checkLesson, lessonTracks, type Check } from '../consistency';
+import { describeLesson, type Check } from '../consistency';
 import { pausedAt, timeline } from './model';
 
 const mapAgrees: Check = ({ track, p, state }) => {
@@ -29,19 +28,4 @@ const mapAgrees: Check = ({ track, p, state }) => {
   return out;
 };
 
-describe('repartitioning lesson: one state, one story at every sampled step', async () => {
-  const tracks = await lessonTracks(['repart-base', 'repart-async']);
-  it('has the Base and Async runs', () => expect(tracks).toHaveLength(2));
-  for (const { file, track } of tracks) {
-    it(
-      file,
-      () => {
-        const r = checkLesson(track, 120, [], [mapAgrees]);
-        expect(r.problems).toEqual([]);
-        expect(r.steps).toBeGreaterThanOrEqual(100);
-        expect(r.executing, 'steps that show a request executing').toBeGreaterThan(0);
-      },
-      120_000,
-    );
-  }
-});
+describeLesson('repartitioning lesson', ['repart-base', 'repart-async'], 2, [], () => [mapAgrees]);

@@ -4,23 +4,7 @@
  * between its start and its end, every step has its pseudo-code line and
  * a plain sentence (views/consistency.ts).
  */
-import { describe, expect, it } from 'vitest';
 import '../families';
-import { checkLesson, lessonTracks } from '../consistency';
+import { describeLesson } from '../consistency';
 
-describe('sequential: one state, one story at every sampled step', async () => {
-  const tracks = await lessonTracks(['sequential']);
-  it('has a recorded run', () => expect(tracks).toHaveLength(1));
-  for (const { file, track } of tracks) {
-    it(
-      file,
-      () => {
-        const r = checkLesson(track, 120);
-        expect(r.problems).toEqual([]);
-        expect(r.steps).toBeGreaterThanOrEqual(100);
-        expect(r.executing, 'steps that show the scheduler executing').toBeGreaterThan(0);
-      },
-      120_000,
-    );
-  }
-});
+describeLesson('sequential baseline', ['sequential'], 1);
