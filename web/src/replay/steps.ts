@@ -1,7 +1,13 @@
 /**
  * Algorithm steps: how the classroom groups trace events into the steps a
- * teacher narrates (one dispatch, one take-and-execute, one barrier phase,
- * one release, one steal), instead of one trace event at a time.
+ * teacher narrates (one dispatch, one take-and-start-executing, one
+ * finished execution, one barrier phase, one release, one steal, one
+ * repartitioning phase), instead of one trace event at a time.
+ *
+ * An execution is two steps: the one that starts it (with the take that
+ * led to it) and the one that ends it (`ExecEnd` starts a step). So the
+ * state after the first shows the request executing: no caption says
+ * "executes r0" beside a lane that is already idle again.
  *
  * A step starts at a *start event* and runs until the next start event;
  * every other event (a queue sample, a flag, the end of an execution, the
@@ -60,7 +66,19 @@ export function startsStep(t: PackedTrace, i: number): boolean {
     case KIND.ColorSteal:
     case KIND.StealTry:
     case KIND.Partitioned:
+    case KIND.ExecEnd:
+    case KIND.SchedulerPause:
+    case KIND.SchedulerResume:
+    case KIND.PartSyncRelease:
       return true;
+    case KIND.PartitionStart:
+      // Base stops scheduling, then partitions: one step.
+      return !(i > 0 && t.kind(i - 1) === KIND.SchedulerPause && t.thread(i - 1) === th);
+    case KIND.PartSyncArrive: {
+      // Taking a multi-partition request (or a map switch) and arriving at its sync is one step.
+      const j = prevOfThread(t, i, th);
+      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === t.get(i, F.PartSyncArrive.req));
+    }
     case KIND.Enqueued:
       // Part of the dispatch of its request, unless the scheduler was held
       // up (a full queue) and this enqueue stands alone.
@@ -86,13 +104,20 @@ export function startsStep(t: PackedTrace, i: number): boolean {
         const req = t.get(i, F.WaitStart.req);
         if (pk === KIND.SyncArrive && t.get(j, F.SyncArrive.req) === req) return false;
         if (pk === KIND.SyncRelease && t.get(j, F.SyncRelease.req) === req) return false;
+        if (pk === KIND.PartSyncArrive && t.get(j, F.PartSyncArrive.req) === req) return false;
+        if (pk === KIND.PartSyncRelease && t.get(j, F.PartSyncRelease.req) === req) return false;
         if (pk === KIND.Dequeued || pk === KIND.StealDone) return false;
         return true;
+      }
+      if (reason === REASON.MapSwitch) {
+        // Arriving at a map switch and waiting there is one step.
+        const j = prevOfThread(t, i, th);
+        return !(j >= 0 && t.kind(j) === KIND.PartSyncArrive);
       }
       return true; // empty queue, full queue, marker, dependency...
     }
     default:
-      // ExecEnd, WaitEnd, Flag, QueueLen: bookkeeping within a step.
+      // WaitEnd, Flag, QueueLen, KeyMoved, MapBalance...: bookkeeping within a step.
       return false;
   }
 }

@@ -99,6 +99,12 @@ export interface ReplayState {
   syncs: SyncGroup[];
   /** Requests in a dependency graph (late / ePaxos families). */
   graphSize: number;
+  /**
+   * Requests of the dependency graph that are ready (lost their last edge)
+   * and not yet taken by a worker, in the order they became ready (late
+   * scheduling: a worker asleep in take() wakes for one of them).
+   */
+  graphReady: number[];
   executedTotal: number;
 }
 
@@ -140,6 +146,7 @@ export function emptyState(threads: number): ReplayState {
     },
     syncs: [],
     graphSize: 0,
+    graphReady: [],
     executedTotal: 0,
   };
 }
@@ -225,6 +232,8 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       break;
     }
     case KIND.Dequeued:
+      // A ready request of the dependency graph is taken (no-op elsewhere: the list is empty).
+      if (s.graphReady.length > 0) removeOne(s.graphReady, trace.get(i, F.Dequeued.req));
       if (lane) {
         removeOne(lane.queue, trace.get(i, F.Dequeued.req));
         lane.current = trace.get(i, F.Dequeued.req);
@@ -341,6 +350,10 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       break;
     case KIND.GraphRemove:
       s.graphSize = Math.max(0, s.graphSize - 1);
+      removeOne(s.graphReady, trace.get(i, F.GraphRemove.req));
+      break;
+    case KIND.Ready:
+      s.graphReady.push(trace.get(i, F.Ready.req));
       break;
     case KIND.SccStart:
       if (lane) lane.scc = trace.get(i, F.SccStart.group);
@@ -465,6 +478,7 @@ export function serialize(s: ReplayState): Float64Array {
     pushList(out, l.stolen);
     pushList(out, l.stolenAll);
   }
+  pushList(out, s.graphReady);
   out.push(s.syncs.length);
   for (const g of s.syncs) {
     out.push(g.cls, g.req, g.cycle, g.executor, g.releasedAt, g.executing, g.executedBy);
@@ -533,6 +547,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
       scc,
     });
   }
+  const graphReady = list();
   const nSyncs = next();
   const syncs: SyncGroup[] = [];
   for (let i = 0; i < nSyncs; i++) {
@@ -546,7 +561,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
     const arrived = list();
     syncs.push({ cls, req, cycle, arrived, executor, releasedAt, executing, executedBy });
   }
-  return { position, tNs, lanes, scheduler, syncs, graphSize, executedTotal };
+  return { position, tNs, lanes, scheduler, syncs, graphSize, graphReady, executedTotal };
 }
 
 /** A deep copy (via the flat form, so it is exactly what a checkpoint keeps). */

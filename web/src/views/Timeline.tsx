@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import { completedAt } from '../replay/progress';
 import { MAX_SLOWDOWN, MIN_SLOWDOWN, replayStore, STEP_PACES_MS, useReplay } from '../replay/store';
 import { usePalette } from './display';
-import { deliveryTotal, fmtInt } from './status';
+import { fmtInt, progressWords } from './status';
 import { JumpButtons } from './jumps';
 
 function fmtNs(ns: number): string {
@@ -114,8 +114,8 @@ export function Timeline() {
   if (!model) return null;
   const n = model.length;
   const state = model.stateAt(position);
-  const requests = deliveryTotal(model.index);
   const done = completedAt(model, position);
+  const words = progressWords(model.index, state.scheduler.delivered, done);
   return (
     <div className="timeline" data-testid="timeline">
       <div className="timeline-row">
@@ -160,8 +160,10 @@ export function Timeline() {
           data-delivered={state.scheduler.delivered}
           data-completed={done}
         >
-          <b>{fmtInt(state.scheduler.delivered)}</b> of {fmtInt(requests)} requests delivered · <b>{fmtInt(done)}</b>{' '}
-          completed
+          <b>{words.delivered}</b>
+          {words.of}
+          <b>{words.completed}</b>
+          {words.done}
           {tracks.length > 1 && <> ({track.label} leads)</>}
           <span className="muted">
             {' '}

@@ -80,11 +80,9 @@ describe('family modules', () => {
     expect(ids(these)).toEqual(['threads', 'sync', 'partitions', 'coloring', 'graph', 'mapping', 'charts']);
   });
 
-  it('give a listing to every scheduler but the sequential and repartitioning ones, and only to theirs', () => {
+  it('give a listing to every scheduler, and only to theirs', () => {
     const listed = codes.flatMap((c) => c.schedulers);
-    for (const [id, family] of TABLE) {
-      expect(listed.includes(id), id).toBe(family !== 'sequential' && family !== 'repartitioning');
-    }
+    for (const [id] of TABLE) expect(listed.includes(id), id).toBe(true);
     for (const m of FAMILIES) {
       const own = new Set(m.schedulers.map((s) => s.id));
       for (const c of m.pseudocode ?? [])

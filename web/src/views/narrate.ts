@@ -8,7 +8,7 @@
  * which only restates the event. Narrators read the step's events and the
  * replay state after them, and say nothing the trace does not show.
  */
-import { describe, KIND_NAMES, named, SCHEDULER, type NamedEvent, type TraceEvent } from '../trace/codec';
+import { describe, named, SCHEDULER, type NamedEvent, type TraceEvent } from '../trace/codec';
 import type { ReplayState } from '../trace/state';
 import type { Track } from '../replay/store';
 import { stepStartBefore } from '../replay/steps';
@@ -91,8 +91,22 @@ export function caption(track: Track, p: number, state: ReplayState): { text: st
     const text = n(ctx);
     if (text) return { text, start: s };
   }
-  const e = raw[0];
-  const line = describe(e, ctx.className);
+  return { text: plainSentence(ctx), start: s };
+}
+
+/**
+ * The generic sentence: the step's start event in plain words (never its
+ * trace name), with the start of an execution when the step holds it.
+ */
+function plainSentence(c: StepContext): string {
+  const e = c.start;
+  if (e.kind === 'Dequeued') {
+    const runs = c.events.some((x) => x.kind === 'ExecStart' && x.thread === e.thread && x.req === e.req);
+    return `${who(e.thread)} takes ${reqName(c, e.req)} from its queue${runs ? ' and starts executing it' : ''}.`;
+  }
+  if (e.kind === 'ExecStart') return `${who(e.thread)} starts executing ${reqName(c, e.req)}.`;
+  if (e.kind === 'ExecEnd') return `${who(e.thread)} has finished executing ${reqName(c, e.req)}.`;
+  const line = describe(c.raw[0], c.className);
   // A sentence: capital first letter ("scheduler delivered..." -> "Scheduler delivered...").
-  return { text: `${line.charAt(0).toUpperCase()}${line.slice(1)} (${KIND_NAMES[e.kind] ?? e.kind}).`, start: s };
+  return `${line.charAt(0).toUpperCase()}${line.slice(1)}.`;
 }

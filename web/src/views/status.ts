@@ -15,7 +15,9 @@
  * - late scheduling: a worker queued on the graph's one lock is `lock`;
  *   ePaxos / PePaxos: a worker inside an SCC is never idle, and one waiting
  *   for another SCC (`dependency`) names the instance it waits for;
- *   repartitioning: a worker at a multi-partition sync names its request.
+ *   repartitioning: a worker at a multi-partition sync names its request;
+ *   late scheduling: a worker asleep in take() while a request of the
+ *   graph is ready is `waking` (one sleeper per ready request), never idle.
  *
  * Phrases are the family's own ("waiting for the graph lock", "waiting for
  * SCC #3's dependency on instance 41", "waiting at the sync of r12"), and
@@ -256,6 +258,11 @@ function waiting(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
       return make(t, lane, 'waking', next, classOf(ctx, next), `waking up: r${next} is in its queue`, 'waking', 'dim');
     }
     if (lane.scc >= 0) return inScc(t, lane);
+    const ready = readyFor(s, t);
+    if (ready >= 0) {
+      const text = `waking up: r${ready} is ready in the graph`;
+      return make(t, lane, 'waking', ready, classOf(ctx, ready), text, 'waking', 'dim');
+    }
     return make(t, lane, 'idle', -1, -1, idleText(ctx), 'idle', 'idle');
   }
   const why = REASON_NAMES[reason] ?? `reason ${reason}`;
@@ -286,7 +293,39 @@ function between(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
     const text = `next: r${next} from its queue`;
     return make(t, lane, 'next', next, classOf(ctx, next), text, `next r${next}`, 'dim');
   }
+  const ready = readyFor(s, t);
+  if (ready >= 0) {
+    const text = `next: a ready request of the graph (r${ready} is ready)`;
+    return make(t, lane, 'next', ready, classOf(ctx, ready), text, `next r${ready}`, 'dim');
+  }
   return make(t, lane, 'idle', -1, -1, idleText(ctx), 'idle', 'idle');
+}
+
+/** A worker with nothing: no execution, queue, steal, SCC or held request, asleep or between two takes. */
+function free(l: LaneState): boolean {
+  return (
+    l.exec < 0 &&
+    l.queue.length === 0 &&
+    l.stealVictim < 0 &&
+    l.scc < 0 &&
+    l.current < 0 &&
+    (l.waitReason < 0 || l.waitReason === REASON.EmptyQueue)
+  );
+}
+
+/**
+ * Late scheduling: the ready request of the graph that free worker `t`
+ * goes for (asleep in take(): it wakes for it; between two takes: it takes
+ * it next), or -1. The k-th free worker (in thread order) is matched with
+ * the k-th ready request: with more free workers than ready requests the
+ * others stay idle, so no view shows a ready request beside only idle
+ * workers.
+ */
+function readyFor(s: ReplayState, t: number): number {
+  if (s.graphReady.length === 0) return -1;
+  let k = 0;
+  for (let u = 0; u < t; u++) if (free(s.lanes[u])) k++;
+  return k < s.graphReady.length ? s.graphReady[k] : -1;
 }
 
 /** A worker between two instances of the SCC it runs (ePaxos family): busy, not idle. */
@@ -328,6 +367,26 @@ export function fmtInt(n: number): string {
  */
 export function deliveryTotal(index: { requests: number; kindCounts: Uint32Array }): number {
   return index.kindCounts[KIND.Registered] > 0 ? index.kindCounts[KIND.Delivered] : index.requests;
+}
+
+/**
+ * The timeline's progress words, in the stream's own units: a request
+ * stream delivers requests and completes them; an event stream delivers
+ * only its root events, and its handlers register the others, so "1 of 20
+ * delivered · 190 completed" would compare roots with every event run.
+ */
+export function progressWords(
+  index: { requests: number; kindCounts: Uint32Array },
+  delivered: number,
+  completed: number,
+): { delivered: string; of: string; completed: string; done: string } {
+  const events = index.kindCounts[KIND.Registered] > 0;
+  return {
+    delivered: fmtInt(delivered),
+    of: ` of ${fmtInt(deliveryTotal(index))} ${events ? 'root events' : 'requests'} delivered · `,
+    completed: fmtInt(completed),
+    done: events ? ' events run (roots and the events their handlers registered)' : ' completed',
+  };
 }
 
 /** The scheduler (delivering) thread, in words. */
@@ -392,7 +451,8 @@ function memberRole(g: SyncGroup, st: ThreadStatus, phase: GroupPhase): string {
       case 'sync':
         return phase === 'gathering' || phase === 'executing' ? 'waits' : 'leaving';
       case 'spinning':
-        return 'spins';
+        // After the release a spinner is only about to see the reset mark: it leaves, as the card says.
+        return phase === 'released' ? 'leaving' : 'spins';
       case 'stealing':
         return 'steals while waiting';
       case 'marker':

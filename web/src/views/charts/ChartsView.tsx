@@ -15,6 +15,7 @@ import { replayStore, useReplay } from '../../replay/store';
 import { queueBucketEndNs } from '../../trace/index';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import type { RunReport } from '../../engine/protocol';
+import { coresNote } from './coresNote';
 import type { ViewProps } from '../registry';
 import { ExportButtons, toCsv } from '../../export';
 import { groupedBars, lineChart, type Series } from './charts';
@@ -117,7 +118,10 @@ function ChartsBody({ tracks, allRuns, runs, states }: ViewProps) {
   const phase = useRun((s) => s.phase);
   const leader = useReplay((s) => s.leader);
 
+  const cores = useRun((s) => s.report?.cores ?? 0);
+
   const liveMode = phase === 'running' || allRuns.length === 0;
+  const crowded = liveMode ? null : coresNote(allRuns, cores);
   const keys = liveMode
     ? runKeys(
         live.map((s) => ({ scheduler: schedulerIdOf(s.scheduler, text), label: `${s.scheduler} (live)` })),
@@ -165,6 +169,9 @@ function ChartsBody({ tracks, allRuns, runs, states }: ViewProps) {
         box={tputBox}
         csv={() => seriesCsv(tput, 't_ms', 'ops_s')}
         name="throughput"
+        note={crowded ?? undefined}
+        noteTestId="cores-note"
+        noteWarn={crowded !== null}
       />
       <ChartFigure
         title="Latency percentiles"
@@ -179,7 +186,8 @@ function ChartsBody({ tracks, allRuns, runs, states }: ViewProps) {
         }
         name="latency"
         empty={latRuns.length === 0 ? 'Latencies come with the report, when the run ends.' : undefined}
-        note="A request's latency runs from its delivery to the scheduler to the end of its execution: waiting in a queue, waiting at barriers or cycles (or for a stealer), and running it, pace included. Ordering the requests (consensus) is not part of this lab."
+        note={`A request's latency runs from its delivery to the scheduler to the end of its execution: waiting in a queue, waiting at barriers or cycles (or for a stealer), and running it, pace included. Ordering the requests (consensus) is not part of this lab.${crowded ? ` ${crowded}` : ''}`}
+        noteWarn={crowded !== null}
       />
       {tracks.map((t, i) => (
         <ThreadTimes
@@ -318,11 +326,14 @@ function ChartFigure(props: {
   name: string;
   empty?: string;
   note?: string;
+  /** Test id of the note, and whether it warns (the cores note). */
+  noteTestId?: string;
+  noteWarn?: boolean;
   testId?: string;
   /** Extra data attributes on the figure (tests read the replay time there). */
   data?: Record<string, string>;
 }) {
-  const { title, svg, box, csv, name, empty, note, testId, data } = props;
+  const { title, svg, box, csv, name, empty, note, noteTestId, noteWarn, testId, data } = props;
   return (
     <figure data-testid={testId} {...data}>
       <figcaption>
@@ -338,7 +349,11 @@ function ChartFigure(props: {
       <div ref={box} className="chart-box">
         {empty === undefined ? <svg ref={svg} role="img" aria-label={title} /> : <p className="muted">{empty}</p>}
       </div>
-      {note && <p className="chart-note">{note}</p>}
+      {note && (
+        <p className={noteWarn ? 'chart-note warn' : 'chart-note'} data-testid={noteTestId}>
+          {note}
+        </p>
+      )}
     </figure>
   );
 }

@@ -6,7 +6,15 @@ import { F, KIND } from '../../trace/codec';
 import { first, firstOfKind, type Finder } from '../bookmarks';
 
 export const coloringBookmarks: Record<string, Finder> = {
-  'color-steal': firstOfKind(KIND.ColorSteal),
+  /**
+   * A whole color moving: the first steal of several events (what "the
+   * whole color" means is visible), else the first steal.
+   */
+  'color-steal': (track) => {
+    const t = track.model.trace;
+    const several = first(track, (i) => t.kind(i) === KIND.ColorSteal && t.get(i, F.ColorSteal.count) >= 2);
+    return several >= 0 ? several : firstOfKind(KIND.ColorSteal)(track);
+  },
 
   /** A steal that took longer than the annotated work it moved: the naive steal of Libasync-smp on short events. */
   'costly-steal': (track) => {

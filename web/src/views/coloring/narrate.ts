@@ -38,7 +38,9 @@ function dequeue(c: StepContext, e: Ev<'Dequeued'>, mely: boolean): string {
   const from = mely
     ? 'from the color-queue at the head of its list (up to a batch of one color before the next)'
     : 'from the head of its FIFO';
-  const ran = all(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req) ? ' and runs its handler' : '';
+  const ran = all(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req)
+    ? ' and starts running its handler'
+    : '';
   return `T${e.thread} takes e${e.req} ${from}${ran}; no other core runs this color meanwhile${children(c, e.req)}.`;
 }
 
@@ -79,6 +81,9 @@ export function coloringCaption(c: StepContext): string | null {
     case 'ExecStart':
       // (After a wait for work, the take and the run are two steps.)
       return `T${e.thread} runs the handler of e${e.req}; no other core runs this color meanwhile${children(c, e.req)}.`;
+    case 'ExecEnd': {
+      return `T${e.thread} has finished the handler of e${e.req}${children(c, e.req)}.`;
+    }
     case 'StealTry':
       return stealTry(c, e);
     case 'ColorSteal':

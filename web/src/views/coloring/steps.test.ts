@@ -97,3 +97,21 @@ describe('coloring bookmarks', () => {
     expect(kind(refused.position)).toBe(make('StealRefused', {}, 0, 0).kind);
   });
 });
+
+describe('the whole-color steal bookmark', () => {
+  it('shows a steal that moves several events, not the first one-event steal', () => {
+    const model = loadTraceHere(
+      encode([
+        ev('Registered', { parent: NO_REQUEST, child: 0, color: 5, core: 0 }, 1, SCHEDULER),
+        ev('Registered', { parent: NO_REQUEST, child: 1, color: 6, core: 0 }, 2, SCHEDULER),
+        ev('Registered', { parent: NO_REQUEST, child: 2, color: 7, core: 0 }, 3, SCHEDULER),
+        ev('Registered', { parent: NO_REQUEST, child: 3, color: 7, core: 0 }, 4, SCHEDULER),
+        ev('Dequeued', { req: 0 }, 5, 0),
+        ev('ColorSteal', { victim: 0, color: 6, count: 1 }, 6, 1),
+        ev('ColorSteal', { victim: 0, color: 7, count: 2 }, 7, 1),
+      ]),
+    );
+    const t: Track = { key: 'l', label: 'l', scheduler: 'libasync', model, classNames: [], mapping: [] };
+    expect(findBookmark(t, 'color-steal', 'coloring', 'x')!.position).toBe(7);
+  });
+});

@@ -55,11 +55,15 @@ function arriveText(c: StepContext, thread: number, cls: number, req: number): s
   if (m.kind === 'barrier') {
     return n < need
       ? `T${thread} takes r${req} (${name} is sequential) and arrives at ${name}'s barrier: ${n} of ${need} there. It waits, because a later request in its queue could conflict with r${req}.`
-      : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive at the barrier: now r${req} can run.`;
+      : need === 1
+        ? `T${thread} takes r${req} and arrives at ${name}'s barrier: it is ${name}'s only thread, so r${req} can run.`
+        : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive at the barrier: now r${req} can run.`;
   }
   return n < need
     ? `T${thread} takes r${req} (${name} is sequential) and arrives in ${name}'s cycle: ${n} of ${need}. It is not the last, so it ${c.profile.stealsWhileWaiting ? 'spins, stealing work meanwhile when it can,' : 'spins'} until the last one has run r${req}.`
-    : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive in the cycle: the last to arrive runs it.`;
+    : need === 1
+      ? `T${thread} takes r${req} and arrives in ${name}'s cycle: it is ${name}'s only thread, so it runs it.`
+      : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive in the cycle: the last to arrive runs it.`;
 }
 
 function execText(c: StepContext, e: Ev<'ExecStart'>): string {
@@ -77,11 +81,28 @@ function execText(c: StepContext, e: Ev<'ExecStart'>): string {
   if (g) {
     const need = c.members(cls).length || g.arrived.length;
     const rule = c.profile.sync?.executor === 'last' ? 'the last to arrive' : 'the smallest id';
+    if (need === 1) return `T${th}, ${name}'s only thread, executes r${req}.`;
     return `All ${need} threads of ${name} have arrived: T${th} (${rule}) executes r${req} while the others wait, so nothing that conflicts with it runs at the same time.`;
   }
   if (took)
-    return `T${th} takes ${reqName(c, req)} from the head of its queue and executes it: ${name} is concurrent, so no other thread has to wait for it.`;
+    return `T${th} takes ${reqName(c, req)} from the head of its queue and starts executing it: ${name} is concurrent, so no other thread has to wait for it.`;
   return `T${th} executes ${reqName(c, req)}.`;
+}
+
+/** The end of an execution: what the thread does next follows from it. */
+function endText(c: StepContext, e: Ev<'ExecEnd'>): string {
+  const req = e.req;
+  const th = e.thread;
+  if (th === SCHEDULER) return `The scheduler has finished executing r${req}.`;
+  const g = groupFor(c.state, req);
+  if (g) {
+    const name = c.className(c.classOf(req));
+    const next = c.profile.sync?.kind === 'cycle' ? `resets ${name}'s cycle mark` : `opens ${name}'s barrier`;
+    return `T${th} has finished executing r${req}; next it ${next} so the other threads of ${name} can go on.`;
+  }
+  const lane = c.state.lanes[th];
+  const stolen = lane && lane.stealVictim >= 0 && lane.stolenAll.includes(req);
+  return `T${th} has finished executing ${reqName(c, req)}${stolen ? `, stolen from T${lane.stealVictim}` : ''}; it goes back to its queue.`;
 }
 
 function releaseText(c: StepContext, e: Ev<'SyncRelease'>): string {
@@ -141,6 +162,8 @@ export const earlyCaption: Narrator = (c) => {
       return arriveText(c, e.thread, e.class, e.req);
     case 'ExecStart':
       return execText(c, e);
+    case 'ExecEnd':
+      return endText(c, e);
     case 'SyncRelease':
       return releaseText(c, e);
     case 'WaitStart':
@@ -150,7 +173,12 @@ export const earlyCaption: Narrator = (c) => {
       const why = waiting
         ? `While it waits in a cycle, T${e.thread} steals`
         : `T${e.thread} has nothing to do and steals`;
-      return `${why} T${e.victim}'s ready queue: ${e.count} request${e.count === 1 ? '' : 's'} from r${e.first} on, all concurrent (T${e.victim}'s flag is down), so they may run anywhere. It sets a marker on T${e.victim}.`;
+      // The flag as the state shows it now: the victim may have raised it again since.
+      const up = c.state.lanes[e.victim]?.ready === 1;
+      const flag = up
+        ? `T${e.victim}'s flag was down when it stole; it is up again now, a sequential request having reached T${e.victim}'s queue since`
+        : `T${e.victim}'s flag is down`;
+      return `${why} T${e.victim}'s ready queue: ${e.count} request${e.count === 1 ? '' : 's'} from r${e.first} on, all concurrent (${flag}), so they may run anywhere. It sets a marker on T${e.victim}.`;
     }
     case 'StealDone':
       return `T${e.thread} has executed everything it stole from T${e.victim} and clears its marker: T${e.victim} may now synchronize on its next sequential request.`;

@@ -132,7 +132,9 @@ export function lateGraph(events: readonly Ev[], upto = events.length): LateGrap
   return {
     nodes: list,
     edges: list.flatMap((n) => n.waitsFor.map((to) => [n.req, to] as [number, number])),
-    size,
+    // The nodes drawn, not the last GraphSize sample (recorded after the
+    // insert or removal it follows, so it can lag one event behind).
+    size: inserted > 0 ? nodes.size : size,
     bound,
     schedulerBlocked,
     lockQueue: lock,
@@ -380,9 +382,15 @@ export function lateStep(e: Ev): Step | null {
         ? { listing: 'scheduler', line: 7, sentence: `Request r${e.a} depends on nothing: it is ready.` }
         : { listing: 'worker', line: 8, sentence: `Request r${e.a} lost its last edge: it is ready.` };
     case K.Dequeued:
-      return { listing: 'worker', line: 4, sentence: `${who(e.thread)} takes r${e.a}.` };
+      return { listing: 'worker', line: 4, sentence: `${who(e.thread)} takes ready r${e.a} from the graph.` };
     case K.ExecStart:
       return { listing: 'worker', line: 6, sentence: `${who(e.thread)} executes r${e.a}, outside the lock.` };
+    case K.ExecEnd:
+      return {
+        listing: 'worker',
+        line: 6,
+        sentence: `${who(e.thread)} has finished executing r${e.a}; next it locks the graph to remove it.`,
+      };
     case K.GraphRemove:
       return { listing: 'worker', line: 8, sentence: `Request r${e.a} leaves the graph; its dependents lose an edge.` };
     default:
@@ -450,6 +458,12 @@ export function epaxosStep(e: Ev, parallel: boolean): Step | null {
         listing: parallel ? 'worker' : 'executor',
         line: parallel ? 6 : 9,
         sentence: `${who(e.thread)} executes r${e.a}.`,
+      };
+    case K.ExecEnd:
+      return {
+        listing: parallel ? 'worker' : 'executor',
+        line: parallel ? 7 : 10,
+        sentence: `${who(e.thread)} has finished executing r${e.a}: its instance's command is executed.`,
       };
     case K.SccEnd:
       return parallel

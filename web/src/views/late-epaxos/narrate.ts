@@ -10,9 +10,18 @@ import { epaxosStep, lateStep, type Ev } from './model';
 
 const first = (c: StepContext): Ev | undefined => c.raw[0];
 
+/** A take whose step also starts the execution (replay/steps.ts) says both. */
+function withStart(c: StepContext, sentence: string): string {
+  const s = c.start;
+  if (s.kind !== 'Dequeued') return sentence;
+  const runs = c.events.some((x) => x.kind === 'ExecStart' && x.thread === s.thread && x.req === s.req);
+  return runs ? `${sentence.replace(/\.$/, '')} and starts executing it, outside the lock.` : sentence;
+}
+
 export const lateCaption: Narrator = (c) => {
   const e = first(c);
-  return e ? (lateStep(e)?.sentence ?? null) : null;
+  const sentence = e ? lateStep(e)?.sentence : undefined;
+  return sentence ? withStart(c, sentence) : null;
 };
 
 /** ePaxos and PePaxos (`epaxosStep`'s `parallel`: PePaxos runs independent SCCs side by side). */

@@ -32,8 +32,34 @@ export function codeFor(scheduler: string, all: readonly PseudoCode[] = codes): 
   return all.find((c) => c.schedulers.includes(scheduler)) ?? null;
 }
 
-/** The panel's view of a trace event. */
-export function pseudoEvent(e: TraceEvent, track: Track): PseudoEvent {
+/**
+ * Did the thread of event `i` (an execution of `req`) arrive at `req`'s
+ * multi-partition sync before (repartitioning), within the step window?
+ */
+function arrivedAtSync(track: Track, i: number, req: number): boolean {
+  const t = track.model.trace;
+  const th = t.thread(i);
+  for (let j = i - 1; j >= Math.max(0, i - 64); j--) {
+    if (t.thread(j) !== th) continue;
+    const k = t.kind(j);
+    if (k === KIND.PartSyncArrive) return t.get(j, F.PartSyncArrive.req) === req;
+    if (k === KIND.Dequeued) return false; // taken, no arrival since
+  }
+  return false;
+}
+
+/** Did the scheduler queue `req` as a multi-partition sync (repartitioning) just before event `i`? */
+function syncQueued(track: Track, i: number, req: number): boolean {
+  const t = track.model.trace;
+  for (let j = i - 1; j >= Math.max(0, i - 64); j--) {
+    if (t.kind(j) === KIND.SyncQueued && t.get(j, F.SyncQueued.req) === req) return true;
+    if (t.kind(j) === KIND.Delivered) return false;
+  }
+  return false;
+}
+
+/** The panel's view of a trace event (`index`: its position in the trace, for what it needs of the events before). */
+export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEvent {
   const kind = KIND_NAMES[e.kind] as EventKindName;
   const out: PseudoEvent = { kind, thread: e.thread === SCHEDULER ? 'scheduler' : e.thread };
   const reqClass = track.model.index.reqClass;
@@ -53,15 +79,31 @@ export function pseudoEvent(e: TraceEvent, track: Track): PseudoEvent {
       break;
     case 'Enqueued':
       withReq(get(F.Enqueued.req));
+      if (index >= 0 && track.model.index.kindCounts[KIND.SyncQueued] > 0) {
+        out.inSync = syncQueued(track, index, get(F.Enqueued.req));
+      }
       break;
     case 'Dequeued':
       withReq(get(F.Dequeued.req));
       break;
     case 'ExecStart':
-      withReq(get(F.ExecStart.req));
+    case 'ExecEnd': {
+      const req = kind === 'ExecStart' ? get(F.ExecStart.req) : get(F.ExecEnd.req);
+      withReq(req);
+      if (index >= 0 && track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
+        out.inSync = arrivedAtSync(track, index, req);
+      }
       break;
-    case 'ExecEnd':
-      withReq(get(F.ExecEnd.req));
+    }
+    case 'PartSyncArrive':
+    case 'PartSyncRelease':
+      // A multi-partition request's sync, or (no request) a map switch's.
+      out.req = get(kind === 'PartSyncArrive' ? F.PartSyncArrive.req : F.PartSyncRelease.req);
+      if (kind === 'PartSyncRelease') out.executor = get(F.PartSyncRelease.executor);
+      break;
+    case 'SyncQueued':
+      withReq(get(F.SyncQueued.req));
+      out.executor = get(F.SyncQueued.executor);
       break;
     case 'GraphInsert':
       withReq(get(F.GraphInsert.req));
@@ -145,17 +187,25 @@ function RecentEvents({ track, position }: { track: Track; position: number }) {
 const QUIET = new Set([KIND.QueueLen, KIND.Flag]);
 
 /**
- * The line of the step that brought the replay to `position`: its last
- * event that has a line of its own (queue samples and flags skipped).
+ * The line of the step that brought the replay to `position`: the last
+ * event of the step's own thread that has a line of its own (queue samples
+ * and flags skipped), so another thread's event recorded meanwhile (a
+ * sleeper waking up) does not move the line away from the caption; else
+ * the last event of any thread that has one.
  */
-function stepLine(code: PseudoCode, track: Track, position: number, start: number): PseudoTarget | null {
+export function stepLine(code: PseudoCode, track: Track, position: number, start: number): PseudoTarget | null {
   const t = track.model.trace;
-  for (let i = position - 1; i >= Math.max(0, start, position - 64); i--) {
+  const from = Math.max(0, start, position - 64);
+  const own = start >= 0 && start < t.length ? t.thread(start) : -1;
+  let other: PseudoTarget | null = null;
+  for (let i = position - 1; i >= from; i--) {
     if (QUIET.has(t.kind(i) as never)) continue;
-    const target = lineFor(code, pseudoEvent(t.event(i), track));
-    if (target) return target;
+    const target = lineFor(code, pseudoEvent(t.event(i), track, i));
+    if (!target) continue;
+    if (t.thread(i) === own) return target;
+    other ??= target;
   }
-  return null;
+  return other;
 }
 
 export interface PseudoPanelProps {

@@ -67,6 +67,11 @@ export interface PseudoEvent {
   heuristic?: number;
   /** ColorQueue: 0 joined, 1 left, 2 to the tail after a batch. */
   op?: number;
+  /**
+   * Repartitioning: ExecStart / ExecEnd of a multi-partition sync's request (its thread arrived at it);
+   * Enqueued of a sync's share (the scheduler queued r as a sync just before).
+   */
+  inSync?: boolean;
 }
 
 /** Where an event puts the reader: a listing and a line number in it. */

@@ -86,10 +86,11 @@ function RepartTrack({ track, tNs, g }: { track: Track; tNs: number; g: GraphSta
           : ''}
         ; {tl.syncs.length} syncs across lanes
       </p>
-      <GraphPanel g={g} tl={tl} tNs={tNs} epoch={epochNow} pal={pal} />
+      {/* The time strip (queue balance, Base's pauses shaded, the syncs) first: the lesson's chart stays in view. */}
       <div ref={box} className="repart-strip">
         <svg ref={svg} data-testid="repart-strip" />
       </div>
+      <GraphPanel g={g} tl={tl} tNs={tNs} epoch={epochNow} pal={pal} />
     </section>
   );
 }

@@ -4,7 +4,9 @@
  * scheduler pauses to switch to a new map.
  */
 import type { FamilyModule } from '../family';
+import { repartAsync, repartBase, repartStatic } from '../pseudocode/repartitioning';
 import { repartBookmarks } from './bookmarks';
+import { repartCaption } from './narrate';
 import { RepartView } from './RepartView';
 
 export const repartitioning: FamilyModule = {
@@ -29,4 +31,6 @@ export const repartitioning: FamilyModule = {
     barrier: (req) => ({ text: `waiting at the sync of r${req}`, short: `sync r${req}` }),
   },
   bookmarks: repartBookmarks,
+  captions: [repartCaption],
+  pseudocode: [repartStatic, repartBase, repartAsync],
 };

@@ -1,0 +1,27 @@
+/**
+ * Pseudo-code of the sequential baseline: the scheduler thread executes
+ * every request itself, in delivery order (the reference every parallel
+ * scheduler's execution order is judged against). Explained in
+ * `docs/teaching/sequential.md`.
+ */
+import type { PseudoCode, PseudoListing } from './types';
+
+const scheduler: PseudoListing = {
+  id: 'scheduler',
+  title: 'Scheduler thread (no workers)',
+  lines: [
+    { n: 1, text: 'on deliver(r):', indent: 0 },
+    { n: 2, text: 'execute r', indent: 1, comment: 'one request at a time, in delivery order' },
+  ],
+};
+
+export const sequentialCode: PseudoCode = {
+  schedulers: ['sequential'],
+  source: 'The baseline every scheduler is compared with. Explained in docs/teaching/sequential.md.',
+  listings: [scheduler],
+  rules: [
+    { kind: 'Delivered', target: { listing: 'scheduler', line: 1 } },
+    { kind: 'ExecStart', target: { listing: 'scheduler', line: 2 } },
+    { kind: 'ExecEnd', target: { listing: 'scheduler', line: 2 } },
+  ],
+};
