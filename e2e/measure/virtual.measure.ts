@@ -78,5 +78,8 @@ if (out) {
     await page
       .getByTestId("throughput-chart")
       .screenshot({ path: out.replace(/\.json$/, "") + "-chart.png" });
+    await page
+      .getByTestId("results")
+      .screenshot({ path: out.replace(/\.json$/, "") + "-results.png" });
   });
 }

@@ -94,7 +94,7 @@ export function ThroughputChart() {
       <figcaption className="legend">
         {model && (
           <span className="legend-model" data-testid="chart-model">
-            {modelLabel(model)}: a model's numbers, not measured on this machine ·{' '}
+            {modelLabel(model)}: a model's numbers, not measured on this machine
           </span>
         )}
         {series.map((s) => (
