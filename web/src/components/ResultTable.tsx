@@ -1,9 +1,22 @@
 import { useRun } from '../store';
+import type { RunReport } from '../engine/protocol';
 import { modelLabel, threadsLabel, virtualOf } from '../engine/virtualCores';
 import { runViolation } from './verdict';
 
 const fmt = (x: number, digits = 0) =>
   Number.isFinite(x) ? x.toLocaleString(undefined, { maximumFractionDigits: digits }) : '–';
+
+/** What a result row says of its run to tests and tooltips (the trace digest of a virtual run). */
+function rowAttributes(r: RunReport, digest: string | undefined) {
+  return {
+    'data-testid': 'result-row',
+    'data-scheduler': r.scheduler,
+    'data-label': r.label,
+    'data-correct': String(r.correct),
+    'data-trace-digest': digest,
+    title: digest ? `trace digest ${digest}` : undefined,
+  };
+}
 
 /**
  * One row per run of the last report. A report of a run on virtual cores
@@ -40,15 +53,7 @@ export function ResultTable() {
         {report.runs.map((r, i) => {
           const violation = runViolation(r);
           return (
-            <tr
-              key={i}
-              data-testid="result-row"
-              data-scheduler={r.scheduler}
-              data-label={r.label}
-              data-correct={String(r.correct)}
-              data-trace-digest={model?.trace_digests[i]}
-              title={model ? `trace digest ${model.trace_digests[i]}` : undefined}
-            >
+            <tr key={i} {...rowAttributes(r, model?.trace_digests[i])}>
               <td>{i + 1}</td>
               <td>{r.label === r.scheduler ? r.scheduler : `${r.label} (${r.scheduler})`}</td>
               <td className={model ? 'model' : 'num'} data-testid="threads">

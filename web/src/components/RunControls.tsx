@@ -20,21 +20,32 @@ const PHASE_TEXT = {
   failed: 'engine error',
 } as const;
 
+/**
+ * The engine's worker limit, its pool, and the virtual cores that pool can
+ * host (before the engine starts: the worker limit only).
+ */
+function useVirtualLimits() {
+  const maxThreads = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.limits.max_threads : 16));
+  const poolThreads = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.poolThreads : null));
+  const limits = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.limits : null));
+  const maxVirtual = poolThreads !== null && limits ? maxVirtualCores(poolThreads, limits) : maxThreads;
+  return { maxThreads, maxVirtual, poolThreads };
+}
+
 /** Optional overrides of the scenario for the next run. */
 function OverridePicker({
   value,
   onChange,
   disabled,
   problems,
-  maxVirtual,
 }: {
   value: Overrides;
   onChange: (o: Overrides) => void;
   disabled: boolean;
   problems: OverrideProblem[];
-  maxVirtual: number;
 }) {
   const text = useRun((s) => s.text);
+  const { maxVirtual } = useVirtualLimits();
   const virtual = value.virtualCores != null;
   const names = schedulerNames(text);
   const number = (raw: string): number | null =>
@@ -172,10 +183,7 @@ export function RunControls() {
   const setPaused = useRun((s) => s.setPaused);
   const text = useRun((s) => s.text);
   const [overrides, setOverrides] = useState<Overrides>(NO_OVERRIDES);
-  const maxThreads = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.limits.max_threads : 16));
-  const poolThreads = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.poolThreads : null));
-  const limits = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.limits : null));
-  const maxVirtual = poolThreads !== null && limits ? maxVirtualCores(poolThreads, limits) : maxThreads;
+  const { maxThreads, maxVirtual, poolThreads } = useVirtualLimits();
   const problems = checkOverrides(overrides, maxThreads, { maxVirtualCores: maxVirtual, poolThreads });
   const running = phase === 'running';
   const cancelling = useRun((s) => s.cancelRequested) && running;
@@ -210,13 +218,7 @@ export function RunControls() {
       <button type="button" data-testid="cancel" disabled={!running || cancelling} onClick={() => void cancel()}>
         {cancelling ? 'Cancelling…' : 'Cancel'}
       </button>
-      <OverridePicker
-        value={overrides}
-        onChange={setOverrides}
-        disabled={running}
-        problems={problems}
-        maxVirtual={maxVirtual}
-      />
+      <OverridePicker value={overrides} onChange={setOverrides} disabled={running} problems={problems} />
       <RunPhase />
     </section>
   );

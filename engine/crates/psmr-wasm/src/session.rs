@@ -562,6 +562,14 @@ mod tests {
         assert!(e.workload_graph().unwrap_err().contains("kv-store"));
     }
 
+    /// [`SMALL`] with early beside sequential.
+    fn with_early() -> String {
+        SMALL.replace(
+            r#"[ { "id": "sequential" } ]"#,
+            r#"[ { "id": "sequential" }, { "id": "early" } ]"#,
+        )
+    }
+
     /// Run `text` on `options`, return the report's virtual part.
     fn virtual_part(e: &Engine, text: &str, options: &str) -> VirtualRun {
         e.start_run(text, options, spawn_thread).unwrap();
@@ -587,10 +595,7 @@ mod tests {
     #[test]
     fn a_virtual_run_is_labelled_and_its_trace_digest_repeats() {
         let e = engine();
-        let text = SMALL.replace(
-            r#"[ { "id": "sequential" } ]"#,
-            r#"[ { "id": "sequential" }, { "id": "early" } ]"#,
-        );
+        let text = with_early();
         let opts = r#"{"virtual_cores": 2, "requests": 500}"#;
         let first = virtual_part(&e, &text, opts);
         assert_eq!((first.cores, first.cost_table), (2, "reference"));
@@ -747,10 +752,7 @@ mod tests {
     #[test]
     fn a_bench_sweeps_threads_against_the_sequential_baseline() {
         let e = engine();
-        let text = SMALL.replace(
-            r#"[ { "id": "sequential" } ]"#,
-            r#"[ { "id": "sequential" }, { "id": "early" } ]"#,
-        );
+        let text = with_early();
         e.start_bench(&text, r#"{"threads": [1, 2], "cores": 2}"#, spawn_thread)
             .unwrap();
         let p = wait_done(&e);
