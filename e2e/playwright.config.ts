@@ -18,7 +18,9 @@ const CHROMIUM = process.env.PSMR_CHROMIUM ?? "/usr/bin/chromium";
  * asked for, so a normal run neither runs nor counts them.
  */
 const measuring = !!(
-  process.env.PSMR_SWEEP_SCENARIO || process.env.PSMR_TIMER_OUT
+  process.env.PSMR_SWEEP_SCENARIO ||
+  process.env.PSMR_TIMER_OUT ||
+  process.env.PSMR_VIRTUAL_OUT
 );
 
 export default defineConfig({

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useRun, warmEngine } from '../store';
 import { navStore } from './nav';
+import { maxVirtualCores } from '../engine/virtualCores';
 import {
   checkOverrides,
   NO_OVERRIDES,
@@ -19,6 +20,18 @@ const PHASE_TEXT = {
   failed: 'engine error',
 } as const;
 
+/**
+ * The engine's worker limit, its pool, and the virtual cores that pool can
+ * host (before the engine starts: the worker limit only).
+ */
+function useVirtualLimits() {
+  const maxThreads = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.limits.max_threads : 16));
+  const poolThreads = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.poolThreads : null));
+  const limits = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.limits : null));
+  const maxVirtual = poolThreads !== null && limits ? maxVirtualCores(poolThreads, limits) : maxThreads;
+  return { maxThreads, maxVirtual, poolThreads };
+}
+
 /** Optional overrides of the scenario for the next run. */
 function OverridePicker({
   value,
@@ -32,6 +45,8 @@ function OverridePicker({
   problems: OverrideProblem[];
 }) {
   const text = useRun((s) => s.text);
+  const { maxVirtual } = useVirtualLimits();
+  const virtual = value.virtualCores != null;
   const names = schedulerNames(text);
   const number = (raw: string): number | null =>
     raw.trim() === '' || !Number.isFinite(Number(raw)) ? null : Number(raw);
@@ -63,7 +78,9 @@ function OverridePicker({
           min={1}
           data-testid="run-threads"
           placeholder="scenario"
-          value={value.threads ?? ''}
+          disabled={virtual}
+          title={virtual ? 'a run on virtual cores has one worker thread per virtual core' : undefined}
+          value={virtual ? '' : (value.threads ?? '')}
           onChange={(e) => onChange({ ...value, threads: number(e.target.value) })}
         />
       </label>
@@ -79,6 +96,31 @@ function OverridePicker({
           onChange={(e) => onChange({ ...value, paceUs: number(e.target.value) })}
         />
       </label>
+      <label title="Run the same scheduler code on simulated cores, one thread at a time in virtual time under the reference cost table: deterministic, a model's numbers, never mixed with measured ones">
+        <input
+          type="checkbox"
+          data-testid="run-virtual"
+          checked={virtual}
+          onChange={(e) => onChange({ ...value, virtualCores: e.target.checked ? Math.min(4, maxVirtual) : null })}
+        />
+        virtual cores{' '}
+        <input
+          type="number"
+          min={1}
+          max={maxVirtual}
+          data-testid="run-virtual-cores"
+          placeholder="off"
+          disabled={!virtual}
+          value={value.virtualCores ?? ''}
+          onChange={(e) => onChange({ ...value, virtualCores: number(e.target.value) ?? 1 })}
+        />
+      </label>
+      {virtual && (
+        <p className="override-note" data-testid="run-virtual-note">
+          virtual {value.virtualCores} {value.virtualCores === 1 ? 'core' : 'cores'} (model, reference cost table):
+          times and speeds are a model's, not this machine's; 1 to {maxVirtual} here.
+        </p>
+      )}
       {problems.map((p) => (
         <p key={p.field} className="override-error" role="alert" data-testid={`override-error-${p.field}`}>
           {p.message}
@@ -141,8 +183,8 @@ export function RunControls() {
   const setPaused = useRun((s) => s.setPaused);
   const text = useRun((s) => s.text);
   const [overrides, setOverrides] = useState<Overrides>(NO_OVERRIDES);
-  const maxThreads = useRun((s) => (s.engine.state === 'ready' ? s.engine.info.limits.max_threads : 16));
-  const problems = checkOverrides(overrides, maxThreads);
+  const { maxThreads, maxVirtual, poolThreads } = useVirtualLimits();
+  const problems = checkOverrides(overrides, maxThreads, { maxVirtualCores: maxVirtual, poolThreads });
   const running = phase === 'running';
   const cancelling = useRun((s) => s.cancelRequested) && running;
   return (

@@ -3,16 +3,18 @@ import { Diagnostics } from './Diagnostics';
 import { ResultTable } from './ResultTable';
 import { ThroughputChart } from './ThroughputChart';
 import { VerdictBadge } from './VerdictBadge';
+import { virtualOf } from '../engine/virtualCores';
 
 /**
  * Runs with more worker threads + 1 (the delivering thread) than cores
  * time-share the cores: their speeds (and their ranking) say more about the
  * machine than about the schedulers. Said next to the results, as the Sweep
- * tab marks such points.
+ * tab marks such points. Not for runs on virtual cores: there one thread
+ * runs at a time by design, and the numbers are the model's.
  */
 export function OversubscribedWarning() {
   const report = useRun((s) => s.report);
-  if (!report) return null;
+  if (!report || virtualOf(report)) return null;
   const parallel = report.runs.filter((r) => r.scheduler !== 'sequential');
   const threads = Math.max(0, ...parallel.map((r) => r.threads));
   if (parallel.length === 0 || !report.cores || threads + 1 <= report.cores) return null;

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import * as d3 from 'd3';
 import { useRun } from '../store';
 import { chartSeries } from './chartData';
+import { modelLabel, virtualOf } from '../engine/virtualCores';
 import { useDisplay } from '../views/display';
 import { runKeys, schedulerIdOf } from '../views/charts/keys';
 
@@ -13,7 +14,10 @@ const M = { top: 12, right: 16, bottom: 32, left: 64 };
 export function ThroughputChart() {
   const live = useRun((s) => s.live);
   const report = useRun((s) => s.report);
-  const series = useMemo(() => chartSeries(live, report), [live, report]);
+  const liveVirtual = useRun((s) => (s.phase === 'running' ? s.runVirtualCores : null));
+  const series = useMemo(() => chartSeries(live, report, liveVirtual), [live, report, liveVirtual]);
+  // A model's run says so on its axis and above its legend (its clock is virtual).
+  const model = virtualOf(report);
   const xAxis = useRef<SVGGElement>(null);
   const yAxis = useRef<SVGGElement>(null);
 
@@ -49,12 +53,18 @@ export function ThroughputChart() {
 
   const maxOps = d3.max(all, (p) => p.ops_s) ?? 0;
   return (
-    <figure className="chart" data-testid="throughput-chart" data-points={all.length} data-max-ops={maxOps}>
+    <figure
+      className="chart"
+      data-testid="throughput-chart"
+      data-points={all.length}
+      data-max-ops={maxOps}
+      data-virtual-cores={model?.cores}
+    >
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label="throughput over time">
         <g ref={xAxis} transform={`translate(0,${HEIGHT - M.bottom})`} />
         <g ref={yAxis} transform={`translate(${M.left},0)`} />
         <text x={WIDTH - M.right} y={HEIGHT - 2} textAnchor="end" className="axis-label">
-          time since run start (ms)
+          {model ? 'virtual time since run start (ms, model)' : 'time since run start (ms)'}
         </text>
         <text x={4} y={M.top} className="axis-label" transform={`rotate(-90 4 ${M.top}) translate(-150 10)`}>
           ops/s
@@ -75,11 +85,18 @@ export function ThroughputChart() {
         )}
         {all.length === 0 && (
           <text x={WIDTH / 2} y={HEIGHT / 2} textAnchor="middle" className="chart-empty">
-            run a scenario to see its throughput
+            {liveVirtual !== null
+              ? 'a run on virtual cores: its throughput, in virtual time, comes with the report'
+              : 'run a scenario to see its throughput'}
           </text>
         )}
       </svg>
       <figcaption className="legend">
+        {model && (
+          <span className="legend-model" data-testid="chart-model">
+            {modelLabel(model)}: a model's numbers, not measured on this machine
+          </span>
+        )}
         {series.map((s) => (
           <span key={s.key} className="legend-item">
             <span className="swatch" style={{ background: color(s.key) }} /> {s.label}

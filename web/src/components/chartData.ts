@@ -1,4 +1,4 @@
-import type { Report } from '../engine/protocol';
+import { runLabel, type LabReport } from '../engine/virtualCores';
 import type { LiveSeries } from '../store';
 
 export interface ChartSeries {
@@ -43,16 +43,27 @@ export function resample(points: readonly Point[], max = MAX_CHART_POINTS): Poin
   return out;
 }
 
-export function chartSeries(live: readonly LiveSeries[], report: Report | null): ChartSeries[] {
+/**
+ * The series of one chart: the report's runs (all real, or all on virtual
+ * cores and named so), else the live polls. A run on virtual cores
+ * (`liveVirtualCores`) draws nothing live: its polls measure how fast this
+ * machine simulates, not the model's throughput, which comes with the report.
+ */
+export function chartSeries(
+  live: readonly LiveSeries[],
+  report: LabReport | null,
+  liveVirtualCores: number | null = null,
+): ChartSeries[] {
   if (report) {
     const fromReport = report.runs.map((r, i) => ({
       key: `run-${i}`,
       scheduler: r.scheduler,
-      label: `${r.label} × ${r.threads}`,
+      label: runLabel(report, r),
       points: resample(r.metrics.throughput_series ?? []),
     }));
     if (fromReport.some((s) => s.points.length > 0)) return fromReport;
   }
+  if (liveVirtualCores !== null) return [];
   return live.map((s) => ({
     key: `run-${s.runIndex}`,
     scheduler: s.scheduler,

@@ -31,4 +31,23 @@ describe('run overrides', () => {
     expect(checkOverrides({ skipped: [], threads: 2.5, paceUs: null }, 16)[0].field).toBe('threads');
     expect(checkOverrides({ skipped: [], threads: null, paceUs: 200_000 }, 16)[0].field).toBe('pace');
   });
+
+  it('virtual cores replace the threads and are asked for only when set', () => {
+    const o = toRunOptions({ skipped: [], threads: 3, paceUs: null, virtualCores: 8 }, text);
+    expect(o).toEqual({ virtual_cores: 8 });
+    expect(toRunOptions({ skipped: [], threads: 3, paceUs: null, virtualCores: null }, text)).toEqual({ threads: 3 });
+  });
+
+  it('refuses more virtual cores than the pool can hold, saying why', () => {
+    const pool = { maxVirtualCores: 16, poolThreads: 20 };
+    expect(checkOverrides({ ...NO_OVERRIDES, virtualCores: 16 }, 16, pool)).toEqual([]);
+    // A threads value left behind does not matter once virtual cores replace it.
+    expect(checkOverrides({ ...NO_OVERRIDES, threads: 99, virtualCores: 2 }, 16, pool)).toEqual([]);
+    for (const n of [0, 17, 2.5]) {
+      const [p] = checkOverrides({ ...NO_OVERRIDES, virtualCores: n }, 16, pool);
+      expect(p.field).toBe('virtual-cores');
+      expect(p.message).toContain(`from 1 to 16, got ${n}`);
+      expect(p.message).toContain("the engine's 20 pool threads");
+    }
+  });
 });

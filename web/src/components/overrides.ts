@@ -7,6 +7,7 @@
  * located error).
  */
 import type { RunOptions } from '../engine/protocol';
+import { virtualCoresProblem } from '../engine/virtualCores';
 import { entryName, scenarioDoc, schedulerEntries } from '../engine/scenario';
 
 export interface Overrides {
@@ -16,6 +17,11 @@ export interface Overrides {
   threads: number | null;
   /** Extra busy time per request in microseconds, or null for the scenario's. */
   paceUs: number | null;
+  /**
+   * Virtual cores (replacing the worker threads; engine/virtualCores.ts), or
+   * null/absent for real threads, the default.
+   */
+  virtualCores?: number | null;
 }
 
 export const NO_OVERRIDES: Overrides = { skipped: [], threads: null, paceUs: null };
@@ -32,8 +38,10 @@ export function toRunOptions(o: Overrides, text: string): RunOptions {
   if (o.skipped.length > 0 && names.length > 0) {
     options.schedulers = names.filter((n) => !o.skipped.includes(n));
   }
-  if (o.threads !== null) options.threads = o.threads;
+  // Virtual cores replace the worker threads.
+  if (o.threads !== null && o.virtualCores == null) options.threads = o.threads;
   if (o.paceUs !== null) options.pace_ns = Math.round(o.paceUs * 1000);
+  if (o.virtualCores != null) options.virtual_cores = o.virtualCores;
   return options;
 }
 
@@ -42,7 +50,7 @@ export const MAX_PACE_US = 100_000;
 
 /** A problem with an override, named by its field as the panel shows it. */
 export interface OverrideProblem {
-  field: 'threads' | 'pace';
+  field: 'threads' | 'pace' | 'virtual-cores';
   message: string;
 }
 
@@ -51,9 +59,18 @@ export interface OverrideProblem {
  * uses (threads, microseconds): a bad value is named at its own field, not
  * at a line of the scenario file.
  */
-export function checkOverrides(o: Overrides, maxThreads: number): OverrideProblem[] {
+export function checkOverrides(
+  o: Overrides,
+  maxThreads: number,
+  /** The engine's pool, once it is up (before: the worker limit only). */
+  pool: { maxVirtualCores: number; poolThreads: number | null } = { maxVirtualCores: maxThreads, poolThreads: null },
+): OverrideProblem[] {
   const out: OverrideProblem[] = [];
-  if (o.threads !== null && (!Number.isInteger(o.threads) || o.threads < 1 || o.threads > maxThreads)) {
+  if (
+    o.threads !== null &&
+    o.virtualCores == null &&
+    (!Number.isInteger(o.threads) || o.threads < 1 || o.threads > maxThreads)
+  ) {
     out.push({
       field: 'threads',
       message: `This run › threads: expected a whole number of worker threads from 1 to ${maxThreads} (the browser's limit), got ${o.threads}`,
@@ -65,5 +82,8 @@ export function checkOverrides(o: Overrides, maxThreads: number): OverrideProble
       message: `This run › pace: expected 0 to ${MAX_PACE_US.toLocaleString('en-US')} µs per request, got ${o.paceUs} µs`,
     });
   }
+  const virtual =
+    o.virtualCores == null ? null : virtualCoresProblem(o.virtualCores, pool.maxVirtualCores, pool.poolThreads);
+  if (virtual) out.push({ field: 'virtual-cores', message: virtual });
   return out;
 }

@@ -58,18 +58,19 @@ describe('verdicts', () => {
 });
 
 describe('chart series', () => {
+  const live = [
+    {
+      runIndex: 0,
+      scheduler: 'early',
+      threads: 2,
+      startMs: 0,
+      lastExecuted: 1,
+      lastElapsedMs: 1,
+      points: [{ t_ms: 1, ops_s: 5 }],
+    },
+  ];
+
   it("draws the report's series once there, the live ones before", () => {
-    const live = [
-      {
-        runIndex: 0,
-        scheduler: 'early',
-        threads: 2,
-        startMs: 0,
-        lastExecuted: 1,
-        lastElapsedMs: 1,
-        points: [{ t_ms: 1, ops_s: 5 }],
-      },
-    ];
     expect(chartSeries(live, null)).toEqual([
       { key: 'run-0', scheduler: 'early', label: 'early × 2', points: [{ t_ms: 1, ops_s: 5 }] },
     ]);
@@ -81,6 +82,19 @@ describe('chart series', () => {
     expect(chartSeries(live, withSeries)[0].points).toEqual([{ t_ms: 2, ops_s: 9 }]);
     const without: Report = { scenario: 's', cores: 2, runs: [run({})] };
     expect(chartSeries(live, without)[0].points).toEqual([{ t_ms: 1, ops_s: 5 }]);
+  });
+
+  it('names a virtual run as a model and draws no live wall-clock rate for it', () => {
+    // While a virtual run goes on, its polls say how fast this machine simulates: not drawn.
+    expect(chartSeries(live, null, 4)).toEqual([]);
+    const metrics = { throughput_series: [{ t_ms: 2, ops_s: 9 }] } as RunReport['metrics'];
+    const report = {
+      scenario: 's',
+      cores: 2,
+      runs: [run({ label: 'early', threads: 4, metrics })],
+      virtual_run: { cores: 4, cost_table: 'reference', trace_digests: ['0'] },
+    };
+    expect(chartSeries(live, report, 4)[0].label).toBe('early × virtual 4 cores (model, reference cost table)');
   });
 });
 

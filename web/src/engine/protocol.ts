@@ -9,6 +9,7 @@
  * and the options the page builds are declared here.
  */
 import type { BenchReport, Delivery, Diagnostic, ExpectationResult, MonitorSnapshot, Report } from './contract.gen';
+import type { VirtualRun } from './virtualCores';
 
 export type {
   BenchPoint,
@@ -103,6 +104,12 @@ export interface RunOptions {
   thread_pace_ns?: number[];
   /** Another delivery model than the scenario's. */
   delivery?: Delivery;
+  /**
+   * Run on this many virtual cores (worker threads, replacing `threads`),
+   * one at a time in virtual time under the reference cost table: a
+   * model's numbers (engine/virtualCores.ts). Absent: real threads.
+   */
+  virtual_cores?: number;
 }
 
 /** How many runs a check needs, or why the scenario cannot be checked. */
@@ -150,7 +157,9 @@ export interface ResultOf {
 }
 
 /** A run either produced a report or was refused with diagnostics. */
-export type RunOutcome = { ok: true; report: Report } | { ok: false; diagnostics: Diagnostic[] };
+export type RunOutcome =
+  | { ok: true; report: Report; /** Set for a run on virtual cores only. */ virtual_run?: VirtualRun }
+  | { ok: false; diagnostics: Diagnostic[] };
 
 export type Reply =
   | { id: number; type: 'reply'; ok: true; result: unknown }

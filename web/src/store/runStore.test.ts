@@ -127,6 +127,23 @@ describe('run store', () => {
     expect(s.getState().runSerial).toBe(1);
   });
 
+  it('keeps the model of a run on virtual cores with its report', async () => {
+    const f = fakeEngine();
+    const s = await upStore(f);
+    const done = s.getState().run({ virtual_cores: 4 });
+    expect(s.getState().runVirtualCores).toBe(4);
+    const virtual_run = { cores: 4, cost_table: 'reference', trace_digests: ['00000000000000ff'] };
+    f.settle({ ok: true, report: report(), virtual_run });
+    await done;
+    expect(s.getState().report).toEqual({ ...report(), virtual_run });
+    // The next run on real threads says so.
+    const again = s.getState().run();
+    expect(s.getState().runVirtualCores).toBeNull();
+    f.settle({ ok: true, report: report() });
+    await again;
+    expect(s.getState().report).toEqual(report());
+  });
+
   it('shows diagnostics when the engine refuses the scenario', async () => {
     const f = fakeEngine();
     const s = await upStore(f);

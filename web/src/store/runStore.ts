@@ -14,7 +14,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EngineBridge } from '../engine/bridge';
-import type { Diagnostic, PollSnapshot, ReadyInfo, Report, RunOptions, RunSnapshot } from '../engine/protocol';
+import type { Diagnostic, PollSnapshot, ReadyInfo, RunOptions, RunSnapshot } from '../engine/protocol';
+import type { LabReport } from '../engine/virtualCores';
 import { addPoll, type LiveSeries } from './series';
 import { listScenarios, type ScenarioEntry } from './scenarios';
 
@@ -61,12 +62,16 @@ export interface RunState {
   text: string;
   phase: Phase;
   diagnostics: Diagnostic[];
-  report: Report | null;
+  /** The last report; a run on virtual cores carries its model (engine/virtualCores.ts). */
+  report: LabReport | null;
   /**
    * The report before the current one (kept when a new run starts), so the
-   * classroom can compare a what-if run with the run it changed.
+   * classroom can compare a what-if run with the run it changed (never a
+   * virtual run with a real one: see `sameKind`).
    */
-  previous: { report: Report; serial: number; text: string } | null;
+  previous: { report: LabReport; serial: number; text: string } | null;
+  /** Virtual cores of the run in progress or last started (null: real threads). */
+  runVirtualCores: number | null;
   error: string | null;
   progress: RunSnapshot | null;
   /** The snapshot before `progress` (per-thread rates between two polls). */
@@ -136,6 +141,7 @@ export function createRunStore(
     diagnostics: [],
     report: null,
     previous: null,
+    runVirtualCores: null,
     error: null,
     progress: null,
     prevProgress: null,
@@ -198,6 +204,7 @@ export function createRunStore(
         prevProgress: null,
         live: [],
         runSerial: get().runSerial + 1,
+        runVirtualCores: options.virtual_cores ?? null,
         cancelRequested: false,
         paused: false,
       });
@@ -225,7 +232,10 @@ export function createRunStore(
           // Cancelled: a run stopped early, or the cancel came before the
           // first run (then the report has fewer runs, none cancelled).
           const cancelled = get().cancelRequested || outcome.report.runs.some((r) => r.cancelled);
-          set({ phase: cancelled ? 'cancelled' : 'done', report: outcome.report });
+          const report: LabReport = outcome.virtual_run
+            ? { ...outcome.report, virtual_run: outcome.virtual_run }
+            : outcome.report;
+          set({ phase: cancelled ? 'cancelled' : 'done', report });
         } else {
           set({ phase: 'refused', diagnostics: outcome.diagnostics });
         }

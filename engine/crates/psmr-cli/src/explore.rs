@@ -125,33 +125,11 @@ fn set_fault(_: &mut psmr_schedulers::SchedulerSpec, fault: &str) -> Result<(), 
     ))
 }
 
-/// A digest of everything a run reports: its report as JSON (times are
-/// virtual, so fixed by the schedule) and every trace event. Two runs of
-/// one token give the same digest.
+/// The run's trace digest (`psmr_core::codec::digest`, the one `psmr run
+/// --digest` and the browser print): every event in order with its virtual
+/// time, so two runs of one token give the same digest.
 pub fn run_digest(run: &psmr_scenario::RunReport) -> String {
-    let mut h = Fnv::default();
-    h.write(serde_json::to_string(run).unwrap_or_default().as_bytes());
-    for e in &run.trace {
-        h.write(format!("{e:?}").as_bytes());
-    }
-    format!("{:016x}", h.0)
-}
-
-/// FNV-1a, 64 bits (stable across builds, unlike `DefaultHasher`).
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
+    format!("{:016x}", psmr_core::codec::digest(&run.trace))
 }
 
 /// The depth (change points) of perturbed schedule `i` when none is

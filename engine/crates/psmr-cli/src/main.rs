@@ -83,6 +83,11 @@ enum Command {
         /// Print the JSON report instead of a table.
         #[arg(long)]
         json: bool,
+        /// Print each run's trace digest (FNV-1a of the packed trace) instead
+        /// of the table: `LABEL DIGEST`, one line per run. A run on virtual
+        /// cores gives the same digest every time and in the browser.
+        #[arg(long, conflicts_with_all = ["json", "no_trace"])]
+        digest: bool,
         /// Replay the commit stream in this JSON file (`{"instances": [...]}`,
         /// as `psmr commits` writes it) instead of the workload's.
         #[arg(long, value_name = "PATH")]
@@ -251,6 +256,7 @@ fn main() -> ExitCode {
             schedule,
             fault,
             json,
+            digest,
             commits,
             order,
         } => {
@@ -259,10 +265,10 @@ fn main() -> ExitCode {
                 threads,
                 requests,
                 seed,
-                // The execution orders are read from the trace.
+                // The execution orders and the digests are read from the trace.
                 trace: if no_trace {
                     Some(false)
-                } else if order.is_some() {
+                } else if order.is_some() || digest {
                     Some(true)
                 } else {
                     None
@@ -279,7 +285,14 @@ fn main() -> ExitCode {
                 order: order.as_deref(),
                 fault: fault.as_deref(),
             };
-            cmd_run(&file, &opts, json, &files)
+            let output = if digest {
+                Output::Digests
+            } else if json {
+                Output::Json
+            } else {
+                Output::Table
+            };
+            cmd_run(&file, &opts, output, &files)
         }
         Command::Explore(args) => explore::cmd_explore(&args),
         Command::Commits {
@@ -533,10 +546,27 @@ fn print_report<R: serde::Serialize>(
     Ok(())
 }
 
+/// What `psmr run` prints.
+#[derive(Clone, Copy, PartialEq)]
+enum Output {
+    Table,
+    Json,
+    Digests,
+}
+
+/// `LABEL DIGEST` per run: [`psmr_core::codec::digest`] of its trace.
+fn digests(report: &Report) -> String {
+    report
+        .runs
+        .iter()
+        .map(|r| format!("{} {:016x}\n", r.label, psmr_core::codec::digest(&r.trace)))
+        .collect()
+}
+
 fn cmd_run(
     file: &std::path::Path,
     opts: &RunOptions,
-    json: bool,
+    output: Output,
     files: &RunFiles<'_>,
 ) -> ExitCode {
     let (sc, report) = match run_once(file, opts, files) {
@@ -565,7 +595,12 @@ fn cmd_run(
             eprintln!("{}: trace digest {}", r.label, explore::run_digest(r));
         }
     }
-    if let Err(code) = print_report(&report, json, table::runs) {
+    let table = if output == Output::Digests {
+        digests
+    } else {
+        table::runs
+    };
+    if let Err(code) = print_report(&report, output == Output::Json, table) {
         return code;
     }
     let mut violated = false;

@@ -18,6 +18,11 @@
 //! scheduler to yield to: std's `sys/thread/unsupported.rs`), so a yield
 //! phase there is only more spinning; the wasm defaults have none and go
 //! from spinning to parking, which is `memory.atomic.wait32` with a timeout.
+//!
+//! On virtual cores (issue 25) the modelled machine is the same whatever
+//! hosts the simulation, so a scheduler on the platform's defaults waits
+//! with the native ones there ([`SpinPolicies::of`]): a virtual run gives
+//! the same trace natively and in wasm. A scenario's `spin` is kept as is.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -75,22 +80,30 @@ pub enum WaitKind {
     Idle,
 }
 
-/// One [`SpinPolicy`] per [`WaitKind`] of a scheduler.
+/// One [`SpinPolicy`] per [`WaitKind`] of a scheduler; read them with
+/// [`SpinPolicies::of`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpinPolicies {
     pub cycle: SpinPolicy,
     pub marker: SpinPolicy,
     pub idle: SpinPolicy,
+    /// These are the platform's defaults ([`SpinPolicies::defaults`]), not
+    /// a scenario's: on a virtual core they give way to the native ones.
+    pub platform: bool,
 }
 
 impl SpinPolicies {
     /// This platform's defaults (native or wasm32); docs/benchmarks/early.md
     /// ("Spin policy") has the measurements and what they do not yet show.
     pub fn defaults() -> Self {
-        if cfg!(target_arch = "wasm32") {
+        let p = if cfg!(target_arch = "wasm32") {
             Self::WASM
         } else {
             Self::NATIVE
+        };
+        SpinPolicies {
+            platform: true,
+            ..p
         }
     }
 
@@ -119,6 +132,7 @@ impl SpinPolicies {
             yields: 100,
             park_us: 50,
         },
+        platform: false,
     };
 
     /// wasm32 defaults: no yield phase (a no-op there), so spin longer and
@@ -140,6 +154,7 @@ impl SpinPolicies {
             yields: 0,
             park_us: 50,
         },
+        platform: false,
     };
 
     /// The same policy for every wait kind (a scenario's `spin` object).
@@ -148,6 +163,7 @@ impl SpinPolicies {
             cycle: p,
             marker: p,
             idle: p,
+            platform: false,
         }
     }
 
@@ -157,11 +173,20 @@ impl SpinPolicies {
         spin.map_or_else(Self::defaults, Self::uniform)
     }
 
+    /// The policy of a `kind` wait, asked when the wait begins: the
+    /// platform's defaults are the native ones on a virtual core (one
+    /// relaxed load in a real run), so the model does not depend on its host.
     pub fn of(&self, kind: WaitKind) -> SpinPolicy {
+        let on_virtual_core = || psmr_core::virt::with_current(|_| ()).is_some();
+        let p = if self.platform && on_virtual_core() {
+            &Self::NATIVE
+        } else {
+            self
+        };
         match kind {
-            WaitKind::Cycle => self.cycle,
-            WaitKind::Marker => self.marker,
-            WaitKind::Idle => self.idle,
+            WaitKind::Cycle => p.cycle,
+            WaitKind::Marker => p.marker,
+            WaitKind::Idle => p.idle,
         }
     }
 }
@@ -233,6 +258,34 @@ mod tests {
             assert_eq!(all.of(k), p);
         }
         assert_eq!(SpinPolicies::from_param(None), SpinPolicies::defaults());
+    }
+
+    /// A virtual run models the same machine on every host: the wasm
+    /// defaults give way to the native ones on a virtual core, a scenario's
+    /// policy does not, and outside a virtual run nothing changes.
+    #[test]
+    #[cfg(not(any(loom, shuttle)))]
+    fn on_a_virtual_core_the_platform_defaults_are_the_native_ones() {
+        use psmr_core::virt::{attach, Conductor, CostTable};
+        use std::sync::Arc;
+        let wasm = SpinPolicies {
+            platform: true,
+            ..SpinPolicies::WASM
+        };
+        let given = SpinPolicies::uniform(SpinPolicy::default());
+        let kinds = [WaitKind::Cycle, WaitKind::Marker, WaitKind::Idle];
+        for k in kinds {
+            assert_eq!(wasm.of(k), SpinPolicies::WASM.of(k), "a real run");
+        }
+        let conductor = Arc::new(Conductor::new(
+            vec!["worker 0".into()],
+            CostTable::reference(),
+        ));
+        let _on = attach(conductor, 0);
+        for k in kinds {
+            assert_eq!(wasm.of(k), SpinPolicies::NATIVE.of(k));
+            assert_eq!(given.of(k), SpinPolicy::default());
+        }
     }
 
     #[test]

@@ -77,6 +77,20 @@ pub struct LiveSnapshot {
     pub requests: u32,
 }
 
+/// What the page must say about a run on virtual cores (issue 25): its
+/// numbers are a model's (virtual time under a cost table), and its traces
+/// are deterministic, so each run's trace digest is given to compare with
+/// `psmr run --virtual-cores N --digest` natively.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VirtualRun {
+    /// Virtual cores (worker threads) of every run of the report.
+    pub cores: u32,
+    /// The cost table the conductor charged (`reference`: the committed one).
+    pub cost_table: &'static str,
+    /// [`codec::digest`] of each run's trace, 16 hex digits, in run order.
+    pub trace_digests: Vec<String>,
+}
+
 /// Outcome of a finished run (JSON for the worker).
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
@@ -84,6 +98,9 @@ pub enum Outcome {
     Report {
         ok: bool,
         report: Report,
+        /// Set for a run on virtual cores only (a real run's JSON is unchanged).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        virtual_run: Option<VirtualRun>,
     },
     Bench {
         ok: bool,
@@ -156,8 +173,9 @@ fn parse_options<T: Default + serde::de::DeserializeOwned>(json: &str) -> Result
 /// What a job hands back when it finishes.
 #[derive(Debug)]
 enum Finished {
-    /// The report and the scenario it ran (overrides applied).
-    Run(Report, Box<Scenario>),
+    /// The report, the scenario it ran (overrides applied) and its virtual
+    /// cores (`None`: real threads).
+    Run(Report, Box<Scenario>, Option<u32>),
     Bench(BenchReport),
 }
 
@@ -202,10 +220,17 @@ impl Engine {
         spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
     ) -> Result<(), StartError> {
         let opts: WebRunOptions = parse_options(options_json)?;
+        if let Some(n) = opts.run.virtual_cores {
+            self.check_virtual_cores(n)?;
+        }
         let file = opts.file.clone().unwrap_or_else(|| DEFAULT_FILE.into());
         self.start(text, &file, spawn, |sc| {
             let shape = (
-                opts.run.threads.unwrap_or(sc.threads),
+                opts.run
+                    .virtual_cores
+                    .map(|n| n as usize)
+                    .or(opts.run.threads)
+                    .unwrap_or(sc.threads),
                 opts.run.requests.unwrap_or(sc.workload.requests),
             );
             let job =
@@ -215,10 +240,35 @@ impl Engine {
                         report.cores = cores;
                     }
                     let ran = psmr_scenario::runner::effective(&sc, &opts.run);
-                    Ok(Finished::Run(report, Box::new(ran)))
+                    Ok(Finished::Run(report, Box::new(ran), opts.run.virtual_cores))
                 };
             (shape, Box::new(job) as Job)
         })
+    }
+
+    /// Most virtual cores a run may ask for: each is a pool thread of its
+    /// own (one at a time runs, but all are alive and blocked at once), so
+    /// the pool must hold them, the most auxiliary roles a scheduler has
+    /// and the driver; and no more than the limits' worker threads.
+    pub fn max_virtual_cores(&self) -> usize {
+        let pool = self.host.capacity();
+        let room = pool.saturating_sub(1 + self.limits.max_roles);
+        room.min(self.limits.max_threads)
+    }
+
+    /// Refuse a virtual core count this engine cannot host, saying why.
+    fn check_virtual_cores(&self, n: u32) -> Result<(), StartError> {
+        let max = self.max_virtual_cores();
+        if n == 0 || n as usize > max {
+            return Err(StartError::Options(format!(
+                "virtual_cores: expected 1 to {max} virtual cores, got {n}: every virtual core is a thread of the \
+                 engine's pool of {} (one runs at a time, but all wait at once beside up to {} auxiliary \
+                 threads and the delivering thread)",
+                self.host.capacity(),
+                self.limits.max_roles
+            )));
+        }
+        Ok(())
     }
 
     /// Validate and start a bench sweep (threads x write share, traces
@@ -342,17 +392,29 @@ impl Engine {
         drop(current);
         Some(match outcome {
             Ok(Finished::Bench(bench)) => Outcome::Bench { ok: true, bench },
-            Ok(Finished::Run(mut report, ran)) => {
+            Ok(Finished::Run(mut report, ran, virtual_cores)) => {
                 *lock(&self.last_scenario) = Some(*ran);
                 // The report crosses to JS as JSON without its traces; they
                 // are moved out and stay here until the next report.
-                let traces = report
+                let traces: Vec<_> = report
                     .runs
                     .iter_mut()
                     .map(|r| std::mem::take(&mut r.trace))
                     .collect();
+                let virtual_run = virtual_cores.map(|cores| VirtualRun {
+                    cores,
+                    cost_table: "reference",
+                    trace_digests: traces
+                        .iter()
+                        .map(|t| format!("{:016x}", codec::digest(t)))
+                        .collect(),
+                });
                 *lock(&self.last) = Some(traces);
-                Outcome::Report { ok: true, report }
+                Outcome::Report {
+                    ok: true,
+                    report,
+                    virtual_run,
+                }
             }
             Err(diagnostics) => Outcome::Refused {
                 ok: false,
@@ -434,8 +496,13 @@ mod tests {
         let snap = p.snapshot.unwrap();
         assert_eq!((snap.threads, snap.requests), (2, 2000));
         match e.take_report().unwrap() {
-            Outcome::Report { ok, report } => {
+            Outcome::Report {
+                ok,
+                report,
+                virtual_run,
+            } => {
                 assert!(ok);
+                assert_eq!(virtual_run, None, "a real run says nothing of a model");
                 assert_eq!(report.runs.len(), 1);
                 assert!(report.runs[0].correct, "{:?}", report.runs[0].violation);
             }
@@ -493,6 +560,76 @@ mod tests {
         wait_done(&e);
         e.take_report();
         assert!(e.workload_graph().unwrap_err().contains("kv-store"));
+    }
+
+    /// [`SMALL`] with early beside sequential.
+    fn with_early() -> String {
+        SMALL.replace(
+            r#"[ { "id": "sequential" } ]"#,
+            r#"[ { "id": "sequential" }, { "id": "early" } ]"#,
+        )
+    }
+
+    /// Run `text` on `options`, return the report's virtual part.
+    fn virtual_part(e: &Engine, text: &str, options: &str) -> VirtualRun {
+        e.start_run(text, options, spawn_thread).unwrap();
+        wait_done(e);
+        match e.take_report() {
+            Some(Outcome::Report {
+                report,
+                virtual_run: Some(v),
+                ..
+            }) => {
+                assert!(report
+                    .runs
+                    .iter()
+                    .all(|r| r.correct && r.threads == v.cores as usize));
+                v
+            }
+            other => panic!("expected a virtual report: {other:?}"),
+        }
+    }
+
+    /// A virtual run says so, and its trace is the same on every run: the
+    /// digest repeats, and is the digest of the trace the page fetches.
+    #[test]
+    fn a_virtual_run_is_labelled_and_its_trace_digest_repeats() {
+        let e = engine();
+        let text = with_early();
+        let opts = r#"{"virtual_cores": 2, "requests": 500}"#;
+        let first = virtual_part(&e, &text, opts);
+        assert_eq!((first.cores, first.cost_table), (2, "reference"));
+        assert_eq!(first.trace_digests.len(), 2);
+        let bytes = e.trace_bytes(1).unwrap();
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        let trace = codec::decode(&words).unwrap();
+        assert_eq!(
+            first.trace_digests[1],
+            format!("{:016x}", codec::digest(&trace))
+        );
+        assert_eq!(virtual_part(&e, &text, opts), first);
+    }
+
+    #[test]
+    fn virtual_cores_beyond_the_pool_are_refused_with_the_reason() {
+        // Pool of 4 + 1 threads, browser limits (2 roles): 2 virtual cores.
+        let e = engine();
+        assert_eq!(e.max_virtual_cores(), 2);
+        for n in [0, 3] {
+            let opts = format!(r#"{{"virtual_cores": {n}}}"#);
+            let err = e
+                .start_run(SMALL, &opts, |_| panic!("spawned"))
+                .unwrap_err();
+            assert!(
+                matches!(err, StartError::Options(ref m)
+                    if m.contains("expected 1 to 2 virtual cores") && m.contains("pool of 5")),
+                "{err:?}"
+            );
+        }
+        virtual_part(&e, SMALL, r#"{"virtual_cores": 2}"#);
     }
 
     #[test]
@@ -615,10 +752,7 @@ mod tests {
     #[test]
     fn a_bench_sweeps_threads_against_the_sequential_baseline() {
         let e = engine();
-        let text = SMALL.replace(
-            r#"[ { "id": "sequential" } ]"#,
-            r#"[ { "id": "sequential" }, { "id": "early" } ]"#,
-        );
+        let text = with_early();
         e.start_bench(&text, r#"{"threads": [1, 2], "cores": 2}"#, spawn_thread)
             .unwrap();
         let p = wait_done(&e);

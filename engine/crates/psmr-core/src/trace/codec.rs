@@ -37,6 +37,21 @@ pub fn encode_bytes(events: &[TraceEvent]) -> Vec<u8> {
         .collect()
 }
 
+/// FNV-1a (64-bit) of the packed trace: the bytes of [`encode_bytes`] in
+/// order. Two traces with the same digest are, for any practical purpose,
+/// the same events in the same order with the same times; a virtual-core
+/// run (docs/protocols/virtual-cores.md) must give the same digest on every
+/// run and on every platform (natively and in wasm). The seq numbers are
+/// not stored, so they are not hashed either: the order stands for them.
+pub fn digest(events: &[TraceEvent]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x100_0000_01b3;
+    encode(events)
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .fold(OFFSET, |h, b| (h ^ b as u64).wrapping_mul(PRIME))
+}
+
 /// Unpack one event; `seq` is its index. `None` for an unknown code.
 pub fn decode_event(w: &[u32], seq: u64) -> Option<TraceEvent> {
     let t_ns = w[0] as u64 | ((w[1] as u64) << 32);
@@ -89,6 +104,29 @@ mod tests {
             })
             .collect();
         assert_eq!(decode(&encode(&events)), Some(events));
+    }
+
+    #[test]
+    fn the_digest_is_fnv1a_of_the_packed_bytes_and_sees_every_field() {
+        // FNV-1a 64 of no bytes is its offset basis.
+        assert_eq!(digest(&[]), 0xcbf2_9ce4_8422_2325);
+        let e = TraceEvent {
+            seq: 0,
+            t_ns: 7,
+            thread: 1,
+            kind: EventKind::from_words(kinds()[0].code, [0; 4]).unwrap(),
+        };
+        let by_bytes = encode_bytes(&[e])
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ *b as u64).wrapping_mul(0x100_0000_01b3)
+            });
+        assert_eq!(digest(&[e]), by_bytes);
+        let later = TraceEvent { t_ns: 8, ..e };
+        let other_thread = TraceEvent { thread: 2, ..e };
+        assert_ne!(digest(&[e]), digest(&[later]));
+        assert_ne!(digest(&[e]), digest(&[other_thread]));
+        assert_ne!(digest(&[e, later]), digest(&[later, e]), "order counts");
     }
 
     #[test]

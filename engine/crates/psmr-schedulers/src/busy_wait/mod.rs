@@ -26,8 +26,7 @@ use crate::early::{FamilyConfig, Job, SeqSync};
 use crate::plan::Plan;
 use crate::probe::Probe;
 use crate::registry::{boxed_or_broken, Fault, Registration};
-use crate::spin::SpinPolicy;
-use crate::spin::{Backoff, SpinPolicies};
+use crate::spin::{Backoff, SpinPolicies, WaitKind};
 use crate::BuildEnv;
 
 /// Sequential requests synchronized by the classes' cycle marks, waiters
@@ -35,17 +34,17 @@ use crate::BuildEnv;
 #[derive(Debug)]
 pub struct CycleSync {
     marks: CycleMarks,
-    spin: SpinPolicy,
+    spin: SpinPolicies,
     /// The broken variant: waiters leave before the release.
     #[cfg(any(test, feature = "fault-injection"))]
     early_release: bool,
 }
 
 impl CycleSync {
-    pub fn new(plan: &Plan, spin: SpinPolicy) -> Self {
+    pub fn new(plan: &Plan, spin: impl Into<SpinPolicies>) -> Self {
         CycleSync {
             marks: CycleMarks::new(plan),
-            spin,
+            spin: spin.into(),
             #[cfg(any(test, feature = "fault-injection"))]
             early_release: false,
         }
@@ -82,7 +81,7 @@ impl CycleSync {
             return;
         }
         let since = probe.wait_begin(WaitReason::Cycle, job.req, NO_REQUEST);
-        let mut backoff = Backoff::new(self.spin);
+        let mut backoff = Backoff::new(self.spin.of(WaitKind::Cycle));
         while !pending.released() {
             backoff.snooze();
         }
@@ -102,17 +101,18 @@ pub const FAULT_EARLY_RELEASE: &str = "busy-wait-early-release";
 #[derive(Clone, Debug)]
 pub struct BusyWait {
     pub config: FamilyConfig,
-    pub spin: SpinPolicy,
+    /// Cycle waits only: busy-wait has no markers and no idle spinning.
+    pub spin: SpinPolicies,
     /// The broken variant: waiters do not wait for the release.
     #[cfg(any(test, feature = "fault-injection"))]
     early_release: bool,
 }
 
 impl BusyWait {
-    pub fn new(config: FamilyConfig, spin: SpinPolicy) -> Self {
+    pub fn new(config: FamilyConfig, spin: impl Into<SpinPolicies>) -> Self {
         BusyWait {
             config,
-            spin,
+            spin: spin.into(),
             #[cfg(any(test, feature = "fault-injection"))]
             early_release: false,
         }
@@ -129,9 +129,7 @@ impl BusyWait {
     /// Build from a scenario entry's `early` object (`build`'s `busy-wait` arm).
     pub fn from_params(params: &EarlyParams, env: &BuildEnv<'_>) -> Result<Self, RunError> {
         let config = FamilyConfig::from_params(params, env)?;
-        // Cycle waits only: busy-wait has no markers and no idle spinning.
-        let spin = SpinPolicies::from_param(params.spin).cycle;
-        Ok(BusyWait::new(config, spin))
+        Ok(BusyWait::new(config, SpinPolicies::from_param(params.spin)))
     }
 }
 

@@ -15,6 +15,7 @@ use crate::early::{worker_loop, worker_queue, Job};
 use crate::plan::Plan;
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
+use crate::spin::SpinPolicy;
 use crate::testkit;
 
 /// Counts executions and checks that sequential requests of the class run

@@ -19,7 +19,7 @@ use psmr_core::{Request, ThreadRef, WaitReason, NO_REQUEST};
 use super::worker::{Arrival, Policy, Worker};
 use crate::cycle::{Arrived, Pending};
 use crate::probe::Probe;
-use crate::spin::Backoff;
+use crate::spin::{Backoff, WaitKind};
 
 /// The moderate variant.
 pub const POLICY: Policy = Policy {
@@ -62,7 +62,7 @@ impl<P: Probe> Worker<'_, '_, P> {
         self.probe.count(Counter::CycleWaits, 1);
         loop {
             let start = self.probe.wait_begin(WaitReason::Cycle, req.id, NO_REQUEST);
-            let mut b = Backoff::new(self.spin.cycle);
+            let mut b = Backoff::new(self.spin.of(WaitKind::Cycle));
             let mut victim = None;
             while !pending.released() {
                 if self.policy.steal_while_syncing {

@@ -15,7 +15,7 @@ use psmr_core::{ClassId, EventKind, Request, RequestId, WaitReason, NO_REQUEST};
 use super::shared::{Shared, StealOutcome, Transfer};
 use crate::barrier::GenerationBarrier;
 use crate::probe::Probe;
-use crate::spin::{Backoff, SpinPolicies};
+use crate::spin::{Backoff, SpinPolicies, WaitKind};
 
 /// How a sequential request is synchronized.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +108,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
                         let start =
                             self.probe
                                 .wait_begin(WaitReason::EmptyQueue, NO_REQUEST, NO_REQUEST);
-                        idle = Some((start, Backoff::new(self.spin.idle)));
+                        idle = Some((start, Backoff::new(self.spin.of(WaitKind::Idle))));
                     }
                     if let Some(victim) = self.try_steal(None) {
                         self.end_idle(&mut idle);
@@ -175,7 +175,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
         }
         self.probe.count(Counter::MarkerWaits, 1);
         let start = self.probe.wait_begin(WaitReason::Marker, req, NO_REQUEST);
-        let mut b = Backoff::new(self.spin.marker);
+        let mut b = Backoff::new(self.spin.of(WaitKind::Marker));
         while self.shared.marked(self.id) {
             b.snooze();
         }
