@@ -37,28 +37,36 @@ export function JumpButtons({ i, suffix = '' }: { i: number; suffix?: string }) 
   };
   const prof = profileOf(t.scheduler);
   const sync = prof.sync?.kind === 'cycle' ? 'cycle' : 'barrier';
+  // Arrivals and releases only where the family meets at barriers or cycles (or this trace has some).
+  const meets = prof.sync !== null || idx.arrivals.length > 0 || idx.releases.length > 0;
+  const steals = prof.steals || idx.steals.length > 0;
+  if (!meets && !steals) return null;
   return (
     <span className="jump-buttons" data-track={t.key}>
       <span className="muted">next:</span>
-      <button
-        type="button"
-        disabled={idx.arrivals.length === 0}
-        onClick={() => jump(idx.arrivals)}
-        data-testid={`next-arrive${suffix}`}
-        title={`next arrival at a ${sync}`}
-      >
-        arrival ({idx.arrivals.length})
-      </button>
-      <button
-        type="button"
-        disabled={idx.releases.length === 0}
-        onClick={() => jump(idx.releases)}
-        data-testid={`next-release${suffix}`}
-        title={`next ${sync} release`}
-      >
-        {sync} release ({idx.releases.length})
-      </button>
-      {(prof.steals || idx.steals.length > 0) && (
+      {meets && (
+        <>
+          <button
+            type="button"
+            disabled={idx.arrivals.length === 0}
+            onClick={() => jump(idx.arrivals)}
+            data-testid={`next-arrive${suffix}`}
+            title={`next arrival at a ${sync}`}
+          >
+            arrival ({idx.arrivals.length})
+          </button>
+          <button
+            type="button"
+            disabled={idx.releases.length === 0}
+            onClick={() => jump(idx.releases)}
+            data-testid={`next-release${suffix}`}
+            title={`next ${sync} release`}
+          >
+            {sync} release ({idx.releases.length})
+          </button>
+        </>
+      )}
+      {steals && (
         <button
           type="button"
           disabled={idx.steals.length === 0}
