@@ -140,7 +140,7 @@ async function walkBookmarks(
     await expect
       .poll(() => pictureHeight(page), {
         message: `${where}: picture height`,
-        timeout: 5000,
+        timeout: 15_000,
       })
       .toBeGreaterThanOrEqual(minPicture);
     expect(await pageScrolls(page), `${where}: page scrolls`).toBe(false);
@@ -165,6 +165,14 @@ async function walkBookmarks(
     );
   }
   expect(opened, `${l.id} ${mode}: bookmarks reached`).toBeGreaterThan(0);
+}
+
+/** On a projector's 1280x720, the engine up, `lesson` started in the presentation layout; the page's problems. */
+async function projectLesson(page: Page, lesson: string): Promise<string[]> {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const { problems } = await openLab(page);
+  await presentLesson(page, lesson);
+  return problems;
 }
 
 test.beforeEach(async ({ page }) => {
@@ -204,9 +212,7 @@ for (const l of LESSONS) {
     page,
   }, info) => {
     test.setTimeout(120_000);
-    await page.setViewportSize({ width: 1280, height: 720 });
-    const { problems } = await openLab(page);
-    await presentLesson(page, l.id);
+    const problems = await projectLesson(page, l.id);
     await expect(page.getByTestId("timeline")).toBeVisible();
     await walkBookmarks(page, info, l, "present-1280", MIN_PICTURE[720]);
     await expectLessonBarReadable(page, `${l.id} present-1280`);
@@ -245,9 +251,7 @@ for (const l of LESSONS) {
 test("a what-if of a two-run lesson: four runs side by side keep the picture's height at 1280x720", async ({
   page,
 }, info) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  const { problems } = await openLab(page);
-  await presentLesson(page, "epaxos");
+  const problems = await projectLesson(page, "epaxos");
   await page.getByTestId("lesson-more").click();
   await page.getByTestId("what-if-threads").click();
   await expect(page.getByTestId("what-if-tag")).toBeVisible({
@@ -272,9 +276,7 @@ test("a what-if of a two-run lesson: four runs side by side keep the picture's h
 test("a reload during a lesson comes back to the lesson and its moment; a moment the run lacks is said on screen", async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  const { problems } = await openLab(page);
-  await presentLesson(page, "barriers");
+  const problems = await projectLesson(page, "barriers");
   await page.getByTestId("bookmark-1").click();
   await expect(page.getByTestId("view-sync")).toHaveAttribute(
     "aria-selected",
