@@ -41,7 +41,6 @@ const FOR_DOCS = new Set([
   "stealing:0:hc-1280",
   "repartitioning:2:hc-1280",
   "barriers:1:present-1920",
-  "coloring:0:present-1920",
 ]);
 
 test.use({ trace: "off" });
@@ -60,49 +59,63 @@ function contrast(fg: number[], bg: number[]): number {
 }
 
 /**
- * Each text-bearing element of the lesson bar (buttons, the title, the
- * bookmark named, links): its text color and the background it is drawn
+ * Each text-bearing element under `root` (by default the lesson bar's
+ * buttons, title, bookmark named, links): its text color and the background it is drawn
  * on (its own, else the nearest ancestor's that is not transparent),
  * blended by opacity (a disabled button is drawn at its opacity).
  */
-async function lessonBarColors(page: Page) {
-  return page.getByTestId("lesson-bar").evaluate((bar) => {
-    const rgba = (s: string) =>
-      (s.match(/[\d.]+/g) ?? []).map(Number).concat([1]).slice(0, 4);
-    const out: { text: string; fg: number[]; bg: number[] }[] = [];
-    const els = bar.querySelectorAll<HTMLElement>(
-      "button, b, span, summary, a, label",
-    );
-    for (const el of els) {
-      const own = [...el.childNodes].some(
-        (n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== "",
-      );
-      if (!own || el.getBoundingClientRect().width === 0) continue;
-      let bg = [0, 0, 0, 0];
-      for (let p: HTMLElement | null = el; p; p = p.parentElement) {
-        const c = rgba(getComputedStyle(p).backgroundColor);
-        if (c[3] > 0) {
-          bg = c;
-          break;
+async function textColors(
+  page: Page,
+  root: string,
+  selector = "button, b, span, summary, a, label",
+) {
+  return page
+    .locator(root)
+    .first()
+    .evaluate((bar, selector) => {
+      const rgba = (s: string) =>
+        (s.match(/[\d.]+/g) ?? []).map(Number).concat([1]).slice(0, 4);
+      const out: { text: string; fg: number[]; bg: number[] }[] = [];
+      const els = bar.querySelectorAll<HTMLElement>(selector);
+      for (const el of els) {
+        const own = [...el.childNodes].some(
+          (n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== "",
+        );
+        if (!own || el.getBoundingClientRect().width === 0) continue;
+        let bg = [0, 0, 0, 0];
+        for (let p: HTMLElement | null = el; p; p = p.parentElement) {
+          const c = rgba(getComputedStyle(p).backgroundColor);
+          if (c[3] > 0) {
+            bg = c;
+            break;
+          }
         }
+        if (bg[3] === 0) bg = [255, 255, 255, 1];
+        const fg = rgba(getComputedStyle(el).color);
+        let opacity = 1;
+        for (
+          let p: HTMLElement | null = el;
+          p && p !== bar;
+          p = p.parentElement
+        )
+          opacity *= Number(getComputedStyle(p).opacity);
+        // Text at opacity o over bg: o*fg + (1-o)*bg.
+        const a = fg[3] * opacity;
+        const drawn = [0, 1, 2].map((k) => a * fg[k] + (1 - a) * bg[k]);
+        out.push({ text: el.textContent!.trim().slice(0, 30), fg: drawn, bg });
       }
-      if (bg[3] === 0) bg = [255, 255, 255, 1];
-      const fg = rgba(getComputedStyle(el).color);
-      let opacity = 1;
-      for (let p: HTMLElement | null = el; p && p !== bar; p = p.parentElement)
-        opacity *= Number(getComputedStyle(p).opacity);
-      // Text at opacity o over bg: o*fg + (1-o)*bg.
-      const a = fg[3] * opacity;
-      const drawn = [0, 1, 2].map((k) => a * fg[k] + (1 - a) * bg[k]);
-      out.push({ text: el.textContent!.trim().slice(0, 30), fg: drawn, bg });
-    }
-    return out;
-  });
+      return out;
+    }, selector);
 }
 
-async function expectLessonBarReadable(page: Page, where: string) {
-  const colors = await lessonBarColors(page);
-  expect(colors.length, `${where}: lesson bar texts found`).toBeGreaterThan(3);
+async function expectReadable(
+  page: Page,
+  where: string,
+  root = "[data-testid=lesson-bar]",
+  selector?: string,
+) {
+  const colors = await textColors(page, root, selector);
+  expect(colors.length, `${where}: texts found`).toBeGreaterThan(3);
   for (const c of colors)
     expect(
       contrast(c.fg, c.bg),
@@ -215,7 +228,7 @@ for (const l of LESSONS) {
     const problems = await projectLesson(page, l.id);
     await expect(page.getByTestId("timeline")).toBeVisible();
     await walkBookmarks(page, info, l, "present-1280", MIN_PICTURE[720]);
-    await expectLessonBarReadable(page, `${l.id} present-1280`);
+    await expectReadable(page, `${l.id} present-1280`);
     if ((l.compare ?? []).length > 1) {
       // The lesson's runs side by side: the picture keeps its height.
       await page.getByTestId("lesson-more").click();
@@ -235,10 +248,17 @@ for (const l of LESSONS) {
     }
 
     await page.getByTestId("high-contrast").check();
-    await expectLessonBarReadable(page, `${l.id} high contrast`);
+    await expectReadable(page, `${l.id} high contrast`);
     await page.getByTestId("lesson-more").click();
-    await expectLessonBarReadable(page, `${l.id} high contrast, more open`);
+    await expectReadable(page, `${l.id} high contrast, more open`);
     await page.getByTestId("lesson-more").click();
+    // Every control of the classroom: run list, view tabs, jumps, timeline buttons.
+    await expectReadable(
+      page,
+      `${l.id} high contrast, classroom controls`,
+      ".classroom-panel",
+      "button, label",
+    );
     await walkBookmarks(page, info, l, "hc-1280", MIN_PICTURE[720]);
 
     await page.getByTestId("high-contrast").uncheck();
@@ -269,6 +289,11 @@ test("a what-if of a two-run lesson: four runs side by side keep the picture's h
     })
     .toBeGreaterThanOrEqual(MIN_PICTURE[720]);
   expect(await pageScrolls(page)).toBe(false);
+  // At the collision, in the four runs.
+  await page.getByTestId("bookmark-0").click();
+  await expect
+    .poll(() => pictureHeight(page), { message: "four runs at a bookmark" })
+    .toBeGreaterThanOrEqual(MIN_PICTURE[720]);
   await shot(page, info, "classroom/epaxos-what-if-present-1280");
   expect(problems).toEqual([]);
 });
