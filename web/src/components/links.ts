@@ -63,7 +63,8 @@ let opened = 0;
  */
 export async function openLink(): Promise<void> {
   const payload = payloadFromHash(location.hash);
-  if (payload === null || navStore.getState().tab === 'author') return;
+  if (navStore.getState().tab === 'author') return;
+  if (payload === null) return reopenLesson();
   const mine = ++opened;
   linkStore.setState({ status: { state: 'loading' } });
   const r = await decodeScenario(payload);
@@ -83,7 +84,8 @@ export async function openLink(): Promise<void> {
     linkStore.setState({ moment, momentSerial: rs.runSerial + 1 });
     // A lesson's moment shows the lesson's bar too.
     const lesson = lessonById(hashParams().get('lesson'));
-    if (lesson) lessonStore.setState({ lessonId: lesson.id, serial: rs.runSerial + 1, whatIf: null });
+    if (lesson)
+      lessonStore.setState({ lessonId: lesson.id, serial: rs.runSerial + 1, runs: [rs.runSerial + 1], whatIf: null });
     navStore.getState().setTab('classroom');
     await rs.run();
     return true;
@@ -96,6 +98,22 @@ export async function openLink(): Promise<void> {
       }
     });
   }
+}
+
+/**
+ * A page reloaded during a lesson (`lesson=<id>` in the hash, no shared
+ * scenario): start the lesson again and, once its run is replayed, go back
+ * to the moment the hash names (the classroom keeps it there while a lesson
+ * is on). A lesson already on, or a run going on, is left alone.
+ */
+async function reopenLesson(): Promise<void> {
+  const p = hashParams();
+  const lesson = lessonById(p.get('lesson'));
+  const rs = runStore.getState();
+  if (!lesson || lessonStore.getState().lessonId !== null || rs.phase === 'running') return;
+  const moment = momentOf(p);
+  linkStore.setState({ moment, momentSerial: moment ? rs.runSerial + 1 : -1 });
+  await lessonStore.getState().start(lesson);
 }
 
 /** A link to this scenario text and classroom moment (the page's URL, hash replaced). */

@@ -39,7 +39,7 @@ export function LessonsPanel() {
             <h3>
               {i + 1}. {l.title} <span className="muted">· {l.minutes} min</span>
             </h3>
-            <p>{l.summary}</p>
+            <p title={l.summary}>{l.summary}</p>
             <button
               type="button"
               className="primary"

@@ -16,6 +16,12 @@ export interface LessonState {
   lessonId: string | null;
   /** Run serial of the lesson's run (its report is the one to replay). */
   serial: number;
+  /**
+   * Every run serial this lesson started (its run, its re-runs and
+   * what-ifs), oldest first: the lesson's run list offers these only, never
+   * a run of another lesson or of the lab.
+   */
+  runs: number[];
   /** The what-if change of the current run ("More writes"), or null for the lesson's own run. */
   whatIf: string | null;
   start(l: Lesson): Promise<void>;
@@ -31,12 +37,13 @@ export interface LessonState {
 export const lessonStore = createStore<LessonState>()((set, get) => ({
   lessonId: null,
   serial: -1,
+  runs: [],
   whatIf: null,
   async start(l) {
     const rs = runStore.getState();
     if (rs.phase === 'running') return;
     rs.selectScenario(l.scenario);
-    set({ lessonId: l.id, serial: rs.runSerial + 1, whatIf: null });
+    set({ lessonId: l.id, serial: rs.runSerial + 1, runs: [rs.runSerial + 1], whatIf: null });
     // A lesson needs no JSON on screen: the scenario sidebar folds away (the header brings it back).
     displayStore.getState().setSidebar(false);
     patchHash({ lesson: l.id, scenario: null, at: null, runs: null, view: null, lead: null });
@@ -47,12 +54,12 @@ export const lessonStore = createStore<LessonState>()((set, get) => ({
     const rs = runStore.getState();
     if (rs.phase === 'running' || !get().lessonId) return;
     rs.setText(text);
-    set({ serial: rs.runSerial + 1, whatIf });
+    set({ serial: rs.runSerial + 1, runs: [...get().runs, rs.runSerial + 1], whatIf });
     await rs.run({ ...lessonById(get().lessonId)?.options, ...options });
   },
   stop() {
-    set({ lessonId: null, serial: -1, whatIf: null });
-    patchHash({ lesson: null });
+    set({ lessonId: null, serial: -1, runs: [], whatIf: null });
+    patchHash({ lesson: null, at: null, runs: null, view: null, lead: null });
   },
 }));
 
@@ -64,4 +71,18 @@ export function useLesson<T>(sel: (s: LessonState) => T): T {
 export function lessonOfRun(serial: number): Lesson | undefined {
   const s = lessonStore.getState();
   return s.serial === serial ? lessonById(s.lessonId) : undefined;
+}
+
+/**
+ * May the classroom offer the runs of report `previous` beside those of
+ * report `serial` ("before: ...")? Inside a lesson, only when the lesson
+ * started both (a re-run or a what-if of it); outside a lesson, as before.
+ */
+export function previousInScope(
+  s: Pick<LessonState, 'lessonId' | 'serial' | 'runs'>,
+  serial: number,
+  previous: number,
+): boolean {
+  if (s.lessonId === null || s.serial !== serial) return true;
+  return s.runs.includes(previous);
 }

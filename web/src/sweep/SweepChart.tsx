@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import * as d3 from 'd3';
-import type { BenchPoint } from '../engine/protocol';
+import type { SweepPoint } from './model';
 import type { SweepSeries } from './model';
 import { schedulerColor } from '../views/families';
 
@@ -13,7 +13,7 @@ const M = { top: 40, right: 16 + LEGEND_WIDTH, bottom: 40, left: 70 };
 export interface SweepChartProps {
   series: SweepSeries[];
   /** Sequential on the same stream, drawn as a dashed level. */
-  baseline?: BenchPoint;
+  baseline?: SweepPoint;
   /** Cores the points were judged against (`navigator.hardwareConcurrency`). */
   cores: number;
   title: string;
@@ -44,14 +44,18 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
     .domain(threads)
     .range([M.left, CHART_WIDTH - M.right])
     .padding(0.5);
-  const yMax = Math.max(d3.max(all, (p) => p.throughput_ops_s) ?? 0, baseline?.throughput_ops_s ?? 0, 1);
+  const yMax = Math.max(
+    d3.max(all, (p) => p.spread?.max ?? p.throughput_ops_s) ?? 0,
+    baseline?.spread?.max ?? baseline?.throughput_ops_s ?? 0,
+    1,
+  );
   const y = d3
     .scaleLinear()
     .domain([0, yMax * 1.05])
     .nice()
     .range([CHART_HEIGHT - M.bottom, M.top]);
   const line = d3
-    .line<BenchPoint>()
+    .line<SweepPoint>()
     .x((p) => x(p.threads) ?? 0)
     .y((p) => y(p.throughput_ops_s));
   const anyOver = all.some((p) => p.oversubscribed);
@@ -118,6 +122,21 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
             )}
             {s.points.map((p) => (
               <g key={p.threads}>
+                {p.spread && p.spread.runs > 1 && (
+                  <line
+                    data-testid="sweep-spread"
+                    data-min={p.spread.min}
+                    data-max={p.spread.max}
+                    x1={x(p.threads)}
+                    x2={x(p.threads)}
+                    y1={y(p.spread.min)}
+                    y2={y(p.spread.max)}
+                    stroke={executorColor(s.scheduler)}
+                    strokeWidth={6}
+                    strokeOpacity={0.35}
+                    strokeLinecap="round"
+                  />
+                )}
                 <circle
                   data-testid="sweep-point"
                   data-executor={s.label}
@@ -134,7 +153,11 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
                   strokeWidth={2}
                 >
                   <title>
-                    {`${s.label} × ${p.threads}: ${Math.round(p.throughput_ops_s).toLocaleString()} req/s, ` +
+                    {`${s.label} × ${p.threads}: ${Math.round(p.throughput_ops_s).toLocaleString()} req/s` +
+                      (p.spread && p.spread.runs > 1
+                        ? ` (${Math.round(p.spread.min).toLocaleString()}-${Math.round(p.spread.max).toLocaleString()} over ${p.spread.runs})`
+                        : '') +
+                      ', ' +
                       `${p.speedup_vs_sequential.toFixed(2)}× sequential` +
                       (p.oversubscribed ? ' (oversubscribed)' : '') +
                       (p.correct ? '' : ` — WRONG: ${p.violation ?? 'oracle rejected'}`)}

@@ -6,6 +6,7 @@ import { engineBridge, readyEngine, useRun, warmEngine } from '../store';
 import {
   baselineOf,
   defaultThreads,
+  MAX_REPETITIONS,
   parseShares,
   scenarioShape,
   seriesOf,
@@ -182,6 +183,41 @@ export function SweepPanel() {
         {shape.writes === null && <span className="muted"> (this scenario fixes its class mix)</span>}
       </fieldset>
 
+      <fieldset className="sweep-choice" disabled={running}>
+        <legend>Measurement</legend>
+        <label title="A first sweep whose numbers are dropped: the first runs of a page pay for compiling the engine and waking the cores">
+          <input
+            type="checkbox"
+            data-testid="sweep-warmup"
+            checked={st.plan.warmup}
+            onChange={(e) => st.setPlan({ ...st.plan, warmup: e.target.checked })}
+          />{' '}
+          warm-up sweep first
+        </label>{' '}
+        <label>
+          repetitions{' '}
+          <input
+            type="number"
+            data-testid="sweep-repetitions"
+            min={1}
+            max={MAX_REPETITIONS}
+            value={st.plan.repetitions}
+            onChange={(e) =>
+              st.setPlan({
+                ...st.plan,
+                repetitions: Math.min(MAX_REPETITIONS, Math.max(1, Math.floor(Number(e.target.value) || 1))),
+              })
+            }
+            size={3}
+          />
+        </label>
+        <span className="muted">
+          {' '}
+          · each point is the median repetition; its bar spans the least to the most measured
+        </span>
+        {/* Virtual cores (a model's numbers, labelled so) join the sweep here, as one more axis of BenchOptions. */}
+      </fieldset>
+
       <div className="controls sweep-controls">
         <button type="button" data-testid="sweep-run" disabled={!canRun} onClick={run}>
           Run sweep
@@ -191,6 +227,12 @@ export function SweepPanel() {
         </button>
         <span className="phase" data-testid="sweep-phase" data-phase={st.phase}>
           {PHASE_TEXT[st.phase]}
+          {running && st.repetition && (
+            <span data-testid="sweep-repetition">
+              {' '}
+              {st.repetition.k === 0 ? 'warm-up' : `repetition ${st.repetition.k} of ${st.repetition.n}`}:
+            </span>
+          )}
           {running && st.progress && (
             <>
               {' '}
@@ -201,7 +243,8 @@ export function SweepPanel() {
           {!running && runBusy && ' (a scenario run is in progress)'}
         </span>
         <span className="muted">
-          {runsPerRep} runs per repetition{requests !== undefined ? ` of ${requests.toLocaleString()} requests` : ''}
+          {runsPerRep} runs per repetition{requests !== undefined ? ` of ${requests.toLocaleString()} requests` : ''},{' '}
+          {st.plan.repetitions + (st.plan.warmup ? 1 : 0)} sweeps
         </span>
       </div>
 
@@ -249,7 +292,7 @@ export function SweepPanel() {
             cores={reportCores}
             svgRef={svgRef}
             title={report.scenario}
-            subtitle={`writes ${pct(share ?? 0)} · median of ${report.repetitions} repetition${report.repetitions === 1 ? '' : 's'} · ${reportCores} cores (navigator.hardwareConcurrency) · P-SMR Lab`}
+            subtitle={`writes ${pct(share ?? 0)} · median of ${report.repetitions} repetition${report.repetitions === 1 ? '' : 's'}, bars: least to most · ${reportCores} cores (navigator.hardwareConcurrency) · P-SMR Lab`}
           />
           <SweepTable report={report} />
         </>

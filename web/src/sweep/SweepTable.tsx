@@ -1,12 +1,11 @@
-import type { BenchReport } from '../engine/protocol';
-import { streamLines } from './model';
+import { streamLines, type SweepReport } from './model';
 import { executorColor } from './SweepChart';
 
 const fmt = (x: number, digits = 0) =>
   Number.isFinite(x) ? x.toLocaleString(undefined, { maximumFractionDigits: digits }) : '–';
 
 /** Every point of the sweep: sequential baseline first, then each executor by threads. */
-export function SweepTable({ report }: { report: BenchReport }) {
+export function SweepTable({ report }: { report: SweepReport }) {
   const rows = [...report.points].sort(
     (a, b) => a.writes - b.writes || Number(b.scheduler === 'sequential') - Number(a.scheduler === 'sequential') || 0,
   );
@@ -21,6 +20,7 @@ export function SweepTable({ report }: { report: BenchReport }) {
             <th>writes</th>
             <th>threads</th>
             <th>throughput (req/s)</th>
+            <th>least – most</th>
             <th>speedup vs sequential</th>
             {vsEpaxos && <th>speedup vs epaxos</th>}
             <th>scheduler ns / request</th>
@@ -54,6 +54,9 @@ export function SweepTable({ report }: { report: BenchReport }) {
                 )}
               </td>
               <td className="num">{fmt(p.throughput_ops_s)}</td>
+              <td className="num" data-testid="sweep-row-spread">
+                {p.spread && p.spread.runs > 1 ? `${fmt(p.spread.min)} – ${fmt(p.spread.max)}` : '–'}
+              </td>
               <td className="num">{fmt(p.speedup_vs_sequential, 2)}×</td>
               {vsEpaxos && (
                 <td className="num" data-testid="vs-epaxos">

@@ -87,22 +87,91 @@ export function parseShares(text: string): { shares: number[] } | { error: strin
   return { shares: shares.sort((a, b) => a - b) };
 }
 
+/** Repetitions of a sweep by default (each point's median and spread are over these). */
+export const DEFAULT_REPETITIONS = 3;
+/** Most repetitions the panel offers. */
+export const MAX_REPETITIONS = 10;
+
+/**
+ * How a sweep is measured: an optional warm-up sweep first (its numbers are
+ * dropped: the first runs of a page pay for compiling the engine's code,
+ * growing its memory and waking the cores, and made one worker look
+ * several times faster than sequential), then `repetitions` sweeps.
+ */
+export interface SweepPlan {
+  warmup: boolean;
+  repetitions: number;
+}
+
+export const DEFAULT_PLAN: SweepPlan = { warmup: true, repetitions: DEFAULT_REPETITIONS };
+
+/** The throughputs of one point over the repetitions: the least and the most (the median is the point's). */
+export interface Spread {
+  min: number;
+  max: number;
+  /** Repetitions that measured this point. */
+  runs: number;
+}
+
+/** A point of a sweep of several repetitions: the median repetition's figures, with the spread. */
+export type SweepPoint = BenchPoint & { spread?: Spread };
+
+export type SweepReport = Omit<BenchReport, 'points'> & { points: SweepPoint[] };
+
+/**
+ * One report from the reports of several repetitions of the same sweep: each
+ * point is the repetition with the median throughput (its speedups,
+ * scheduler time and latency are that run's), with the least and most
+ * throughput measured; a point is correct only if every repetition was.
+ * Speedups stay per repetition (each against the sequential run of its own
+ * repetition), so a slow repetition does not skew another's.
+ */
+export function combineRepetitions(reports: readonly BenchReport[]): SweepReport | null {
+  if (reports.length === 0) return null;
+  const groups = new Map<string, BenchPoint[]>();
+  for (const r of reports)
+    for (const p of r.points) {
+      const key = `${p.label}\u0000${p.threads}\u0000${p.writes}`;
+      const g = groups.get(key);
+      if (g) g.push(p);
+      else groups.set(key, [p]);
+    }
+  const points: SweepPoint[] = [...groups.values()].map((g) => {
+    const sorted = [...g].sort((a, b) => a.throughput_ops_s - b.throughput_ops_s);
+    const median = sorted[(sorted.length - 1) >> 1];
+    return {
+      ...median,
+      correct: g.every((p) => p.correct),
+      violation: g.find((p) => p.violation)?.violation ?? median.violation,
+      oversubscribed: g.some((p) => p.oversubscribed),
+      spread: { min: sorted[0].throughput_ops_s, max: sorted[sorted.length - 1].throughput_ops_s, runs: g.length },
+    };
+  });
+  const first = reports[0];
+  return {
+    ...first,
+    repetitions: reports.reduce((n, r) => n + r.repetitions, 0),
+    points,
+    streams: first.streams,
+  };
+}
+
 /** One line of the chart: an executor at one write share. */
 export interface SweepSeries {
   label: string;
   scheduler: string;
   writes: number;
   /** Sorted by threads. */
-  points: BenchPoint[];
+  points: SweepPoint[];
 }
 
 /** The write shares of a report, in order. */
-export function sharesOf(report: BenchReport): number[] {
+export function sharesOf(report: SweepReport): number[] {
   return [...new Set(report.points.map((p) => p.writes))].sort((a, b) => a - b);
 }
 
 /** One series per parallel executor at write share `writes`, in the order the report first names them. */
-export function seriesOf(report: BenchReport, writes: number): SweepSeries[] {
+export function seriesOf(report: SweepReport, writes: number): SweepSeries[] {
   const byLabel = new Map<string, SweepSeries>();
   for (const p of report.points) {
     if (p.writes !== writes || p.scheduler === SEQUENTIAL) continue;
@@ -118,15 +187,15 @@ export function seriesOf(report: BenchReport, writes: number): SweepSeries[] {
 }
 
 /** The sequential baseline measured at write share `writes`. */
-export function baselineOf(report: BenchReport, writes: number): BenchPoint | undefined {
+export function baselineOf(report: SweepReport, writes: number): SweepPoint | undefined {
   return report.points.find((p) => p.writes === writes && p.scheduler === SEQUENTIAL);
 }
 
 /** A bench point with the fields the engine sends beyond the shared protocol type. */
-type Row = BenchPoint & { latency_p99_us?: number };
+type Row = SweepPoint & { latency_p99_us?: number };
 
 /** The CSV's columns, one row per point (the sequential baseline included). */
-export function sweepColumns(report: BenchReport): CsvColumn<Row>[] {
+export function sweepColumns(report: SweepReport): CsvColumn<Row>[] {
   return [
     { header: 'scenario', value: () => report.scenario },
     { header: 'executor', value: (p) => p.label },
@@ -134,6 +203,8 @@ export function sweepColumns(report: BenchReport): CsvColumn<Row>[] {
     { header: 'threads', value: (p) => p.threads },
     { header: 'writes', value: (p) => p.writes },
     { header: 'throughput_ops_s', value: (p) => round(p.throughput_ops_s, 1) },
+    { header: 'throughput_min_ops_s', value: (p) => (p.spread ? round(p.spread.min, 1) : null) },
+    { header: 'throughput_max_ops_s', value: (p) => (p.spread ? round(p.spread.max, 1) : null) },
     { header: 'speedup_vs_sequential', value: (p) => round(p.speedup_vs_sequential, 4) },
     {
       header: 'speedup_vs_epaxos',
@@ -158,7 +229,7 @@ export function sweepColumns(report: BenchReport): CsvColumn<Row>[] {
 }
 
 /** Every point of the sweep as CSV, ordered by write share, executor (sequential first), threads. */
-export function sweepCsv(report: BenchReport): string {
+export function sweepCsv(report: SweepReport): string {
   const order = new Map<string, number>();
   for (const p of report.points) if (!order.has(p.label)) order.set(p.label, order.size);
   const rank = (p: BenchPoint) => (p.scheduler === SEQUENTIAL ? -1 : (order.get(p.label) ?? 0));
@@ -174,7 +245,7 @@ export function sccSizes(h: SccHistogram): string {
 }
 
 /** One line per swept write share whose stream is a commit stream: its instances and SCC sizes. */
-export function streamLines(report: BenchReport): string[] {
+export function streamLines(report: SweepReport): string[] {
   return (report.streams ?? []).flatMap((s) =>
     s.stream.scc
       ? [

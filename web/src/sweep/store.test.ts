@@ -1,8 +1,36 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { BenchOptions, BenchOutcome, PollSnapshot } from '../engine/protocol';
+import type { BenchOptions, BenchOutcome, BenchPoint, BenchReport, PollSnapshot } from '../engine/protocol';
 import { createSweepStore, SWEEP_PROGRESS_MS, type BenchApi } from './store';
 
 const REPORT = { scenario: 'demo', cores: 2, repetitions: 1, points: [] };
+/** One engine sweep, no warm-up: what the tests of a single sweep's life use. */
+const ONE = { warmup: false, repetitions: 1 };
+
+/** A report of one sweep: `early` on 1 thread at `ops` requests/s, sequential at 1000. */
+function reportAt(ops: number, correct = true): BenchReport {
+  const point = (scheduler: string, throughput: number, ok: boolean) =>
+    ({
+      scheduler,
+      label: scheduler,
+      threads: 1,
+      writes: 0.1,
+      throughput_ops_s: throughput,
+      speedup_vs_sequential: throughput / 1000,
+      scheduler_ns_per_request: 10,
+      exec_us_per_request: 1,
+      worker_wait_share: 0,
+      latency_p99_us: 5,
+      correct: ok,
+      violation: ok ? null : 'r3 out of order',
+      oversubscribed: false,
+    }) as BenchPoint;
+  return {
+    scenario: 'demo',
+    cores: 2,
+    repetitions: 1,
+    points: [point('sequential', 1000, true), point('early', ops, correct)],
+  };
+}
 
 /** A fake engine whose bench resolves when the test says so. */
 function fakeEngine() {
@@ -29,7 +57,7 @@ describe('sweep store', () => {
   it('runs a sweep: running with progress, then done with the report', async () => {
     const e = fakeEngine();
     const store = createSweepStore(e.api);
-    const done = store.getState().start('{}', { threads: [1, 2], schedulers: ['early'] });
+    const done = store.getState().start('{}', { threads: [1, 2], schedulers: ['early'] }, ONE);
     expect(store.getState().phase).toBe('running');
     expect(e.calls).toEqual([{ threads: [1, 2], schedulers: ['early'] }]);
     const snapshot = {
@@ -52,7 +80,7 @@ describe('sweep store', () => {
     expect(store.getState().progress?.executed).toBe(80);
     expect(store.getState().elapsedMs).toBe(250 + SWEEP_PROGRESS_MS);
     // A second start while running is ignored.
-    await store.getState().start('{}', {});
+    await store.getState().start('{}', {}, ONE);
     expect(e.calls).toHaveLength(1);
     e.finish({ ok: true, bench: REPORT });
     await done;
@@ -72,7 +100,7 @@ describe('sweep store', () => {
   it('says cancelled (with the partial report) when the user cancelled', async () => {
     const e = fakeEngine();
     const store = createSweepStore(e.api);
-    const done = store.getState().start('{}', {});
+    const done = store.getState().start('{}', {}, ONE);
     await store.getState().cancel();
     expect(e.api.cancel).toHaveBeenCalledTimes(1);
     e.finish({ ok: true, bench: REPORT });
@@ -82,6 +110,50 @@ describe('sweep store', () => {
     // Cancel when nothing runs does not reach the engine.
     await store.getState().cancel();
     expect(e.api.cancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('by default drops a warm-up sweep, then combines three: the median point with the spread', async () => {
+    const e = fakeEngine();
+    const store = createSweepStore(e.api);
+    expect(store.getState().plan).toEqual({ warmup: true, repetitions: 3 });
+    const done = store.getState().start('{}', { threads: [1] });
+    // The warm-up's cold numbers (one worker "3x faster than sequential") are not kept.
+    const sweeps = [reportAt(3000), reportAt(900), reportAt(1200), reportAt(1000, false)];
+    for (const [k, r] of sweeps.entries()) {
+      await vi.waitFor(() => expect(e.calls).toHaveLength(k + 1));
+      expect(store.getState().repetition).toEqual({ k, n: 3 });
+      e.finish({ ok: true, bench: r });
+    }
+    await done;
+    expect(e.calls).toHaveLength(4);
+    const s = store.getState();
+    expect(s.phase).toBe('done');
+    expect(s.repetition).toBeNull();
+    expect(s.report?.repetitions).toBe(3);
+    const early = s.report?.points.find((p) => p.scheduler === 'early');
+    expect(early).toMatchObject({
+      throughput_ops_s: 1000,
+      speedup_vs_sequential: 1,
+      spread: { min: 900, max: 1200, runs: 3 },
+      // One wrong repetition makes the point wrong.
+      correct: false,
+      violation: 'r3 out of order',
+    });
+  });
+
+  it('stops after the repetition a cancel came in, keeping the repetitions measured', async () => {
+    const e = fakeEngine();
+    const store = createSweepStore(e.api);
+    const done = store.getState().start('{}', {}, { warmup: false, repetitions: 3 });
+    e.finish({ ok: true, bench: reportAt(800) });
+    await vi.waitFor(() => expect(e.calls).toHaveLength(2));
+    await store.getState().cancel();
+    e.finish({ ok: true, bench: reportAt(1000) });
+    await done;
+    expect(e.calls).toHaveLength(2);
+    const s = store.getState();
+    expect(s.phase).toBe('cancelled');
+    expect(s.report?.points.find((p) => p.scheduler === 'early')?.spread).toEqual({ min: 800, max: 1000, runs: 2 });
   });
 
   it('reports an engine failure', async () => {

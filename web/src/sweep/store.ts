@@ -9,6 +9,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EngineBridge } from '../engine/bridge';
 import type { BenchOptions, BenchReport, Diagnostic, RunSnapshot } from '../engine/protocol';
+import { combineRepetitions, DEFAULT_PLAN, type SweepPlan, type SweepReport } from './model';
 
 /**
  * Least time between two progress updates of a running sweep (ms). The
@@ -35,9 +36,14 @@ export interface SweepState {
   sharesText: string;
   /** Requests per stream as typed (empty: the scenario's). */
   requestsText: string;
+  /** Warm-up and repetitions of the next sweep. */
+  plan: SweepPlan;
 
   phase: SweepPhase;
-  report: BenchReport | null;
+  /** The repetitions measured so far, combined (median point, spread). */
+  report: SweepReport | null;
+  /** What the engine is sweeping now: the warm-up (0) or repetition k of n (1-based). */
+  repetition: { k: number; n: number } | null;
   diagnostics: Diagnostic[];
   error: string | null;
   progress: RunSnapshot | null;
@@ -49,7 +55,13 @@ export interface SweepState {
   pickThreads(threads: number[]): void;
   setSharesText(text: string): void;
   setRequestsText(text: string): void;
-  start(text: string, options: BenchOptions): Promise<void>;
+  setPlan(plan: SweepPlan): void;
+  /**
+   * Sweep `text`: the plan's warm-up (its numbers dropped), then its
+   * repetitions, one engine sweep each with the same `options` (a later axis
+   * of the sweep, such as virtual cores, belongs in `options`).
+   */
+  start(text: string, options: BenchOptions, plan?: SweepPlan): Promise<void>;
   cancel(): Promise<void>;
 }
 
@@ -58,9 +70,17 @@ export type SweepStore = StoreApi<SweepState>;
 /** The figures of a sweep before its first progress message (and before any sweep). */
 function noSweepYet(): Pick<
   SweepState,
-  'report' | 'diagnostics' | 'error' | 'progress' | 'elapsedMs' | 'cancelRequested'
+  'report' | 'repetition' | 'diagnostics' | 'error' | 'progress' | 'elapsedMs' | 'cancelRequested'
 > {
-  return { report: null, diagnostics: [], error: null, progress: null, elapsedMs: 0, cancelRequested: false };
+  return {
+    report: null,
+    repetition: null,
+    diagnostics: [],
+    error: null,
+    progress: null,
+    elapsedMs: 0,
+    cancelRequested: false,
+  };
 }
 
 export function createSweepStore(engine: BenchApi): SweepStore {
@@ -69,6 +89,7 @@ export function createSweepStore(engine: BenchApi): SweepStore {
     threads: null,
     sharesText: '',
     requestsText: '',
+    plan: DEFAULT_PLAN,
     phase: 'idle',
     ...noSweepYet(),
 
@@ -76,27 +97,37 @@ export function createSweepStore(engine: BenchApi): SweepStore {
     pickThreads: (threads) => set({ threads: [...new Set(threads)].sort((a, b) => a - b) }),
     setSharesText: (sharesText) => set({ sharesText }),
     setRequestsText: (requestsText) => set({ requestsText }),
+    setPlan: (plan) => set({ plan }),
 
-    async start(text, options) {
+    async start(text, options, plan = get().plan) {
       if (get().phase === 'running') return;
       set({ phase: 'running', ...noSweepYet() });
+      const n = Math.max(1, Math.floor(plan.repetitions));
+      const measured: BenchReport[] = [];
       try {
-        // Show progress at most every SWEEP_PROGRESS_MS: each update repaints
-        // the page, and the browser's paint and compositor threads then take
-        // CPU from the very cores the sweep measures (docs/benchmarks/wasm.md).
-        let shownAt = -Infinity;
-        const outcome = await engine.bench(text, options, (poll, tMs) => {
-          if (tMs - shownAt < SWEEP_PROGRESS_MS) return;
-          shownAt = tMs;
-          set((s) => ({ progress: poll.snapshot ?? s.progress, elapsedMs: tMs }));
-        });
-        if (outcome.ok) {
-          set({ phase: get().cancelRequested ? 'cancelled' : 'done', report: outcome.bench, progress: null });
-        } else {
-          set({ phase: 'refused', diagnostics: outcome.diagnostics, progress: null });
+        for (let k = plan.warmup ? 0 : 1; k <= n; k++) {
+          set({ repetition: { k, n } });
+          // Show progress at most every SWEEP_PROGRESS_MS: each update repaints
+          // the page, and the browser's paint and compositor threads then take
+          // CPU from the very cores the sweep measures (docs/benchmarks/wasm.md).
+          let shownAt = -Infinity;
+          const outcome = await engine.bench(text, options, (poll, tMs) => {
+            if (tMs - shownAt < SWEEP_PROGRESS_MS) return;
+            shownAt = tMs;
+            set((s) => ({ progress: poll.snapshot ?? s.progress, elapsedMs: tMs }));
+          });
+          if (!outcome.ok) {
+            set({ phase: 'refused', diagnostics: outcome.diagnostics, progress: null, repetition: null });
+            return;
+          }
+          // The warm-up's numbers are dropped (a cancelled warm-up measured nothing worth showing).
+          if (k > 0) measured.push(outcome.bench);
+          set({ report: combineRepetitions(measured) });
+          if (get().cancelRequested) break;
         }
+        set({ phase: get().cancelRequested ? 'cancelled' : 'done', progress: null, repetition: null });
       } catch (e) {
-        set({ phase: 'failed', error: e instanceof Error ? e.message : String(e), progress: null });
+        set({ phase: 'failed', error: e instanceof Error ? e.message : String(e), progress: null, repetition: null });
       }
     },
 

@@ -11,7 +11,7 @@ import './classroom.css';
 import { replayStore, useReplay } from '../replay/store';
 import { fileSlug, saveBlob } from '../export';
 import { runStore, useRun, warmEngine } from '../store';
-import { lessonOfRun, useLesson } from '../lessons/store';
+import { lessonOfRun, previousInScope, useLesson } from '../lessons/store';
 import { LESSONS } from '../lessons/lessons';
 import { lessonStore } from '../lessons/store';
 import type { ClassInfo, Report, RunReport } from '../engine/protocol';
@@ -22,18 +22,73 @@ import { LessonBar } from './LessonBar';
 import { LiveThreads } from './live/LiveThreads';
 import { forgetOlderThan, hasModel, makeTrack, modelFor, runLabel } from './tracks';
 import { momentUrl, useLink, type Moment } from '../components/links';
+import { patchHash } from '../components/nav';
 import { findMoment, nameMoment } from './moments';
 import type { Track } from '../replay/store';
 
-/** Go to a shared moment: its view, its leading run, its place. */
-function showMoment(tracks: Track[], m: Moment): void {
+/**
+ * Go to a shared moment: its view, its leading run, its place. Returns what
+ * could not be found, in words (the replay then shows the start or the
+ * nearest such moment), or null when all of it was.
+ */
+function showMoment(tracks: Track[], m: Moment): string | null {
   if (m.view) classroomStore.getState().setView(m.view);
-  const i = Math.max(
-    0,
-    tracks.findIndex((t) => t.label === m.lead || t.scheduler === m.lead),
-  );
+  const missing: string[] = [];
+  const found = m.lead ? tracks.findIndex((t) => t.label === m.lead || t.scheduler === m.lead) : 0;
+  if (found < 0) missing.push(`no run "${m.lead}" in this report: ${tracks[0]?.label ?? 'the first run'} leads`);
+  const i = Math.max(0, found);
   const p = m.at && tracks[i] ? findMoment(tracks[i], m.at) : null;
+  if (m.at && tracks[i]) {
+    if (p === null) missing.push(`this run never reached "${m.at}": the replay starts at the beginning`);
+    else if (/^(steal|release|arrive):/.test(m.at) && nameMoment(tracks[i], p) !== m.at)
+      missing.push(`this run has fewer than "${m.at}": showing the nearest, ${nameMoment(tracks[i], p)}`);
+  }
   replayStore.getState().lead(i, p ?? 0);
+  return missing.length > 0
+    ? `The link's moment was not found as given (a new run has new timings): ${missing.join('; ')}.`
+    : null;
+}
+
+/** The moment on screen: the runs replayed, the view, the leading run and where it is. */
+function currentMoment(picks: Pick[]): Moment | null {
+  const st = replayStore.getState();
+  const lead = st.tracks[st.leader];
+  if (!lead) return null;
+  const runs = st.tracks.map((t) => picks.find((p) => `run-${p.id}` === t.key)?.run).filter((r) => !!r);
+  return {
+    runs: runs.map((r) => r!.label ?? r!.scheduler),
+    view: classroomStore.getState().viewId,
+    lead: runs[st.leader]?.label ?? lead.scheduler,
+    at: nameMoment(lead, st.position),
+  };
+}
+
+/**
+ * While a lesson is on, the moment on screen is kept in the URL hash (a
+ * little after it changes), so a reload starts the lesson again and comes
+ * back to it.
+ */
+function useLessonMomentInHash(on: boolean, picks: Pick[]): void {
+  const latest = useRef(picks);
+  useEffect(() => {
+    latest.current = picks;
+  }, [picks]);
+  useEffect(() => {
+    if (!on) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const write = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const m = currentMoment(latest.current);
+        if (m) patchHash({ runs: m.runs.join(',') || null, view: m.view, lead: m.lead, at: m.at });
+      }, 400);
+    };
+    const unsubs = [replayStore.subscribe(write), classroomStore.subscribe(write)];
+    return () => {
+      clearTimeout(timer);
+      unsubs.forEach((u) => u());
+    };
+  }, [on]);
 }
 
 /** "Share this moment": a link that runs this scenario and opens the classroom at this moment. */
@@ -43,15 +98,8 @@ function ShareMoment({ picks }: { picks: Pick[] }) {
   const [error, setError] = useState<string | null>(null);
   if (tracks.length === 0) return null;
   const share = async () => {
-    const st = replayStore.getState();
-    const lead = st.tracks[st.leader];
-    const runs = st.tracks.map((t) => picks.find((p) => `run-${p.id}` === t.key)?.run).filter((r) => !!r);
-    const m: Moment = {
-      runs: runs.map((r) => r!.label ?? r!.scheduler),
-      view: classroomStore.getState().viewId,
-      lead: runs[st.leader]?.label ?? lead.scheduler,
-      at: nameMoment(lead, st.position),
-    };
+    const m = currentMoment(picks);
+    if (!m) return;
     const r = await momentUrl(runStore.getState().text, m, lessonStore.getState().lessonId);
     if (typeof r === 'string') {
       setUrl(r);
@@ -187,7 +235,12 @@ function RunClassroom() {
         before: false,
       }),
     );
-    if (previous && previous.serial === serial - 1) {
+    // A lesson's list holds its own runs only (not the run of the lesson before).
+    if (
+      previous &&
+      previous.serial === serial - 1 &&
+      previousInScope(lessonStore.getState(), serial, previous.serial)
+    ) {
       const prev = runsOf(previous.report);
       prev.forEach((r, i) => {
         if (hasModel(previous.serial, i)) {
@@ -220,6 +273,8 @@ function RunClassroom() {
   const key = `${serial}:${chosenIds.join(',')}`;
   const [status, setStatus] = useState<{ key: string; text: string } | null>(null);
   const momentShown = useRef(-1);
+  const [momentNote, setMomentNote] = useState<{ serial: number; text: string } | null>(null);
+  useLessonMomentInHash(!!lesson, picks);
 
   // A lesson opens on its view once per run.
   useEffect(() => {
@@ -243,7 +298,8 @@ function RunClassroom() {
         replayStore.getState().setTracks(tracks);
         if (linkMoment && momentShown.current !== serial) {
           momentShown.current = serial;
-          showMoment(tracks, linkMoment);
+          const note = showMoment(tracks, linkMoment);
+          setMomentNote(note ? { serial, text: note } : null);
         }
         const empty = models.every((m) => m.length === 0);
         setStatus({
@@ -298,6 +354,11 @@ function RunClassroom() {
       {cut.length > 0 && (
         <p className="warn" data-testid="trace-cut">
           {cut.map((p) => cutText(p.label, p.run.trace_window)).join(' ')}
+        </p>
+      )}
+      {momentNote && momentNote.serial === serial && (
+        <p className="warn" role="status" data-testid="moment-missing">
+          {momentNote.text}
         </p>
       )}
       {statusText && (

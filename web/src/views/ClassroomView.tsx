@@ -24,6 +24,7 @@ export function ClassroomView({ allRuns, runs }: { allRuns: RunReport[]; runs: (
   useReplay((s) => s.timeNs);
   const large = useDisplay((s) => s.large);
   const hc = useDisplay((s) => s.highContrast);
+  const leader = useReplay((s) => s.leader);
   const viewId = useClassroom((s) => s.viewId);
   const setViewId = classroomStore.getState().setView;
   if (tracks.length === 0) return null;
@@ -60,7 +61,7 @@ export function ClassroomView({ allRuns, runs }: { allRuns: RunReport[]; runs: (
           />
         </div>
       </div>
-      <div className="classroom-side" data-count={tracks.length}>
+      <div className="classroom-side" data-testid="classroom-side" data-count={tracks.length} data-leader={leader}>
         {tracks.map((t, i) => (
           <PseudoPanel
             key={t.key}

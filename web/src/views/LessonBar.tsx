@@ -113,7 +113,11 @@ export function LessonBar({
   const compareIds = (lesson.compare ?? [])
     .map((w) => picks.find((p) => !p.before && (p.run.label === w || p.run.scheduler === w))?.id)
     .filter((x): x is string => !!x);
-  const before = picks.filter((p) => p.before);
+  // The lesson's run and the same run before the re-run: offered only when both are there.
+  const mine = picks.find((p) => !p.before && lesson.runs.includes(p.run.label ?? p.run.scheduler));
+  const old =
+    mine && picks.find((p) => p.before && (p.run.label ?? p.run.scheduler) === (mine.run.label ?? mine.run.scheduler));
+  const beforePair = mine && old ? [mine.id, old.id] : null;
   const compact = useMedia(COMPACT_LESSON_BAR_QUERY);
   const [open, setOpen] = useState(false);
   // The bookmark last jumped to, named on the compact line.
@@ -133,15 +137,13 @@ export function LessonBar({
           compare {lesson.compare?.join(' and ')}
         </button>
       )}
-      {before.length > 0 && (
+      {beforePair && (
         <button
           type="button"
           data-testid="compare-before"
           onClick={() => {
-            const mine = picks.find((p) => !p.before && lesson.runs.includes(p.run.label ?? p.run.scheduler));
-            const old = before.find((p) => mine && p.run.label === mine.run.label);
             close();
-            onPick([mine?.id, old?.id].filter((x): x is string => !!x));
+            onPick(beforePair);
           }}
         >
           compare with the run before
@@ -169,7 +171,11 @@ export function LessonBar({
         <b className="lesson-title" title={lesson.title}>
           {lesson.title}
         </b>
-        {whatIf && <span className="what-if-tag">what if: {whatIf}</span>}
+        {whatIf && (
+          <span className="what-if-tag" data-testid="what-if-tag">
+            what if: {whatIf}
+          </span>
+        )}
         <span className="bookmarks">
           {marks.map(({ b, found }, i) => (
             <button

@@ -37,37 +37,27 @@ export function JumpButtons({ i, suffix = '' }: { i: number; suffix?: string }) 
   };
   const prof = profileOf(t.scheduler);
   const sync = prof.sync?.kind === 'cycle' ? 'cycle' : 'barrier';
+  // Arrivals and releases only where the family meets at barriers or cycles (or this trace has some).
+  const meets = prof.sync !== null || idx.arrivals.length > 0 || idx.releases.length > 0;
+  const steals = prof.steals || idx.steals.length > 0;
+  if (!meets && !steals) return null;
+  const button = (marks: Int32Array, id: string, label: string, title?: string) => (
+    <button
+      type="button"
+      disabled={marks.length === 0}
+      onClick={() => jump(marks)}
+      data-testid={`next-${id}${suffix}`}
+      title={title}
+    >
+      {label} ({marks.length})
+    </button>
+  );
   return (
     <span className="jump-buttons" data-track={t.key}>
       <span className="muted">next:</span>
-      <button
-        type="button"
-        disabled={idx.arrivals.length === 0}
-        onClick={() => jump(idx.arrivals)}
-        data-testid={`next-arrive${suffix}`}
-        title={`next arrival at a ${sync}`}
-      >
-        arrival ({idx.arrivals.length})
-      </button>
-      <button
-        type="button"
-        disabled={idx.releases.length === 0}
-        onClick={() => jump(idx.releases)}
-        data-testid={`next-release${suffix}`}
-        title={`next ${sync} release`}
-      >
-        {sync} release ({idx.releases.length})
-      </button>
-      {(prof.steals || idx.steals.length > 0) && (
-        <button
-          type="button"
-          disabled={idx.steals.length === 0}
-          onClick={() => jump(idx.steals)}
-          data-testid={`next-steal${suffix}`}
-        >
-          steal ({idx.steals.length})
-        </button>
-      )}
+      {meets && button(idx.arrivals, 'arrive', 'arrival', `next arrival at a ${sync}`)}
+      {meets && button(idx.releases, 'release', `${sync} release`, `next ${sync} release`)}
+      {steals && button(idx.steals, 'steal', 'steal')}
     </span>
   );
 }

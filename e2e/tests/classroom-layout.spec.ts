@@ -1,0 +1,357 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { fullyVisible, pageScrolls, presentLesson, shot } from "./classroom";
+import { openLab } from "./lab";
+
+/**
+ * Every lesson's bookmarks as a teacher shows them: on a projector's
+ * 1280x720 in the presentation layout, the same in high contrast, and on a
+ * 1920x1080 screen. At each bookmark the picture (the view) keeps a stated
+ * height, side by side too, the page does not scroll, and every text of
+ * the lesson bar is readable on its background (contrast ratio >= 4.5).
+ * Screenshots of every bookmark are attached to the report; with
+ * PSMR_DOC_IMG=1 a few go to docs/img/classroom/.
+ */
+
+interface LessonDef {
+  id: string;
+  title: string;
+  compare?: string[];
+  bookmarks: { finder: string; view: string; title: string }[];
+}
+
+const LESSONS: LessonDef[] = (
+  JSON.parse(
+    readFileSync(
+      new URL("../../web/src/lessons/lessons.json", import.meta.url),
+      "utf8",
+    ),
+  ) as { lessons: LessonDef[] }
+).lessons;
+
+/** The least height of the view (px) at each window size, one run or side by side. */
+const MIN_PICTURE = { 720: 360, 1080: 600 } as const;
+
+/** The screenshots kept in docs/img/classroom/ (lesson id, bookmark index, display). */
+const FOR_DOCS = new Set([
+  "mapping:0:present-1280",
+  "repartitioning:0:present-1280",
+  "epaxos:0:present-1280",
+  "coloring:0:present-1280",
+  "stealing:0:hc-1280",
+  "repartitioning:2:hc-1280",
+  "barriers:1:present-1920",
+]);
+
+test.use({ trace: "off" });
+
+/** WCAG contrast ratio of two CSS colors `rgb(...)`/`rgba(...)` (alpha ignored: see `effectiveBackground`). */
+function contrast(fg: number[], bg: number[]): number {
+  const lum = ([r, g, b]: number[]) => {
+    const c = [r, g, b].map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}
+
+/**
+ * Each text-bearing element under `root` (by default the lesson bar's
+ * buttons, title, bookmark named, links): its text color and the background it is drawn
+ * on (its own, else the nearest ancestor's that is not transparent),
+ * blended by opacity (a disabled button is drawn at its opacity).
+ */
+async function textColors(
+  page: Page,
+  root: string,
+  selector = "button, b, span, summary, a, label",
+) {
+  return page
+    .locator(root)
+    .first()
+    .evaluate((bar, selector) => {
+      const rgba = (s: string) =>
+        (s.match(/[\d.]+/g) ?? []).map(Number).concat([1]).slice(0, 4);
+      const out: { text: string; fg: number[]; bg: number[] }[] = [];
+      const els = bar.querySelectorAll<HTMLElement>(selector);
+      for (const el of els) {
+        const own = [...el.childNodes].some(
+          (n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== "",
+        );
+        if (!own || el.getBoundingClientRect().width === 0) continue;
+        let bg = [0, 0, 0, 0];
+        for (let p: HTMLElement | null = el; p; p = p.parentElement) {
+          const c = rgba(getComputedStyle(p).backgroundColor);
+          if (c[3] > 0) {
+            bg = c;
+            break;
+          }
+        }
+        if (bg[3] === 0) bg = [255, 255, 255, 1];
+        const fg = rgba(getComputedStyle(el).color);
+        let opacity = 1;
+        for (
+          let p: HTMLElement | null = el;
+          p && p !== bar;
+          p = p.parentElement
+        )
+          opacity *= Number(getComputedStyle(p).opacity);
+        // Text at opacity o over bg: o*fg + (1-o)*bg.
+        const a = fg[3] * opacity;
+        const drawn = [0, 1, 2].map((k) => a * fg[k] + (1 - a) * bg[k]);
+        out.push({ text: el.textContent!.trim().slice(0, 30), fg: drawn, bg });
+      }
+      return out;
+    }, selector);
+}
+
+async function expectReadable(
+  page: Page,
+  where: string,
+  root = "[data-testid=lesson-bar]",
+  selector?: string,
+) {
+  const colors = await textColors(page, root, selector);
+  expect(colors.length, `${where}: texts found`).toBeGreaterThan(3);
+  for (const c of colors)
+    expect(
+      contrast(c.fg, c.bg),
+      `${where}: "${c.text}" rgb(${c.fg.map(Math.round)}) on rgb(${c.bg})`,
+    ).toBeGreaterThanOrEqual(4.5);
+}
+
+/** Height of the picture: the view's box. */
+async function pictureHeight(page: Page): Promise<number> {
+  return (await page.locator(".view-box").boundingBox())?.height ?? 0;
+}
+
+/** Click bookmark `i` if the run reached it; false if it did not (an optional moment). */
+async function openBookmark(page: Page, i: number): Promise<boolean> {
+  const b = page.getByTestId(`bookmark-${i}`);
+  if (!(await b.isEnabled())) return false;
+  await b.click();
+  await expect(page.locator(".view-box")).toBeVisible();
+  return true;
+}
+
+/** Every bookmark of `l` in the current display: picture height, no page scroll, screenshots. */
+async function walkBookmarks(
+  page: Page,
+  info: TestInfo,
+  l: LessonDef,
+  mode: string,
+  minPicture: number,
+) {
+  let opened = 0;
+  for (let i = 0; i < l.bookmarks.length; i++) {
+    if (!(await openBookmark(page, i))) continue;
+    opened++;
+    const where = `${l.id} ${mode} bookmark ${i + 1} (${l.bookmarks[i].title})`;
+    await expect
+      .poll(() => pictureHeight(page), {
+        message: `${where}: picture height`,
+        timeout: 15_000,
+      })
+      .toBeGreaterThanOrEqual(minPicture);
+    expect(await pageScrolls(page), `${where}: page scrolls`).toBe(false);
+    expect(
+      await fullyVisible(page.getByTestId("scrubber")),
+      `${where}: timeline`,
+    ).toBe(true);
+    if (
+      l.bookmarks[i].finder === "color-steal" &&
+      l.bookmarks[i].view === "coloring"
+    )
+      await expect
+        .poll(() => fullyVisible(page.getByTestId("coloring-steal").first()), {
+          message: `${where}: the steal arrow inside the view and the window`,
+        })
+        .toBe(true);
+    await shot(
+      page,
+      info,
+      `classroom/${l.id}-${i + 1}-${mode}`,
+      FOR_DOCS.has(`${l.id}:${i}:${mode}`),
+    );
+  }
+  expect(opened, `${l.id} ${mode}: bookmarks reached`).toBeGreaterThan(0);
+}
+
+/** On a projector's 1280x720, the engine up, `lesson` started in the presentation layout; the page's problems. */
+async function projectLesson(page: Page, lesson: string): Promise<string[]> {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const { problems } = await openLab(page);
+  await presentLesson(page, lesson);
+  return problems;
+}
+
+test.beforeEach(async ({ page }) => {
+  // Each test starts from the default display (the settings persist in localStorage).
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem("psmr-layout-init")) {
+      localStorage.removeItem("psmr-display");
+      sessionStorage.setItem("psmr-layout-init", "1");
+    }
+  });
+});
+
+test("the first screen at 1280x720 shows every lesson card whole", async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto("/");
+  const cards = page.locator(".lesson-card");
+  await expect(cards).toHaveCount(LESSONS.length);
+  for (const l of LESSONS)
+    expect(
+      await fullyVisible(page.getByTestId(`start-lesson-${l.id}`)),
+      `lesson card ${l.id}: its start button on screen`,
+    ).toBe(true);
+  await shot(page, info, "classroom/lessons-1280", false);
+  await page.getByTestId("present").click();
+  for (const l of LESSONS)
+    expect(
+      await fullyVisible(page.getByTestId(`start-lesson-${l.id}`)),
+      `present: lesson card ${l.id}: its start button on screen`,
+    ).toBe(true);
+  await shot(page, info, "classroom/lessons-1280-present", false);
+});
+
+for (const l of LESSONS) {
+  test(`lesson ${l.id}: every bookmark at 1280x720 presenting, in high contrast, and at 1920x1080`, async ({
+    page,
+  }, info) => {
+    test.setTimeout(120_000);
+    const problems = await projectLesson(page, l.id);
+    await expect(page.getByTestId("timeline")).toBeVisible();
+    await walkBookmarks(page, info, l, "present-1280", MIN_PICTURE[720]);
+    await expectReadable(page, `${l.id} present-1280`);
+    if ((l.compare ?? []).length > 1) {
+      // The lesson's runs side by side: the picture keeps its height.
+      await page.getByTestId("lesson-more").click();
+      await page.getByTestId("lesson-compare").click();
+      await expect(page.getByTestId("classroom")).toHaveAttribute(
+        "data-compare",
+        "true",
+      );
+      await expect
+        .poll(() => pictureHeight(page), {
+          message: `${l.id}: side by side, picture height`,
+          timeout: 5000,
+        })
+        .toBeGreaterThanOrEqual(MIN_PICTURE[720]);
+      expect(await pageScrolls(page), `${l.id}: compare scrolls`).toBe(false);
+      await shot(page, info, `classroom/${l.id}-compare-present-1280`, false);
+    }
+
+    await page.getByTestId("high-contrast").check();
+    await expectReadable(page, `${l.id} high contrast`);
+    await page.getByTestId("lesson-more").click();
+    await expectReadable(page, `${l.id} high contrast, more open`);
+    await page.getByTestId("lesson-more").click();
+    // Every control of the classroom: run list, view tabs, jumps, timeline buttons.
+    await expectReadable(
+      page,
+      `${l.id} high contrast, classroom controls`,
+      ".classroom-panel",
+      "button, label",
+    );
+    await walkBookmarks(page, info, l, "hc-1280", MIN_PICTURE[720]);
+
+    await page.getByTestId("high-contrast").uncheck();
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await walkBookmarks(page, info, l, "present-1920", MIN_PICTURE[1080]);
+    expect(problems).toEqual([]);
+  });
+}
+
+test("a what-if of a two-run lesson: four runs side by side keep the picture's height at 1280x720", async ({
+  page,
+}, info) => {
+  const problems = await projectLesson(page, "epaxos");
+  await page.getByTestId("lesson-more").click();
+  await page.getByTestId("what-if-threads").click();
+  await expect(page.getByTestId("what-if-tag")).toBeVisible({
+    timeout: 60_000,
+  });
+  // Each run beside its run before the change.
+  await expect(page.getByTestId("classroom-side")).toHaveAttribute(
+    "data-count",
+    "4",
+  );
+  await expect
+    .poll(() => pictureHeight(page), {
+      message: "four runs: picture height",
+      timeout: 10_000,
+    })
+    .toBeGreaterThanOrEqual(MIN_PICTURE[720]);
+  expect(await pageScrolls(page)).toBe(false);
+  // At the collision, in the four runs.
+  await page.getByTestId("bookmark-0").click();
+  await expect
+    .poll(() => pictureHeight(page), { message: "four runs at a bookmark" })
+    .toBeGreaterThanOrEqual(MIN_PICTURE[720]);
+  await shot(page, info, "classroom/epaxos-what-if-present-1280");
+  expect(problems).toEqual([]);
+});
+
+test("a reload during a lesson comes back to the lesson and its moment; a moment the run lacks is said on screen", async ({
+  page,
+}) => {
+  const problems = await projectLesson(page, "barriers");
+  await page.getByTestId("bookmark-1").click();
+  await expect(page.getByTestId("view-sync")).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  const at = Number(
+    await page.getByTestId("position").getAttribute("data-completed"),
+  );
+  // The moment reaches the address bar a little after it is shown.
+  await expect.poll(() => page.url()).toMatch(/at=/);
+  await page.reload();
+  await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
+    "data-lesson",
+    "barriers",
+    { timeout: 60_000 },
+  );
+  await expect(page.getByTestId("view-sync")).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  // A new run has new timings: the moment is found by what happened (the same release or requests completed).
+  await expect
+    .poll(async () =>
+      Number(await page.getByTestId("position").getAttribute("data-position")),
+    )
+    .toBeGreaterThan(0);
+  expect(
+    Number(await page.getByTestId("position").getAttribute("data-completed")),
+  ).toBeGreaterThanOrEqual(Math.max(0, at - 2));
+  await expect(page.getByTestId("moment-missing")).toHaveCount(0);
+  // The early scheduler never steals: a link to its third steal says so.
+  // (The address bar follows the replay a little later: let it settle first.)
+  await page.waitForTimeout(1000);
+  await page.evaluate(() => {
+    location.hash = location.hash.replace(/at=[^&]*/, "at=steal%3A3");
+  });
+  expect(page.url()).toContain("at=steal%3A3");
+  await page.reload();
+  await expect(page.getByTestId("moment-missing")).toContainText(
+    "never reached",
+    { timeout: 60_000 },
+  );
+  // The next lesson (the same scenario, other runs) offers its own runs only.
+  await presentLesson(page, "cycles");
+  await expect(page.getByTestId("pick-busy-wait")).toBeVisible();
+  await expect(
+    page.locator("[data-testid^=pick-before-]"),
+    "no run of the lesson before",
+  ).toHaveCount(0);
+  await page.getByTestId("lesson-more").click();
+  await expect(page.getByTestId("compare-before")).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
