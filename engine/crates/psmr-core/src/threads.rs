@@ -32,6 +32,8 @@ pub struct ThreadHost {
     pool: Option<Arc<rayon::ThreadPool>>,
     /// Virtual cores: every team runs under a conductor with this table.
     virt: Option<CostTable>,
+    /// Virtual cores: threads per cache domain (0: all share one).
+    cores_per_cache: usize,
     /// The last virtual team's counters (tests, reports).
     last: Arc<std::sync::Mutex<Option<ConductorStats>>>,
 }
@@ -56,6 +58,7 @@ impl ThreadHost {
         Ok(ThreadHost {
             pool: Some(Arc::new(pool)),
             virt: None,
+            cores_per_cache: 0,
             last: Arc::default(),
         })
     }
@@ -65,6 +68,7 @@ impl ThreadHost {
         ThreadHost {
             pool: None,
             virt: None,
+            cores_per_cache: 0,
             last: Arc::default(),
         }
     }
@@ -72,6 +76,14 @@ impl ThreadHost {
     /// This host, running every team on virtual cores with `costs`.
     pub fn virtual_cores(mut self, costs: CostTable) -> Self {
         self.virt = Some(costs);
+        self
+    }
+
+    /// This host with cache domains of `cores` consecutive threads on
+    /// virtual cores (0: one domain for all, the default); nothing changes
+    /// on real threads.
+    pub fn cores_per_cache(mut self, cores: usize) -> Self {
+        self.cores_per_cache = cores;
         self
     }
 
@@ -208,7 +220,8 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
             .chain((0..roles).map(|k| format!("role {k}")))
             .chain(std::iter::once("driver".to_string()))
             .collect();
-        let conductor = Arc::new(Conductor::new(names, costs));
+        let conductor =
+            Arc::new(Conductor::new(names, costs).with_cores_per_cache(host.cores_per_cache));
         let c = &conductor;
         let attached_worker = move |i: usize| {
             let _on = virt::attach(Arc::clone(c), i);

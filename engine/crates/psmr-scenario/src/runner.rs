@@ -250,13 +250,32 @@ pub fn run_error_diagnostic(sc: &Scenario, sel: &Selected, e: &RunError) -> Diag
 /// A host running every team on virtual cores with the reference table:
 /// `host`'s pool if it holds `need` threads, else (natively) a pool of its
 /// own, so a virtual run may have more workers than the machine's pool.
-fn virtual_cores_host(host: &ThreadHost, need: usize) -> Result<ThreadHost, String> {
+fn virtual_cores_host(
+    host: &ThreadHost,
+    need: usize,
+    cores_per_cache: usize,
+) -> Result<ThreadHost, String> {
     let pool = if need <= host.capacity() {
         host.clone()
     } else {
         ThreadHost::with_capacity(need - 1)?
     };
-    Ok(pool.virtual_cores(psmr_core::virt::CostTable::reference()))
+    Ok(pool
+        .virtual_cores(psmr_core::virt::CostTable::reference())
+        .cores_per_cache(cores_per_cache))
+}
+
+/// The cache domains of a scenario's virtual machine: the smallest
+/// `cores_per_cache` any of its event-coloring entries states (the
+/// topology the paper's heuristics are told about), else 0 (every core
+/// shares one cache). One value for the whole file, so every scheduler
+/// of a scenario runs on the same modelled machine.
+pub fn virtual_cores_per_cache(sc: &Scenario) -> usize {
+    sc.schedulers
+        .iter()
+        .filter_map(|s| s.coloring.as_ref()?.cores_per_cache)
+        .min()
+        .map_or(0, |c| c as usize)
 }
 
 /// Run every selected scheduler of `sc` on one stream, each checked by the
@@ -297,8 +316,9 @@ pub fn run_scenario(
                 .map(|s| s.needs.roles.len())
                 .max()
                 .unwrap_or(0);
-            virtual_host = virtual_cores_host(host, eff.threads + 1 + roles)
-                .map_err(|e| vec![eff.diagnostic("threads", e)])?;
+            virtual_host =
+                virtual_cores_host(host, eff.threads + 1 + roles, virtual_cores_per_cache(&eff))
+                    .map_err(|e| vec![eff.diagnostic("threads", e)])?;
             &virtual_host
         }
         None => host,

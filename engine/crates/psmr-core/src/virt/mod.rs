@@ -18,7 +18,7 @@ use std::panic::Location;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-pub use conductor::{Conductor, ConductorStats, LONE_SPIN_LIMIT};
+pub use conductor::{Conductor, ConductorStats, LINES_PER_BLOCK, LONE_SPIN_LIMIT};
 pub use cost::CostTable;
 
 /// Live conductors in the process. `Relaxed` is enough: a thread of a
@@ -121,6 +121,45 @@ pub fn point(cost: impl FnOnce(&CostTable) -> u64) {
         let ns = cost(h.costs());
         h.conductor.point(h.me, ns, at);
     });
+}
+
+/// An atomic read-modify-write on the shared word at `word` (a cycle's
+/// mark, a color's owner): costs `atomic_rmw`, plus a line transfer when
+/// another thread wrote the word last. Local work (no point): the next
+/// point makes it visible. No-op in a real run (one relaxed load).
+#[inline(always)]
+pub fn atomic_rmw<T: ?Sized>(word: &T) {
+    with_current(|h| {
+        h.conductor
+            .write_word(h.me, addr_of(word), h.costs().atomic_rmw)
+    });
+}
+
+/// A plain store to a shared word other threads poll (a flag, a marker):
+/// a line transfer when another thread wrote it last, nothing else.
+#[inline(always)]
+pub fn shared_store<T: ?Sized>(word: &T) {
+    with_current(|h| h.conductor.write_word(h.me, addr_of(word), 0));
+}
+
+/// An item handed to another thread through a queue (its pop): costs
+/// `queue_handoff` (the item's lines and the queue's indices moving to
+/// the consumer). Local work, like [`atomic_rmw`].
+#[inline(always)]
+pub fn queue_handoff() {
+    with_current(|h| h.advance(h.costs().queue_handoff));
+}
+
+/// `steps` steps of a scheduler's own search (graph nodes compared, queue
+/// entries walked): `scan_step` each. Local work, like [`atomic_rmw`].
+#[inline(always)]
+pub fn scan(steps: u64) {
+    with_current(|h| h.advance(steps.saturating_mul(h.costs().scan_step)));
+}
+
+/// The address of `x`, as a key of the cache model (never to order).
+pub(crate) fn addr_of<T: ?Sized>(x: &T) -> usize {
+    x as *const T as *const u8 as usize
 }
 
 /// The calling thread is attached to a conductor until this is dropped.
