@@ -90,20 +90,22 @@ pub fn park_for_us(us: u32) {
 /// nothing under loom and shuttle. Call it next to the operation itself.
 #[inline(always)]
 pub fn charge_rmw<T: ?Sized>(word: &T) {
-    #[cfg(not(any(loom, shuttle)))]
-    psmr_core::virt::atomic_rmw(word);
-    #[cfg(any(loom, shuttle))]
-    let _ = word;
+    charge_write(word, true);
 }
 
 /// A store to a shared word other threads poll (a flag, a marker): on
 /// virtual cores a line transfer when another thread wrote it last.
 #[inline(always)]
 pub fn charge_store<T: ?Sized>(word: &T) {
+    charge_write(word, false);
+}
+
+#[inline(always)]
+fn charge_write<T: ?Sized>(word: &T, rmw: bool) {
     #[cfg(not(any(loom, shuttle)))]
-    psmr_core::virt::shared_store(word);
+    psmr_core::virt::shared_write(word, rmw);
     #[cfg(any(loom, shuttle))]
-    let _ = word;
+    let _ = (word, rmw);
 }
 
 /// An item taken from a queue another thread filled: on virtual cores it

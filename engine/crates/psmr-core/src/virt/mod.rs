@@ -123,35 +123,29 @@ pub fn point(cost: impl FnOnce(&CostTable) -> u64) {
     });
 }
 
-/// An atomic read-modify-write on the shared word at `word` (a cycle's
-/// mark, a color's owner): costs `atomic_rmw`, plus a line transfer when
-/// another thread wrote the word last. Local work (no point): the next
-/// point makes it visible. No-op in a real run (one relaxed load).
+/// A write to the shared word at `word` (a cycle's mark, a color's owner,
+/// a flag others poll): a line transfer when another thread wrote the
+/// word last, plus `atomic_rmw` when it is a read-modify-write (`rmw`).
+/// Local work (no point): the next point makes it visible. No-op in a
+/// real run (one relaxed load).
 #[inline(always)]
-pub fn atomic_rmw<T: ?Sized>(word: &T) {
+pub fn shared_write<T: ?Sized>(word: &T, rmw: bool) {
     with_current(|h| {
-        h.conductor
-            .write_word(h.me, addr_of(word), h.costs().atomic_rmw)
+        let extra = if rmw { h.costs().atomic_rmw } else { 0 };
+        h.conductor.write_word(h.me, addr_of(word), extra)
     });
-}
-
-/// A plain store to a shared word other threads poll (a flag, a marker):
-/// a line transfer when another thread wrote it last, nothing else.
-#[inline(always)]
-pub fn shared_store<T: ?Sized>(word: &T) {
-    with_current(|h| h.conductor.write_word(h.me, addr_of(word), 0));
 }
 
 /// An item handed to another thread through a queue (its pop): costs
 /// `queue_handoff` (the item's lines and the queue's indices moving to
-/// the consumer). Local work, like [`atomic_rmw`].
+/// the consumer). Local work, like [`shared_write`].
 #[inline(always)]
 pub fn queue_handoff() {
     with_current(|h| h.advance(h.costs().queue_handoff));
 }
 
 /// `steps` steps of a scheduler's own search (graph nodes compared, queue
-/// entries walked): `scan_step` each. Local work, like [`atomic_rmw`].
+/// entries walked): `scan_step` each. Local work, like [`shared_write`].
 #[inline(always)]
 pub fn scan(steps: u64) {
     with_current(|h| h.advance(steps.saturating_mul(h.costs().scan_step)));
