@@ -69,7 +69,7 @@ pub fn cmd_calibrate(json: bool, per_kind_ms: u64) -> ExitCode {
 fn calibration_table(costs: &Costs, m: &Measured) -> String {
     let r = CostTable::reference();
     let t = &costs.table;
-    let rows: Vec<(&str, f64, u64, u64)> = vec![
+    let mut rows: Vec<(&str, f64, u64, u64)> = vec![
         (
             "lock_uncontended",
             m.lock_uncontended,
@@ -107,6 +107,8 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
         ),
     ];
     let missed = rows.iter().any(|r| !r.1.is_finite());
+    // Never measured: fitted on CBASE's scheduler cost (`CostTable::reference`).
+    rows.push(("scan_step", f64::NAN, t.scan_step, r.scan_step));
     let cells: Vec<Vec<String>> = rows
         .into_iter()
         .map(|(name, measured, ns, reference)| {

@@ -57,7 +57,8 @@ pub struct Measured {
 impl Measured {
     /// The table: each cost rounded to whole nanoseconds, at least 1 (a
     /// free point would let a wait loop spin without its clock moving); a
-    /// kind not measured keeps the reference table's value.
+    /// kind not measured (and `scan_step`, never measured) keeps the
+    /// reference table's value.
     pub fn table(&self) -> CostTable {
         let r = CostTable::reference();
         let ns = |x: f64, reference: u64| {
@@ -78,6 +79,9 @@ impl Measured {
             yield_now: ns(self.yield_now, r.yield_now),
             work_unit: ns(self.work_unit, r.work_unit),
             execute_base: ns(self.execute_base, r.execute_base),
+            // Not measured here: a step of a scheduler's own search is
+            // fitted on CBASE's scheduler cost (see `CostTable::reference`).
+            scan_step: r.scan_step,
         }
     }
 }

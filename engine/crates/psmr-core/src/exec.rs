@@ -38,6 +38,10 @@ use crate::threads::ThreadHost;
 use crate::trace::{EventKind, Recorder, ThreadRef, TraceHub, SCHEDULER};
 use crate::virt::{self, CostTable};
 
+/// Regions of the cache model holding cells (apart from the application's
+/// own data regions, which count from 0).
+const CELL_REGION: u64 = 1 << 63;
+
 /// Per-request record of one run, one cache line each so that workers
 /// writing neighbouring requests do not share a line.
 ///
@@ -410,7 +414,10 @@ impl<'a> RunContext<'a> {
         // Virtual cores: the execution takes its modelled time here, inside
         // the footprint, so a request a broken scheduler overlaps with this
         // one runs between the two crossings and the versions show it.
-        virt::with_current(|h| h.work(self.modelled_ns(h.costs(), req, pace)));
+        virt::with_current(|h| {
+            self.move_lines(h, req, entries);
+            h.work(self.modelled_ns(h.costs(), req, pace));
+        });
         let response = self.app.execute(&req.op);
         if pace > 0 {
             clock::spin_for(pace);
@@ -446,6 +453,22 @@ impl<'a> RunContext<'a> {
     fn modelled_ns(&self, costs: &CostTable, req: &Request, pace: u64) -> u64 {
         let work = self.app.work(&req.op);
         costs.execute_base + work.units.saturating_mul(costs.work_unit) + work.spin_ns + pace
+    }
+
+    /// The cache model's part of executing `req` (virtual cores): each cell
+    /// of its footprint is one line the request reads or writes, and the
+    /// application's data lines (an event's data set) come on top; lines
+    /// another cache domain holds cost a transfer each
+    /// (docs/protocols/virtual-cores.md, "Cache domains").
+    fn move_lines(&self, h: virt::Here<'_>, req: &Request, entries: &[u32]) {
+        for &e in entries {
+            let cell = u64::from(e & !WRITE_BIT) | CELL_REGION;
+            h.conductor.touch_data(h.me, cell, 0, 1, e & WRITE_BIT != 0);
+        }
+        if let Some(d) = self.app.data_lines(&req.op) {
+            h.conductor
+                .touch_data(h.me, d.region, d.first, d.count, d.write);
+        }
     }
 
     /// An event writes its color: bump it and keep what was seen (its

@@ -35,6 +35,8 @@ pub struct ThreadHost {
     /// How the conductor of a virtual team chooses (earliest clock unless
     /// a perturbed schedule is set, for exploration).
     schedule: Schedule,
+    /// Virtual cores: threads per cache domain (0: all share one).
+    cores_per_cache: usize,
     /// The last virtual team's counters (tests, reports).
     last: Arc<std::sync::Mutex<Option<ConductorStats>>>,
     /// Virtual cores: the stall watchdog's wall-time limit (None: the
@@ -64,6 +66,7 @@ impl ThreadHost {
             pool: Some(Arc::new(pool)),
             virt: None,
             schedule: Schedule::EARLIEST,
+            cores_per_cache: 0,
             last: Arc::default(),
             stall: None,
             on_stall: None,
@@ -85,6 +88,7 @@ impl ThreadHost {
             pool: None,
             virt: None,
             schedule: Schedule::EARLIEST,
+            cores_per_cache: 0,
             last: Arc::default(),
             stall: None,
             on_stall: None,
@@ -109,6 +113,14 @@ impl ThreadHost {
     /// This host, its virtual teams choosing by `schedule`.
     pub fn with_schedule(mut self, schedule: Schedule) -> Self {
         self.schedule = schedule;
+        self
+    }
+
+    /// This host with cache domains of `cores` consecutive threads on
+    /// virtual cores (0: one domain for all, the default); nothing changes
+    /// on real threads.
+    pub fn cores_per_cache(mut self, cores: usize) -> Self {
+        self.cores_per_cache = cores;
         self
     }
 
@@ -247,7 +259,8 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
             .collect();
         let mut conductor = Conductor::new(names, costs)
             .on_stall(host.on_stall.clone())
-            .with_schedule(&host.schedule);
+            .with_schedule(&host.schedule)
+            .with_cores_per_cache(host.cores_per_cache);
         if let Some(after) = host.stall {
             conductor = conductor.with_stall(after);
         }

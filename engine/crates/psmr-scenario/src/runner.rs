@@ -248,23 +248,42 @@ pub fn run_error_diagnostic(sc: &Scenario, sel: &Selected, e: &RunError) -> Diag
     }
 }
 
-/// A host running every team on virtual cores with `costs`: `host`'s pool
-/// if it holds `need` threads, else (natively) a pool of its own with
-/// `host`'s stall watchdog, so a virtual run may have more workers than the
-/// machine's pool.
-fn virtual_cores_host(host: &ThreadHost, need: usize, costs: &Costs) -> Result<ThreadHost, String> {
+/// A host running every team on virtual cores with `costs`, cache domains
+/// of `cores_per_cache` threads: `host`'s pool if it holds `need` threads,
+/// else (natively) a pool of its own with `host`'s stall watchdog, so a
+/// virtual run may have more workers than the machine's pool.
+fn virtual_cores_host(
+    host: &ThreadHost,
+    need: usize,
+    costs: &Costs,
+    cores_per_cache: usize,
+) -> Result<ThreadHost, String> {
     let pool = if need <= host.capacity() {
         host.clone()
     } else {
         host.with_pool_of(need - 1)?
     };
-    Ok(pool.virtual_cores(costs.table))
+    Ok(pool
+        .virtual_cores(costs.table)
+        .cores_per_cache(cores_per_cache))
 }
 
 /// The virtual cores a run of `sc` with `opts` uses, if any: the option,
 /// else the scenario's `run.virtual_cores`.
 pub fn virtual_cores(sc: &Scenario, opts: &RunOptions) -> Option<u32> {
     opts.virtual_cores.or(sc.run.virtual_cores)
+}
+/// The cache domains of a scenario's virtual machine: the smallest
+/// `cores_per_cache` any of its event-coloring entries states (the
+/// topology the paper's heuristics are told about), else 0 (every core
+/// shares one cache). One value for the whole file, so every scheduler
+/// of a scenario runs on the same modelled machine.
+pub fn virtual_cores_per_cache(sc: &Scenario) -> usize {
+    sc.schedulers
+        .iter()
+        .filter_map(|s| s.coloring.as_ref()?.cores_per_cache)
+        .min()
+        .map_or(0, |c| c as usize)
 }
 
 /// Run every selected scheduler of `sc` on one stream, each checked by the
@@ -320,9 +339,14 @@ pub fn run_scenario(
                 .map(|s| s.needs.roles.len())
                 .max()
                 .unwrap_or(0);
-            virtual_host = virtual_cores_host(host, eff.threads + 1 + roles, &costs)
-                .map_err(|e| vec![eff.diagnostic("run.virtual_cores", e)])?
-                .with_schedule(schedule);
+            virtual_host = virtual_cores_host(
+                host,
+                eff.threads + 1 + roles,
+                &costs,
+                virtual_cores_per_cache(&eff),
+            )
+            .map_err(|e| vec![eff.diagnostic("run.virtual_cores", e)])?
+            .with_schedule(schedule);
             &virtual_host
         }
         None => host,

@@ -127,6 +127,7 @@ impl CycleMarks {
         // Acquire half lets the last arriver, the executor, see all of them,
         // because each earlier increment heads a release sequence that the
         // later read-modify-writes on the same mark continue.
+        crate::sync::charge_rmw(mark);
         if mark.fetch_add(1, Ordering::AcqRel) + 1 != self.parties[c] {
             return Arrived::Waiting(Pending { mark, cycle });
         }
@@ -142,6 +143,7 @@ impl CycleMarks {
         // (`Pending::released`) sees the execution's effects before it runs
         // anything else. No other thread writes this mark until every
         // waiter has read the 0 (the module invariant).
+        crate::sync::charge_store(mark);
         mark.store(0, Ordering::Release);
         Arrived::Executed
     }

@@ -47,7 +47,7 @@
 
 use std::collections::VecDeque;
 
-use crate::sync::{Condvar, Mutex};
+use crate::sync::{charge_handoff, Condvar, Mutex};
 
 /// Lock the queue state. A poisoned queue means a worker panicked; the
 /// items are still consistent (every critical section is one push or pop),
@@ -161,6 +161,7 @@ impl<T> BoundedFifo<T> {
                 if st.producers_waiting > 0 && st.items.len() <= self.resume_at {
                     self.not_full.notify_one();
                 }
+                charge_handoff();
                 return Some(item);
             }
             if st.closed {

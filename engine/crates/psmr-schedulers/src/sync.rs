@@ -83,3 +83,45 @@ pub fn park_for_us(us: u32) {
         }
     }
 }
+
+/// An atomic read-modify-write on a shared word, for the virtual-cores cost
+/// model: on virtual cores it costs `atomic_rmw` plus a line transfer when
+/// another thread wrote the word last; in a real run one relaxed load;
+/// nothing under loom and shuttle. Call it next to the operation itself.
+#[inline(always)]
+pub fn charge_rmw<T: ?Sized>(word: &T) {
+    charge_write(word, true);
+}
+
+/// A store to a shared word other threads poll (a flag, a marker): on
+/// virtual cores a line transfer when another thread wrote it last.
+#[inline(always)]
+pub fn charge_store<T: ?Sized>(word: &T) {
+    charge_write(word, false);
+}
+
+#[inline(always)]
+fn charge_write<T: ?Sized>(word: &T, rmw: bool) {
+    #[cfg(not(any(loom, shuttle)))]
+    psmr_core::virt::shared_write(word, rmw);
+    #[cfg(any(loom, shuttle))]
+    let _ = (word, rmw);
+}
+
+/// An item taken from a queue another thread filled: on virtual cores it
+/// costs `queue_handoff`.
+#[inline(always)]
+pub fn charge_handoff() {
+    #[cfg(not(any(loom, shuttle)))]
+    psmr_core::virt::queue_handoff();
+}
+
+/// `steps` steps of a scheduler's own search (graph nodes compared, queue
+/// entries walked): on virtual cores `scan_step` each.
+#[inline(always)]
+pub fn charge_scan(steps: u64) {
+    #[cfg(not(any(loom, shuttle)))]
+    psmr_core::virt::scan(steps);
+    #[cfg(any(loom, shuttle))]
+    let _ = steps;
+}

@@ -24,6 +24,23 @@ pub trait Application: Send + Sync {
             spin_ns: 0,
         }
     }
+    /// The cache lines of application data `op` touches beyond its cells
+    /// (an event's data set), for the virtual-cores cache model: `None`
+    /// when the cells say it all.
+    fn data_lines(&self, op: &Op) -> Option<DataLines> {
+        let _ = op;
+        None
+    }
+}
+
+/// A run of cache lines of application data: `count` lines from line
+/// `first` of `region` (the app's numbering), written or only read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataLines {
+    pub region: u64,
+    pub first: u32,
+    pub count: u32,
+    pub write: bool,
 }
 
 /// What executing one operation costs in the virtual-cores model: `units`

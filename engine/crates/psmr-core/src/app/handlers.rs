@@ -22,7 +22,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::application::{digest_of, fnv, Application, Work};
+use super::application::{digest_of, fnv, Application, DataLines, Work};
 use crate::clock;
 use crate::request::{EventOp, Op};
 
@@ -127,6 +127,17 @@ impl Application for Handlers {
                 spin_ns: e.ns as u64,
             },
             _ => Work::default(),
+        }
+    }
+    fn data_lines(&self, op: &Op) -> Option<DataLines> {
+        match op {
+            Op::Event(e) if e.lines > 0 && self.words_per_set > 0 => Some(DataLines {
+                region: e.set as u64,
+                first: e.first,
+                count: e.lines,
+                write: e.fill,
+            }),
+            _ => None,
         }
     }
 }

@@ -19,7 +19,7 @@ pub mod kv;
 mod list;
 mod spin;
 
-pub use application::{Application, Work};
+pub use application::{Application, DataLines, Work};
 pub use handlers::{Handlers, LINES_PER_KIB};
 pub use kv::KvStore;
 pub use list::ShardedList;

@@ -8,6 +8,7 @@
 //! holder runs code of the run, so the conductor's state changes in one
 //! total order that depends only on the threads' code and the cost table.
 
+use std::collections::HashMap;
 use std::panic::Location;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -75,6 +76,46 @@ struct State {
     failed: Option<String>,
     /// The delays of a perturbed schedule (`None`: earliest clock only).
     perturb: Option<Perturbation>,
+    /// The cache model's memory of who wrote what (see [`Lines`]).
+    lines: Lines,
+}
+
+/// Who last wrote each tracked line, for the cost of moving it.
+///
+/// Two granularities. A *word* (a lock word, a flag, a counter another
+/// thread polls: keyed by its address) lives in one core's private cache:
+/// touching a word last written by another core costs a line transfer,
+/// whatever the domains. *Application data* (a cell's lines, an event's
+/// data set) is tracked per cache domain (`cores_per_cache` consecutive
+/// threads share one): reading or writing a line that another domain
+/// holds modified costs a transfer; a read leaves a shared copy in the
+/// reader's domain, a write takes the line for the writer's domain alone.
+/// Only the token holder touches this, so its contents depend only on the
+/// run's deterministic sequence of steps.
+#[derive(Debug, Default)]
+struct Lines {
+    /// Each word's last writer (thread index) and, for a lock word, the
+    /// virtual time its last holder released it.
+    words: HashMap<usize, Word>,
+    /// Per block of application data lines (region, block): the domains
+    /// holding a copy (bit `d`; domains from 63 on share bit 63). A block
+    /// written last is held by its writer's domain alone.
+    data: HashMap<(u64, u32), u64>,
+    /// Lines moved so far.
+    transfers: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Word {
+    writer: usize,
+    free_at: u64,
+}
+
+/// Lines of application data tracked as one block (1 KiB).
+pub const LINES_PER_BLOCK: u32 = 16;
+
+fn domain_bit(d: u32) -> u64 {
+    1u64 << d.min(63)
 }
 
 /// Counters of a virtual run (tests and reports).
@@ -82,6 +123,8 @@ struct State {
 pub struct ConductorStats {
     pub points: u64,
     pub handoffs: u64,
+    /// Line transfers charged by the cache model.
+    pub transfers: u64,
     /// The largest virtual clock reached (the run's virtual makespan).
     pub makespan_ns: u64,
 }
@@ -94,6 +137,8 @@ pub struct Conductor {
     turns: Vec<Condvar>,
     names: Vec<String>,
     costs: CostTable,
+    /// Threads per cache domain (thread `i` is in domain `i / cores_per_cache`).
+    cores_per_cache: usize,
     /// Wall time a token may stay with one thread without any point before
     /// the run fails naming it (a wait outside the facade).
     stall: Duration,
@@ -121,13 +166,122 @@ impl Conductor {
                 handoffs: 0,
                 failed: None,
                 perturb: None,
+                lines: Lines::default(),
             }),
             turns: (0..n).map(|_| Condvar::new()).collect(),
             names,
             costs,
+            cores_per_cache: n,
             stall: Duration::from_secs(30),
             on_stall: None,
         }
+    }
+
+    /// Group the threads into cache domains of `cores` consecutive threads
+    /// (0 or more than the team: one domain for all, the default).
+    pub fn with_cores_per_cache(mut self, cores: usize) -> Self {
+        let n = self.turns.len();
+        self.cores_per_cache = if cores == 0 { n } else { cores.min(n) };
+        self
+    }
+
+    /// Threads per cache domain.
+    pub fn cores_per_cache(&self) -> usize {
+        self.cores_per_cache
+    }
+
+    fn domain(&self, i: usize) -> u32 {
+        (i / self.cores_per_cache.max(1)) as u32
+    }
+
+    /// Thread `me` writes (or reads-and-writes) the word at `addr`: adds
+    /// `extra` and the line transfer it costs (when another thread wrote
+    /// it last) to `me`'s clock, and returns the total. Local work (no
+    /// reschedule): the caller makes the point, if any.
+    pub fn write_word(&self, me: usize, addr: usize, extra: u64) -> u64 {
+        let mut st = self.lock();
+        let w = st.lines.words.entry(addr).or_insert(Word {
+            writer: me,
+            free_at: 0,
+        });
+        let moved = w.writer != me;
+        w.writer = me;
+        let ns = extra + if moved { self.costs.line_transfer } else { 0 };
+        if moved {
+            st.lines.transfers += 1;
+        }
+        st.clock[me] = st.clock[me].saturating_add(ns);
+        ns
+    }
+
+    /// Thread `me` took the lock whose word is at `addr`. Its critical
+    /// sections have length in virtual time (the work and transfers
+    /// charged while it is held), so a lock released at a virtual time
+    /// later than `me`'s clock was still held then: `me` waits for the
+    /// release and pays the contended cost. Plus the word's line transfer.
+    pub fn acquire_lock(&self, me: usize, addr: usize) {
+        let mut st = self.lock();
+        let w = *st.lines.words.entry(addr).or_insert(Word {
+            writer: me,
+            free_at: 0,
+        });
+        let mut t = st.clock[me];
+        if w.writer != me {
+            st.lines.transfers += 1;
+            if w.free_at > t {
+                t = w.free_at.saturating_add(self.costs.lock_contended);
+            }
+            t = t.saturating_add(self.costs.line_transfer);
+        }
+        st.clock[me] = t;
+        st.lines.words.insert(addr, Word { writer: me, ..w });
+    }
+
+    /// Thread `me` released the lock whose word is at `addr`, now.
+    pub fn release_lock(&self, me: usize, addr: usize) {
+        let mut st = self.lock();
+        let now = st.clock[me];
+        st.lines.words.insert(
+            addr,
+            Word {
+                writer: me,
+                free_at: now,
+            },
+        );
+    }
+
+    /// Thread `me` touches `count` lines of application data from line
+    /// `first` of `region`, writing them or only reading: the transfers it
+    /// costs, added to `me`'s clock. Lines are tracked in blocks of
+    /// [`LINES_PER_BLOCK`] (a block's lines move together). See [`Lines`].
+    pub fn touch_data(&self, me: usize, region: u64, first: u32, count: u32, write: bool) -> u64 {
+        let bit = domain_bit(self.domain(me));
+        let end = first.saturating_add(count);
+        let mut st = self.lock();
+        let mut moved = 0u64;
+        let mut line = first;
+        while line < end {
+            let block = line / LINES_PER_BLOCK;
+            let next = ((block + 1) * LINES_PER_BLOCK).min(end);
+            // A line no one touched yet comes from memory (not modelled).
+            let holders = st.lines.data.entry((region, block)).or_insert(bit);
+            // A copy modified in another domain (or, for a write, any copy
+            // elsewhere, which the write invalidates) has to move.
+            let remote = if write {
+                *holders & !bit != 0
+            } else {
+                *holders & bit == 0
+            };
+            if remote {
+                moved += u64::from(next - line);
+            }
+            *holders = if write { bit } else { *holders | bit };
+            line = next;
+        }
+        st.lines.transfers += moved;
+        let ns = moved.saturating_mul(self.costs.line_transfer);
+        st.clock[me] = st.clock[me].saturating_add(ns);
+        ns
     }
 
     /// Set the stall watchdog's wall-time limit (tests use a short one).
@@ -184,6 +338,7 @@ impl Conductor {
         ConductorStats {
             points: st.points,
             handoffs: st.handoffs,
+            transfers: st.lines.transfers,
             makespan_ns: st.clock.iter().copied().max().unwrap_or(0),
         }
     }

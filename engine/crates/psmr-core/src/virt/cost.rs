@@ -34,6 +34,15 @@ pub struct CostTable {
     pub work_unit: u64,
     /// Fixed part of executing any request (the call, the log's slot).
     pub execute_base: u64,
+    /// One step of a scheduler's own search, outside any request: a graph
+    /// node compared with a new request (CBASE's insert), a queue entry
+    /// walked (Libasync-smp's steal).
+    #[serde(default = "default_scan_step")]
+    pub scan_step: u64,
+}
+
+const fn default_scan_step() -> u64 {
+    CostTable::reference().scan_step
 }
 
 impl CostTable {
@@ -52,6 +61,11 @@ impl CostTable {
             yield_now: 300,
             work_unit: 2,
             execute_base: 100,
+            // Calibrated (docs/benchmarks/virtual.md): late's scheduler
+            // cost per request at 1 thread on the read-only moderate list
+            // (1,664 ns, quiet pass of 2026-11-23) over the 149 nodes each
+            // insert compares in a full graph of 150.
+            scan_step: 11,
         }
     }
 }

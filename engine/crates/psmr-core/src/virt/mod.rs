@@ -19,7 +19,7 @@ use std::panic::Location;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-pub use conductor::{Conductor, ConductorStats, StallHook, LONE_SPIN_LIMIT};
+pub use conductor::{Conductor, ConductorStats, StallHook, LINES_PER_BLOCK, LONE_SPIN_LIMIT};
 pub use cost::{CostSource, CostTable, Costs};
 pub use schedule::{ReplayToken, Schedule};
 
@@ -123,6 +123,39 @@ pub fn point(cost: impl FnOnce(&CostTable) -> u64) {
         let ns = cost(h.costs());
         h.conductor.point(h.me, ns, at);
     });
+}
+
+/// A write to the shared word at `word` (a cycle's mark, a color's owner,
+/// a flag others poll): a line transfer when another thread wrote the
+/// word last, plus `atomic_rmw` when it is a read-modify-write (`rmw`).
+/// Local work (no point): the next point makes it visible. No-op in a
+/// real run (one relaxed load).
+#[inline(always)]
+pub fn shared_write<T: ?Sized>(word: &T, rmw: bool) {
+    with_current(|h| {
+        let extra = if rmw { h.costs().atomic_rmw } else { 0 };
+        h.conductor.write_word(h.me, addr_of(word), extra)
+    });
+}
+
+/// An item handed to another thread through a queue (its pop): costs
+/// `queue_handoff` (the item's lines and the queue's indices moving to
+/// the consumer). Local work, like [`shared_write`].
+#[inline(always)]
+pub fn queue_handoff() {
+    with_current(|h| h.advance(h.costs().queue_handoff));
+}
+
+/// `steps` steps of a scheduler's own search (graph nodes compared, queue
+/// entries walked): `scan_step` each. Local work, like [`shared_write`].
+#[inline(always)]
+pub fn scan(steps: u64) {
+    with_current(|h| h.advance(steps.saturating_mul(h.costs().scan_step)));
+}
+
+/// The address of `x`, as a key of the cache model (never to order).
+pub(crate) fn addr_of<T: ?Sized>(x: &T) -> usize {
+    x as *const T as *const u8 as usize
 }
 
 /// The calling thread is attached to a conductor until this is dropped.

@@ -41,7 +41,7 @@ pub struct MutexGuard<'a, T: ?Sized> {
 }
 
 fn key_of<T: ?Sized>(x: &T) -> usize {
-    x as *const T as *const u8 as usize
+    super::addr_of(x)
 }
 
 impl<T> Mutex<T> {
@@ -95,7 +95,12 @@ impl<T: ?Sized> Mutex<T> {
         c.point(h.me, c.costs().lock_uncontended, at);
         loop {
             match self.inner.try_lock() {
-                Ok(g) => return Ok(self.guard(g, true)),
+                Ok(g) => {
+                    // The lock word's line comes from its last holder,
+                    // who may still be in its critical section.
+                    c.acquire_lock(h.me, key_of(self));
+                    return Ok(self.guard(g, true));
+                }
                 Err(TryLockError::Poisoned(p)) => {
                     return Err(PoisonError::new(self.guard(p.into_inner(), true)))
                 }
@@ -114,7 +119,12 @@ impl<T: ?Sized> Mutex<T> {
         let at = Location::caller();
         let virt = with_current(|h| h.conductor.point(h.me, h.costs().lock_uncontended, at));
         match self.inner.try_lock() {
-            Ok(g) => Ok(self.guard(g, virt.is_some())),
+            Ok(g) => {
+                if virt.is_some() {
+                    with_current(|h| h.conductor.acquire_lock(h.me, key_of(self)));
+                }
+                Ok(self.guard(g, virt.is_some()))
+            }
             Err(TryLockError::Poisoned(p)) => Err(TryLockError::Poisoned(PoisonError::new(
                 self.guard(p.into_inner(), virt.is_some()),
             ))),
@@ -137,6 +147,7 @@ impl<T: ?Sized> MutexGuard<'_, T> {
         if self.virt {
             let key = key_of(self.lock);
             with_current(|h| {
+                h.conductor.release_lock(h.me, key);
                 if h.conductor.has_waiters(key) {
                     h.wake(key, false);
                 }

@@ -357,3 +357,68 @@ fn the_stall_watchdog_fails_a_run_stuck_outside_the_facade_naming_the_thread_and
     // The waiting thread stopped with the message instead of waiting on.
     assert_eq!(r[1].as_deref(), Some(msg.as_str()), "{r:?}");
 }
+
+/// The cache model, called directly (no reschedule involved): the clock a
+/// thread reaches after each access.
+mod cache_model {
+    use super::*;
+
+    fn four(cores_per_cache: usize) -> Conductor {
+        Conductor::new(names(4), CostTable::reference()).with_cores_per_cache(cores_per_cache)
+    }
+
+    #[test]
+    fn data_written_in_another_domain_costs_a_transfer_per_line_once() {
+        let lt = CostTable::reference().line_transfer;
+        // Threads 0-1 share a cache, 2-3 the other.
+        let c = four(2);
+        assert_eq!(c.touch_data(0, 7, 0, 32, true), 0, "first touch: memory");
+        assert_eq!(c.touch_data(1, 7, 0, 32, false), 0, "same domain");
+        assert_eq!(c.touch_data(2, 7, 0, 32, false), 32 * lt, "other domain");
+        assert_eq!(c.touch_data(3, 7, 0, 32, false), 0, "now shared there");
+        // A write from domain 1 invalidates domain 0's copy of the lines
+        // it covers (block 0 only), so 0 pays for those 16 lines again.
+        assert_eq!(c.touch_data(2, 7, 0, 16, true), 16 * lt);
+        assert_eq!(c.touch_data(0, 7, 0, 32, false), 16 * lt);
+        assert_eq!(c.now(0), 16 * lt);
+        assert_eq!(c.stats().transfers, 64);
+    }
+
+    #[test]
+    fn one_shared_cache_by_default_moves_nothing() {
+        let c = Conductor::new(names(4), CostTable::reference());
+        c.touch_data(0, 1, 0, 64, true);
+        assert_eq!(c.touch_data(3, 1, 0, 64, true), 0);
+        assert_eq!(c.stats().transfers, 0);
+    }
+
+    #[test]
+    fn a_word_written_by_another_core_costs_a_transfer_whatever_the_domains() {
+        let costs = CostTable::reference();
+        let c = Conductor::new(names(2), costs);
+        assert_eq!(c.write_word(0, 0x40, costs.atomic_rmw), costs.atomic_rmw);
+        assert_eq!(c.write_word(0, 0x40, costs.atomic_rmw), costs.atomic_rmw);
+        assert_eq!(
+            c.write_word(1, 0x40, costs.atomic_rmw),
+            costs.atomic_rmw + costs.line_transfer
+        );
+    }
+
+    #[test]
+    fn a_lock_released_later_in_virtual_time_makes_the_next_holder_wait() {
+        let costs = CostTable::reference();
+        let c = Conductor::new(names(2), costs);
+        c.acquire_lock(0, 0x80);
+        c.advance(0, 500);
+        c.release_lock(0, 0x80);
+        // Thread 1 is at 100: the lock was held until 500.
+        c.advance(1, 100);
+        c.acquire_lock(1, 0x80);
+        assert_eq!(c.now(1), 500 + costs.lock_contended + costs.line_transfer);
+        c.release_lock(1, 0x80);
+        // Thread 0 comes back later than the release: no wait, a transfer.
+        c.advance(0, 10_000);
+        c.acquire_lock(0, 0x80);
+        assert_eq!(c.now(0), 10_500 + costs.line_transfer);
+    }
+}

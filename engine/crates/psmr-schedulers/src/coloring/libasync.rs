@@ -159,13 +159,17 @@ impl Discipline for Libasync {
             };
         }
         let mut e = q.head;
+        let mut walked = 0u64;
         while e != NIL {
+            walked += 1;
             let c = rt.op(e).color;
             if c != q.running && 2 * Self::pending(rt, c) < q.len {
+                crate::sync::charge_scan(walked);
                 return Choice::Take { color: c };
             }
             e = rt.next[e as usize].load(Ordering::Relaxed);
         }
+        crate::sync::charge_scan(walked);
         Choice::refuse(Refusal::Half)
     }
 
@@ -183,6 +187,7 @@ impl Discipline for Libasync {
         // so they keep their order.
         let (mut prev, mut e) = (NIL, from.head);
         let (mut moved, mut left_ns) = (0u32, 0u64);
+        crate::sync::charge_scan(u64::from(from.len));
         while e != NIL {
             let next = rt.next[e as usize].load(Ordering::Relaxed);
             let ev = rt.op(e);

@@ -471,6 +471,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
             let home = ev.home.core(ev.color, from, self.cores.len()) as u32;
             // AcqRel: as above on success, and Acquire of the winner's
             // claim on failure.
+            crate::sync::charge_rmw(&slot.owner);
             match slot
                 .owner
                 .compare_exchange(FREE, home, Ordering::AcqRel, Ordering::Acquire)

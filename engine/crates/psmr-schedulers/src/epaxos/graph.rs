@@ -105,6 +105,7 @@ impl Instances {
     /// 32). Release: pairs with the Acquire in [`Instances::state`] of a
     /// worker waiting on `i` from another SCC.
     pub fn executed(&self, i: u32) {
+        crate::sync::charge_store(&self.state[i as usize]);
         self.state[i as usize].store(EXECUTED, Ordering::Release);
     }
 }

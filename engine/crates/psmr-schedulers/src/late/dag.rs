@@ -184,6 +184,7 @@ impl Dag {
                 }
             }
         }
+        crate::sync::charge_scan(u64::from(out.scanned));
         let live_at = st.live.len() as u32;
         st.live.push(slot);
         let node = &mut st.nodes[slot as usize];
@@ -234,6 +235,7 @@ impl Dag {
     pub fn remove<P: Probe>(&self, slot: u32, probe: &mut P) {
         let mut st = self.lock(probe, NO_REQUEST);
         let mut dependents = std::mem::take(&mut st.nodes[slot as usize].dependents);
+        crate::sync::charge_scan(dependents.len() as u64);
         for &d in &dependents {
             let node = &mut st.nodes[d as usize];
             node.pending -= 1;

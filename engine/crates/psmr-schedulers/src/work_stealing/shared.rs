@@ -363,6 +363,7 @@ impl<'r> Shared<'r> {
         // need it for a sequential request it takes in a later transfer,
         // and that transfer locks this same mutex after we unlock it, so
         // the lock's release/acquire orders this store before its wait.
+        crate::sync::charge_store(&w.markers[s]);
         w.markers[s].store(true, Ordering::Relaxed);
         w.publish(&st);
         st.wake_producer(&w.space);
@@ -375,6 +376,7 @@ impl<'r> Shared<'r> {
         // Release: the stolen requests' executions (and their effects on the
         // application) happen-before the victim's Acquire load that sees
         // the marker clear, hence before its next sequential request.
+        crate::sync::charge_store(&self.workers[v].markers[s]);
         self.workers[v].markers[s].store(false, Ordering::Release);
     }
 
