@@ -452,8 +452,13 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
             time_us,
         });
         let imbalance_permille = p.imbalance_permille();
+        let floor = metrics::imbalance_floor_permille(
+            s.graph.max_vertex_weight(),
+            s.graph.total_vertex_weight(),
+            self.workers as u32,
+        );
         self.lock_stats()
-            .partitioned(time_us as u64, p.cut, imbalance_permille, n);
+            .partitioned(time_us as u64, p.cut, imbalance_permille, n, floor);
         Some(NewMap {
             keys: s.keys.clone(),
             part: p.part,
@@ -464,7 +469,11 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
 
     /// Install `m`: rename its parts to keep keys in place, move the keys
     /// that change owner, and put a sync into every queue.
+    /// Timed: the scheduler routes nothing meanwhile (for Async too, whose
+    /// scheduler never stops to partition but does stop to install; the
+    /// time grows with the keys of the map, see `install_ms`).
     fn install(&self, router: &mut Router, m: NewMap, rec: &mut Recorder<'_>) {
+        let t0 = rec.now();
         let rename = rename_parts(&m, router.map.owners(), self.workers);
         router.map.epoch += 1;
         let epoch = router.map.epoch;
@@ -494,6 +503,8 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
         router.switch(epoch, |to, cmd| {
             self.queues[to as usize].push(cmd, |_| {});
         });
+        let dt = rec.now().saturating_sub(t0);
+        self.lock_stats().installed(dt);
     }
 
     /// Base: stop, wait for the tracker, partition, install.
