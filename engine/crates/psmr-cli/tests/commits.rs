@@ -102,6 +102,41 @@ fn a_bad_commit_file_is_located_in_it() {
     assert!(!err.contains("panicked"));
 }
 
+/// Issue 28 item 12: a replayed stream whose dependencies leave two
+/// conflicting commands unordered is refused before any run, located in
+/// the stream file at the instance that misses the dependency and naming
+/// the pair; with the dependency the same stream runs.
+#[test]
+fn a_stream_missing_a_conflict_is_refused_with_the_pair() {
+    let sc = file(
+        "commits-conflict.json",
+        &COMMITS.replace("\"writes\": 0.25", "\"writes\": 1.0"),
+    );
+    let missing = "{\"instances\": [\n  {\"commands\": [0], \"seq\": 1},\n  {\"commands\": [1], \"seq\": 2}\n]}";
+    let run = |name: &str, text: &str| {
+        let stream = file(name, text);
+        psmr(&[
+            "run",
+            sc.to_str().unwrap(),
+            "--requests",
+            "2",
+            "--commits",
+            stream.to_str().unwrap(),
+        ])
+    };
+    let o = run("missing-dep.json", missing);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("missing-dep.json:3:")
+            && err.contains("instances[1].deps")
+            && err.contains("instances 1 and 0 conflict"),
+        "{err}"
+    );
+    let fixed = missing.replace("\"seq\": 2}", "\"seq\": 2, \"deps\": [0]}");
+    assert_ok(&run("with-dep.json", &fixed));
+}
+
 #[test]
 fn commits_of_a_total_workload_is_an_error() {
     let sc = file(
