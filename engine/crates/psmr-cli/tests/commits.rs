@@ -77,6 +77,18 @@ fn a_written_stream_replays_and_orders_are_written() {
     }
 }
 
+/// `psmr run SCENARIO --requests N --commits STREAM`.
+fn replay(sc: &std::path::Path, requests: &str, stream: &std::path::Path) -> std::process::Output {
+    psmr(&[
+        "run",
+        sc.to_str().unwrap(),
+        "--requests",
+        requests,
+        "--commits",
+        stream.to_str().unwrap(),
+    ])
+}
+
 #[test]
 fn a_bad_commit_file_is_located_in_it() {
     let sc = file("commits-bad.json", COMMITS);
@@ -84,14 +96,7 @@ fn a_bad_commit_file_is_located_in_it() {
         "bad-stream.json",
         "{\"instances\": [\n  {\"commands\": [0], \"seq\": 1, \"deps\": [7]}\n]}",
     );
-    let o = psmr(&[
-        "run",
-        sc.to_str().unwrap(),
-        "--requests",
-        "1",
-        "--commits",
-        bad.to_str().unwrap(),
-    ]);
+    let o = replay(&sc, "1", &bad);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -113,17 +118,7 @@ fn a_stream_missing_a_conflict_is_refused_with_the_pair() {
         &COMMITS.replace("\"writes\": 0.25", "\"writes\": 1.0"),
     );
     let missing = "{\"instances\": [\n  {\"commands\": [0], \"seq\": 1},\n  {\"commands\": [1], \"seq\": 2}\n]}";
-    let run = |name: &str, text: &str| {
-        let stream = file(name, text);
-        psmr(&[
-            "run",
-            sc.to_str().unwrap(),
-            "--requests",
-            "2",
-            "--commits",
-            stream.to_str().unwrap(),
-        ])
-    };
+    let run = |name: &str, text: &str| replay(&sc, "2", &file(name, text));
     let o = run("missing-dep.json", missing);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);

@@ -20,6 +20,8 @@ const FIRST_PERIOD_NS: u64 = 100_000;
 const MAX_TICKS: usize = 2048;
 /// Buckets of the median-throughput series (as the core's series).
 const BUCKETS: usize = 100;
+/// Largest allowed part weight over the average, permille (METIS's 1.03).
+pub const IMBALANCE_PERMILLE: u32 = 1030;
 
 /// One clock tick: every worker's queue length.
 #[derive(Clone, Debug)]
@@ -153,7 +155,7 @@ pub struct RepartStats {
     /// moving keys, queuing the syncs): inside Base's pauses, and the
     /// only time Async's scheduler stops.
     pub installs_ns: Vec<u64>,
-    /// Partitions whose heaviest part exceeds [`super::IMBALANCE_PERMILLE`],
+    /// Partitions whose heaviest part exceeds [`IMBALANCE_PERMILLE`],
     /// and among them those where no partition could stay under it
     /// ([`imbalance_floor_permille`] above the bound).
     pub over_bound: u32,
@@ -186,7 +188,7 @@ impl RepartStats {
         keys: usize,
         floor_permille: u64,
     ) {
-        let bound = super::IMBALANCE_PERMILLE as u64;
+        let bound = IMBALANCE_PERMILLE as u64;
         if imbalance_permille > bound {
             self.over_bound += 1;
             if floor_permille > bound {
@@ -256,7 +258,7 @@ impl RepartStats {
             "imbalance_permille_max",
             self.imbalance_permille.iter().copied().max().unwrap_or(0) as f64,
         );
-        put("imbalance_bound_permille", super::IMBALANCE_PERMILLE as f64);
+        put("imbalance_bound_permille", IMBALANCE_PERMILLE as f64);
         put("partitions_over_bound", self.over_bound as f64);
         put(
             "partitions_over_bound_unavoidable",

@@ -57,6 +57,7 @@ pub mod worker;
 
 use graph::{Snapshot, WorkloadGraph};
 use keys::{KeyIndex, PartitionMap};
+pub use metrics::IMBALANCE_PERMILLE;
 use metrics::{RepartStats, Sampler};
 pub use params::{RepartParams, Strategy};
 use worker::{worker_loop, Cmd, Router};
@@ -68,8 +69,6 @@ pub const DEFAULT_DELTA_P: u32 = 10_000;
 pub const DEFAULT_QUEUE_BOUND: usize = MAX_QUEUE_CAPACITY;
 /// Requests waiting for the tracker, at most (the scheduler waits beyond).
 pub const TRACKER_QUEUE: usize = 1 << 20;
-/// Largest allowed part weight over the average, permille (METIS's 1.03).
-pub const IMBALANCE_PERMILLE: u32 = 1030;
 /// Moved keys traced per map switch, at most.
 pub const MAX_TRACED_MOVES: u32 = 4096;
 /// Name of the fault-injection variant: map switches without the sync.
