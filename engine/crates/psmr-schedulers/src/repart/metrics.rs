@@ -268,22 +268,16 @@ impl RepartStats {
             let v: Vec<u64> = self.graph_keys.iter().map(|&k| k as u64).collect();
             mean(&v)
         });
-        put(
-            "scheduler_pause_ms",
-            self.pauses_ns.iter().sum::<u64>() as f64 / 1e6,
-        );
-        put(
-            "scheduler_pause_max_ms",
-            self.pauses_ns.iter().copied().max().unwrap_or(0) as f64 / 1e6,
-        );
-        put(
-            "install_ms",
-            self.installs_ns.iter().sum::<u64>() as f64 / 1e6,
-        );
-        put(
-            "install_max_ms",
-            self.installs_ns.iter().copied().max().unwrap_or(0) as f64 / 1e6,
-        );
+        // Base's pauses, and every strategy's installs: the sum and the
+        // longest, in ms.
+        for (name, v) in [
+            ("scheduler_pause", &self.pauses_ns),
+            ("install", &self.installs_ns),
+        ] {
+            put(&format!("{name}_ms"), v.iter().sum::<u64>() as f64 / 1e6);
+            let longest = v.iter().copied().max().unwrap_or(0);
+            put(&format!("{name}_max_ms"), longest as f64 / 1e6);
+        }
         put("cross_partition", self.cross as f64);
         put(
             "cross_partition_share",
@@ -372,10 +366,15 @@ mod tests {
     /// graph's floor is 1000.
     #[test]
     fn imbalance_floors() {
-        assert_eq!(imbalance_floor_permille(1, 4, 3), 1500);
-        assert_eq!(imbalance_floor_permille(50, 100, 4), 2000);
-        assert_eq!(imbalance_floor_permille(1, 1000, 4), 1000);
-        assert_eq!(imbalance_floor_permille(0, 0, 4), 0);
+        // (heaviest key, total weight, parts) -> floor.
+        for (heaviest, total, parts, floor) in [
+            (1, 4, 3, 1500),
+            (50, 100, 4, 2000),
+            (1, 1000, 4, 1000),
+            (0, 0, 4, 0),
+        ] {
+            assert_eq!(imbalance_floor_permille(heaviest, total, parts), floor);
+        }
         let mut s = RepartStats::default();
         s.partitioned(1, 1, 1334, 4, 1500);
         s.partitioned(1, 1, 1100, 900, 1000);
