@@ -30,8 +30,8 @@ step "no import circles (engine crates, web/src)" "break the cycle listed above:
 step "cargo fmt --check" "run: (cd engine && cargo fmt --all)" cargo fmt --all --check
 step "cargo clippy -D warnings" "fix the lints above" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test" "a Rust test failed, see above" cargo test --workspace
-step "cargo test, fault-injection build (the oracle catches a broken stealer)" "a Rust test failed, see above" \
-  cargo test -p psmr-cli --features fault-injection --test violation
+step "cargo test, fault-injection build (the oracle catches every broken variant; exploration finds each)" "a Rust test failed, see above" \
+  cargo test -p psmr-cli --features fault-injection --test violation --test explore
 # Model checks of the synchronization protocols (docs/protocols/): the real
 # protocol code compiled against loom's / shuttle's primitives, in their own
 # target dirs so the normal build stays cached.

@@ -411,7 +411,7 @@ fn replay_commits(
         )])
     })?;
     let requests = opts.requests.unwrap_or(sc.workload.requests);
-    let instances = psmr_scenario::commits::parse_commit_file(&text, &name, requests)
+    let instances = psmr_scenario::commits::parse_commit_file(&text, &name, sc, requests)
         .map_err(|d| bad_input(&d))?;
     Ok(psmr_scenario::commits::with_commits(sc, instances))
 }

@@ -77,6 +77,18 @@ fn a_written_stream_replays_and_orders_are_written() {
     }
 }
 
+/// `psmr run SCENARIO --requests N --commits STREAM`.
+fn replay(sc: &std::path::Path, requests: &str, stream: &std::path::Path) -> std::process::Output {
+    psmr(&[
+        "run",
+        sc.to_str().unwrap(),
+        "--requests",
+        requests,
+        "--commits",
+        stream.to_str().unwrap(),
+    ])
+}
+
 #[test]
 fn a_bad_commit_file_is_located_in_it() {
     let sc = file("commits-bad.json", COMMITS);
@@ -84,14 +96,7 @@ fn a_bad_commit_file_is_located_in_it() {
         "bad-stream.json",
         "{\"instances\": [\n  {\"commands\": [0], \"seq\": 1, \"deps\": [7]}\n]}",
     );
-    let o = psmr(&[
-        "run",
-        sc.to_str().unwrap(),
-        "--requests",
-        "1",
-        "--commits",
-        bad.to_str().unwrap(),
-    ]);
+    let o = replay(&sc, "1", &bad);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -100,6 +105,31 @@ fn a_bad_commit_file_is_located_in_it() {
         "{err}"
     );
     assert!(!err.contains("panicked"));
+}
+
+/// Issue 28 item 12: a replayed stream whose dependencies leave two
+/// conflicting commands unordered is refused before any run, located in
+/// the stream file at the instance that misses the dependency and naming
+/// the pair; with the dependency the same stream runs.
+#[test]
+fn a_stream_missing_a_conflict_is_refused_with_the_pair() {
+    let sc = file(
+        "commits-conflict.json",
+        &COMMITS.replace("\"writes\": 0.25", "\"writes\": 1.0"),
+    );
+    let missing = "{\"instances\": [\n  {\"commands\": [0], \"seq\": 1},\n  {\"commands\": [1], \"seq\": 2}\n]}";
+    let run = |name: &str, text: &str| replay(&sc, "2", &file(name, text));
+    let o = run("missing-dep.json", missing);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("missing-dep.json:3:")
+            && err.contains("instances[1].deps")
+            && err.contains("instances 1 and 0 conflict"),
+        "{err}"
+    );
+    let fixed = missing.replace("\"seq\": 2}", "\"seq\": 2, \"deps\": [0]}");
+    assert_ok(&run("with-dep.json", &fixed));
 }
 
 #[test]

@@ -270,7 +270,14 @@ fn a_token_replays_the_same_run_and_a_saved_counterexample_pins_it() {
         out.contains("virtual 3 cores (model, reference cost table)"),
         "{out}"
     );
-    assert_eq!(psmr(&["run", saved_s, "--json"]).status.code(), Some(2));
+    // As JSON too: the report says it is a virtual run (a model's numbers).
+    let o = psmr(&["run", saved_s, "--json"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("\"virtual\"") && out.contains("virtual 3 cores (model"),
+        "{out}"
+    );
     // Without its schedule the same file runs the earliest-clock schedule,
     // which this fault survives: the pin is what makes it fail.
     let unpinned = temp("unpinned.json");

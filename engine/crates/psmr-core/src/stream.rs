@@ -11,7 +11,12 @@
 //!   committed later, cycles allowed) and a sequence number (paper 004). The
 //!   canonical order is the one Algorithm 2 executes when instances commit
 //!   in that order: strongly connected components of the dependency graph in
-//!   reverse topological order, by sequence number inside a component.
+//!   reverse topological order, by sequence number inside a component, and
+//!   equal sequence numbers by commit position. That tie rule is the lab's
+//!   choice: every executor here reads this one commit stream, so all of
+//!   them order ties alike; replicas of a deployment learn commits in
+//!   different orders and would break ties by something they share (seq,
+//!   then the instance's leader and its instance number there).
 //! * [`Order::Events`]: an event forest (paper 002): root events are
 //!   delivered, the others are registered at run time by the handler of
 //!   their parent. The canonical order is a single-threaded event loop's:
@@ -481,8 +486,9 @@ impl std::fmt::Display for NotCovered {
 /// Algorithm 2 run sequentially as instances commit in table order: after
 /// each commit, every pending instance whose not-yet-executed dependency
 /// closure is now fully committed executes, component by component in
-/// reverse topological order, by `(seq, instance)` inside a component.
-/// Returns the canonical order of requests and, per number of commits, how
+/// reverse topological order, by `(seq, instance)` inside a component
+/// (`instance` is the commit position: the lab's tie rule, see the module
+/// comment). Returns the canonical order of requests and, per number of commits, how
 /// many of them had executed.
 ///
 /// An instance whose closure is not committed yet waits without holding up

@@ -31,6 +31,7 @@ use crate::commit_sim::{
     simulate, CommitSimError, CommitSimSpec, CommitStream, CommitStreamJson, FlatFootprints,
     InstanceJson,
 };
+use crate::scc::{Admit, Tarjan};
 use crate::stream::{Stream, StreamBuilder};
 
 /// `workload.commits`: make the stream an ePaxos commit stream. Every
@@ -206,6 +207,162 @@ fn replayed(instances: &[InstanceJson], requests: u32) -> Result<CommitStream, C
     Ok(stream)
 }
 
+/// A replayed commit stream (`instances`, for the commands of `total` in
+/// client order), checked for its shape and, as [`ordered_conflicts`]
+/// says, for the workload's conflicts.
+pub fn check_replayed(total: &Stream, instances: &[InstanceJson]) -> Result<(), CommitsError> {
+    let stream = replayed(instances, total.len() as u32)?;
+    ordered_conflicts(total, &stream)
+}
+
+/// Every two conflicting commands of `total` (they share a cell and one
+/// writes it) in different instances of `commits` must be joined by a
+/// chain of dependencies, one way or the other: ePaxos makes one of two
+/// interfering instances depend on the other, and only such a chain makes
+/// every executor (Algorithm 2) run them in the same order. A replayed
+/// stream that misses a pair is refused, naming the pair: otherwise the
+/// oracle would blame an executor for an order nothing constrained.
+///
+/// Cost: one Tarjan pass, a sort of the (cell, access) pairs, and per cell
+/// one reachability search per writer and two per reader. In Tarjan's
+/// reverse topological order a dependency never points to a later SCC, so
+/// the writers of a cell, sorted by SCC, must form a chain (each reaching
+/// the one before), and a reader must reach the last writer before it and
+/// be reached by the first after it (or share an SCC with a writer).
+pub fn ordered_conflicts(total: &Stream, commits: &CommitStream) -> Result<(), CommitsError> {
+    let n = commits.len();
+    let mut tarjan = Tarjan::new();
+    let list = tarjan
+        .run_all(commits, |_| Admit::Visit)
+        .map_err(|e| CommitsError::new("instances", e.to_string()))?;
+    let mut comp = vec![0u32; n];
+    for (k, members) in list.iter().enumerate() {
+        for &v in members {
+            comp[v as usize] = k as u32;
+        }
+    }
+    let mut inst_of = vec![0u32; total.len()];
+    for i in 0..n {
+        for &c in commits.commands(i) {
+            inst_of[c as usize] = i as u32;
+        }
+    }
+    let mut acc: Vec<Access> = Vec::new();
+    for r in 0..total.len() as u32 {
+        let inst = inst_of[r as usize];
+        for &e in total.dense.of(r) {
+            acc.push(Access {
+                cell: e & !WRITE_BIT,
+                comp: comp[inst as usize],
+                inst,
+                write: e & WRITE_BIT != 0,
+                cmd: r,
+            });
+        }
+    }
+    acc.sort_unstable();
+    let mut search = Reach::new(n);
+    for group in acc.chunk_by(|a, b| a.cell == b.cell) {
+        let writers: Vec<&Access> = group.iter().filter(|a| a.write).collect();
+        for w in writers.windows(2) {
+            search.joined(commits, &comp, w[1], w[0], total)?;
+        }
+        if writers.is_empty() {
+            continue;
+        }
+        for a in group.iter().filter(|a| !a.write) {
+            let i = writers.partition_point(|w| w.comp < a.comp);
+            if writers.get(i).is_some_and(|w| w.comp == a.comp) {
+                continue;
+            }
+            if i > 0 {
+                search.joined(commits, &comp, a, writers[i - 1], total)?;
+            }
+            if let Some(w) = writers.get(i) {
+                search.joined(commits, &comp, w, a, total)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One command's access to one dense cell, with its instance's SCC
+/// (sorted by cell, then SCC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Access {
+    cell: u32,
+    comp: u32,
+    inst: u32,
+    write: bool,
+    cmd: u32,
+}
+
+/// Depth-first reachability over the dependencies, reusing its marks.
+struct Reach {
+    mark: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u32>,
+}
+
+impl Reach {
+    fn new(n: usize) -> Self {
+        Reach {
+            mark: vec![0; n],
+            stamp: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    /// `later`'s instance reaches `earlier`'s through dependencies (same
+    /// instance or SCC counts), else the located error naming the pair.
+    /// Nodes of SCCs before `earlier`'s are not searched: no dependency
+    /// leads from them back up to it.
+    fn joined(
+        &mut self,
+        g: &CommitStream,
+        comp: &[u32],
+        later: &Access,
+        earlier: &Access,
+        total: &Stream,
+    ) -> Result<(), CommitsError> {
+        if later.comp == earlier.comp {
+            return Ok(());
+        }
+        self.stamp += 1;
+        self.stack.clear();
+        self.stack.push(later.inst);
+        self.mark[later.inst as usize] = self.stamp;
+        while let Some(v) = self.stack.pop() {
+            for &d in g.deps(v as usize) {
+                if comp[d as usize] == earlier.comp {
+                    return Ok(());
+                }
+                if comp[d as usize] > earlier.comp && self.mark[d as usize] != self.stamp {
+                    self.mark[d as usize] = self.stamp;
+                    self.stack.push(d);
+                }
+            }
+        }
+        let (lo, hi) = total.dense.range(later.cell);
+        Err(CommitsError::new(
+            &format!("instances[{}].deps", later.inst),
+            format!(
+                "instances {} and {} conflict (commands {} and {} both touch {}, and one writes \
+                 it) but no chain of dependencies joins them, so nothing orders them and \
+                 executors may run them either way; ePaxos makes one of two conflicting \
+                 instances depend on the other: add {} to instances[{}].deps",
+                later.inst,
+                earlier.inst,
+                later.cmd,
+                earlier.cmd,
+                total.space.name(lo, hi),
+                earlier.inst,
+                later.inst
+            ),
+        ))
+    }
+}
+
 /// The commit stream of `total` (the workload's commands in client order):
 /// simulated with `spec`'s parameters (seed defaulting to `workload_seed`),
 /// or `spec.instances` checked and taken as it is.
@@ -215,7 +372,9 @@ pub fn order(
     workload_seed: u64,
 ) -> Result<CommitStream, CommitsError> {
     if let Some(instances) = &spec.instances {
-        return replayed(instances, total.len() as u32);
+        let stream = replayed(instances, total.len() as u32)?;
+        ordered_conflicts(total, &stream)?;
+        return Ok(stream);
     }
     let mut fp = FlatFootprints::new();
     let mut touches = Vec::with_capacity(4);
@@ -356,6 +515,57 @@ mod tests {
         let s = commit_stream(&total, &spec, 1).unwrap();
         assert_eq!(s.deliveries(), 2);
         assert_eq!(s.requests[1].op, total.requests[2].op);
+    }
+
+    /// Issue 28 item 12: a replayed stream whose dependencies leave two
+    /// conflicting instances unordered is refused, the pair named; the
+    /// same stream with the dependency (direct or through a chain) passes,
+    /// and so does every simulated stream.
+    #[test]
+    fn replayed_streams_must_order_every_conflict() {
+        let inst = |commands: Vec<u32>, deps: Vec<u32>| InstanceJson {
+            commands,
+            seq: 1,
+            deps,
+        };
+        // All writes to one list: every two commands conflict.
+        let total = list_total(3, 1.0);
+        let unordered = [
+            inst(vec![0], vec![]),
+            inst(vec![1], vec![0]),
+            inst(vec![2], vec![]),
+        ];
+        let e = check_replayed(&total, &unordered).unwrap_err();
+        assert_eq!(e.path, "instances[2].deps", "{e}");
+        assert!(e.message.contains("instances 2 and 1 conflict"), "{e}");
+        assert!(e.message.contains("commands 2 and 1"), "{e}");
+        let chained = [
+            inst(vec![0], vec![]),
+            inst(vec![1], vec![0]),
+            inst(vec![2], vec![1]),
+        ];
+        assert_eq!(check_replayed(&total, &chained), Ok(()));
+        // Through the scenario path too (`order`), and a cycle is ordered.
+        let spec = CommitsSpec {
+            instances: Some(unordered.to_vec()),
+            ..Default::default()
+        };
+        assert_eq!(
+            order(&total, &spec, 1).unwrap_err().path,
+            "instances[2].deps"
+        );
+        let cycle = [
+            inst(vec![0], vec![2]),
+            inst(vec![1], vec![0]),
+            inst(vec![2], vec![1]),
+        ];
+        assert_eq!(check_replayed(&total, &cycle), Ok(()));
+        // Reads only: nothing conflicts, no dependency needed.
+        let reads = list_total(3, 0.0);
+        assert_eq!(check_replayed(&reads, &unordered), Ok(()));
+        // Simulated streams order every conflict.
+        let (total, commits) = list_commits(1500, 0.25);
+        assert_eq!(ordered_conflicts(&total, &commits), Ok(()));
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //!   `workload.commits.instances`) and its SCC size distribution;
 //! * [`parse_commit_file`]: read such a file back, every error located in
 //!   it (`FILE:LINE:COL: instances[3].deps[1]: ...`), checked against the
-//!   scenario's number of commands; [`with_commits`] puts it in a scenario;
+//!   scenario's number of commands and its conflicts (every conflicting
+//!   pair ordered by the dependencies); [`with_commits`] puts it in a
+//!   scenario;
 //! * [`execution_orders`]: the canonical order and each run's observed
 //!   order (from its trace), as requests and, for commit streams, instances.
 
@@ -77,11 +79,14 @@ struct CommitFile {
 }
 
 /// Read a commit stream (`{"instances": [...]}`) from `text` (named `file`)
-/// for a workload of `requests` commands. Syntax, type and shape errors are
+/// for `sc`'s workload made with `requests` commands. Syntax, type and
+/// shape errors, and a conflicting pair of commands the dependencies leave
+/// unordered ([`psmr_core::workload_commits::ordered_conflicts`]), are
 /// located in that file.
 pub fn parse_commit_file(
     text: &str,
     file: &str,
+    sc: &Scenario,
     requests: u32,
 ) -> Result<Vec<InstanceJson>, Vec<Diagnostic>> {
     let (parsed, locator) = parse_located::<CommitFile>(text, file).map_err(|d| vec![d])?;
@@ -89,15 +94,28 @@ pub fn parse_commit_file(
         instances: Some(parsed.instances),
         ..CommitsSpec::default()
     };
-    if let Err(e) = spec.check(requests) {
-        return Err(vec![Diagnostic::new(
+    let located = |e: psmr_core::workload_commits::CommitsError| {
+        vec![Diagnostic::new(
             file,
             locator.nearest(&e.path),
             &e.path,
             e.message,
-        )]);
-    }
-    Ok(spec.instances.unwrap_or_default())
+        )]
+    };
+    spec.check(requests).map_err(located)?;
+    let instances = spec.instances.unwrap_or_default();
+    let mut workload = sc.workload.clone();
+    workload.requests = requests;
+    workload.commits = None;
+    let mut classes = sc.app.classes();
+    classes.set_weights(&psmr_core::workload::class_weights_for(
+        Some(&sc.app),
+        &classes,
+        &workload,
+    ));
+    let total = generate(&sc.app, &classes, &workload);
+    psmr_core::workload_commits::check_replayed(&total, &instances).map_err(located)?;
+    Ok(instances)
 }
 
 /// `sc` with its commit stream replaced by `instances` (any simulation

@@ -394,7 +394,7 @@ fn total_order_schedulers_refuse_an_event_stream() {
 fn event_runtimes_take_the_coloring_object() {
     let text = EVENTS.replace(
         "{ \"id\": \"sequential\" }",
-        "{ \"id\": \"libasync\", \"coloring\": { \"stealing\": false } }, { \"id\": \"mely\", \"coloring\": { \"batch\": 5, \"time_left\": false, \"cores_per_cache\": 4 } }",
+        "{ \"id\": \"libasync\", \"coloring\": { \"stealing\": false } }, { \"id\": \"mely\", \"coloring\": { \"batch\": 5, \"time_left\": false, \"locality\": false, \"cores_per_cache\": 4 } }",
     );
     let sc = parse_scenario(&text, "t.json").unwrap();
     assert_eq!(sc.schedulers.len(), 2);
@@ -407,6 +407,24 @@ fn event_runtimes_take_the_coloring_object() {
     assert_eq!(d.path, "schedulers[1].coloring.batch");
     let d = one_error(&text.replace("\"cores_per_cache\": 4", "\"cores_per_cache\": 0"));
     assert_eq!(d.path, "schedulers[1].coloring.cores_per_cache");
+    // Issue 28 item 1: with locality on, a topology where every victim is
+    // equally distant (one cache for both cores, or one cache per core) is
+    // refused, located at the field.
+    let local = text.replace("\"locality\": false, ", "");
+    one_error_at(
+        &local,
+        "schedulers[1].coloring.cores_per_cache",
+        "equally distant",
+    );
+    one_error_at(
+        &local.replace("\"cores_per_cache\": 4", "\"cores_per_cache\": 1"),
+        "schedulers[1].coloring.cores_per_cache",
+        "load only",
+    );
+    let four = local
+        .replace("\"threads\": 2", "\"threads\": 4")
+        .replace("\"cores_per_cache\": 4", "\"cores_per_cache\": 2");
+    assert!(parse_scenario(&four, "t.json").is_ok(), "pairs of 4 cores");
     one_error_at(
         &EVENTS.replace(
             "{ \"id\": \"sequential\" }",

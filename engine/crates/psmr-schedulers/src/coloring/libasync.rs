@@ -15,9 +15,12 @@
 //!    are queued there (the running color cannot go);
 //! 3. `choose_color_to_steal`: scanning from the head, the first color that
 //!    is not running and holds less than half of the queued events;
-//! 4. `construct_event_set`: walk the whole queue, unlinking that color's
-//!    events (the original keeps per-color counts, but must still walk to
-//!    find the events: the cost this paper measures);
+//! 4. `construct_event_set`: walk the queue from its head, unlinking that
+//!    color's events, and stop once the color's pending count (kept per
+//!    color, as the original does: paper 002 section II-B's footnote) says
+//!    all of them were found; the walk reaches the tail only when the
+//!    color's last event is there. Following one link per queued event up
+//!    to that point is the cost this paper measures;
 //! 5. `migrate`: append them, in order, to the stealer's queue.
 
 use psmr_core::{EventOp, RequestId};
@@ -182,13 +185,15 @@ impl Discipline for Libasync {
         to: &mut LibQueue,
         _p: &mut P,
     ) -> (u32, u64) {
-        // construct_event_set: walk the whole queue, unlinking c's events.
-        // migrate: each is appended to the stealer's queue as it is found,
-        // so they keep their order.
+        // construct_event_set: walk the queue, unlinking c's events, until
+        // the pending count says every one was found. migrate: each is
+        // appended to the stealer's queue as it is found, so they keep
+        // their order.
+        let want = Self::pending(rt, c);
         let (mut prev, mut e) = (NIL, from.head);
         let (mut moved, mut left_ns) = (0u32, 0u64);
-        crate::sync::charge_scan(u64::from(from.len));
-        while e != NIL {
+        let mut walked = 0u64;
+        while e != NIL && moved < want {
             let next = rt.next[e as usize].load(Ordering::Relaxed);
             let ev = rt.op(e);
             if ev.color == c {
@@ -207,8 +212,11 @@ impl Discipline for Libasync {
             } else {
                 prev = e;
             }
+            walked += 1;
             e = next;
         }
+        // Virtual cores: the walk costs a scan step per entry visited.
+        crate::sync::charge_scan(walked);
         Self::add_pending(rt, from, c, -(moved as i64));
         rt.set_owner(c, me);
         Self::add_pending(rt, to, c, moved as i64);

@@ -179,8 +179,7 @@ where
             let (rt, mut p) = (rt.clone(), probe());
             loom::thread::spawn(move || {
                 let mut t = Tally::default();
-                let mut cost = 0;
-                if rt.steal(1, &mut p, &mut t, &mut cost, &mut None) {
+                if rt.steal(1, &mut p, &mut t, &mut None) {
                     while let Some((e, _)) = rt.pop(1, 0, &mut p, &mut t) {
                         p.run_event(e);
                     }
@@ -265,7 +264,7 @@ where
             .map(|k| {
                 let (rt, p) = (rt.clone(), probe());
                 loom::thread::spawn(move || {
-                    Worker::new(k, &rt, p, false, SpinPolicy::default(), 1000).run();
+                    Worker::new(k, &rt, p, false, SpinPolicy::default()).run();
                 })
             })
             .collect();

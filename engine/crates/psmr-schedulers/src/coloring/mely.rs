@@ -15,11 +15,18 @@
 //!   (cores sharing a cache first), instead of Libasync-smp's most loaded
 //!   first;
 //! * **time-left**: each color-queue keeps the annotated processing time of
-//!   its events; a *stealing queue* holds the color-queues a stealer may
-//!   take, in three intervals of time left (below one steal cost `unit`,
-//!   below eight, above), and the stealer takes the first color of the
-//!   highest non-empty interval only if its time left exceeds what a steal
-//!   costs (the stealer's running mean of its own steals);
+//!   its events (its *time left*). A color is *worthy* when its time left
+//!   exceeds what stealing one event costs: the runtime's running estimate
+//!   ([`Runtime::event_cost`], measured on every core's steals as steal
+//!   time over events moved, starting from the configured `steal_cost_ns`).
+//!   The *stealing queue* holds exactly the worthy colors that are not
+//!   running (membership is re-judged whenever a color's time left changes,
+//!   against the estimate of that moment), split in three intervals of time
+//!   left; a stealer takes a worthy color from the highest non-empty
+//!   interval, and a victim whose stealing queue holds none is refused
+//!   (`can_be_stolen` is false). The interval bounds (one and eight times
+//!   the configured `steal_cost_ns`) are the lab's choice: paper 002 says
+//!   there are three intervals, not where they are;
 //! * **penalty-aware**: an event adds `cost_ns / penalty` instead of
 //!   `cost_ns` to its color's time left, so colors whose handlers carry a
 //!   penalty (large long-lived data) look less attractive.
@@ -52,7 +59,8 @@ pub struct Mely {
     pub penalty: bool,
     /// Cores per shared cache (cores `0..g` share one, `g..2g` the next...).
     pub cores_per_cache: u32,
-    /// The stealing queue's interval unit, ns (the configured steal cost).
+    /// The stealing queue's interval unit, ns (the configured steal cost),
+    /// and the first estimate of what stealing one event costs.
     pub unit_ns: u64,
 }
 
@@ -157,6 +165,13 @@ impl Mely {
         } else {
             ev.cost_ns as u64
         }
+    }
+
+    /// Does a color with `left` ns left belong in a stealing queue? With
+    /// time-left, only a worthy one (its time left above the current
+    /// per-event steal cost); with penalty alone, every one.
+    fn worthy(rt: Rt, left: u64) -> bool {
+        !rt.d.time_left || left > rt.event_cost()
     }
 
     /// The stealing-queue interval of a color with `left` ns left.
@@ -265,12 +280,27 @@ impl Mely {
         s.bucket.store(NIL, R);
     }
 
-    /// Put `c` in the interval its time left now calls for.
+    /// Color `c` (linked in core `k`'s core-queue, not running) enters the
+    /// stealing queue if it belongs there (see [`Mely::worthy`]).
+    fn sq_offer<P: Probe>(rt: Rt, k: usize, q: &mut MelyQueue, c: u32, p: &mut P) {
+        if Self::worthy(rt, col(rt, c).left_ns.load(R)) {
+            Self::sq_insert(rt, k, q, c, p);
+        }
+    }
+
+    /// Color `c`'s time left changed (it is not running): put it in the
+    /// interval its time left now calls for, take it out if it is no
+    /// longer worthy, put it in if it has become worthy.
     fn sq_update<P: Probe>(rt: Rt, k: usize, q: &mut MelyQueue, c: u32, p: &mut P) {
         let s = col(rt, c);
         let b = s.bucket.load(R);
-        if b != NIL && b != rt.d.bucket_of(s.left_ns.load(R)) {
-            Self::sq_remove(rt, k, q, c, p);
+        let left = s.left_ns.load(R);
+        let wanted = Self::worthy(rt, left).then(|| rt.d.bucket_of(left));
+        if wanted == Some(b) {
+            return;
+        }
+        Self::sq_remove(rt, k, q, c, p);
+        if wanted.is_some() {
             Self::sq_insert(rt, k, q, c, p);
         }
     }
@@ -323,8 +353,57 @@ impl Mely {
                 op: OP_TO_TAIL,
             });
             if rt.d.uses_stealing_queue() {
-                Self::sq_insert(rt, k, q, r, p);
+                Self::sq_offer(rt, k, q, r, p);
             }
+        }
+    }
+
+    /// The first queued color of `q` that is not running (for a refusal's
+    /// trace: what the stealer saw and did not find worth taking).
+    fn first_idle(rt: Rt, q: &MelyQueue) -> Option<u32> {
+        let mut c = q.head;
+        while c != NIL {
+            let s = col(rt, c);
+            if c != q.running && s.len.load(R) > 0 {
+                return Some(c);
+            }
+            c = s.next.load(R);
+        }
+        None
+    }
+
+    /// Time-left / penalty choice: a color of the highest non-empty
+    /// interval. With time-left the stealer re-checks worthiness against
+    /// the estimate of now (a color judged worthy under an older estimate
+    /// may have fallen below it) and takes the first color that still is.
+    fn choose_from_stealing_queue(rt: Rt, q: &MelyQueue, cost_ns: u64) -> Choice {
+        let mut first: Option<(u32, u64)> = None;
+        for b in q.sq.iter().rev() {
+            let mut c = b[0];
+            while c != NIL {
+                let s = col(rt, c);
+                let left = s.left_ns.load(R);
+                if !rt.d.time_left || left > cost_ns {
+                    return Choice::Take { color: c };
+                }
+                first.get_or_insert((c, left));
+                c = s.snext.load(R);
+            }
+        }
+        let seen =
+            first.or_else(|| Self::first_idle(rt, q).map(|c| (c, col(rt, c).left_ns.load(R))));
+        match seen {
+            // Colors are queued, none worth a steal.
+            Some((color, left_ns)) if rt.d.time_left => Choice::Refuse {
+                why: Refusal::TimeLeft,
+                color,
+                left_ns,
+            },
+            _ => Choice::Refuse {
+                why: Refusal::Nothing,
+                color: NO_COLOR,
+                left_ns: 0,
+            },
         }
     }
 }
@@ -388,11 +467,7 @@ impl Discipline for Mely {
             });
         }
         if rt.d.uses_stealing_queue() && c != q.running {
-            if joined {
-                Self::sq_insert(rt, k, q, c, p);
-            } else {
-                Self::sq_update(rt, k, q, c, p);
-            }
+            Self::sq_update(rt, k, q, c, p);
         }
     }
 
@@ -427,18 +502,7 @@ impl Discipline for Mely {
             return Choice::Take { color: r };
         }
         if rt.d.uses_stealing_queue() {
-            let Some(c) = q.sq.iter().rev().map(|b| b[0]).find(|c| *c != NIL) else {
-                return Choice::refuse(Refusal::Nothing);
-            };
-            let left = col(rt, c).left_ns.load(R);
-            if rt.d.time_left && left <= cost_ns {
-                return Choice::Refuse {
-                    why: Refusal::TimeLeft,
-                    color: c,
-                    left_ns: left,
-                };
-            }
-            return Choice::Take { color: c };
+            return Self::choose_from_stealing_queue(rt, q, cost_ns);
         }
         if q.queued_colors < 2 {
             return Choice::Refuse {
@@ -488,9 +552,13 @@ impl Discipline for Mely {
             to.queued_colors += 1;
         }
         if rt.d.uses_stealing_queue() && c != to.running {
-            Self::sq_insert(rt, me, to, c, p);
+            Self::sq_offer(rt, me, to, c, p);
         }
         (len, left)
+    }
+
+    fn initial_event_cost(&self) -> u64 {
+        self.unit_ns
     }
 
     fn victims(&self, me: usize, loads: &[u32]) -> Vec<usize> {

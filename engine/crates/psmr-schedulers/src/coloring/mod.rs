@@ -148,7 +148,6 @@ pub struct Coloring {
     stealing: bool,
     capacity: usize,
     spin: SpinPolicy,
-    steal_cost_ns: u64,
     fault_steal_running: bool,
 }
 
@@ -194,7 +193,6 @@ impl Coloring {
             stealing: p.stealing.unwrap_or(true),
             capacity,
             spin: p.spin.unwrap_or_default(),
-            steal_cost_ns,
             fault_steal_running: false,
         })
     }
@@ -237,8 +235,7 @@ impl Coloring {
                 ctx.threads,
                 |i| {
                     let probe = CoreProbe::new(ctx, i as ThreadRef);
-                    let w =
-                        Worker::new(i, &rt, probe, self.stealing, self.spin, self.steal_cost_ns);
+                    let w = Worker::new(i, &rt, probe, self.stealing, self.spin);
                     let (tally, probe) = w.run();
                     done.lock()
                         .unwrap_or_else(|e| e.into_inner())

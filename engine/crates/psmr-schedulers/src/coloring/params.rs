@@ -57,7 +57,7 @@ pub struct ColoringParams {
 }
 
 impl Params for ColoringParams {
-    fn check(&self, _: &ParamEnv<'_>) -> Vec<ParamIssue> {
+    fn check(&self, env: &ParamEnv<'_>) -> Vec<ParamIssue> {
         let mut out = Vec::new();
         count(&mut out, "batch", self.batch, MAX_BATCH, "events per batch");
         let cores = MAX_WORKERS as u32;
@@ -68,6 +68,9 @@ impl Params for ColoringParams {
             cores,
             "cores per cache",
         );
+        if self.locality != Some(false) {
+            flat_topology(&mut out, self.cores_per_cache, env.threads);
+        }
         let cost = MAX_STEAL_COST_NS;
         count(
             &mut out,
@@ -80,6 +83,35 @@ impl Params for ColoringParams {
         check_spin(&mut out, "spin", self.spin);
         out
     }
+}
+
+/// Locality-aware stealing orders victims by cache distance: a
+/// `cores_per_cache` given explicitly must make at least two distances
+/// among the run's `threads` cores (1 puts every core in a cache of its
+/// own, `threads` or more puts them all in one: every victim is then
+/// equally distant and the heuristic orders victims by load alone).
+fn flat_topology(out: &mut Vec<ParamIssue>, g: Option<u32>, threads: usize) {
+    let n = threads as u32;
+    let Some(g) = g.filter(|g| *g >= 1 && n >= 2 && (*g == 1 || *g >= n)) else {
+        return;
+    };
+    let why = if g == 1 {
+        "gives every core its own cache".to_string()
+    } else {
+        format!("puts all {n} cores in one cache")
+    };
+    let expected = if n >= 3 {
+        format!("2..={}", n - 1)
+    } else {
+        "a run of 4 or more threads with cores_per_cache 2 (the paper's pairs)".to_string()
+    };
+    out.push(ParamIssue::new(
+        "cores_per_cache",
+        format!(
+            "cores_per_cache {g} {why}, so every victim is equally distant and locality-aware \
+             stealing orders victims by load only; expected {expected}, or locality: false"
+        ),
+    ));
 }
 
 /// `n`, when given, within `1..=max`.

@@ -226,9 +226,16 @@ pub trait Discipline: Sync + Sized {
         q: &mut Self::Queue,
         p: &mut P,
     ) -> Option<RequestId>;
-    /// The color to steal from victim `v` (caller holds its lock), for a
-    /// stealer whose steals cost `cost_ns` on average.
+    /// The color to steal from victim `v` (caller holds its lock), when
+    /// stealing one event is estimated to cost `cost_ns`
+    /// ([`Runtime::event_cost`]).
     fn choose(rt: &Runtime<'_, Self>, v: usize, q: &Self::Queue, cost_ns: u64) -> Choice;
+    /// What stealing one event is assumed to cost before any steal was
+    /// measured, ns (the runtime's estimate starts here; see
+    /// [`Runtime::event_cost`]).
+    fn initial_event_cost(&self) -> u64 {
+        0
+    }
     /// Move every queued event of color `c` from core `v`'s queue to core
     /// `me`'s (caller holds both locks; `c` is not running on `v`); sets the
     /// owner. Returns the events moved and their annotated time left.
@@ -321,6 +328,14 @@ pub struct Runtime<'s, D: Discipline> {
     pub d: D,
     /// Fault injection: a stealer may take the color its victim is running.
     pub fault_steal_running: bool,
+    /// The runtime's estimate of what stealing one event costs, ns: a
+    /// running mean over every core's steals of (steal time / events
+    /// moved), from [`Discipline::initial_event_cost`]. Paper 002's
+    /// time-left heuristic takes this number from the runtime's own
+    /// monitoring. `Relaxed`: a heuristic estimate that publishes nothing;
+    /// two steals updating it at once may lose one sample, which only
+    /// delays the mean.
+    event_cost_ns: AtomicU64,
     done: AtomicBool,
     target: AtomicU64,
 }
@@ -361,6 +376,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
                 })
                 .collect(),
             next: (0..events.len()).map(|_| AtomicU32::new(NIL)).collect(),
+            event_cost_ns: AtomicU64::new(d.initial_event_cost()),
             d,
             fault_steal_running: false,
             done: AtomicBool::new(false),
@@ -377,6 +393,21 @@ impl<'s, D: Discipline> Runtime<'s, D> {
     #[inline]
     pub fn slot(&self, color: u32) -> &ColorSlot<D::Color> {
         &self.colors[color as usize]
+    }
+
+    /// The estimated cost of stealing one event, ns (see the field).
+    #[inline]
+    pub fn event_cost(&self) -> u64 {
+        self.event_cost_ns.load(Ordering::Relaxed)
+    }
+
+    /// Fold one steal (`dt` ns, `moved` events) into the per-event cost:
+    /// a running mean weighting the latest steal by 1/8.
+    fn learn_event_cost(&self, dt: u64, moved: u32) {
+        let per_event = dt / u64::from(moved.max(1));
+        let old = self.event_cost();
+        self.event_cost_ns
+            .store((old * 7 + per_event) / 8, Ordering::Relaxed);
     }
 
     /// Lock core `k`, timing the wait when the lock is contended.
@@ -546,7 +577,6 @@ impl<'s, D: Discipline> Runtime<'s, D> {
         me: usize,
         p: &mut P,
         t: &mut Tally,
-        cost_ns: &mut u64,
         last: &mut Option<(usize, u8, u32)>,
     ) -> bool {
         let loads = self.loads();
@@ -561,7 +591,8 @@ impl<'s, D: Discipline> Runtime<'s, D> {
                 victim: v as u16,
                 queued: D::len(&gv.q),
             });
-            let color = match D::choose(self, v, &gv.q, *cost_ns) {
+            let cost_ns = self.event_cost();
+            let color = match D::choose(self, v, &gv.q, cost_ns) {
                 Choice::Take { color } => color,
                 Choice::Refuse {
                     why,
@@ -576,7 +607,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
                             heuristic: why as u8,
                             color: if color == NO_COLOR { 0 } else { color },
                             left_ns: sat32(left_ns),
-                            cost_ns: sat32(*cost_ns),
+                            cost_ns: sat32(cost_ns),
                         });
                     }
                     continue;
@@ -606,9 +637,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
             t.stolen_left_ns += left_ns;
             p.count(Counter::Steals, 1);
             p.count(Counter::StolenRequests, moved as u64);
-            // The stealer's estimate of a steal's cost: a running mean
-            // weighting the latest steal by 1/8.
-            *cost_ns = (*cost_ns * 7 + dt) / 8;
+            self.learn_event_cost(dt, moved);
             return true;
         }
         t.failed += 1;

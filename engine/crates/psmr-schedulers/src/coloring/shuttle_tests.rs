@@ -146,7 +146,7 @@ where
                     log,
                     children: s.children,
                 };
-                Worker::new(k, &rt, p, true, SpinPolicy::default(), 0).run();
+                Worker::new(k, &rt, p, true, SpinPolicy::default()).run();
             })
         })
         .collect();

@@ -567,8 +567,7 @@ fn a_libasync_steal_moves_the_whole_color_in_order() {
     }
     assert_eq!(pop(&rt, 0, &mut p), Some(1));
     // Color 2 holds 3 of 5: not under half; color 3 is taken.
-    let mut cost = 0;
-    assert!(rt.steal(1, &mut p, &mut t, &mut cost, &mut None));
+    assert!(rt.steal(1, &mut p, &mut t, &mut None));
     assert_eq!(pop(&rt, 1, &mut p), Some(3));
     assert!(matches!(p.0.last(), Some(EventKind::Dequeued { req: 2 })));
     // Event 6 (color 2) registers while 2 sits at core 0.
@@ -634,6 +633,59 @@ fn mely_offers_the_color_with_most_time_left_penalties_included() {
     // Core 0 starts running color 1 (its head): it leaves the offer.
     assert_eq!(pop(&off, 0, &mut p), Some(1));
     assert_eq!(choose(&off, 0, 0), Choice::Take { color: 2 });
+}
+
+/// Issue 28 item 3, paper 002 section IV-B: with time-left, the stealing
+/// queue holds only worthy colors (time left above the cost of stealing
+/// one event, 1 us before any steal is measured), a color enters when
+/// its time left grows past that cost, and a stealer takes a worthy color
+/// whichever interval it is in. Color 1: one 500 ns event (never worthy);
+/// color 2: 600 ns, then 600 more (worthy at the second event).
+#[test]
+fn time_left_files_only_worthy_colors() {
+    let m = Mely {
+        penalty: false,
+        ..Mely::default()
+    };
+    let rt = Runtime::new(events(&[(1, 500, 1), (2, 600, 1), (2, 600, 1)]), 2, m);
+    assert_eq!(rt.event_cost(), 1000, "the configured cost to begin with");
+    let mut p = Quiet::default();
+    let mut t = Tally::default();
+    rt.register(&mut p, &mut t, None, ROOT, 0);
+    rt.register(&mut p, &mut t, None, ROOT, 1);
+    let filed = |p: &Quiet| -> Vec<u32> {
+        p.0.iter()
+            .filter_map(|k| match *k {
+                EventKind::StealQueue {
+                    color, interval, ..
+                } if interval != mely::LEFT_SQ => Some(color),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(filed(&p).is_empty(), "500 and 600 ns are not worth 1 us");
+    // Nothing worthy while colors are queued: refused by time-left, with
+    // the first idle color and its time left.
+    assert_eq!(
+        choose(&rt, 0, rt.event_cost()),
+        Choice::Refuse {
+            why: Refusal::TimeLeft,
+            color: 1,
+            left_ns: 500
+        }
+    );
+    rt.register(&mut p, &mut t, None, ROOT, 2);
+    assert_eq!(filed(&p), vec![2], "1200 ns left: worthy");
+    assert_eq!(choose(&rt, 0, rt.event_cost()), Choice::Take { color: 2 });
+    // A stealer whose estimate has risen past 1200 ns re-checks: refused.
+    assert!(matches!(
+        choose(&rt, 0, 5000),
+        Choice::Refuse {
+            why: Refusal::TimeLeft,
+            color: 2,
+            ..
+        }
+    ));
 }
 
 #[test]

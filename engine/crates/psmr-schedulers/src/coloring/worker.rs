@@ -22,9 +22,6 @@ pub struct Worker<'r, 's, D: Discipline, P: EventProbe<'s>> {
     pub stealing: bool,
     pub spin: SpinPolicy,
     pub tally: Tally,
-    /// This core's estimate of what a steal costs, ns (running mean of its
-    /// own steals, starting from the configured cost).
-    pub steal_cost_ns: u64,
     /// The last refusal traced: (victim, heuristic, color).
     last_refusal: Option<(usize, u8, u32)>,
     executed: u64,
@@ -40,7 +37,6 @@ impl<'r, 's, D: Discipline, P: EventProbe<'s>> Worker<'r, 's, D, P> {
         probe: P,
         stealing: bool,
         spin: SpinPolicy,
-        steal_cost_ns: u64,
     ) -> Self {
         Worker {
             me,
@@ -49,7 +45,6 @@ impl<'r, 's, D: Discipline, P: EventProbe<'s>> Worker<'r, 's, D, P> {
             stealing,
             spin,
             tally: Tally::default(),
-            steal_cost_ns,
             last_refusal: None,
             executed: 0,
             uncounted: 0,
@@ -76,7 +71,6 @@ impl<'r, 's, D: Discipline, P: EventProbe<'s>> Worker<'r, 's, D, P> {
                     self.me,
                     &mut self.probe,
                     &mut self.tally,
-                    &mut self.steal_cost_ns,
                     &mut self.last_refusal,
                 )
             {

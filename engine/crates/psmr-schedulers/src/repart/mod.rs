@@ -58,6 +58,7 @@ pub mod worker;
 
 use graph::{Snapshot, WorkloadGraph};
 use keys::{KeyIndex, PartitionMap};
+pub use metrics::IMBALANCE_PERMILLE;
 use metrics::{RepartStats, Sampler};
 pub use params::{RepartParams, Strategy};
 use worker::{worker_loop, Cmd, Router};
@@ -69,8 +70,6 @@ pub const DEFAULT_DELTA_P: u32 = 10_000;
 pub const DEFAULT_QUEUE_BOUND: usize = MAX_QUEUE_CAPACITY;
 /// Requests waiting for the tracker, at most (the scheduler waits beyond).
 pub const TRACKER_QUEUE: usize = 1 << 20;
-/// Largest allowed part weight over the average, permille (METIS's 1.03).
-pub const IMBALANCE_PERMILLE: u32 = 1030;
 /// Moved keys traced per map switch, at most.
 pub const MAX_TRACED_MOVES: u32 = 4096;
 /// Name of the fault-injection variant: map switches without the sync.
@@ -445,8 +444,13 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
             time_us,
         });
         let imbalance_permille = p.imbalance_permille();
+        let floor = metrics::imbalance_floor_permille(
+            s.graph.max_vertex_weight(),
+            s.graph.total_vertex_weight(),
+            self.workers as u32,
+        );
         self.lock_stats()
-            .partitioned(time_us as u64, p.cut, imbalance_permille, n);
+            .partitioned(time_us as u64, p.cut, imbalance_permille, n, floor);
         Some(NewMap {
             keys: s.keys.clone(),
             part: p.part,
@@ -457,7 +461,11 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
 
     /// Install `m`: rename its parts to keep keys in place, move the keys
     /// that change owner, and put a sync into every queue.
+    /// Timed: the scheduler routes nothing meanwhile (for Async too, whose
+    /// scheduler never stops to partition but does stop to install; the
+    /// time grows with the keys of the map, see `install_ms`).
     fn install(&self, router: &mut Router, m: NewMap, rec: &mut Recorder<'_>) {
+        let t0 = rec.now();
         let rename = rename_parts(&m, router.map.owners(), self.workers);
         router.map.epoch += 1;
         let epoch = router.map.epoch;
@@ -487,6 +495,8 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
         router.switch(epoch, |to, cmd| {
             self.queues[to as usize].push(cmd, |_| {});
         });
+        let dt = rec.now().saturating_sub(t0);
+        self.lock_stats().installed(dt);
     }
 
     /// Base: stop, wait for the tracker, partition, install.
