@@ -203,6 +203,12 @@ export interface CostTable {
   lock_uncontended: number;
   /** Handing an item to another thread through a queue. */
   queue_handoff: number;
+  /**
+   * One step of a scheduler's own search, outside any request: a graph
+   * node compared with a new request (CBASE's insert), a queue entry
+   * walked (Libasync-smp's steal).
+   */
+  scan_step?: number;
   /** One busy-wait iteration (`spin_loop`). */
   spin: number;
   /** From a notify (or unlock) to the woken thread running again. */
