@@ -45,7 +45,7 @@ describe('libasync and mely pseudo-code', () => {
     expect(lineText(libasync, { kind: 'StealTry', thread: 1 })).toBe('lock v and k, lowest number first');
     expect(lineText(libasync, { kind: 'StealRefused', thread: 1, heuristic: 0 })).toContain('fewer than two colors');
     expect(lineText(libasync, { kind: 'StealRefused', thread: 1, heuristic: 1 })).toContain('under half');
-    expect(lineText(mely, { kind: 'StealRefused', thread: 1, heuristic: 2 })).toContain('time_left(c) ≤');
+    expect(lineText(mely, { kind: 'StealRefused', thread: 1, heuristic: 2 })).toContain('refuse (time-left)');
     expect(lineText(mely, { kind: 'StealRefused', thread: 1, heuristic: 3 })).toContain('stealing queue');
     expect(lineText(libasync, { kind: 'ColorSteal', thread: 1 })).toContain("append them to k's FIFO");
     expect(lineText(mely, { kind: 'ColorSteal', thread: 1 })).toContain("unlink c's color-queue");

@@ -35,7 +35,7 @@ function register(mely: boolean): PseudoListing {
     ...(mely
       ? ([
           [
-            'time_left(color) += cost(e) / penalty(e); file the color-queue in its stealing-queue interval',
+            'time_left(color) += cost(e) / penalty(e); file the color in its interval if time-left is off or it is worth more than stealing one event, else take it out of the stealing queue',
             1,
             'time-left, penalty-aware',
           ],
@@ -75,7 +75,11 @@ const libasyncSteal = listing('steal', 'Steal(k), Libasync-smp (section II-B, Fi
   ['lock v and k, lowest number first', 2],
   ['if v holds fewer than two colors: unlock both; try the next victim', 2, 'the running color cannot go'],
   ["c ← first color from the head that v is not running and that holds under half of v's events", 2],
-  ["walk all of v's FIFO, unlinking every event of c, in order", 2, 'the cost: the whole list, under the lock'],
+  [
+    "walk v's FIFO from the head, unlinking the events of c in order, until c's pending count is reached",
+    2,
+    "the cost: up to c's last queued event, under the lock",
+  ],
   ["append them to k's FIFO; owner of c ← k; unlock both; return success", 2],
   ['return failure', 1],
 ]);
@@ -86,13 +90,13 @@ const melySteal = listing('steal', 'Steal(k), Mely (sections III and IV-B)', [
   ['for each victim v ≠ k:', 1],
   ['lock v and k, lowest number first', 2],
   [
-    "c ← head of the highest non-empty interval of v's stealing queue (base stealing: Libasync-smp's choice)",
+    "c ← a color of the highest non-empty interval of v's stealing queue still worth more than stealing one event costs now (base stealing: Libasync-smp's choice)",
     2,
     'never the running color',
   ],
-  ["if time-left is on and time_left(c) ≤ k's mean steal cost: refuse; try the next victim", 2, 'not worth it'],
+  ['if there is none: refuse (time-left); try the next victim', 2, 'not worth it'],
   ["unlink c's color-queue from v and link it at the tail of k's list: all its events at once", 2, 'a few pointers'],
-  ['owner of c ← k; unlock both; return success', 2],
+  ["owner of c ← k; unlock both; fold the steal's time per event into the cost estimate; return success", 2],
   ['return failure', 1],
 ]);
 
@@ -129,8 +133,8 @@ function rules(reg: PseudoListing, w: PseudoListing, st: PseudoListing, mely: bo
     out.push(
       { kind: 'ColorQueue', when: (e) => e.op === 0, target: at(reg, 'append e') },
       { kind: 'ColorQueue', target: at(w, 'if the head color-queue') },
-      { kind: 'StealRefused', when: is(2), target: at(st, 'if time-left') },
-      { kind: 'StealRefused', target: at(st, 'c ← head') },
+      { kind: 'StealRefused', when: is(2), target: at(st, 'if there is none') },
+      { kind: 'StealRefused', target: at(st, 'c ← a color') },
     );
   } else {
     out.push(
