@@ -45,7 +45,7 @@ pub struct ExploreArgs {
     #[arg(long)]
     pub requests: Option<u32>,
     /// Delivery model (overrides the file), as for `psmr run`.
-    #[arg(long, value_parser = crate::parse_delivery)]
+    #[arg(long, value_parser = crate::shared::parse_delivery)]
     pub delivery: Option<psmr_core::exec::Delivery>,
     /// Print the outcome as JSON.
     #[arg(long)]

@@ -57,7 +57,7 @@ enum Command {
         pace_ns: Option<u64>,
         /// Delivery model (overrides the file): `saturate`, `closed`,
         /// `closed:CLIENTS` or `rate:PER_SECOND`.
-        #[arg(long, value_parser = parse_delivery)]
+        #[arg(long, value_parser = shared::parse_delivery)]
         delivery: Option<Delivery>,
         /// Do not record the event trace.
         #[arg(long)]
@@ -214,29 +214,6 @@ enum Command {
 /// `--virtual-cores`: 1..=64 (the native limit of workers).
 fn virtual_cores_arg() -> clap::builder::RangedI64ValueParser<u32> {
     clap::value_parser!(u32).range(1..=psmr_core::threads::MAX_WORKERS as i64)
-}
-
-/// `--delivery`: `saturate`, `closed`, `closed:N` or `rate:R`.
-pub(crate) fn parse_delivery(s: &str) -> Result<Delivery, String> {
-    let (model, arg) = s.split_once(':').map_or((s, None), |(m, a)| (m, Some(a)));
-    let bad = || format!("expected saturate, closed, closed:CLIENTS or rate:PER_SECOND, got `{s}`");
-    match (model, arg) {
-        ("saturate", None) => Ok(Delivery::Saturate),
-        ("closed", None) => Ok(Delivery::Closed { clients: None }),
-        ("closed", Some(n)) => n
-            .parse::<u32>()
-            .ok()
-            .filter(|n| *n > 0)
-            .map(|n| Delivery::Closed { clients: Some(n) })
-            .ok_or_else(bad),
-        ("rate", Some(r)) => r
-            .parse::<f64>()
-            .ok()
-            .filter(|r| r.is_finite() && *r > 0.0)
-            .map(|per_s| Delivery::Rate { per_s })
-            .ok_or_else(bad),
-        _ => Err(bad()),
-    }
 }
 
 fn main() -> ExitCode {

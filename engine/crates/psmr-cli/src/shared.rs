@@ -1,8 +1,9 @@
 //! What every subcommand shares: exit codes, loading a scenario file with
-//! located diagnostics, and a thread host sized for a run.
+//! located diagnostics, a thread host sized for a run, and the `--delivery` parser.
 
 use std::process::ExitCode;
 
+use psmr_core::exec::Delivery;
 use psmr_core::threads::ThreadHost;
 use psmr_core::virt::StallHook;
 use psmr_scenario::{parse_scenario, Diagnostic, Scenario};
@@ -60,4 +61,27 @@ pub(crate) fn host_for(threads: usize) -> Result<ThreadHost, ExitCode> {
         std::process::exit(EXIT_FAILED.into());
     }));
     Ok(host.on_stall(None, Some(exit)))
+}
+
+/// `--delivery`: `saturate`, `closed`, `closed:N` or `rate:R`.
+pub(crate) fn parse_delivery(s: &str) -> Result<Delivery, String> {
+    let (model, arg) = s.split_once(':').map_or((s, None), |(m, a)| (m, Some(a)));
+    let bad = || format!("expected saturate, closed, closed:CLIENTS or rate:PER_SECOND, got `{s}`");
+    match (model, arg) {
+        ("saturate", None) => Ok(Delivery::Saturate),
+        ("closed", None) => Ok(Delivery::Closed { clients: None }),
+        ("closed", Some(n)) => n
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n > 0)
+            .map(|n| Delivery::Closed { clients: Some(n) })
+            .ok_or_else(bad),
+        ("rate", Some(r)) => r
+            .parse::<f64>()
+            .ok()
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .map(|per_s| Delivery::Rate { per_s })
+            .ok_or_else(bad),
+        _ => Err(bad()),
+    }
 }

@@ -255,7 +255,10 @@ impl Scheduler for Repart {
             )));
         }
         let sh = Shared::new(self, ctx, &index, workers);
-        let roles = crate::needs(self.id()).roles.len();
+        // Its own registration declares the roles (tracker, partitioner).
+        let roles = REGISTRATION
+            .needs_of(self.id())
+            .map_or(0, |n| n.roles.len());
         let mut out = ctx
             .host
             .run_team(
