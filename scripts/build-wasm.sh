@@ -55,10 +55,21 @@ fi
 # (gzipped) and no slower. Set for this build only (its own target dir).
 if [ "$PROFILE" = "release" ]; then
   export CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_DEBUG=0
+  # The JSON glue (serde's generic deserializers, monomorphized once per
+  # scenario type in psmr-scenario) is a third of the code and runs once per
+  # file: optimize it for size. The execution path (psmr-core,
+  # psmr-schedulers, psmr-mapping, psmr-partition) and psmr-wasm, whose level
+  # is the one fat LTO runs at, stay at opt-level 3.
+  SIZE_PACKAGES=(serde serde_json serde_path_to_error psmr-scenario)
 fi
 
 cargo_args=(build -p psmr-wasm --target wasm32-unknown-unknown -Z build-std=panic_abort,std)
-if [ "$PROFILE" = "release" ]; then cargo_args+=(--release); fi
+if [ "$PROFILE" = "release" ]; then
+  cargo_args+=(--release)
+  for pkg in "${SIZE_PACKAGES[@]}"; do
+    cargo_args+=(--config "profile.release.package.$pkg.opt-level=\"z\"")
+  done
+fi
 if [ -n "$FEATURES" ]; then cargo_args+=(--features "$FEATURES"); fi
 
 echo "build-wasm: cargo ${cargo_args[*]}"

@@ -28,7 +28,9 @@ const harness = process.env.PSMR_HARNESS === '1';
  * and shiki, and carries JSON5 and YAML parsers: together most of the Author
  * tab's chunk (927 KB before). The editor needs neither, so its imports of
  * those two files resolve to small local stand-ins instead
- * (src/editor/plainMarkdown.ts, src/editor/jsonOnly.ts; docs/benchmarks/frontend.md).
+ * (src/editor/plainMarkdown.ts, src/editor/jsonOnly.ts; docs/benchmarks/frontend.md). Inside
+ * json-schema-library, the query language and the email parser resolve to
+ * src/editor/schemaQuery.ts and src/editor/emailFormat.ts likewise.
  */
 function trimJsonSchemaEditor(): Plugin {
   const local = (f: string) => fileURLToPath(new URL(`./src/editor/${f}`, import.meta.url));
@@ -37,10 +39,17 @@ function trimJsonSchemaEditor(): Plugin {
     './json5-parser': local('jsonOnly.ts'),
     './yaml-parser': local('jsonOnly.ts'),
   };
+  // json-schema-library's query language (json-query + ebnf) and its email
+  // parser (smtp-address-parser + nearley): see the two modules.
+  const libraryStandIns: Record<string, string> = {
+    '@sagold/json-query': local('schemaQuery.ts'),
+    'smtp-address-parser': local('emailFormat.ts'),
+  };
   return {
     name: 'trim-json-schema-editor',
     enforce: 'pre',
     resolveId(source, importer) {
+      if (importer?.includes('json-schema-library')) return libraryStandIns[source] ?? null;
       if (!importer?.includes('codemirror-json-schema')) return null;
       return standIns[source.replace(/\.js$/, '')] ?? null;
     },

@@ -15,7 +15,8 @@
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 use psmr_scenario::expect::{evaluate, repetitions, ExpectationResult};
-use psmr_scenario::{parse_scenario_with, Diagnostic, Limits, Report, Scenario};
+use psmr_scenario::report::reports_from_json;
+use psmr_scenario::{parse_scenario_with, Diagnostic, Limits, Scenario};
 
 /// File name used in diagnostics when the browser gives none.
 const CHECK_FILE: &str = "scenario.json";
@@ -49,7 +50,7 @@ pub fn evaluate_reports(
     reports_json: &str,
 ) -> Result<Vec<ExpectationResult>, CheckError> {
     let sc = parse(text, file)?;
-    let reports: Vec<Report> = serde_json::from_str(reports_json)
+    let reports = reports_from_json(reports_json)
         .map_err(|e| CheckError::Reports(format!("reports are not valid: {e}")))?;
     if reports.is_empty() {
         return Err(CheckError::Reports(
@@ -106,7 +107,7 @@ mod exports {
 #[cfg(test)]
 mod tests {
     use psmr_core::threads::ThreadHost;
-    use psmr_scenario::{parse_scenario, run_scenario, RunMonitor, RunOptions};
+    use psmr_scenario::{parse_scenario, run_scenario, Report, RunMonitor, RunOptions};
 
     use super::*;
 
