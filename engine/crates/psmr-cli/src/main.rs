@@ -512,15 +512,13 @@ fn print_report<R: serde::Serialize>(
     table: fn(&R) -> String,
 ) -> Result<(), ExitCode> {
     if !json {
-        print!("{}", table(report));
-        return Ok(());
+        return shared::emit(&table(report));
     }
     let s = serde_json::to_string_pretty(report).map_err(|e| {
         eprintln!("psmr: cannot encode the report: {e}");
         ExitCode::from(EXIT_BAD_INPUT)
     })?;
-    println!("{s}");
-    Ok(())
+    shared::emit(&(s + "\n"))
 }
 
 /// What `psmr run` prints.

@@ -24,7 +24,7 @@ use psmr_scenario::{parse_located, Diagnostic};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::shared::{print_diagnostics, read, EXIT_BAD_INPUT, EXIT_FAILED};
+use crate::shared::{emit, print_diagnostics, read, EXIT_BAD_INPUT, EXIT_FAILED};
 use crate::table;
 
 /// The file of `psmr map`.
@@ -91,10 +91,13 @@ pub(crate) fn cmd_map(file: &Path, json: bool) -> ExitCode {
         verdict: &verdict,
         limit,
     };
-    if json {
-        println!("{:#}", out.json());
+    let text = if json {
+        format!("{:#}\n", out.json())
     } else {
-        print!("{}", out.text(&file.display().to_string()));
+        out.text(&file.display().to_string())
+    };
+    if let Err(code) = emit(&text) {
+        return code;
     }
     if verdict.is_ok() {
         ExitCode::SUCCESS

@@ -1,5 +1,6 @@
 //! What every subcommand shares: exit codes, loading a scenario file with
-//! located diagnostics, a thread host sized for a run, and the `--delivery` parser.
+//! located diagnostics, a thread host sized for a run, the `--delivery` parser,
+//! and writing the output.
 
 use std::process::ExitCode;
 
@@ -83,5 +84,21 @@ pub(crate) fn parse_delivery(s: &str) -> Result<Delivery, String> {
             .map(|per_s| Delivery::Rate { per_s })
             .ok_or_else(bad),
         _ => Err(bad()),
+    }
+}
+
+/// Write a command's output to standard output. A reader that went away
+/// (`psmr map --json | head`) ends the command quietly with success, as
+/// for any filter; another write error is reported and is exit 2.
+pub(crate) fn emit(text: &str) -> Result<(), ExitCode> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => {
+            eprintln!("psmr: cannot write the output: {e}");
+            Err(ExitCode::from(EXIT_BAD_INPUT))
+        }
     }
 }

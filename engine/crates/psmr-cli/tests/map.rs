@@ -143,3 +143,23 @@ fn map_errors_are_located() {
         "{err}"
     );
 }
+
+/// A reader that goes away (`psmr map --json | head`) ends the command
+/// quietly: no panic on the closed pipe, exit 0. Here the pipe's read end
+/// is closed before psmr starts, so its first write meets it.
+#[test]
+fn a_reader_that_goes_away_is_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let f = file("map_pipe", WORKLOAD_1);
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
+        .args(["map", f.to_str().unwrap(), "--json"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(o.status.code(), Some(0), "{err}");
+}

@@ -62,15 +62,7 @@ impl ThreadHost {
             .thread_name(|i| format!("psmr-{i}"))
             .build()
             .map_err(|e| format!("cannot start {} threads: {e}", max_workers + 1))?;
-        Ok(ThreadHost {
-            pool: Some(Arc::new(pool)),
-            virt: None,
-            schedule: Schedule::EARLIEST,
-            cores_per_cache: 0,
-            last: Arc::default(),
-            stall: None,
-            on_stall: None,
-        })
+        Ok(Self::on(Some(Arc::new(pool))))
     }
 
     /// A host with a pool of its own for `max_workers` workers plus the
@@ -84,8 +76,13 @@ impl ThreadHost {
 
     /// The global rayon pool (the browser's wasm-bindgen-rayon pool).
     pub fn global() -> Self {
+        Self::on(None)
+    }
+
+    /// A host of real threads on `pool` (`None`: the global pool).
+    fn on(pool: Option<Arc<rayon::ThreadPool>>) -> Self {
         ThreadHost {
-            pool: None,
+            pool,
             virt: None,
             schedule: Schedule::EARLIEST,
             cores_per_cache: 0,
