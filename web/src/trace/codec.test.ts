@@ -98,6 +98,10 @@ describe('event descriptions', () => {
     expect(text(ev(KIND.WaitEnd, 7, 40, 0, 3))).toBe('T1 stops waiting (cycle) on r7 after 40 spins');
     expect(text(ev(KIND.SyncRelease, 1, 9, 2, 1))).toBe("W1's sync for r9 released; T2 executed it (cycle 1)");
     expect(text(ev(KIND.Enqueued, 3, 0, 0, 0, SCHEDULER))).toBe("scheduler put r3 in T0's queue");
+    // A barrier has no cycles: the early family's views ask for no cycle number.
+    expect(describeEvent(ev(KIND.SyncRelease, 1, 9, 2, 0), name, { cycle: false })).toBe(
+      "W1's sync for r9 released; T2 executed it",
+    );
   });
 });
 

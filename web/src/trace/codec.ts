@@ -244,7 +244,13 @@ export const HOME_HOW: Record<number, string> = {
 };
 
 /** A short human description of an event, for tooltips and the log. */
-export function describe(e: TraceEvent, className: (c: number) => string): string {
+/** How `describe` words an event. `cycle: false` leaves out the cycle number of sync events (a barrier has none). */
+export interface DescribeOptions {
+  cycle?: boolean;
+}
+
+export function describe(e: TraceEvent, className: (c: number) => string, opts: DescribeOptions = {}): string {
+  const cycleOf = (c: number) => (opts.cycle === false ? '' : ` (cycle ${c})`);
   const who = e.thread === SCHEDULER ? 'scheduler' : e.thread >= 0xff00 ? `aux ${e.thread - 0xff00}` : `T${e.thread}`;
   const f = (w: FieldWord) => field(e, w);
   switch (e.kind) {
@@ -268,9 +274,9 @@ export function describe(e: TraceEvent, className: (c: number) => string): strin
       );
     }
     case KIND.SyncArrive:
-      return `${who} arrives at ${className(f(F.SyncArrive.class))}'s sync for r${f(F.SyncArrive.req)} (cycle ${f(F.SyncArrive.cycle)})`;
+      return `${who} arrives at ${className(f(F.SyncArrive.class))}'s sync for r${f(F.SyncArrive.req)}${cycleOf(f(F.SyncArrive.cycle))}`;
     case KIND.SyncRelease:
-      return `${className(f(F.SyncRelease.class))}'s sync for r${f(F.SyncRelease.req)} released; T${f(F.SyncRelease.executor)} executed it (cycle ${f(F.SyncRelease.cycle)})`;
+      return `${className(f(F.SyncRelease.class))}'s sync for r${f(F.SyncRelease.req)} released; T${f(F.SyncRelease.executor)} executed it${cycleOf(f(F.SyncRelease.cycle))}`;
     case KIND.Steal:
       return `${who} steals ${f(F.Steal.count)} request(s) from T${f(F.Steal.victim)}, first r${f(F.Steal.first)}`;
     case KIND.StealDone:

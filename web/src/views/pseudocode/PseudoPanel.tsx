@@ -15,10 +15,12 @@ import {
   SCHEDULER,
   describe,
   field,
+  type DescribeOptions,
   type FieldWord,
   type TraceEvent,
 } from '../../trace/codec';
 import type { ReplayState } from '../../trace/state';
+import { profileOf } from '../families';
 import { JumpButtons } from '../jumps';
 import { caption } from '../narrate';
 import { useReplay } from '../../replay/store';
@@ -161,6 +163,11 @@ export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEven
   return out;
 }
 
+/** A barrier has no cycles: its sync events are worded without one. */
+function describeOptions(track: Track): DescribeOptions {
+  return { cycle: profileOf(track.scheduler).sync?.kind !== 'barrier' };
+}
+
 /** How many events before the current one the panel lists. */
 const RECENT = 5;
 
@@ -168,8 +175,9 @@ const RECENT = 5;
 function RecentEvents({ track, position }: { track: Track; position: number }) {
   const names = track.classNames;
   const items: { i: number; text: string }[] = [];
+  const opts = describeOptions(track);
   for (let i = position - 2; i >= Math.max(0, position - 1 - RECENT); i--) {
-    items.push({ i, text: describe(track.model.trace.event(i), (c) => names[c] ?? `C${c}`) });
+    items.push({ i, text: describe(track.model.trace.event(i), (c) => names[c] ?? `C${c}`, opts) });
   }
   if (items.length === 0) return null;
   return (
@@ -272,7 +280,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
             : 'Before the first step: press step ▶ or play.'}
       </p>
       <p className="pseudo-event" data-testid="current-event">
-        {ev ? describe(ev, (c) => names[c] ?? `C${c}`) : 'Before the first event.'}
+        {ev ? describe(ev, (c) => names[c] ?? `C${c}`, describeOptions(track)) : 'Before the first event.'}
       </p>
       {!present && !compare && <RecentEvents track={track} position={position} />}
       {!target && ev && code && <p className="muted">This event has no line of its own.</p>}
