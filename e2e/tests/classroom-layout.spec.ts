@@ -310,8 +310,14 @@ test("a reload during a lesson comes back to the lesson and its moment; a moment
   const at = Number(
     await page.getByTestId("position").getAttribute("data-completed"),
   );
-  // The moment reaches the address bar a little after it is shown.
-  await expect.poll(() => page.url()).toMatch(/at=/);
+  // The moment reaches the address bar a little after it is shown (the
+  // hash already holds the lesson's earlier moment: wait for this one).
+  await expect
+    .poll(() => {
+      const p = new URLSearchParams(new URL(page.url()).hash.slice(1));
+      return p.get("view") === "sync" && !!p.get("at");
+    })
+    .toBe(true);
   await page.reload();
   await expect(page.getByTestId("lesson-bar")).toHaveAttribute(
     "data-lesson",
