@@ -135,10 +135,7 @@ fn run_canonical(ctx: &RunContext<'_>, swap: bool) -> RunOutput {
     }
     RunOutput {
         delivered: deliverer.delivered(),
-        scheduler_busy_ns: rec
-            .now()
-            .saturating_sub(start_ns)
-            .saturating_sub(deliverer.waited_ns()),
+        scheduler_busy_ns: deliverer.busy_ns(start_ns, rec.now(), 0),
         ..RunOutput::default()
     }
 }

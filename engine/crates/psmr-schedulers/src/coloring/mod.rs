@@ -282,11 +282,7 @@ fn drive<D: Discipline>(
     );
     RunOutput {
         delivered: d.delivered(),
-        scheduler_busy_ns: p
-            .now()
-            .saturating_sub(start)
-            .saturating_sub(blocked_ns)
-            .saturating_sub(d.waited_ns()),
+        scheduler_busy_ns: d.busy_ns(start, p.now(), blocked_ns),
         ..RunOutput::default()
     }
 }

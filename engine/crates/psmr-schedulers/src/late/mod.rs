@@ -172,12 +172,7 @@ fn deliver(ctx: &RunContext<'_>, dag: &Dag) -> RunOutput {
     let n = out.delivered.max(1) as f64;
     out.extra.push((EXTRA_SCANNED.into(), scanned as f64 / n));
     out.extra.push((EXTRA_EDGES.into(), edges as f64 / n));
-    out.scheduler_busy_ns = probe
-        .rec
-        .now()
-        .saturating_sub(start_ns)
-        .saturating_sub(blocked_ns)
-        .saturating_sub(deliverer.waited_ns());
+    out.scheduler_busy_ns = deliverer.busy_ns(start_ns, probe.rec.now(), blocked_ns);
     out
 }
 

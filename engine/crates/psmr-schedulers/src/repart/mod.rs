@@ -585,11 +585,7 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
         }
         self.tracker_q.close();
         self.lock_stats().cross = router.cross;
-        out.scheduler_busy_ns = rec
-            .now()
-            .saturating_sub(start_ns)
-            .saturating_sub(blocked_ns)
-            .saturating_sub(d.waited_ns());
+        out.scheduler_busy_ns = d.busy_ns(start_ns, rec.now(), blocked_ns);
         out
     }
 

@@ -313,11 +313,7 @@ fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>) -> RunOutput {
         out.delivered += 1;
     }
     shared.close_all();
-    out.scheduler_busy_ns = rec
-        .now()
-        .saturating_sub(start_ns)
-        .saturating_sub(blocked_ns)
-        .saturating_sub(deliverer.waited_ns());
+    out.scheduler_busy_ns = deliverer.busy_ns(start_ns, rec.now(), blocked_ns);
     out
 }
 
