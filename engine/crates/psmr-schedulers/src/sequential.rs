@@ -50,14 +50,10 @@ impl Sequential {
 }
 
 /// Sequential runs every stream kind on every cell space.
-pub const NEEDS: Needs = Needs {
-    family: Family::Sequential,
-    streams: &[StreamKind::Total, StreamKind::Commits, StreamKind::Events],
-    spaces: &[],
-    covering_classes: false,
-    roles: &[],
-    params: None,
-};
+pub const NEEDS: Needs = Needs::new(
+    Family::Sequential,
+    &[StreamKind::Total, StreamKind::Commits, StreamKind::Events],
+);
 
 /// The baseline's registration: no parameters or views of its own, one
 /// fault.

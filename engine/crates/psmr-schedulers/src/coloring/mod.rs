@@ -57,21 +57,14 @@ use worker::Worker;
 
 /// `libasync` runs event streams over colors.
 pub const NEEDS_LIBASYNC: Needs = Needs {
-    family: Family::Coloring,
-    streams: &[StreamKind::Events],
     spaces: &[SpaceKind::Colors],
-    covering_classes: false,
-    roles: &[],
     params: Some(("coloring", &["stealing", "queue_capacity", "spin"])),
+    ..Needs::new(Family::Coloring, &[StreamKind::Events])
 };
 
 /// `mely` too, with its batching and heuristics.
 pub const NEEDS_MELY: Needs = Needs {
-    family: Family::Coloring,
-    streams: &[StreamKind::Events],
     spaces: &[SpaceKind::Colors],
-    covering_classes: false,
-    roles: &[],
     params: Some((
         "coloring",
         &[
@@ -86,6 +79,7 @@ pub const NEEDS_MELY: Needs = Needs {
             "spin",
         ],
     )),
+    ..Needs::new(Family::Coloring, &[StreamKind::Events])
 };
 
 /// The name `SchedulerSpec::fault` uses for the broken variant: a stealer

@@ -331,12 +331,9 @@ impl Early {
 /// Early scheduling runs totally ordered streams on any cell space, routing
 /// by class.
 pub const NEEDS: Needs = Needs {
-    family: Family::Early,
-    streams: &[StreamKind::Total],
-    spaces: &[],
     covering_classes: true,
-    roles: &[],
     params: Some(("early", &["mapping", "queue_capacity"])),
+    ..Needs::new(Family::Early, &[StreamKind::Total])
 };
 
 /// `early`'s registration: its fault, the synchronization and mapping

@@ -52,12 +52,8 @@ pub const EXTRA_EDGES: &str = "graph_edges_per_insert";
 
 /// Late scheduling runs totally ordered streams on any cells.
 pub const NEEDS: Needs = Needs {
-    family: Family::Late,
-    streams: &[StreamKind::Total],
-    spaces: &[],
-    covering_classes: false,
-    roles: &[],
     params: Some(("late", &["graph_bound"])),
+    ..Needs::new(Family::Late, &[StreamKind::Total])
 };
 
 /// `late`'s registration: its fault and the dependency-graph view.

@@ -81,12 +81,10 @@ pub const FAULT_SWAP_PAIRS: &str = "repart-swap-pairs";
 
 const fn needs(roles: &'static [&'static str], fields: &'static [&'static str]) -> Needs {
     Needs {
-        family: Family::Repartitioning,
-        streams: &[StreamKind::Total],
         spaces: &[SpaceKind::Keys],
-        covering_classes: false,
         roles,
         params: Some(("repart", fields)),
+        ..Needs::new(Family::Repartitioning, &[StreamKind::Total])
     }
 }
 

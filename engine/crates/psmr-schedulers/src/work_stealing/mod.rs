@@ -145,12 +145,9 @@ impl WorkStealing {
 
 /// The four variants run totally ordered streams, routing by class.
 pub const NEEDS: Needs = Needs {
-    family: Family::WorkStealing,
-    streams: &[StreamKind::Total],
-    spaces: &[],
     covering_classes: true,
-    roles: &[],
     params: Some(("stealing", &["mapping", "queue_capacity", "spin"])),
+    ..Needs::new(Family::WorkStealing, &[StreamKind::Total])
 };
 
 /// The four `ws-*` ids, their fault (the name `broken::FAULT_NAME`), and
