@@ -438,18 +438,12 @@ pub fn commit_stream(seed: u64, instances: usize, shards: usize, writes: f64) ->
             }
         }
     }
-    let mut table = CommitTable {
-        first,
-        dep_start: vec![0],
-        deps: Vec::new(),
-        seq: (0..instances).map(|_| rng.below(1000)).collect(),
-    };
+    let seq = (0..instances).map(|_| rng.below(1000)).collect();
     for d in &mut deps {
         d.sort_unstable();
         d.dedup();
-        table.deps.extend(d.iter());
-        table.dep_start.push(table.deps.len() as u32);
     }
+    let table = CommitTable::new(first, &deps, seq);
     let stream = b.finish_commits(table).expect("a valid commit table");
     Stream::from_parts(app, classes, stream)
 }

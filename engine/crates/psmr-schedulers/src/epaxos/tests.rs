@@ -74,16 +74,7 @@ fn commit_table_stream(deps: &[&[u32]], seqs: &[u64], ns: u32, one_cell: bool) -
             &fp,
         );
     }
-    let mut table = CommitTable {
-        first: (0..=deps.len() as u32).collect(),
-        dep_start: vec![0],
-        deps: Vec::new(),
-        seq: seqs.to_vec(),
-    };
-    for ds in deps {
-        table.deps.extend_from_slice(ds);
-        table.dep_start.push(table.deps.len() as u32);
-    }
+    let table = CommitTable::new((0..=deps.len() as u32).collect(), deps, seqs.to_vec());
     let stream = b.finish_commits(table).unwrap();
     Stream::from_parts(app, classes, stream)
 }
