@@ -404,13 +404,7 @@ fn the_oracle_catches_an_scc_started_before_its_dependency() {
         .collect();
     let refs: Vec<&[u32]> = deps.iter().map(|d| d.as_slice()).collect();
     let chain = graph_stream(&refs, &[1; 40], 1_000_000);
-    assert_correct(&testkit::run(&pepaxos(), &chain, 2));
-    let caught = (0..3).any(|_| {
-        !testkit::run(&pepaxos().into_broken(WaitRule::None), &chain, 2)
-            .verdict
-            .correct
-    });
-    assert!(caught, "a chain ran without cross-SCC waits, uncaught");
+    assert_only_whole_scc_waits_pass(&chain, WaitRule::None);
 }
 
 /// Why PePaxos here waits for whole SCCs, not (as Algorithm 3 lines
@@ -424,13 +418,19 @@ fn the_oracle_catches_an_scc_started_before_its_dependency() {
 fn per_instance_waits_on_direct_dependencies_are_not_enough() {
     let deps: [&[u32]; 3] = [&[], &[2], &[0, 1]];
     let s = commit_table_stream(&deps, &[1, 2, 3], 20_000_000, true);
-    assert_correct(&testkit::run(&pepaxos(), &s, 2));
+    assert_only_whole_scc_waits_pass(&s, WaitRule::PerInstance);
+}
+
+/// PePaxos (waiting for whole SCCs) runs `s` correctly on two threads, and
+/// the variant that waits by `rule` instead is caught within three runs.
+fn assert_only_whole_scc_waits_pass(s: &Stream, rule: WaitRule) {
+    assert_correct(&testkit::run(&pepaxos(), s, 2));
     let caught = (0..3).any(|_| {
-        !testkit::run(&pepaxos().into_broken(WaitRule::PerInstance), &s, 2)
+        !testkit::run(&pepaxos().into_broken(rule), s, 2)
             .verdict
             .correct
     });
-    assert!(caught, "the per-instance rule was never caught");
+    assert!(caught, "waiting by {rule:?} was never caught");
 }
 
 proptest! {
