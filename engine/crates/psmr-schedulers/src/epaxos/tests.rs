@@ -239,19 +239,8 @@ fn the_builder_waits_for_credit() {
     let s = graph_stream(&deps, &[1; 6], 1_000_000);
     let r = testkit::run(&pepaxos(), &s, 1);
     assert_correct(&r);
-    let waits = r
-        .trace
-        .iter()
-        .filter(|e| {
-            e.thread == psmr_core::trace::AUX_BASE
-                && matches!(
-                    e.kind,
-                    EventKind::WaitStart {
-                        reason: WaitReason::Semaphore,
-                        ..
-                    }
-                )
-        })
+    let waits = testkit::wait_starts(&r, WaitReason::Semaphore)
+        .filter(|e| e.thread == psmr_core::trace::AUX_BASE)
         .count();
     assert!(waits >= 1, "one credit, six SCCs: the builder must wait");
     assert_eq!(r.metrics.extra[EXTRA_SCCS], 6.0);
