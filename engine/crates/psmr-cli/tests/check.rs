@@ -1,6 +1,8 @@
 //! `psmr check`: pass/fail/skip lines, exit codes, JUnit and JSON files.
 
-use std::process::Command;
+mod support;
+
+use support::{psmr_outcome, temp_file};
 
 fn scenario(test: &str, expect: &str) -> std::path::PathBuf {
     let text = format!(
@@ -14,24 +16,11 @@ fn scenario(test: &str, expect: &str) -> std::path::PathBuf {
   "expect": {expect}
 }}"#
     );
-    let dir = std::env::temp_dir().join(format!("psmr-check-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{test}.json"));
-    std::fs::write(&path, text).unwrap();
-    path
+    temp_file("psmr-check-tests", &format!("{test}.json"), &text)
 }
 
 fn check(args: &[&str]) -> (Option<i32>, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .arg("check")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    psmr_outcome(&[&["check"], args].concat())
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //! Needs the broken variants: `cargo test -p psmr-cli --features fault-injection`.
 #![cfg(feature = "fault-injection")]
 
-use std::process::Command;
+mod support;
+
+use support::{assert_violation, psmr, temp_file};
 
 fn scenario(expect: &str) -> std::path::PathBuf {
     stealer_scenario("ws-aggressive", expect)
@@ -25,15 +27,11 @@ fn stealer_scenario(id: &str, expect: &str) -> std::path::PathBuf {
   "expect": {expect}
 }}"#
     );
-    let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     // One file per call: tests run in parallel, and two writing the same
     // file could let one read it half written.
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let p = dir.join(format!("broken-{id}-{n}.json"));
-    std::fs::write(&p, text).unwrap();
-    p
+    write_scenario(&format!("{id}-{n}"), &text)
 }
 
 /// Run `args` until it exits 1 (the violation depends on thread timing),
@@ -42,10 +40,7 @@ fn until_caught(args: &[&str]) -> std::process::Output {
     const ATTEMPTS: usize = 10;
     let mut last = None;
     for _ in 0..ATTEMPTS {
-        let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
-            .args(args)
-            .output()
-            .unwrap();
+        let o = psmr(args);
         if o.status.code() == Some(1) {
             return o;
         }
@@ -58,8 +53,7 @@ fn until_caught(args: &[&str]) -> std::process::Output {
 fn run_exits_one_and_names_the_pair() {
     let f = scenario("{}");
     let o = until_caught(&["run", f.to_str().unwrap(), "--json"]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.starts_with("VIOLATION ws-aggressive: "), "{err}");
+    assert_violation(&o, "ws-aggressive");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let run = &v["runs"][0];
     assert_eq!(run["correct"], false);
@@ -79,10 +73,7 @@ fn check_fails_correctness_and_passes_an_expected_violation() {
     let f = scenario(r#"{"correct": false}"#);
     let mut passed = false;
     for _ in 0..10 {
-        let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
-            .args(["check", f.to_str().unwrap()])
-            .output()
-            .unwrap();
+        let o = psmr(&["check", f.to_str().unwrap()]);
         if o.status.code() == Some(0) {
             passed = String::from_utf8_lossy(&o.stdout).contains("PASS");
             break;
@@ -95,8 +86,6 @@ fn check_fails_correctness_and_passes_an_expected_violation() {
 /// scheduling without edges, are caught the same way.
 #[test]
 fn broken_pepaxos_and_late_exit_one() {
-    let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     for (name, workload, entry) in [
         (
             "pepaxos",
@@ -119,11 +108,8 @@ fn broken_pepaxos_and_late_exit_one() {
   "run": {{ "trace": false }}
 }}"#
         );
-        let p = dir.join(format!("broken-{name}.json"));
-        std::fs::write(&p, text).unwrap();
-        let o = until_caught(&["run", p.to_str().unwrap()]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.starts_with(&format!("VIOLATION {name}: ")), "{err}");
+        let p = write_scenario(name, &text);
+        assert_violation(&until_caught(&["run", p.to_str().unwrap()]), name);
     }
 }
 
@@ -148,24 +134,15 @@ fn a_runtime_stealing_the_running_color_is_caught() {
   "run": {{ "trace": false }}
 }}"#
         );
-        let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join(format!("broken-{id}.json"));
-        std::fs::write(&p, text).unwrap();
-        let o = until_caught(&["run", p.to_str().unwrap(), "--json"]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+        let p = write_scenario(id, &text);
+        let err = assert_violation(&until_caught(&["run", p.to_str().unwrap(), "--json"]), id);
         assert!(err.contains("color"), "names the color: {err}");
     }
 }
 
 /// Write `text` as a scenario file named after `name`; returns its path.
 fn write_scenario(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("psmr-violation-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("broken-{name}.json"));
-    std::fs::write(&p, text).unwrap();
-    p
+    temp_file("psmr-violation-tests", &format!("broken-{name}.json"), text)
 }
 
 /// A scenario with `app`, `workload`, `threads` and one entry `{id, fault}`.
@@ -207,13 +184,10 @@ fn single_threaded_faults_are_caught_on_every_run() {
         ("repart-sw", "repart-swap-pairs", kv, ycsb),
     ] {
         let p = write_scenario(fault, &broken(id, fault, app, workload, 2));
-        let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
-            .args(["run", p.to_str().unwrap()])
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
+        let o = psmr(&["run", p.to_str().unwrap()]);
+        let err = support::stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{fault} not caught: {err}");
-        assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+        assert_violation(&o, id);
     }
 }
 
@@ -223,9 +197,7 @@ fn single_threaded_faults_are_caught_on_every_run() {
 fn every_stealing_variant_with_the_broken_stealer_is_caught() {
     for id in ["ws-conservative", "ws-moderate", "ws-optimistic"] {
         let p = stealer_scenario(id, "{}");
-        let o = until_caught(&["run", p.to_str().unwrap()]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+        assert_violation(&until_caught(&["run", p.to_str().unwrap()]), id);
     }
 }
 
@@ -246,9 +218,7 @@ fn racing_faults_are_caught_within_ten_runs() {
         ("repart-rr", "repart-no-scan-sync", kv, ycsb, 4),
     ] {
         let p = write_scenario(fault, &broken(id, fault, app, workload, threads));
-        let o = until_caught(&["run", p.to_str().unwrap()]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+        assert_violation(&until_caught(&["run", p.to_str().unwrap()]), id);
     }
 }
 
@@ -266,11 +236,8 @@ fn validate_refuses_a_fault_of_another_scheduler() {
             2,
         ),
     );
-    let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .args(["validate", p.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
+    let o = psmr(&["validate", p.to_str().unwrap()]);
+    let err = support::stderr(&o);
     assert_ne!(o.status.code(), Some(0), "{err}");
     assert!(
         err.contains(":6:")

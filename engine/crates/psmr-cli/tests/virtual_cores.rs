@@ -3,24 +3,14 @@
 //! numbers are a model's and where its cost table came from, and the same
 //! run prints the same numbers twice.
 
-use std::process::Command;
+mod support;
+
+use support::{psmr_outcome as psmr, temp_dir};
 
 const QUICKSTART: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../../scenarios/quickstart.json"
 );
-
-fn psmr(args: &[&str]) -> (Option<i32>, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_psmr"))
-        .args(args)
-        .output()
-        .expect("run psmr");
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
     let mut all = vec!["run", QUICKSTART];
@@ -30,9 +20,7 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
 
 /// A file of this test run's own.
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("psmr-virtual-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    temp_dir("psmr-virtual-tests").join(name)
 }
 
 const REFERENCE: &str = "virtual 4 cores (model, reference cost table)";

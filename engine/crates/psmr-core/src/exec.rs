@@ -593,6 +593,17 @@ impl Deliverer<'_, '_> {
         self.waited_ns
     }
 
+    /// The delivering thread's busy time between `start_ns` and `now`
+    /// (both from its recorder's clock): the span less `blocked_ns`, the
+    /// time it spent blocked on full queues, and less the time the
+    /// delivery model made it wait ([`Deliverer::waited_ns`]). Every
+    /// scheduler reports this as `RunOutput::scheduler_busy_ns`.
+    pub fn busy_ns(&self, start_ns: u64, now: u64, blocked_ns: u64) -> u64 {
+        now.saturating_sub(start_ns)
+            .saturating_sub(blocked_ns)
+            .saturating_sub(self.waited_ns)
+    }
+
     /// Wait until the model lets delivery `self.next` go; `false` if the
     /// run was cancelled meanwhile.
     fn wait_for_clients(&self) -> bool {

@@ -216,6 +216,23 @@ pub struct Needs {
     pub params: Option<(&'static str, &'static [&'static str])>,
 }
 
+impl Needs {
+    /// A scheduler of `family` that runs `streams` and needs nothing more:
+    /// any cell space, no class table covering the stream, no auxiliary
+    /// thread, no parameter object. A family's declaration starts from it
+    /// and states only what differs (`Needs { .., ..Needs::new(..) }`).
+    pub const fn new(family: Family, streams: &'static [StreamKind]) -> Self {
+        Needs {
+            family,
+            streams,
+            spaces: &[],
+            covering_classes: false,
+            roles: &[],
+            params: None,
+        }
+    }
+}
+
 /// One class's place in a classes-to-threads mapping, for the views.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ClassAssignment {

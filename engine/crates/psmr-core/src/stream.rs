@@ -84,6 +84,25 @@ pub struct CommitTable {
 }
 
 impl CommitTable {
+    /// The table of `seq.len()` instances: instance `i` holds the commands
+    /// `first[i]..first[i + 1]`, depends on the instances `deps[i]` and has
+    /// sequence number `seq[i]` (checked only when a stream is built from
+    /// it).
+    pub fn new<D: AsRef<[u32]>>(first: Vec<u32>, deps: &[D], seq: Vec<u64>) -> Self {
+        let mut table = CommitTable {
+            first,
+            dep_start: Vec::with_capacity(deps.len() + 1),
+            deps: Vec::new(),
+            seq,
+        };
+        table.dep_start.push(0);
+        for d in deps {
+            table.deps.extend_from_slice(d.as_ref());
+            table.dep_start.push(table.deps.len() as u32);
+        }
+        table
+    }
+
     pub fn instances(&self) -> usize {
         self.seq.len()
     }

@@ -94,6 +94,20 @@ fn violation_expected_passes_only_with_a_violation() {
     assert!(evaluate(&sc, &bad)[0].passed);
 }
 
+/// Three repetitions of `early` (no steals) beside `wso`, which steals
+/// `steals[i]` times in repetition `i`, on 8 cores.
+fn repetitions_stealing(steals: [u64; 3]) -> Vec<Report> {
+    steals
+        .iter()
+        .map(|s| {
+            report(
+                8,
+                vec![run("early", 1.0, 0, true), run("wso", 1.0, *s, true)],
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn counters_use_the_median_over_repetitions() {
     let sc = scenario(
@@ -103,29 +117,13 @@ fn counters_use_the_median_over_repetitions() {
             {"scheduler": "early", "counter": "executed_max", "op": "<", "value": 7}
         ]}"#,
     );
-    let reps: Vec<Report> = [1, 3, 100]
-        .iter()
-        .map(|s| {
-            report(
-                8,
-                vec![run("early", 1.0, 0, true), run("wso", 1.0, *s, true)],
-            )
-        })
-        .collect();
+    let reps = repetitions_stealing([1, 3, 100]);
     let r = evaluate(&sc, &reps);
     assert!(r[2].passed, "median 3 >= 3: {:?}", r[2]);
     assert!(r[2].message.contains("median of 3"));
     assert!(r[3].passed, "threads 0 and 2 executed: {:?}", r[3]);
     assert!(r[4].failed(), "max executed is 7: {:?}", r[4]);
-    let low: Vec<Report> = [0, 1, 100]
-        .iter()
-        .map(|s| {
-            report(
-                8,
-                vec![run("early", 1.0, 0, true), run("wso", 1.0, *s, true)],
-            )
-        })
-        .collect();
+    let low = repetitions_stealing([0, 1, 100]);
     assert!(evaluate(&sc, &low)[2].failed());
 }
 

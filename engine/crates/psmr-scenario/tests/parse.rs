@@ -57,19 +57,117 @@ fn wrong_type_is_located_at_the_value() {
     assert!(d.to_string().starts_with(&format!("t.json:{}:", d.line)));
 }
 
-#[test]
-fn unknown_top_level_field_points_at_its_key() {
-    let text = VALID.replace("\"threads\": 2", "\"threads\": 2, \"thraeds\": 3");
-    let d = one_error_at(&text, "thraeds", "unknown field `thraeds`");
-    assert_eq!((d.line, d.col), pos_of(&text, "\"thraeds\""));
+/// An edit of a valid scenario (`from` replaced by `to` in `base`) that
+/// must give exactly one error: at `path`, its message containing `says`,
+/// and with `at`, located where that text first occurs in the edited file.
+struct Refused {
+    what: &'static str,
+    base: &'static str,
+    from: &'static str,
+    to: &'static str,
+    path: &'static str,
+    says: &'static str,
+    at: Option<&'static str>,
 }
 
+const ENTRY_E: &str = "{ \"id\": \"early\", \"label\": \"e\" }";
+
+const REFUSED: &[Refused] = &[
+    Refused {
+        what: "an unknown top-level field points at its key",
+        base: VALID,
+        from: "\"threads\": 2",
+        to: "\"threads\": 2, \"thraeds\": 3",
+        path: "thraeds",
+        says: "unknown field `thraeds`",
+        at: Some("\"thraeds\""),
+    },
+    Refused {
+        what: "an unknown field inside the tagged app points at its key",
+        base: VALID,
+        from: "\"size\": \"light\"",
+        to: "\"size\": \"light\", \"colour\": 1",
+        path: "app.colour",
+        says: "unknown field `colour`",
+        at: Some("\"colour\""),
+    },
+    Refused {
+        what: "a missing field is named",
+        base: VALID,
+        from: "\"threads\": 2,",
+        to: "",
+        path: "",
+        says: "missing field `threads`",
+        at: None,
+    },
+    Refused {
+        what: "a skewed workload's hot shard must exist",
+        base: VALID,
+        from: "\"global\": 0.05",
+        to: "\"global\": 0.05, \"skew\": {\"kind\": \"skewed\", \"hot\": 2, \"share\": 0.5}",
+        path: "workload.skew.hot",
+        says: "",
+        at: Some("2, \"share\""),
+    },
+    Refused {
+        what: "two schedulers with one name",
+        base: VALID,
+        from: "\"label\": \"e\"",
+        to: "\"label\": \"sequential\"",
+        path: "schedulers[1].label",
+        says: "",
+        at: None,
+    },
+    Refused {
+        what: "late's graph bound of zero",
+        base: VALID,
+        from: ENTRY_E,
+        to: "{ \"id\": \"late\", \"late\": { \"graph_bound\": 0 } }",
+        path: "schedulers[1].late.graph_bound",
+        says: "",
+        at: None,
+    },
+    Refused {
+        what: "late's parameters in another family's object",
+        base: VALID,
+        from: ENTRY_E,
+        to: "{ \"id\": \"late\", \"epaxos\": {} }",
+        path: "schedulers[1].epaxos",
+        says: "its parameters go in `late`",
+        at: None,
+    },
+    Refused {
+        what: "a repeated top-level key, at its second occurrence",
+        base: VALID,
+        from: "\"threads\": 2,",
+        to: "\"threads\": 2,\n  \"name\": \"again\",",
+        path: "name",
+        says: "duplicate field `name`",
+        at: Some("\"name\": \"again\""),
+    },
+    Refused {
+        what: "a repeated nested key, at its second occurrence",
+        base: VALID,
+        from: "\"writes\": 0.1,",
+        to: "\"writes\": 0.1,\n    \"writes\": 0.2,",
+        path: "workload.writes",
+        says: "",
+        at: Some("\"writes\": 0.2"),
+    },
+];
+
 #[test]
-fn unknown_field_inside_tagged_app_points_at_its_key() {
-    let text = VALID.replace("\"size\": \"light\"", "\"size\": \"light\", \"colour\": 1");
-    let d = one_error(&text);
-    assert_eq!(d.path, "app.colour");
-    assert_eq!((d.line, d.col), pos_of(&text, "\"colour\""));
+fn each_refused_edit_is_one_located_error() {
+    for r in REFUSED {
+        assert!(r.base.contains(r.from), "{}: nothing to edit", r.what);
+        let text = r.base.replace(r.from, r.to);
+        let d = one_error(&text);
+        assert_eq!(d.path, r.path, "{}: {d}", r.what);
+        assert!(d.message.contains(r.says), "{}: {d}", r.what);
+        if let Some(at) = r.at {
+            assert_eq!((d.line, d.col), pos_of(&text, at), "{}: {d}", r.what);
+        }
+    }
 }
 
 #[test]
@@ -89,13 +187,6 @@ fn malformed_json_is_a_located_syntax_error() {
     assert_eq!((d.line, d.col), (1, 1));
     let d = one_error(&format!("{VALID} x"));
     assert!(d.message.contains("trailing"), "{d}");
-}
-
-#[test]
-fn missing_field_is_reported() {
-    let text = VALID.replace("\"threads\": 2,", "");
-    let d = one_error(&text);
-    assert!(d.message.contains("missing field `threads`"), "{d}");
 }
 
 #[test]
@@ -127,17 +218,6 @@ fn semantic_errors_carry_paths_and_positions() {
 }
 
 #[test]
-fn skew_hot_shard_must_exist() {
-    let text = VALID.replace(
-        "\"global\": 0.05",
-        "\"global\": 0.05, \"skew\": {\"kind\": \"skewed\", \"hot\": 2, \"share\": 0.5}",
-    );
-    let d = one_error(&text);
-    assert_eq!(d.path, "workload.skew.hot");
-    assert_eq!((d.line, d.col), pos_of(&text, "2, \"share\""));
-}
-
-#[test]
 fn mix_names_must_be_classes_and_sum_to_one() {
     let text = VALID.replace(
         "\"writes\": 0.1, \"global\": 0.05",
@@ -147,13 +227,6 @@ fn mix_names_must_be_classes_and_sum_to_one() {
     let paths: Vec<&str> = e.iter().map(|d| d.path.as_str()).collect();
     assert_eq!(paths, ["workload.mix.W9", "workload.mix"], "{e:#?}");
     assert!(e[0].message.contains("R1, W1, R2, W2, Rg, Wg"), "{}", e[0]);
-}
-
-#[test]
-fn duplicate_scheduler_names_are_refused() {
-    let text = VALID.replace("\"label\": \"e\"", "\"label\": \"sequential\"");
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].label");
 }
 
 #[test]
@@ -567,22 +640,6 @@ fn commit_workloads_are_checked_and_located() {
 }
 
 #[test]
-fn late_and_pepaxos_parameters_are_checked() {
-    let text = VALID.replace(
-        "{ \"id\": \"early\", \"label\": \"e\" }",
-        "{ \"id\": \"late\", \"late\": { \"graph_bound\": 0 } }",
-    );
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].late.graph_bound");
-    let text = VALID.replace(
-        "{ \"id\": \"early\", \"label\": \"e\" }",
-        "{ \"id\": \"late\", \"epaxos\": {} }",
-    );
-    let d = one_error(&text);
-    assert!(d.message.contains("its parameters go in `late`"), "{d}");
-}
-
-#[test]
 fn list_sizes_take_numbers_and_refuse_zero() {
     let sc = parse_scenario(&VALID.replace("\"light\"", "1000000"), "t.json").unwrap();
     assert_eq!(
@@ -594,20 +651,6 @@ fn list_sizes_take_numbers_and_refuse_zero() {
     );
     let text = VALID.replace("\"light\"", "0");
     one_error_at(&text, "app.size", "1..=1000000");
-}
-
-/// A repeated key is located at its second occurrence, with its path.
-#[test]
-fn a_duplicate_key_is_located_at_its_own_line() {
-    let text = VALID.replace("\"threads\": 2,", "\"threads\": 2,\n  \"name\": \"again\",");
-    let d = one_error(&text);
-    assert!(d.message.contains("duplicate field `name`"), "{d}");
-    assert_eq!(d.path, "name");
-    assert_eq!((d.line, d.col), pos_of(&text, "\"name\": \"again\""));
-    let text = VALID.replace("\"writes\": 0.1,", "\"writes\": 0.1,\n    \"writes\": 0.2,");
-    let d = one_error(&text);
-    assert_eq!(d.path, "workload.writes");
-    assert_eq!((d.line, d.col), pos_of(&text, "\"writes\": 0.2"));
 }
 
 /// serde would read a struct from an array of its fields in order; a

@@ -50,14 +50,10 @@ impl Sequential {
 }
 
 /// Sequential runs every stream kind on every cell space.
-pub const NEEDS: Needs = Needs {
-    family: Family::Sequential,
-    streams: &[StreamKind::Total, StreamKind::Commits, StreamKind::Events],
-    spaces: &[],
-    covering_classes: false,
-    roles: &[],
-    params: None,
-};
+pub const NEEDS: Needs = Needs::new(
+    Family::Sequential,
+    &[StreamKind::Total, StreamKind::Commits, StreamKind::Events],
+);
 
 /// The baseline's registration: no parameters or views of its own, one
 /// fault.
@@ -135,10 +131,7 @@ fn run_canonical(ctx: &RunContext<'_>, swap: bool) -> RunOutput {
     }
     RunOutput {
         delivered: deliverer.delivered(),
-        scheduler_busy_ns: rec
-            .now()
-            .saturating_sub(start_ns)
-            .saturating_sub(deliverer.waited_ns()),
+        scheduler_busy_ns: deliverer.busy_ns(start_ns, rec.now(), 0),
         ..RunOutput::default()
     }
 }

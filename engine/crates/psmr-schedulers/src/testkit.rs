@@ -12,9 +12,9 @@ use psmr_core::exec::{Delivery, Progress};
 use psmr_core::oracle::Reference;
 use psmr_core::run::{run_checked, RunInput, RunResult};
 use psmr_core::threads::ThreadHost;
-use psmr_core::trace::TraceConfig;
+use psmr_core::trace::{TraceConfig, TraceEvent};
 use psmr_core::workload::{class_weights, generate, SplitMix64, WorkloadSpec};
-use psmr_core::{ClassTable, RunError, Scheduler};
+use psmr_core::{ClassTable, EventKind, RunError, Scheduler, WaitReason};
 use psmr_mapping::{ClassMapping, CtoT, Mode};
 
 /// A generated stream with everything a checked run needs; derefs to the
@@ -101,6 +101,13 @@ pub fn try_run(
         TraceConfig::OFF,
         &CancelToken::default(),
         0,
+    )
+}
+
+/// The events of `r`'s trace where a thread began to wait for `reason`.
+pub fn wait_starts(r: &RunResult, reason: WaitReason) -> impl Iterator<Item = &TraceEvent> {
+    r.trace.iter().filter(
+        move |e| matches!(e.kind, EventKind::WaitStart { reason: why, .. } if why == reason),
     )
 }
 
@@ -438,18 +445,12 @@ pub fn commit_stream(seed: u64, instances: usize, shards: usize, writes: f64) ->
             }
         }
     }
-    let mut table = CommitTable {
-        first,
-        dep_start: vec![0],
-        deps: Vec::new(),
-        seq: (0..instances).map(|_| rng.below(1000)).collect(),
-    };
+    let seq = (0..instances).map(|_| rng.below(1000)).collect();
     for d in &mut deps {
         d.sort_unstable();
         d.dedup();
-        table.deps.extend(d.iter());
-        table.dep_start.push(table.deps.len() as u32);
     }
+    let table = CommitTable::new(first, &deps, seq);
     let stream = b.finish_commits(table).expect("a valid commit table");
     Stream::from_parts(app, classes, stream)
 }

@@ -28,33 +28,35 @@ use psmr_scenario::{
 };
 use serde::{Deserialize, Serialize};
 
-/// Options of one run as the web app sends them: the runner's overrides
-/// plus what only the browser knows.
+/// Options as the web app sends them: the engine's own (`O`, a run's
+/// [`RunOptions`] or a sweep's [`BenchOptions`]) plus what only the
+/// browser knows.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct WebRunOptions {
+pub struct WebOptions<O> {
     /// File name used in diagnostics (default `scenario.json`).
     #[serde(default)]
     pub file: Option<String>,
-    /// `navigator.hardwareConcurrency`, reported as the report's `cores`.
+    /// `navigator.hardwareConcurrency`: a run reports it as the report's
+    /// `cores`, a sweep flags oversubscribed points with it.
     #[serde(default)]
     pub cores: Option<usize>,
     #[serde(flatten)]
-    pub run: RunOptions,
+    pub options: O,
 }
 
-/// Options of a bench sweep as the web app sends them.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WebBenchOptions {
-    #[serde(default)]
-    pub file: Option<String>,
-    /// `navigator.hardwareConcurrency` (flags oversubscribed points).
-    #[serde(default)]
-    pub cores: Option<usize>,
-    #[serde(flatten)]
-    pub bench: BenchOptions,
+impl<O> WebOptions<O> {
+    /// The file name diagnostics use.
+    fn file(&self) -> String {
+        self.file.clone().unwrap_or_else(|| DEFAULT_FILE.into())
+    }
 }
+
+/// Options of one run as the web app sends them.
+pub type WebRunOptions = WebOptions<RunOptions>;
+
+/// Options of a bench sweep as the web app sends them.
+pub type WebBenchOptions = WebOptions<BenchOptions>;
 
 /// What a poll returns (JSON for the worker).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -220,27 +222,31 @@ impl Engine {
         spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
     ) -> Result<(), StartError> {
         let opts: WebRunOptions = parse_options(options_json)?;
-        if let Some(n) = opts.run.virtual_cores {
+        if let Some(n) = opts.options.virtual_cores {
             self.check_virtual_cores(n)?;
         }
-        let file = opts.file.clone().unwrap_or_else(|| DEFAULT_FILE.into());
+        let file = opts.file();
         self.start(text, &file, spawn, |sc| {
             let shape = (
-                opts.run
+                opts.options
                     .virtual_cores
                     .map(|n| n as usize)
-                    .or(opts.run.threads)
+                    .or(opts.options.threads)
                     .unwrap_or(sc.threads),
-                opts.run.requests.unwrap_or(sc.workload.requests),
+                opts.options.requests.unwrap_or(sc.workload.requests),
             );
             let job =
                 move |sc: Scenario, limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
-                    let mut report = run_scenario(&sc, &opts.run, &limits, &host, monitor)?;
+                    let mut report = run_scenario(&sc, &opts.options, &limits, &host, monitor)?;
                     if let Some(cores) = opts.cores {
                         report.cores = cores;
                     }
-                    let ran = psmr_scenario::runner::effective(&sc, &opts.run);
-                    Ok(Finished::Run(report, Box::new(ran), opts.run.virtual_cores))
+                    let ran = psmr_scenario::runner::effective(&sc, &opts.options);
+                    Ok(Finished::Run(
+                        report,
+                        Box::new(ran),
+                        opts.options.virtual_cores,
+                    ))
                 };
             (shape, Box::new(job) as Job)
         })
@@ -280,21 +286,21 @@ impl Engine {
         spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
     ) -> Result<(), StartError> {
         let opts: WebBenchOptions = parse_options(options_json)?;
-        let file = opts.file.clone().unwrap_or_else(|| DEFAULT_FILE.into());
+        let file = opts.file();
         self.start(text, &file, spawn, |sc| {
             let shape = (
-                opts.bench
+                opts.options
                     .threads
                     .iter()
                     .copied()
                     .max()
                     .unwrap_or(sc.threads),
-                opts.bench.requests.unwrap_or(sc.workload.requests),
+                opts.options.requests.unwrap_or(sc.workload.requests),
             );
             let job =
                 move |sc: Scenario, limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
                     let cores = opts.cores.unwrap_or(1);
-                    let report = bench(&sc, &opts.bench, &limits, &host, cores, monitor)?;
+                    let report = bench(&sc, &opts.options, &limits, &host, cores, monitor)?;
                     Ok(Finished::Bench(report))
                 };
             (shape, Box::new(job) as Job)

@@ -57,3 +57,17 @@ pub fn bad_input(o: &Output) -> String {
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// Runs `psmr args` to the end: its exit code, stdout and stderr.
+pub fn psmr_outcome(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = psmr(args);
+    (o.status.code(), stdout(&o), stderr(&o))
+}
+
+/// Asserts that the run's stderr opens with the oracle's verdict on
+/// scheduler `id` (`VIOLATION id: …`); returns stderr.
+pub fn assert_violation(o: &Output, id: &str) -> String {
+    let err = stderr(o);
+    assert!(err.starts_with(&format!("VIOLATION {id}: ")), "{err}");
+    err
+}

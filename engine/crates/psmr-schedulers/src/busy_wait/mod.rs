@@ -135,12 +135,9 @@ impl BusyWait {
 
 /// Busy-wait is early scheduling with cycles: same needs, plus `spin`.
 pub const NEEDS: Needs = Needs {
-    family: Family::Early,
-    streams: &[StreamKind::Total],
-    spaces: &[],
     covering_classes: true,
-    roles: &[],
     params: Some(("early", &["mapping", "queue_capacity", "spin"])),
+    ..Needs::new(Family::Early, &[StreamKind::Total])
 };
 
 /// `busy-wait`'s registration: its fault, the synchronization and mapping

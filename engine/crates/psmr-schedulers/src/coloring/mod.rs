@@ -57,21 +57,14 @@ use worker::Worker;
 
 /// `libasync` runs event streams over colors.
 pub const NEEDS_LIBASYNC: Needs = Needs {
-    family: Family::Coloring,
-    streams: &[StreamKind::Events],
     spaces: &[SpaceKind::Colors],
-    covering_classes: false,
-    roles: &[],
     params: Some(("coloring", &["stealing", "queue_capacity", "spin"])),
+    ..Needs::new(Family::Coloring, &[StreamKind::Events])
 };
 
 /// `mely` too, with its batching and heuristics.
 pub const NEEDS_MELY: Needs = Needs {
-    family: Family::Coloring,
-    streams: &[StreamKind::Events],
     spaces: &[SpaceKind::Colors],
-    covering_classes: false,
-    roles: &[],
     params: Some((
         "coloring",
         &[
@@ -86,6 +79,7 @@ pub const NEEDS_MELY: Needs = Needs {
             "spin",
         ],
     )),
+    ..Needs::new(Family::Coloring, &[StreamKind::Events])
 };
 
 /// The name `SchedulerSpec::fault` uses for the broken variant: a stealer
@@ -282,11 +276,7 @@ fn drive<D: Discipline>(
     );
     RunOutput {
         delivered: d.delivered(),
-        scheduler_busy_ns: p
-            .now()
-            .saturating_sub(start)
-            .saturating_sub(blocked_ns)
-            .saturating_sub(d.waited_ns()),
+        scheduler_busy_ns: d.busy_ns(start, p.now(), blocked_ns),
         ..RunOutput::default()
     }
 }

@@ -181,11 +181,7 @@ fn drive(ctx: &RunContext<'_>, plan: &Plan, queues: &[BoundedFifo<Job>]) -> RunO
     for q in queues {
         q.close();
     }
-    out.scheduler_busy_ns = rec
-        .now()
-        .saturating_sub(start_ns)
-        .saturating_sub(full_wait_ns)
-        .saturating_sub(deliverer.waited_ns());
+    out.scheduler_busy_ns = deliverer.busy_ns(start_ns, rec.now(), full_wait_ns);
     out
 }
 
@@ -335,12 +331,9 @@ impl Early {
 /// Early scheduling runs totally ordered streams on any cell space, routing
 /// by class.
 pub const NEEDS: Needs = Needs {
-    family: Family::Early,
-    streams: &[StreamKind::Total],
-    spaces: &[],
     covering_classes: true,
-    roles: &[],
     params: Some(("early", &["mapping", "queue_capacity"])),
+    ..Needs::new(Family::Early, &[StreamKind::Total])
 };
 
 /// `early`'s registration: its fault, the synchronization and mapping

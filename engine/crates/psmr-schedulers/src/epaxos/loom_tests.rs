@@ -54,17 +54,7 @@ impl Probe for Quiet {
 
 /// One command per instance.
 fn table(deps: &[&[u32]], seqs: &[u64]) -> CommitTable {
-    let mut t = CommitTable {
-        first: (0..=deps.len() as u32).collect(),
-        dep_start: vec![0],
-        deps: Vec::new(),
-        seq: seqs.to_vec(),
-    };
-    for d in deps {
-        t.deps.extend_from_slice(d);
-        t.dep_start.push(t.deps.len() as u32);
-    }
-    t
+    CommitTable::new((0..=deps.len() as u32).collect(), deps, seqs.to_vec())
 }
 
 /// What each command must see: its place among its cell's writes in the

@@ -48,14 +48,7 @@ pub const EXTRA_GRAPH_NS: &str = "graph_ns_per_command";
 pub const EXTRA_SCCS: &str = "sccs";
 
 /// `epaxos`: commit streams only, no parameters, no auxiliary thread.
-pub const NEEDS: Needs = Needs {
-    family: Family::Epaxos,
-    streams: &[StreamKind::Commits],
-    spaces: &[],
-    covering_classes: false,
-    roles: &[],
-    params: None,
-};
+pub const NEEDS: Needs = Needs::new(Family::Epaxos, &[StreamKind::Commits]);
 
 /// Name of `epaxos`'s fault-injection variant: each SCC's instances in
 /// reverse seq order.

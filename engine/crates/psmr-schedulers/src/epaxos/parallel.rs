@@ -86,12 +86,9 @@ pub const MAX_NWT: usize = 64;
 /// `pepaxos`: commit streams; its parameters in `epaxos`; one auxiliary
 /// thread that builds the graphs.
 pub const NEEDS: Needs = Needs {
-    family: Family::Epaxos,
-    streams: &[StreamKind::Commits],
-    spaces: &[],
-    covering_classes: false,
     roles: &["graph-builder"],
     params: Some(("epaxos", &["spin"])),
+    ..Needs::new(Family::Epaxos, &[StreamKind::Commits])
 };
 
 /// `pepaxos`'s registration: its two faults and the dependency-graph view.

@@ -74,16 +74,7 @@ fn commit_table_stream(deps: &[&[u32]], seqs: &[u64], ns: u32, one_cell: bool) -
             &fp,
         );
     }
-    let mut table = CommitTable {
-        first: (0..=deps.len() as u32).collect(),
-        dep_start: vec![0],
-        deps: Vec::new(),
-        seq: seqs.to_vec(),
-    };
-    for ds in deps {
-        table.deps.extend_from_slice(ds);
-        table.dep_start.push(table.deps.len() as u32);
-    }
+    let table = CommitTable::new((0..=deps.len() as u32).collect(), deps, seqs.to_vec());
     let stream = b.finish_commits(table).unwrap();
     Stream::from_parts(app, classes, stream)
 }
@@ -248,19 +239,8 @@ fn the_builder_waits_for_credit() {
     let s = graph_stream(&deps, &[1; 6], 1_000_000);
     let r = testkit::run(&pepaxos(), &s, 1);
     assert_correct(&r);
-    let waits = r
-        .trace
-        .iter()
-        .filter(|e| {
-            e.thread == psmr_core::trace::AUX_BASE
-                && matches!(
-                    e.kind,
-                    EventKind::WaitStart {
-                        reason: WaitReason::Semaphore,
-                        ..
-                    }
-                )
-        })
+    let waits = testkit::wait_starts(&r, WaitReason::Semaphore)
+        .filter(|e| e.thread == psmr_core::trace::AUX_BASE)
         .count();
     assert!(waits >= 1, "one credit, six SCCs: the builder must wait");
     assert_eq!(r.metrics.extra[EXTRA_SCCS], 6.0);
@@ -413,13 +393,7 @@ fn the_oracle_catches_an_scc_started_before_its_dependency() {
         .collect();
     let refs: Vec<&[u32]> = deps.iter().map(|d| d.as_slice()).collect();
     let chain = graph_stream(&refs, &[1; 40], 1_000_000);
-    assert_correct(&testkit::run(&pepaxos(), &chain, 2));
-    let caught = (0..3).any(|_| {
-        !testkit::run(&pepaxos().into_broken(WaitRule::None), &chain, 2)
-            .verdict
-            .correct
-    });
-    assert!(caught, "a chain ran without cross-SCC waits, uncaught");
+    assert_only_whole_scc_waits_pass(&chain, WaitRule::None);
 }
 
 /// Why PePaxos here waits for whole SCCs, not (as Algorithm 3 lines
@@ -433,13 +407,19 @@ fn the_oracle_catches_an_scc_started_before_its_dependency() {
 fn per_instance_waits_on_direct_dependencies_are_not_enough() {
     let deps: [&[u32]; 3] = [&[], &[2], &[0, 1]];
     let s = commit_table_stream(&deps, &[1, 2, 3], 20_000_000, true);
-    assert_correct(&testkit::run(&pepaxos(), &s, 2));
+    assert_only_whole_scc_waits_pass(&s, WaitRule::PerInstance);
+}
+
+/// PePaxos (waiting for whole SCCs) runs `s` correctly on two threads, and
+/// the variant that waits by `rule` instead is caught within three runs.
+fn assert_only_whole_scc_waits_pass(s: &Stream, rule: WaitRule) {
+    assert_correct(&testkit::run(&pepaxos(), s, 2));
     let caught = (0..3).any(|_| {
-        !testkit::run(&pepaxos().into_broken(WaitRule::PerInstance), &s, 2)
+        !testkit::run(&pepaxos().into_broken(rule), s, 2)
             .verdict
             .correct
     });
-    assert!(caught, "the per-instance rule was never caught");
+    assert!(caught, "waiting by {rule:?} was never caught");
 }
 
 proptest! {

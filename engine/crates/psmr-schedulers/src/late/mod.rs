@@ -52,12 +52,8 @@ pub const EXTRA_EDGES: &str = "graph_edges_per_insert";
 
 /// Late scheduling runs totally ordered streams on any cells.
 pub const NEEDS: Needs = Needs {
-    family: Family::Late,
-    streams: &[StreamKind::Total],
-    spaces: &[],
-    covering_classes: false,
-    roles: &[],
     params: Some(("late", &["graph_bound"])),
+    ..Needs::new(Family::Late, &[StreamKind::Total])
 };
 
 /// `late`'s registration: its fault and the dependency-graph view.
@@ -172,12 +168,7 @@ fn deliver(ctx: &RunContext<'_>, dag: &Dag) -> RunOutput {
     let n = out.delivered.max(1) as f64;
     out.extra.push((EXTRA_SCANNED.into(), scanned as f64 / n));
     out.extra.push((EXTRA_EDGES.into(), edges as f64 / n));
-    out.scheduler_busy_ns = probe
-        .rec
-        .now()
-        .saturating_sub(start_ns)
-        .saturating_sub(blocked_ns)
-        .saturating_sub(deliverer.waited_ns());
+    out.scheduler_busy_ns = deliverer.busy_ns(start_ns, probe.rec.now(), blocked_ns);
     out
 }
 

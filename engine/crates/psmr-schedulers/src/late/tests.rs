@@ -102,19 +102,7 @@ fn a_full_graph_blocks_the_scheduler() {
     );
     let r = testkit::run(&late(Some(2)), &s, 2);
     assert_correct(&r);
-    let full = r
-        .trace
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EventKind::WaitStart {
-                    reason: WaitReason::FullGraph,
-                    ..
-                }
-            )
-        })
-        .count() as u64;
+    let full = testkit::wait_starts(&r, WaitReason::FullGraph).count() as u64;
     assert!(full > 0, "the scheduler never waited on a full graph of 2");
     // The report counts the same waits the trace shows.
     assert_eq!(

@@ -81,12 +81,10 @@ pub const FAULT_SWAP_PAIRS: &str = "repart-swap-pairs";
 
 const fn needs(roles: &'static [&'static str], fields: &'static [&'static str]) -> Needs {
     Needs {
-        family: Family::Repartitioning,
-        streams: &[StreamKind::Total],
         spaces: &[SpaceKind::Keys],
-        covering_classes: false,
         roles,
         params: Some(("repart", fields)),
+        ..Needs::new(Family::Repartitioning, &[StreamKind::Total])
     }
 }
 
@@ -585,11 +583,7 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
         }
         self.tracker_q.close();
         self.lock_stats().cross = router.cross;
-        out.scheduler_busy_ns = rec
-            .now()
-            .saturating_sub(start_ns)
-            .saturating_sub(blocked_ns)
-            .saturating_sub(d.waited_ns());
+        out.scheduler_busy_ns = d.busy_ns(start_ns, rec.now(), blocked_ns);
         out
     }
 

@@ -44,16 +44,20 @@ fn sequential_runs_an_event_forest_breadth_first() {
     }
 }
 
+/// A small stream of each kind: totally ordered, ePaxos commits, events.
+fn one_stream_of_each_kind() -> [Stream; 3] {
+    [
+        Stream::new(testkit::list(2), &testkit::workload(5, 100, 0.3, 0.1)),
+        testkit::commit_stream(5, 100, 2, 0.6),
+        testkit::event_stream(5, 30, 2, 3),
+    ]
+}
+
 /// Cancel after `k` deliveries: exactly the runnable prefix executes, and
 /// the oracle checks that set (not the whole stream).
 #[test]
 fn cancel_checks_the_runnable_prefix_for_every_kind() {
-    let streams = [
-        Stream::new(testkit::list(2), &testkit::workload(5, 100, 0.3, 0.1)),
-        testkit::commit_stream(5, 100, 2, 0.6),
-        testkit::event_stream(5, 30, 2, 3),
-    ];
-    for stream in &streams {
+    for stream in &one_stream_of_each_kind() {
         for k in [0usize, 1, 7, stream.deliveries() / 2] {
             let progress = Progress::new(2);
             let cancel = CancelToken::default();
@@ -79,12 +83,7 @@ fn cancel_checks_the_runnable_prefix_for_every_kind() {
 /// fixed, and each of these streams has a swapped pair that conflicts.
 #[test]
 fn the_swapped_pairs_variant_is_caught_on_every_kind() {
-    let streams = [
-        Stream::new(testkit::list(2), &testkit::workload(5, 100, 0.3, 0.1)),
-        testkit::commit_stream(5, 100, 2, 0.6),
-        testkit::event_stream(5, 30, 2, 3),
-    ];
-    for stream in &streams {
+    for stream in &one_stream_of_each_kind() {
         for _ in 0..3 {
             let r = testkit::run(&Sequential::new().into_broken(), stream, 1);
             assert!(!r.verdict.correct, "{:?} not caught", stream.kind());

@@ -145,12 +145,9 @@ impl WorkStealing {
 
 /// The four variants run totally ordered streams, routing by class.
 pub const NEEDS: Needs = Needs {
-    family: Family::WorkStealing,
-    streams: &[StreamKind::Total],
-    spaces: &[],
     covering_classes: true,
-    roles: &[],
     params: Some(("stealing", &["mapping", "queue_capacity", "spin"])),
+    ..Needs::new(Family::WorkStealing, &[StreamKind::Total])
 };
 
 /// The four `ws-*` ids, their fault (the name `broken::FAULT_NAME`), and
@@ -313,11 +310,7 @@ fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>) -> RunOutput {
         out.delivered += 1;
     }
     shared.close_all();
-    out.scheduler_busy_ns = rec
-        .now()
-        .saturating_sub(start_ns)
-        .saturating_sub(blocked_ns)
-        .saturating_sub(deliverer.waited_ns());
+    out.scheduler_busy_ns = deliverer.busy_ns(start_ns, rec.now(), blocked_ns);
     out
 }
 

@@ -167,15 +167,9 @@ fn full_queues_block_the_scheduler_and_never_exceed_the_bound() {
                 .queue_samples
                 .iter()
                 .all(|q| q.len as usize <= capacity));
-            let full = r.trace.iter().any(|e| {
-                matches!(
-                    e.kind,
-                    EventKind::WaitStart {
-                        reason: WaitReason::FullQueue,
-                        ..
-                    }
-                )
-            });
+            let full = testkit::wait_starts(&r, WaitReason::FullQueue)
+                .next()
+                .is_some();
             assert!(
                 full,
                 "{id} capacity {capacity}: the scheduler never blocked"
@@ -249,8 +243,7 @@ fn waits_are_paired_and_flags_alternate() {
         } else {
             WaitReason::Cycle
         };
-        assert!(r.trace.iter().any(|e| matches!(e.kind,
-            EventKind::WaitStart { reason, .. } if reason == sync_reason)));
+        assert!(testkit::wait_starts(&r, sync_reason).next().is_some());
         let releases = r
             .trace
             .iter()
