@@ -465,44 +465,59 @@ function pushList(out: number[], xs: readonly number[]): void {
   for (const x of xs) out.push(x);
 }
 
+/**
+ * The fields a checkpoint holds, in its order: numbers first, then lists
+ * (each as its length and its items). `serialize` and `deserialize` both
+ * walk these lists, so the two cannot disagree on the layout.
+ */
+const SCHEDULER_NUMBERS = [
+  'delivered',
+  'lastReq',
+  'lastClass',
+  'lastEnqReq',
+  'lastEnqTo',
+  'waitReason',
+  'epoch',
+  'exec',
+  'executed',
+] as const satisfies readonly (keyof SchedulerState)[];
+const LANE_NUMBERS = [
+  'exec',
+  'waitReason',
+  'waitReq',
+  'waitSinceNs',
+  'spins',
+  'executed',
+  'ready',
+  'stealVictim',
+  'sampledLen',
+  'current',
+  'waitOn',
+  'scc',
+] as const satisfies readonly (keyof LaneState)[];
+const LANE_LISTS = ['queue', 'stolen', 'stolenAll'] as const satisfies readonly (keyof LaneState)[];
+const GROUP_NUMBERS = [
+  'cls',
+  'req',
+  'cycle',
+  'executor',
+  'releasedAt',
+  'executing',
+  'executedBy',
+] as const satisfies readonly (keyof SyncGroup)[];
+
 /** Serialize `s` into numbers (Float64 keeps ns times exact). */
 export function serialize(s: ReplayState): Float64Array {
   const out: number[] = [s.position, s.tNs, s.lanes.length, s.graphSize, s.executedTotal];
-  const sc = s.scheduler;
-  out.push(
-    sc.delivered,
-    sc.lastReq,
-    sc.lastClass,
-    sc.lastEnqReq,
-    sc.lastEnqTo,
-    sc.waitReason,
-    sc.epoch,
-    sc.exec,
-    sc.executed,
-  );
+  for (const k of SCHEDULER_NUMBERS) out.push(s.scheduler[k]);
   for (const l of s.lanes) {
-    out.push(
-      l.exec,
-      l.waitReason,
-      l.waitReq,
-      l.waitSinceNs,
-      l.spins,
-      l.executed,
-      l.ready,
-      l.stealVictim,
-      l.sampledLen,
-      l.current,
-      l.waitOn,
-      l.scc,
-    );
-    pushList(out, l.queue);
-    pushList(out, l.stolen);
-    pushList(out, l.stolenAll);
+    for (const k of LANE_NUMBERS) out.push(l[k]);
+    for (const k of LANE_LISTS) pushList(out, l[k]);
   }
   pushList(out, s.graphReady);
   out.push(s.syncs.length);
   for (const g of s.syncs) {
-    out.push(g.cls, g.req, g.cycle, g.executor, g.releasedAt, g.executing, g.executedBy);
+    for (const k of GROUP_NUMBERS) out.push(g[k]);
     pushList(out, g.arrived);
   }
   return Float64Array.from(out);
@@ -522,65 +537,23 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
   const nLanes = next();
   const graphSize = next();
   const executedTotal = next();
-  const scheduler: SchedulerState = {
-    delivered: next(),
-    lastReq: next(),
-    lastClass: next(),
-    lastEnqReq: next(),
-    lastEnqTo: next(),
-    waitReason: next(),
-    epoch: next(),
-    exec: next(),
-    executed: next(),
-  };
+  const scheduler = emptyState(0).scheduler;
+  for (const k of SCHEDULER_NUMBERS) scheduler[k] = next();
   const lanes: LaneState[] = [];
   for (let i = 0; i < nLanes; i++) {
-    const exec = next();
-    const waitReason = next();
-    const waitReq = next();
-    const waitSinceNs = next();
-    const spins = next();
-    const executed = next();
-    const ready = next();
-    const stealVictim = next();
-    const sampledLen = next();
-    const current = next();
-    const waitOn = next();
-    const scc = next();
-    const queue = list();
-    const stolen = list();
-    const stolenAll = list();
-    lanes.push({
-      queue,
-      exec,
-      waitReason,
-      waitReq,
-      waitOn,
-      waitSinceNs,
-      spins,
-      executed,
-      ready,
-      stealVictim,
-      stolen,
-      stolenAll,
-      sampledLen,
-      current,
-      scc,
-    });
+    const lane = emptyLane();
+    for (const k of LANE_NUMBERS) lane[k] = next();
+    for (const k of LANE_LISTS) lane[k] = list();
+    lanes.push(lane);
   }
   const graphReady = list();
   const nSyncs = next();
   const syncs: SyncGroup[] = [];
   for (let i = 0; i < nSyncs; i++) {
-    const cls = next();
-    const req = next();
-    const cycle = next();
-    const executor = next();
-    const releasedAt = next();
-    const executing = next();
-    const executedBy = next();
-    const arrived = list();
-    syncs.push({ cls, req, cycle, arrived, executor, releasedAt, executing, executedBy });
+    const g = newGroup(-1, -1, -1);
+    for (const k of GROUP_NUMBERS) g[k] = next();
+    g.arrived = list();
+    syncs.push(g);
   }
   return { position, tNs, lanes, scheduler, syncs, graphSize, graphReady, executedTotal };
 }
