@@ -40,50 +40,50 @@ async function engineReady(page: Page): Promise<void> {
   await expect(page.getByTestId('check-button')).toBeEnabled({ timeout: 60_000 });
 }
 
-test('a schema error is shown at its line with its field path', async ({ page }) => {
+/** The 1-based number of the first line of `text` that holds `marker`. */
+function lineOf(text: string, marker: string): number {
+  return text.split('\n').findIndex((l) => l.includes(marker)) + 1;
+}
+
+/**
+ * Open the editor with the engine up, write `text`, and expect exactly one
+ * problem mentioning `about`, found by `source` (the schema at once, the
+ * engine within 15 s). Returns that problem.
+ */
+async function writeWithProblem(page: Page, text: string, about: string, source: 'schema' | 'engine') {
   await openAuthoring(page);
   await engineReady(page);
-  const text = smallScenario().replace('"threads": 2', '"threads": "two"');
-  const line = text.split('\n').findIndex((l) => l.includes('"threads": "two"')) + 1;
   await setEditorText(page, text);
-  const problem = page.getByTestId('problem').filter({ hasText: 'threads' });
-  await expect(problem).toHaveCount(1);
-  await expect(problem).toHaveAttribute('data-source', 'schema');
-  await expect(problem).toContainText(`${line}:14`);
+  const problem = page.getByTestId('problem').filter({ hasText: about });
+  await expect(problem).toHaveCount(1, source === 'engine' ? { timeout: 15_000 } : undefined);
+  await expect(problem).toHaveAttribute('data-source', source);
+  return problem;
+}
+
+test('a schema error is shown at its line with its field path', async ({ page }) => {
+  const text = smallScenario().replace('"threads": 2', '"threads": "two"');
+  const problem = await writeWithProblem(page, text, 'threads', 'schema');
+  await expect(problem).toContainText(`${lineOf(text, '"threads": "two"')}:14`);
   await expect(problem).toContainText(/integer/);
   // ... and in the editor itself, as a CodeMirror diagnostic.
   await expect(page.locator('.cm-lintRange-error').first()).toBeVisible();
 });
 
 test('an engine-only error (threads over the browser limit) is located the same way', async ({ page }) => {
-  await openAuthoring(page);
-  await engineReady(page);
   const text = smallScenario({ threads: 40 }); // the schema allows 64, the browser engine 16
-  const line = text.split('\n').findIndex((l) => l.includes('"threads": 40')) + 1;
-  await setEditorText(page, text);
-  const problem = page.getByTestId('problem').filter({ hasText: 'threads' });
-  await expect(problem).toHaveCount(1, { timeout: 15_000 });
-  await expect(problem).toHaveAttribute('data-source', 'engine');
-  await expect(problem).toContainText(`${line}:`);
+  const problem = await writeWithProblem(page, text, 'threads', 'engine');
+  await expect(problem).toContainText(`${lineOf(text, '"threads": 40')}:`);
   await expect(page.getByTestId('problems')).toHaveAttribute('data-count', '1');
 });
 
 test('an unknown class name in the workload mix is located by the engine', async ({ page }) => {
-  await openAuthoring(page);
-  await engineReady(page);
   const text = smallScenario({ workload: { seed: 1, requests: 2000, mix: { R1: 0.5, Q7: 0.5 } } });
-  const line = text.split('\n').findIndex((l) => l.includes('"Q7"')) + 1;
-  await setEditorText(page, text);
-  const problem = page.getByTestId('problem').filter({ hasText: 'Q7' });
-  await expect(problem).toHaveCount(1, { timeout: 15_000 });
-  await expect(problem).toHaveAttribute('data-source', 'engine');
-  await expect(problem).toContainText(`${line}:`);
+  const problem = await writeWithProblem(page, text, 'Q7', 'engine');
+  await expect(problem).toContainText(`${lineOf(text, '"Q7"')}:`);
   await expect(problem).toContainText('workload.mix.Q7');
 });
 
 test('a class mapping that breaks rule R.4 is located by the engine', async ({ page }) => {
-  await openAuthoring(page);
-  await engineReady(page);
   // R1 (concurrent, threads 0 and 1) conflicts with W1 (sequential, thread 0 only): R.4 wants R1's
   // threads inside W1's. Every other rule holds.
   const classes = {
@@ -98,10 +98,7 @@ test('a class mapping that breaks rule R.4 is located by the engine', async ({ p
     threads: 2,
     schedulers: [{ id: 'early', early: { mapping: { kind: 'explicit', classes } } }],
   });
-  await setEditorText(page, text);
-  const problem = page.getByTestId('problem').filter({ hasText: 'R.4' });
-  await expect(problem).toHaveCount(1, { timeout: 15_000 });
-  await expect(problem).toHaveAttribute('data-source', 'engine');
+  const problem = await writeWithProblem(page, text, 'R.4', 'engine');
   await expect(problem).toContainText('schedulers[0].early.mapping');
   await expect(page.getByTestId('problems')).toHaveAttribute('data-count', '1');
 });

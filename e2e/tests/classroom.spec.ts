@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { position, releaseOfSeveral, replayOnly, resetRunCount, runScenario, shot } from './classroom';
-import { openLab } from './lab';
+import { openReplay } from '../support/replay';
+import { position, releaseOfSeveral, resetRunCount, shot } from './classroom';
 
 /**
  * The Classroom tab, used as a teacher would: run a shipped scenario, open
@@ -17,9 +17,7 @@ test.beforeEach(() => {
 });
 
 test('early scheduling: a barrier shows who arrived and which thread executes', async ({ page }, info) => {
-  const { problems } = await openLab(page);
-  await runScenario(page, 'classroom-spin.json');
-  await replayOnly(page, 'early');
+  const problems = await openReplay(page, 'classroom-spin.json', 'early');
 
   // Step forward one trace event at a time (shift + arrow), then back.
   await page.keyboard.press('Shift+ArrowRight');
@@ -77,9 +75,7 @@ test('early scheduling: a barrier shows who arrived and which thread executes', 
 });
 
 test('busy-wait: a cycle releases once its threads arrived, one of them executing', async ({ page }, info) => {
-  const { problems } = await openLab(page);
-  await runScenario(page, 'classroom-spin.json');
-  await replayOnly(page, 'busy-wait');
+  const problems = await openReplay(page, 'classroom-spin.json', 'busy-wait');
   await page.getByTestId('view-sync').click();
   const group = await releaseOfSeveral(page);
   await expect(group).toHaveAttribute('data-kind', 'cycle');
@@ -97,10 +93,8 @@ test('busy-wait: a cycle releases once its threads arrived, one of them executin
 });
 
 test('work stealing: a steal is drawn from victim to stealer', async ({ page }, info) => {
-  const { problems } = await openLab(page);
   // The stealing lesson's scenario steals in every run (scripts/check-classroom.mjs checks 20).
-  await runScenario(page, 'ws-classroom.json');
-  await replayOnly(page, 'ws-conservative');
+  const problems = await openReplay(page, 'ws-classroom.json', 'ws-conservative');
   const next = page.getByTestId('next-steal');
   await expect(next).toBeEnabled();
   await page.getByTestId('view-sync').click();
@@ -129,8 +123,7 @@ test('work stealing: a steal is drawn from victim to stealer', async ({ page }, 
 });
 
 test('mapping: naive and optimized mappings side by side', async ({ page }, info) => {
-  const { problems } = await openLab(page);
-  await runScenario(page, 'classroom-mapping.json');
+  const problems = await openReplay(page, 'classroom-mapping.json');
   const boxes = page.getByTestId('run-choice').locator('input[type=checkbox]');
   // Pick the two early runs (naive and optimized).
   for (let i = 0; i < (await boxes.count()); i++) {

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { resetRunCount, runScenario, runShipped, shot } from "./classroom";
-import { openLab, skipWithoutFaultInjection } from "./lab";
+import { openLab } from "./lab";
+import * as run from "../support/run";
 
 /**
  * The event-coloring runtimes (Libasync-smp and Mely) in the browser: they
@@ -15,13 +16,6 @@ test.beforeEach(() => {
 /** How long one run of these specs may take (ms). */
 const RUN_TIMEOUT_MS = 120_000;
 
-/** `data-correct` of every result row. */
-async function rowVerdicts(page: Page) {
-  return page
-    .getByTestId("result-row")
-    .evaluateAll((rs) => rs.map((r) => r.getAttribute("data-correct")));
-}
-
 test("libasync and mely run the coloring scenarios in the browser and are judged correct", async ({
   page,
 }) => {
@@ -34,80 +28,47 @@ test("libasync and mely run the coloring scenarios in the browser and are judged
     (text) => text.replace('"requests": 20020', '"requests": 4004'),
     RUN_TIMEOUT_MS,
   );
-  expect(await rowVerdicts(page)).toEqual([
-    "true",
-    "true",
-    "true",
-    "true",
-    "true",
-  ]);
-  await expect(page.getByTestId("verdict")).toHaveAttribute(
-    "data-correct",
-    "true",
-  );
+  await run.expectAllCorrect(page, 5);
   // The SWS-like pipeline, traced (the classroom scenario).
   await runShipped(page, "coloring-sws.json", undefined, RUN_TIMEOUT_MS);
-  expect(await rowVerdicts(page)).toEqual(["true", "true", "true"]);
-  await expect(page.getByTestId("verdict")).toHaveAttribute(
-    "data-correct",
-    "true",
-  );
+  await run.expectAllCorrect(page, 3);
   expect(problems).toEqual([]);
 });
 
 test("a stealer that takes the color being executed is caught by the oracle in the browser", async ({
   page,
 }) => {
-  const { engine } = await openLab(page);
-  await skipWithoutFaultInjection(engine);
+  await run.openLabWithFaults(page);
   // Many rounds of long fork events of color 0 on core 0: the idle core
   // steals color 0 while its victim runs one, and runs the next fork at the
   // same time. Several entries per runtime, because a schedule can be lucky.
-  const broken = (id: string, i: number) => ({
-    id,
-    label: `${id}-broken-${i}`,
-    fault: "steal-running",
-  });
-  await page.getByTestId("tab-run").click();
-  await page.getByTestId("scenario-text").fill(
-    JSON.stringify(
-      {
-        name: "Broken coloring runtimes",
-        description: "Fault injection: a steal takes the color being run.",
-        app: { kind: "handlers", colors: 3 },
-        workload: {
-          seed: 3,
-          requests: 300,
-          events: {
-            kind: "unbalanced",
-            round: 2,
-            long_share: 1.0,
-            long_ns: [50000, 100000],
-            handlers: { fork: { ns: 100000 } },
-          },
+  await run.scenarioJson(
+    page,
+    {
+      name: "Broken coloring runtimes",
+      description: "Fault injection: a steal takes the color being run.",
+      app: { kind: "handlers", colors: 3 },
+      workload: {
+        seed: 3,
+        requests: 300,
+        events: {
+          kind: "unbalanced",
+          round: 2,
+          long_share: 1.0,
+          long_ns: [50000, 100000],
+          handlers: { fork: { ns: 100000 } },
         },
-        threads: 2,
-        schedulers: [1, 2, 3].flatMap((i) => [
-          broken("libasync", i),
-          broken("mely", i),
-        ]),
-        run: { trace: false },
       },
-      null,
-      2,
-    ),
+      threads: 2,
+      schedulers: [
+        ...run.brokenEntries("libasync", "steal-running", 3),
+        ...run.brokenEntries("mely", "steal-running", 3),
+      ],
+      run: { trace: false },
+    },
+    RUN_TIMEOUT_MS,
   );
-  await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute(
-    "data-phase",
-    "done",
-    { timeout: 120_000 },
-  );
-  const rows = await rowVerdicts(page);
-  expect(rows).toHaveLength(6);
-  expect(rows).toContain("false");
-  const verdict = page.getByTestId("verdict");
-  await expect(verdict).toHaveAttribute("data-correct", "false");
+  const verdict = await run.expectCaught(page, 6);
   // The violation names a color: two events of it at once, or out of order
   // ("events of color 0 ran out of registration order: ...").
   await expect(verdict).toContainText(

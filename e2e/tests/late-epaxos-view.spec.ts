@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { position, resetRunCount, runScenario, shot } from "./classroom";
-import { openLab } from "./lab";
+import { openReplay } from "../support/replay";
+import { position, resetRunCount, shot } from "./classroom";
 
 /**
  * The Classroom's dependency-graph view (web/src/views/late-epaxos/) on the
@@ -16,8 +16,7 @@ test("the ePaxos instance graph boxes SCCs in execution order and follows the re
   page,
 }, info) => {
   await page.setViewportSize({ width: 1280, height: 720 });
-  const { problems } = await openLab(page);
-  await runScenario(page, "classroom-epaxos.json");
+  const problems = await openReplay(page, "classroom-epaxos.json");
   // Replay both runs side by side.
   const pe = page.getByTestId("pick-pepaxos");
   if (!(await pe.isChecked())) await pe.click();
@@ -90,8 +89,7 @@ test("the CBASE graph shows its bound, the ready requests and the lock queue", a
   page,
 }, info) => {
   await page.setViewportSize({ width: 1280, height: 720 });
-  const { problems } = await openLab(page);
-  await runScenario(page, "classroom-late.json");
+  const problems = await openReplay(page, "classroom-late.json");
   await page.getByTestId("view-graph").click();
   const view = page.getByTestId("graphs-view");
   await expect(view.getByTestId("late-track")).toHaveCount(1);

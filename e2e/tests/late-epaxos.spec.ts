@@ -1,5 +1,6 @@
-import { test, expect, type Page } from "@playwright/test";
-import { openLab, skipWithoutFaultInjection } from "./lab";
+import { test, expect } from "@playwright/test";
+import { openLab } from "./lab";
+import * as run from "../support/run";
 
 /**
  * Late scheduling, ePaxos and PePaxos in the browser: the schedulers run on
@@ -8,28 +9,11 @@ import { openLab, skipWithoutFaultInjection } from "./lab";
  * injection builds only) are caught by the oracle.
  */
 
-/** Put `scenario` in the source box, run it, wait for the end. */
-async function runScenario(page: Page, scenario: object) {
-  await page.getByTestId("tab-run").click();
-  await page
-    .getByTestId("scenario-text")
-    .fill(JSON.stringify(scenario, null, 2));
-  await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
-}
-
-/** `data-correct` of every result row. */
-async function rowVerdicts(page: Page) {
-  return page
-    .getByTestId("result-row")
-    .evaluateAll((rs) => rs.map((r) => r.getAttribute("data-correct")));
-}
-
 test("late, epaxos and pepaxos run in the browser and are judged correct", async ({
   page,
 }) => {
   const { problems } = await openLab(page);
-  await runScenario(page, {
+  await run.scenarioJson(page, {
     name: "Late in the browser",
     description: "CBASE on a mixed list workload.",
     app: { kind: "linked-list", shards: 2, size: 1000 },
@@ -38,11 +22,11 @@ test("late, epaxos and pepaxos run in the browser and are judged correct", async
     schedulers: [{ id: "sequential" }, { id: "late" }],
     run: { trace: true },
   });
-  expect(await rowVerdicts(page)).toEqual(["true", "true"]);
+  expect(await run.rowVerdicts(page)).toEqual(["true", "true"]);
 
   // A simulated ePaxos commit stream with collisions (no batching, all
   // writes on one list): SCCs of several instances.
-  await runScenario(page, {
+  await run.scenarioJson(page, {
     name: "ePaxos in the browser",
     description: "A simulated commit stream.",
     app: { kind: "linked-list", shards: 1, size: 100 },
@@ -56,51 +40,40 @@ test("late, epaxos and pepaxos run in the browser and are judged correct", async
     schedulers: [{ id: "sequential" }, { id: "epaxos" }, { id: "pepaxos" }],
     run: { trace: true },
   });
-  expect(await rowVerdicts(page)).toEqual(["true", "true", "true"]);
-  await expect(page.getByTestId("verdict")).toHaveAttribute(
-    "data-correct",
-    "true",
-  );
+  await run.expectAllCorrect(page, 3);
   expect(problems).toEqual([]);
 });
 
 test("broken late and pepaxos variants are caught in the browser", async ({
   page,
 }) => {
-  const { engine } = await openLab(page);
-  await skipWithoutFaultInjection(engine);
+  await run.openLabWithFaults(page);
   // Slow conflicting writes and two workers: an SCC started before the one
   // it depends on finished, or a graph without edges, runs two of them
   // together. Several entries, because a schedule can be lucky.
-  const entries = (id: string, fault: string) =>
-    [1, 2, 3].map((i) => ({ id, label: `${id}-${i}`, fault }));
-  await runScenario(page, {
+  await run.scenarioJson(page, {
     name: "Broken PePaxos",
     description:
       "Fault injection: SCCs do not wait for the SCCs they depend on.",
     app: { kind: "spin", shards: 1, ns: 100000 },
     workload: { seed: 4, requests: 300, writes: 1, commits: { batch_max: 1 } },
     threads: 2,
-    schedulers: entries("pepaxos", "pepaxos-skip-scc-wait"),
+    schedulers: run.brokenEntries("pepaxos", "pepaxos-skip-scc-wait", 3),
     run: { trace: false },
   });
-  expect(await rowVerdicts(page)).toContain("false");
-  await expect(page.getByTestId("verdict")).toHaveAttribute(
-    "data-correct",
-    "false",
-  );
-  await expect(page.getByTestId("verdict")).toContainText(
+  const verdict = await run.expectCaught(page);
+  await expect(verdict).toContainText(
     /conflicting requests reversed|sequential execution answers|differs from sequential/,
   );
 
-  await runScenario(page, {
+  await run.scenarioJson(page, {
     name: "Broken late",
     description: "Fault injection: a dependency graph without edges.",
     app: { kind: "spin", shards: 1, ns: 100000 },
     workload: { seed: 4, requests: 300, writes: 1 },
     threads: 2,
-    schedulers: entries("late", "late-ignore-conflicts"),
+    schedulers: run.brokenEntries("late", "late-ignore-conflicts", 3),
     run: { trace: false },
   });
-  expect(await rowVerdicts(page)).toContain("false");
+  await run.expectCaught(page);
 });

@@ -1,5 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
-import { presentLesson, shot } from "./classroom";
+import {
+  bookmark,
+  expectCaption,
+  expectNoPaperNumbers,
+  lessonTool,
+  openLesson,
+} from "../support/lesson";
+import { shot } from "./classroom";
 import { openLab } from "./lab";
 
 /**
@@ -11,38 +18,6 @@ import { openLab } from "./lab";
 
 test.use({ trace: "off" });
 
-/** Text of the whole page, for the "no paper numbers" check. */
-async function pageText(page: Page): Promise<string> {
-  return (await page.locator("body").innerText()).replace(/\s+/g, " ");
-}
-
-const PAPER_NUMBER = /paper 0\d\d|(?<![\d,.])\b00[0-4]\b/i;
-
-async function startLesson(page: Page, id: string) {
-  // As on a projector: the presentation layout (large type, no sidebar) at 1280x720.
-  await presentLesson(page, id);
-  await expect(page.getByTestId("timeline")).toBeVisible();
-}
-
-/** Click a lesson tool (compare, a what-if): on a short screen it is folded behind "more" first. */
-async function lessonTool(page: Page, id: string) {
-  const more = page.getByTestId("lesson-more");
-  if (
-    (await more.count()) > 0 &&
-    (await more.getAttribute("aria-expanded")) !== "true"
-  )
-    await more.click();
-  await page.getByTestId(id).click();
-}
-
-/** Click bookmark `i` (it must be enabled: the run reached that moment) and return its finder. */
-async function bookmark(page: Page, i: number): Promise<string> {
-  const b = page.getByTestId(`bookmark-${i}`);
-  await expect(b, `bookmark ${i} reached in this run`).toBeEnabled();
-  await b.click();
-  return (await b.getAttribute("data-finder"))!;
-}
-
 test("the first screen offers the lessons and the instructor guide", async ({
   page,
 }, info) => {
@@ -53,7 +28,7 @@ test("the first screen offers the lessons and the instructor guide", async ({
   );
   await expect(page.locator("[data-lesson]")).toHaveCount(8);
   await expect(page.getByTestId("start-lesson-barriers")).toBeEnabled();
-  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  await expectNoPaperNumbers(page);
   await shot(page, info, "lessons-first-screen");
   await page.getByTestId("open-guide").click();
   await expect(page.getByTestId("guide")).toContainText("10-minute lesson");
@@ -64,14 +39,11 @@ test("the first screen offers the lessons and the instructor guide", async ({
 test("lesson 1: a write goes to both queues and both threads meet at the barrier", async ({
   page,
 }, info) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, "barriers");
+  const problems = await openLesson(page, "barriers");
   await expect(page.getByTestId("pseudo-panel")).toContainText("early");
 
   await bookmark(page, 0);
-  await expect(page.getByTestId("step-caption")).toContainText(
-    "into the queue of every thread",
-  );
+  await expectCaption(page, "into the queue of every thread");
   await shot(page, info, "lesson-barriers-dispatch");
 
   await bookmark(page, 1);
@@ -87,29 +59,28 @@ test("lesson 1: a write goes to both queues and both threads meet at the barrier
   expect(
     (await executing.first().getAttribute("data-arrived"))!.split(",").sort(),
   ).toEqual([...members].sort());
-  await expect(page.getByTestId("step-caption")).toContainText("have arrived");
+  await expectCaption(page, "have arrived");
   await shot(page, info, "lesson-barriers-gathered");
 
   await bookmark(page, 2);
   await expect(
     page.locator("[data-testid=sync-group][data-just-released=true]"),
   ).toHaveAttribute("data-phase", "released");
-  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  await expectNoPaperNumbers(page);
   expect(problems).toEqual([]);
 });
 
 test("lesson 2: a thread spins in a busy-wait cycle until the last to arrive runs the request", async ({
   page,
 }, info) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, "cycles");
+  const problems = await openLesson(page, "cycles");
   await bookmark(page, 0);
   await expect(
     page
       .locator("[data-testid=sync-group][data-kind=cycle] [data-role=spins]")
       .first(),
   ).toBeVisible();
-  await expect(page.getByTestId("step-caption")).toContainText("spins");
+  await expectCaption(page, "spins");
   await shot(page, info, "lesson-cycles-spin");
   await bookmark(page, 1);
   await expect(
@@ -126,15 +97,14 @@ test("lesson 2: a thread spins in a busy-wait cycle until the last to arrive run
 test("lesson 3: an idle thread steals a batch, drawn from victim to stealer", async ({
   page,
 }, info) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, "stealing");
+  const problems = await openLesson(page, "stealing");
   await bookmark(page, 0);
   const arrow = page.getByTestId("steal-arrow").first();
   await expect(arrow).toBeVisible();
   expect(await arrow.getAttribute("data-victim")).not.toBe(
     await arrow.getAttribute("data-stealer"),
   );
-  await expect(page.getByTestId("step-caption")).toContainText("steals");
+  await expectCaption(page, "steals");
   await expect(page.locator("[data-current=true]")).toContainText("stolen");
   await shot(page, info, "lesson-stealing-steal");
   await bookmark(page, 1);
@@ -146,38 +116,47 @@ test("lesson 3: an idle thread steals a batch, drawn from victim to stealer", as
 test("lesson 4: the late scheduler's graph fills, blocks the scheduler, and hands out ready requests", async ({
   page,
 }, info) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, "late");
+  const problems = await openLesson(page, "late");
   await expect(page.getByTestId("pseudo-panel")).toContainText("late");
   await bookmark(page, 0);
   const track = page.getByTestId("late-track");
   await expect(track).toBeVisible();
-  await expect(track.getByTestId("graph-full")).toContainText("scheduler blocked");
-  await expect(page.getByTestId("step-caption")).toContainText("graph is full");
+  await expect(track.getByTestId("graph-full")).toContainText(
+    "scheduler blocked",
+  );
+  await expectCaption(page, "graph is full");
   await shot(page, info, "lesson-late-full");
   await bookmark(page, 1);
-  await expect(page.getByTestId("step-caption")).toContainText("leaves the graph");
-  await expect(track.locator("[data-testid=late-node][data-state=ready]").first()).toBeVisible();
+  await expectCaption(page, "leaves the graph");
+  await expect(
+    track.locator("[data-testid=late-node][data-state=ready]").first(),
+  ).toBeVisible();
   // The workers in the graph view say what the lanes say.
   await expect(track.getByTestId("thread-list").locator("li")).toHaveCount(3);
-  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  await expectNoPaperNumbers(page);
   expect(problems).toEqual([]);
 });
 
 test("lesson 5: one collision makes an SCC; PePaxos runs independent SCCs side by side", async ({
   page,
 }, info) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, "epaxos");
+  const problems = await openLesson(page, "epaxos");
   // Both runs, side by side, in the dependency graph.
   await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
   await expect(page.getByTestId("epaxos-track")).toHaveCount(2);
   await bookmark(page, 0);
   const boxes = page.locator("[data-testid=scc-box]");
   const sizes = await boxes.evaluateAll((bs) =>
-    bs.map((b) => (b.getAttribute("data-members") ?? "").split(",").filter(Boolean).length),
+    bs.map(
+      (b) =>
+        (b.getAttribute("data-members") ?? "").split(",").filter(Boolean)
+          .length,
+    ),
   );
-  expect(Math.max(...sizes), "an SCC of several instances is drawn").toBeGreaterThanOrEqual(2);
+  expect(
+    Math.max(...sizes),
+    "an SCC of several instances is drawn",
+  ).toBeGreaterThanOrEqual(2);
   await shot(page, info, "lesson-epaxos-collision");
   const side = await bookmark(page, 1);
   expect(side).toBe("scc-parallel");
@@ -185,36 +164,41 @@ test("lesson 5: one collision makes an SCC; PePaxos runs independent SCCs side b
   const running = await pe
     .locator("[data-testid=scc-box][data-state=running]")
     .evaluateAll((bs) => bs.map((b) => b.getAttribute("data-worker")));
-  expect(new Set(running).size, "SCCs running on two workers at once").toBeGreaterThanOrEqual(2);
+  expect(
+    new Set(running).size,
+    "SCCs running on two workers at once",
+  ).toBeGreaterThanOrEqual(2);
   await shot(page, info, "lesson-epaxos-parallel");
   // Every native run had cross-SCC waits (docs/benchmarks/classroom-mechanisms.md): not optional.
   expect(await bookmark(page, 2)).toBe("scc-wait");
-  const waiting = pe.locator("[data-testid=thread-list] li[data-activity=dependency]");
+  const waiting = pe.locator(
+    "[data-testid=thread-list] li[data-activity=dependency]",
+  );
   await expect(waiting).toHaveCount(1);
-  await expect(waiting).toContainText(/waiting for SCC #\d+'s dependency on instance \d+/);
-  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  await expect(waiting).toContainText(
+    /waiting for SCC #\d+'s dependency on instance \d+/,
+  );
+  await expectNoPaperNumbers(page);
   expect(problems).toEqual([]);
 });
 
 test("repartitioning lesson: Base pauses, Async switches maps, a scan makes workers meet", async ({
   page,
 }) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, "repartitioning");
+  const problems = await openLesson(page, "repartitioning");
   await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
   for (let i = 0; i < 3; i++) await bookmark(page, i);
   // The last bookmark opens the lanes at a sync: a worker there says so.
   await expect(page.getByTestId("threads-view").first()).toBeVisible();
   await expect(page.getByTestId("step-caption").first()).toBeVisible();
-  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  await expectNoPaperNumbers(page);
   expect(problems).toEqual([]);
 });
 
 test("event coloring lesson: a whole color stolen, Mely's stealing queue, a steal refused with its reason", async ({
   page,
 }, info) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, "coloring");
+  const problems = await openLesson(page, "coloring");
   const view = page.getByTestId("coloring-view");
   await expect(view).toBeVisible();
   const tracks = view.getByTestId("coloring-track");
@@ -234,9 +218,7 @@ test("event coloring lesson: a whole color stolen, Mely's stealing queue, a stea
   // Each core's queue: one chip per queued event, counts that add up.
   const cores = lib.getByTestId("coloring-core");
   await expect(cores).toHaveCount(2);
-  await expect(page.getByTestId("step-caption").first()).toContainText(
-    "steals color",
-  );
+  await expectCaption(page, "steals color", 0);
   await shot(page, info, "lesson-coloring-steal");
   // 2. (When this run had one) a steal that cost more than the work it moved.
   if (await page.getByTestId("bookmark-1").isEnabled()) {
@@ -260,15 +242,14 @@ test("event coloring lesson: a whole color stolen, Mely's stealing queue, a stea
   // 4. The stolen events in the stealer's queue, in the threads view.
   expect(await bookmark(page, 3)).toBe("color-steal");
   await expect(page.getByTestId("threads-view").first()).toBeVisible();
-  expect(await pageText(page)).not.toMatch(PAPER_NUMBER);
+  await expectNoPaperNumbers(page);
   expect(problems).toEqual([]);
 });
 
 test("optional lesson: naive and optimized mappings side by side, differences marked", async ({
   page,
 }, info) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, "mapping");
+  const problems = await openLesson(page, "mapping");
   await expect(page.getByTestId("mapping-table")).toHaveCount(2);
   await expect(page.locator("[data-differs=true]").first()).toBeVisible();
   await shot(page, info, "lesson-mapping");
@@ -278,8 +259,7 @@ test("optional lesson: naive and optimized mappings side by side, differences ma
 test("what if: more writes, re-run on the same seed, compare with the run before", async ({
   page,
 }) => {
-  const { problems } = await openLab(page);
-  await startLesson(page, "barriers");
+  const problems = await openLesson(page, "barriers");
   const before = Number(
     await page.getByTestId("position").getAttribute("data-events"),
   );

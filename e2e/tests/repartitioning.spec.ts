@@ -1,6 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { resetRunCount, runScenario, shot } from "./classroom";
-import { openLab, skipWithoutFaultInjection } from "./lab";
+import { openLab } from "./lab";
+import * as run from "../support/run";
 
 test.beforeEach(() => {
   resetRunCount();
@@ -25,19 +26,6 @@ function ycsbScenario(
   };
 }
 
-/** Put `scenario` in the scenario text, run it, wait for the end. */
-async function runScenarioText(page: Page, scenario: object) {
-  await page
-    .getByTestId("scenario-text")
-    .fill(JSON.stringify(scenario, null, 2));
-  await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute(
-    "data-phase",
-    "done",
-    { timeout: 120_000 },
-  );
-}
-
 test("the four repartitioning strategies run in the browser and are judged correct", async ({
   page,
 }) => {
@@ -54,39 +42,27 @@ test("the four repartitioning strategies run in the browser and are judged corre
     ],
     { trace: true },
   );
-  await runScenarioText(page, scenario);
-  await expect(page.getByTestId("verdict")).toHaveAttribute(
-    "data-correct",
-    "true",
-  );
-  const rows = await page
-    .getByTestId("result-row")
-    .evaluateAll((rs) => rs.map((r) => r.getAttribute("data-correct")));
-  expect(rows).toEqual(["true", "true", "true", "true"]);
+  await run.scenarioJson(page, scenario, 120_000);
+  await run.expectAllCorrect(page, 4);
 });
 
 test("map switches without their sync are caught by the oracle in the browser", async ({
   page,
 }) => {
-  const { engine } = await openLab(page);
-  await skipWithoutFaultInjection(engine);
+  await run.openLabWithFaults(page);
   // Async keeps scheduling while maps switch; bounded queues and a paced
   // execution keep the old owners' queues full of requests on moved keys,
   // which the new owners run too early without the switch's sync. Several
   // entries, because a schedule can be lucky.
-  const broken = (i: number) => ({
-    id: "repart-async",
-    label: `broken-${i}`,
-    fault: "repart-no-switch-sync",
+  const broken = run.brokenEntries("repart-async", "repart-no-switch-sync", 4, {
     repart: { window: 300, queue_bound: 32 },
   });
-  const scenario = ycsbScenario("a", 300, 3000, [1, 2, 3, 4].map(broken), {
+  const scenario = ycsbScenario("a", 300, 3000, broken, {
     trace: false,
     pace_ns: 20000,
   });
-  await runScenarioText(page, scenario);
-  const verdict = page.getByTestId("verdict");
-  await expect(verdict).toHaveAttribute("data-correct", "false");
+  await run.scenarioJson(page, scenario, 120_000);
+  const verdict = await run.expectVerdict(page, false);
   await expect(verdict).toContainText(/conflicting requests reversed/);
 });
 

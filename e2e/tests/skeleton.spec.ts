@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { openLab, skipWithoutFaultInjection } from "./lab";
+import { openLab } from "./lab";
+import * as run from "../support/run";
 
 test("the default scenario runs on several threads and is judged correct", async ({
   page,
@@ -51,9 +52,7 @@ test("the default scenario runs on several threads and is judged correct", async
 test("a broken scenario shows a located error and the lab stays usable", async ({
   page,
 }) => {
-  await openLab(page);
-  const source = page.getByTestId("scenario-text");
-  const original = await source.inputValue();
+  const { source, original } = await run.openScenarioSource(page);
   expect(original).toMatch(/"threads": \d+/);
 
   // Ask for zero worker threads: the engine refuses, pointing at the line.
@@ -85,18 +84,12 @@ test("a broken scenario shows a located error and the lab stays usable", async (
 test("a deliberately broken stealer is caught: red verdict naming the pair", async ({
   page,
 }) => {
-  const { engine } = await openLab(page);
-  await skipWithoutFaultInjection(engine);
+  await run.openLabWithFaults(page);
 
   // Slow requests, most of them on one hot shard, 30% writes: sequential
   // requests wait in front of concurrent ones, which the broken stealer
   // (ignores the ready/exec flags and markers) takes and runs too early.
   // Several entries, because a schedule can be lucky; each is checked.
-  const broken = (i: number) => ({
-    id: "ws-aggressive",
-    label: `broken-${i}`,
-    fault: "ws-ignore-flags",
-  });
   const scenario = {
     name: "Broken stealer",
     description: "Fault injection: the oracle must catch the broken stealer.",
@@ -109,34 +102,22 @@ test("a deliberately broken stealer is caught: red verdict naming the pair", asy
       skew: { kind: "skewed", hot: 0, share: 0.95 },
     },
     threads: 4,
-    schedulers: [1, 2, 3, 4].map(broken),
+    schedulers: run.brokenEntries("ws-aggressive", "ws-ignore-flags", 4),
     run: { trace: false },
   };
-  await page
-    .getByTestId("scenario-text")
-    .fill(JSON.stringify(scenario, null, 2));
-  await page.getByTestId("run").click();
-  await expect(page.getByTestId("phase")).toHaveAttribute("data-phase", "done");
+  await run.scenarioJson(page, scenario);
 
-  const verdict = page.getByTestId("verdict");
-  await expect(verdict).toHaveAttribute("data-correct", "false");
+  const verdict = await run.expectCaught(page, 4);
   // The message names the two conflicting requests and their classes.
   await expect(verdict).toContainText(
     /conflicting requests reversed: #\d+ \(\w+\) started before #\d+ \(\w+\) finished/,
   );
-  const rows = await page
-    .getByTestId("result-row")
-    .evaluateAll((rs) => rs.map((r) => r.getAttribute("data-correct")));
-  expect(rows).toHaveLength(4);
-  expect(rows).toContain("false");
 });
 
 test("a long run shows live throughput and Cancel stops it, judging what ran", async ({
   page,
 }) => {
-  await openLab(page);
-  const source = page.getByTestId("scenario-text");
-  const original = await source.inputValue();
+  const { source, original } = await run.openScenarioSource(page);
   // Ten times the requests, each paced to 20 µs: several seconds per scheduler.
   const long = original
     .replace(/"requests": \d+/, '"requests": 200000')

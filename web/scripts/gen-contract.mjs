@@ -10,10 +10,7 @@
 // objects (properties, required, additionalProperties as a map), arrays and
 // tuples (prefixItems), string enums and `const` unions, tagged unions
 // (oneOf of objects), `anyOf` with null, type lists, and `$ref`s to `$defs`.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+import { writeWhenRun } from './generated.mjs';
 
 const SCALAR = { integer: 'number', number: 'number', string: 'string', boolean: 'boolean', null: 'null' };
 
@@ -111,8 +108,4 @@ export function generate(contract) {
   return lines.join('\n');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const contract = JSON.parse(readFileSync(here('../src/engine/contract.schema.json'), 'utf8'));
-  writeFileSync(here('../src/engine/contract.gen.ts'), generate(contract));
-  console.log('wrote src/engine/contract.gen.ts');
-}
+writeWhenRun(import.meta.url, '../src/engine/contract.schema.json', '../src/engine/contract.gen.ts', generate);

@@ -3,10 +3,7 @@
 //   node scripts/gen-vocabulary.mjs
 // A vitest test (src/trace/vocabulary.test.ts) fails when the generated file
 // is stale; a cargo test fails when vocabulary.json is.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+import { writeWhenRun } from './generated.mjs';
 
 /** `exec-start` -> `ExecStart`. */
 const pascal = (kebab) =>
@@ -120,8 +117,4 @@ export function generate(vocab) {
   return lines.join('\n');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const vocab = JSON.parse(readFileSync(here('../src/trace/vocabulary.json'), 'utf8'));
-  writeFileSync(here('../src/trace/vocabulary.gen.ts'), generate(vocab));
-  console.log('wrote src/trace/vocabulary.gen.ts');
-}
+writeWhenRun(import.meta.url, '../src/trace/vocabulary.json', '../src/trace/vocabulary.gen.ts', generate);

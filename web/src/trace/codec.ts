@@ -23,6 +23,7 @@ import {
   SMALL,
   type NamedEvent,
 } from './vocabulary.gen';
+import { onEvent } from './dispatch';
 
 export type { NamedEvent } from './vocabulary.gen';
 export {
@@ -243,138 +244,140 @@ export const HOME_HOW: Record<number, string> = {
   [SMALL.ColorHome.how.FixedCore]: 'a fixed core',
 };
 
-/** A short human description of an event, for tooltips and the log. */
 /** How `describe` words an event. `cycle: false` leaves out the cycle number of sync events (a barrier has none). */
 export interface DescribeOptions {
   cycle?: boolean;
 }
 
-export function describe(e: TraceEvent, className: (c: number) => string, opts: DescribeOptions = {}): string {
-  const cycleOf = (c: number) => (opts.cycle === false ? '' : ` (cycle ${c})`);
-  const who = e.thread === SCHEDULER ? 'scheduler' : e.thread >= 0xff00 ? `aux ${e.thread - 0xff00}` : `T${e.thread}`;
-  const f = (w: FieldWord) => field(e, w);
-  switch (e.kind) {
-    case KIND.Delivered:
-      return `${who} delivered r${f(F.Delivered.req)} (${className(f(F.Delivered.class))})`;
-    case KIND.Enqueued:
-      return `${who} put r${f(F.Enqueued.req)} in T${f(F.Enqueued.to)}'s queue`;
-    case KIND.Dequeued:
-      return `${who} took r${f(F.Dequeued.req)} from its queue`;
-    case KIND.ExecStart:
-      return `${who} starts executing r${f(F.ExecStart.req)}`;
-    case KIND.ExecEnd:
-      return `${who} finished r${f(F.ExecEnd.req)}`;
-    case KIND.WaitStart:
-      return `${who} waits (${REASON_NAMES[f(F.WaitStart.reason)] ?? f(F.WaitStart.reason)})${onReq(f(F.WaitStart.req))}`;
-    case KIND.WaitEnd: {
-      const spins = f(F.WaitEnd.spins);
+/** What every sentence of `describe` uses: the thread's name, the event's fields, the class names. */
+interface Wording {
+  who: string;
+  f(w: FieldWord): number;
+  className(c: number): string;
+  /** ` (cycle N)`, or nothing when the caller leaves cycle numbers out. */
+  cycleOf(c: number): string;
+}
+
+/** The sentence of each kind; a kind without one is named by its code. */
+const SENTENCE = onEvent<TraceEvent, Wording, string>(
+  {
+    Delivered: (_e, c) => `${c.who} delivered r${c.f(F.Delivered.req)} (${c.className(c.f(F.Delivered.class))})`,
+    Enqueued: (_e, c) => `${c.who} put r${c.f(F.Enqueued.req)} in T${c.f(F.Enqueued.to)}'s queue`,
+    Dequeued: (_e, c) => `${c.who} took r${c.f(F.Dequeued.req)} from its queue`,
+    ExecStart: (_e, c) => `${c.who} starts executing r${c.f(F.ExecStart.req)}`,
+    ExecEnd: (_e, c) => `${c.who} finished r${c.f(F.ExecEnd.req)}`,
+    WaitStart: (_e, c) =>
+      `${c.who} waits (${REASON_NAMES[c.f(F.WaitStart.reason)] ?? c.f(F.WaitStart.reason)})${onReq(c.f(F.WaitStart.req))}`,
+    WaitEnd: (_e, c) => {
+      const spins = c.f(F.WaitEnd.spins);
       return (
-        `${who} stops waiting (${REASON_NAMES[f(F.WaitEnd.reason)] ?? f(F.WaitEnd.reason)})${onReq(f(F.WaitEnd.req))}` +
+        `${c.who} stops waiting (${REASON_NAMES[c.f(F.WaitEnd.reason)] ?? c.f(F.WaitEnd.reason)})${onReq(c.f(F.WaitEnd.req))}` +
         (spins > 0 ? ` after ${spins} spins` : '')
       );
-    }
-    case KIND.SyncArrive:
-      return `${who} arrives at ${className(f(F.SyncArrive.class))}'s sync for r${f(F.SyncArrive.req)}${cycleOf(f(F.SyncArrive.cycle))}`;
-    case KIND.SyncRelease:
-      return `${className(f(F.SyncRelease.class))}'s sync for r${f(F.SyncRelease.req)} released; T${f(F.SyncRelease.executor)} executed it${cycleOf(f(F.SyncRelease.cycle))}`;
-    case KIND.Steal:
-      return `${who} steals ${f(F.Steal.count)} request(s) from T${f(F.Steal.victim)}, first r${f(F.Steal.first)}`;
-    case KIND.StealDone:
-      return `${who} finished the work stolen from T${f(F.StealDone.victim)}`;
-    case KIND.Flag:
-      return `${who} ready flag = ${f(F.Flag.ready)}`;
-    case KIND.GraphInsert:
-      return `${who} inserts r${f(F.GraphInsert.req)} in the graph with ${f(F.GraphInsert.deps)} dependencies`;
-    case KIND.GraphRemove:
-      return `${who} removes r${f(F.GraphRemove.req)} from the graph`;
-    case KIND.GroupFound:
-      return `${who} found ${sccName(f(F.GroupFound.group))} (${f(F.GroupFound.size)} instances), number ${f(F.GroupFound.position) + 1} in its graph's order`;
-    case KIND.MapSwitch:
-      return `${who} switches to partition map ${f(F.MapSwitch.epoch)} (${f(F.MapSwitch.moved)} keys moved)`;
-    case KIND.QueueLen:
-      return `T${f(F.QueueLen.of)}'s queue holds ${f(F.QueueLen.len)}`;
-    case KIND.DepEdge:
-      return `r${f(F.DepEdge.from)} depends on r${f(F.DepEdge.to)}`;
-    case KIND.GroupMember:
-      return `the instance of r${f(F.GroupMember.req)} belongs to ${sccName(f(F.GroupMember.group))}`;
-    case KIND.Registered: {
-      const parent = f(F.Registered.parent);
-      const child = f(F.Registered.child);
-      const where = `color ${f(F.Registered.color)}, into T${f(F.Registered.core)}'s queue`;
+    },
+    SyncArrive: (_e, c) =>
+      `${c.who} arrives at ${c.className(c.f(F.SyncArrive.class))}'s sync for r${c.f(F.SyncArrive.req)}${c.cycleOf(c.f(F.SyncArrive.cycle))}`,
+    SyncRelease: (_e, c) =>
+      `${c.className(c.f(F.SyncRelease.class))}'s sync for r${c.f(F.SyncRelease.req)} released; T${c.f(F.SyncRelease.executor)} executed it${c.cycleOf(c.f(F.SyncRelease.cycle))}`,
+    Steal: (_e, c) =>
+      `${c.who} steals ${c.f(F.Steal.count)} request(s) from T${c.f(F.Steal.victim)}, first r${c.f(F.Steal.first)}`,
+    StealDone: (_e, c) => `${c.who} finished the work stolen from T${c.f(F.StealDone.victim)}`,
+    Flag: (_e, c) => `${c.who} ready flag = ${c.f(F.Flag.ready)}`,
+    GraphInsert: (_e, c) =>
+      `${c.who} inserts r${c.f(F.GraphInsert.req)} in the graph with ${c.f(F.GraphInsert.deps)} dependencies`,
+    GraphRemove: (_e, c) => `${c.who} removes r${c.f(F.GraphRemove.req)} from the graph`,
+    GroupFound: (_e, c) =>
+      `${c.who} found ${sccName(c.f(F.GroupFound.group))} (${c.f(F.GroupFound.size)} instances), number ${c.f(F.GroupFound.position) + 1} in its graph's order`,
+    MapSwitch: (_e, c) =>
+      `${c.who} switches to partition map ${c.f(F.MapSwitch.epoch)} (${c.f(F.MapSwitch.moved)} keys moved)`,
+    QueueLen: (_e, c) => `T${c.f(F.QueueLen.of)}'s queue holds ${c.f(F.QueueLen.len)}`,
+    DepEdge: (_e, c) => `r${c.f(F.DepEdge.from)} depends on r${c.f(F.DepEdge.to)}`,
+    GroupMember: (_e, c) =>
+      `the instance of r${c.f(F.GroupMember.req)} belongs to ${sccName(c.f(F.GroupMember.group))}`,
+    Registered: (_e, c) => {
+      const parent = c.f(F.Registered.parent);
+      const child = c.f(F.Registered.child);
+      const where = `color ${c.f(F.Registered.color)}, into T${c.f(F.Registered.core)}'s queue`;
       return parent === NO_REQUEST
-        ? `${who} queues root event e${child} (${where})`
+        ? `${c.who} queues root event e${child} (${where})`
         : `e${parent} registers e${child} (${where})`;
-    }
-    case KIND.ColorSteal:
-      return `${who} steals color ${f(F.ColorSteal.color)} (${f(F.ColorSteal.count)} events) from T${f(F.ColorSteal.victim)}`;
-    case KIND.Partitioned:
-      return `${who} computed partition map ${f(F.Partitioned.epoch)}: edge cut ${f(F.Partitioned.cut)} in ${f(F.Partitioned.time_us)} us`;
-    case KIND.Commit:
-      return `instance ${f(F.Commit.instance)} committed (seq ${f(F.Commit.seq)}, ${f(F.Commit.deps)} dependencies)`;
-    case KIND.SyncQueued:
-      return `${who} queues a sync for r${f(F.SyncQueued.req)} across ${lanes(f(F.SyncQueued.lanes))}; T${f(F.SyncQueued.executor)} will execute it`;
-    case KIND.PartSyncArrive: {
-      const req = f(F.PartSyncArrive.req);
+    },
+    ColorSteal: (_e, c) =>
+      `${c.who} steals color ${c.f(F.ColorSteal.color)} (${c.f(F.ColorSteal.count)} events) from T${c.f(F.ColorSteal.victim)}`,
+    Partitioned: (_e, c) =>
+      `${c.who} computed partition map ${c.f(F.Partitioned.epoch)}: edge cut ${c.f(F.Partitioned.cut)} in ${c.f(F.Partitioned.time_us)} us`,
+    Commit: (_e, c) =>
+      `instance ${c.f(F.Commit.instance)} committed (seq ${c.f(F.Commit.seq)}, ${c.f(F.Commit.deps)} dependencies)`,
+    SyncQueued: (_e, c) =>
+      `${c.who} queues a sync for r${c.f(F.SyncQueued.req)} across ${lanes(c.f(F.SyncQueued.lanes))}; T${c.f(F.SyncQueued.executor)} will execute it`,
+    PartSyncArrive: (_e, c) => {
+      const req = c.f(F.PartSyncArrive.req);
       const what = req === NO_REQUEST ? 'the map switch sync' : `the sync for r${req}`;
-      return `${who} reaches ${what} (${f(F.PartSyncArrive.parties)} workers)`;
-    }
-    case KIND.PartSyncRelease: {
-      const req = f(F.PartSyncRelease.req);
+      return `${c.who} reaches ${what} (${c.f(F.PartSyncArrive.parties)} workers)`;
+    },
+    PartSyncRelease: (_e, c) => {
+      const req = c.f(F.PartSyncRelease.req);
       return req === NO_REQUEST
         ? 'every worker passed the map switch sync'
-        : `the sync for r${req} is released; T${f(F.PartSyncRelease.executor)} executed it`;
-    }
-    case KIND.PartitionStart:
-      return `${who} starts partitioning for map ${f(F.PartitionStart.epoch)}: ${f(F.PartitionStart.vertices)} keys, ${f(F.PartitionStart.edges)} edges`;
-    case KIND.MapBalance:
-      return `map ${f(F.MapBalance.epoch)} over ${f(F.MapBalance.keys)} keys: heaviest part ${(f(F.MapBalance.imbalance_permille) / 1000).toFixed(3)}x the average`;
-    case KIND.SchedulerPause:
-      return `${who} stops scheduling to repartition (map ${f(F.SchedulerPause.epoch)})`;
-    case KIND.SchedulerResume:
-      return `${who} resumes scheduling after ${f(F.SchedulerResume.pause_us)} us (map ${f(F.SchedulerResume.epoch)})`;
-    case KIND.KeyMoved:
-      return `key ${f(F.KeyMoved.key)} moves from T${f(F.KeyMoved.from)} to T${f(F.KeyMoved.to)}`;
-    case KIND.Ready:
-      return `r${f(F.Ready.req)} has no dependency left in the graph: ready to execute`;
-    case KIND.GraphSize:
-      return `the dependency graph holds ${f(F.GraphSize.size)} of at most ${f(F.GraphSize.bound)} requests`;
-    case KIND.SccStart:
-      return `${who} starts executing ${sccName(f(F.SccStart.group))} (${f(F.SccStart.size)} instances)`;
-    case KIND.SccEnd:
-      return `${who} finished every instance of ${sccName(f(F.SccEnd.group))}`;
-    case KIND.CommitWait:
-      return `instance ${f(F.CommitWait.instance)} waits for instance ${f(F.CommitWait.on)} to commit`;
-    case KIND.ColorHome: {
-      const how = HOME_HOW[f(F.ColorHome.how)] ?? 'a core';
-      return `free color ${f(F.ColorHome.color)} goes to T${f(F.ColorHome.core)} (${how})`;
-    }
-    case KIND.ColorQueue: {
-      const op = ['joins', 'leaves', 'moves to the tail of'][f(F.ColorQueue.op)] ?? 'changes in';
-      return `color ${f(F.ColorQueue.color)} ${op} T${f(F.ColorQueue.core)}'s queue (${f(F.ColorQueue.len)} events)`;
-    }
-    case KIND.StealTry:
-      return `${who} looks at T${f(F.StealTry.victim)}'s queue (${f(F.StealTry.queued)} events) for a color to steal`;
-    case KIND.StealRefused: {
+        : `the sync for r${req} is released; T${c.f(F.PartSyncRelease.executor)} executed it`;
+    },
+    PartitionStart: (_e, c) =>
+      `${c.who} starts partitioning for map ${c.f(F.PartitionStart.epoch)}: ${c.f(F.PartitionStart.vertices)} keys, ${c.f(F.PartitionStart.edges)} edges`,
+    MapBalance: (_e, c) =>
+      `map ${c.f(F.MapBalance.epoch)} over ${c.f(F.MapBalance.keys)} keys: heaviest part ${(c.f(F.MapBalance.imbalance_permille) / 1000).toFixed(3)}x the average`,
+    SchedulerPause: (_e, c) => `${c.who} stops scheduling to repartition (map ${c.f(F.SchedulerPause.epoch)})`,
+    SchedulerResume: (_e, c) =>
+      `${c.who} resumes scheduling after ${c.f(F.SchedulerResume.pause_us)} us (map ${c.f(F.SchedulerResume.epoch)})`,
+    KeyMoved: (_e, c) => `key ${c.f(F.KeyMoved.key)} moves from T${c.f(F.KeyMoved.from)} to T${c.f(F.KeyMoved.to)}`,
+    Ready: (_e, c) => `r${c.f(F.Ready.req)} has no dependency left in the graph: ready to execute`,
+    GraphSize: (_e, c) =>
+      `the dependency graph holds ${c.f(F.GraphSize.size)} of at most ${c.f(F.GraphSize.bound)} requests`,
+    SccStart: (_e, c) =>
+      `${c.who} starts executing ${sccName(c.f(F.SccStart.group))} (${c.f(F.SccStart.size)} instances)`,
+    SccEnd: (_e, c) => `${c.who} finished every instance of ${sccName(c.f(F.SccEnd.group))}`,
+    CommitWait: (_e, c) =>
+      `instance ${c.f(F.CommitWait.instance)} waits for instance ${c.f(F.CommitWait.on)} to commit`,
+    ColorHome: (_e, c) => {
+      const how = HOME_HOW[c.f(F.ColorHome.how)] ?? 'a core';
+      return `free color ${c.f(F.ColorHome.color)} goes to T${c.f(F.ColorHome.core)} (${how})`;
+    },
+    ColorQueue: (_e, c) => {
+      const op = ['joins', 'leaves', 'moves to the tail of'][c.f(F.ColorQueue.op)] ?? 'changes in';
+      return `color ${c.f(F.ColorQueue.color)} ${op} T${c.f(F.ColorQueue.core)}'s queue (${c.f(F.ColorQueue.len)} events)`;
+    },
+    StealTry: (_e, c) =>
+      `${c.who} looks at T${c.f(F.StealTry.victim)}'s queue (${c.f(F.StealTry.queued)} events) for a color to steal`,
+    StealRefused: (_e, c) => {
       const why =
         [
           'fewer than two colors queued',
           'no color under half the queue',
           'time left not above the steal cost',
           'no stealable color',
-        ][f(F.StealRefused.heuristic)] ?? 'refused';
-      return `${who} does not steal color ${f(F.StealRefused.color)}: ${why} (time left ${f(F.StealRefused.left_ns)} ns, steal cost ${f(F.StealRefused.cost_ns)} ns)`;
-    }
-    case KIND.StealCost:
-      return `${who}'s steal from T${f(F.StealCost.victim)} took ${f(F.StealCost.steal_ns)} ns for ${f(F.StealCost.left_ns)} ns of work`;
-    case KIND.StealQueue: {
-      const iv = f(F.StealQueue.interval);
-      const color = f(F.StealQueue.color);
-      const core = f(F.StealQueue.core);
+        ][c.f(F.StealRefused.heuristic)] ?? 'refused';
+      return `${c.who} does not steal color ${c.f(F.StealRefused.color)}: ${why} (time left ${c.f(F.StealRefused.left_ns)} ns, steal cost ${c.f(F.StealRefused.cost_ns)} ns)`;
+    },
+    StealCost: (_e, c) =>
+      `${c.who}'s steal from T${c.f(F.StealCost.victim)} took ${c.f(F.StealCost.steal_ns)} ns for ${c.f(F.StealCost.left_ns)} ns of work`,
+    StealQueue: (_e, c) => {
+      const iv = c.f(F.StealQueue.interval);
+      const color = c.f(F.StealQueue.color);
+      const core = c.f(F.StealQueue.core);
       return iv >= 3
         ? `color ${color} leaves T${core}'s stealing queue`
-        : `color ${color} enters T${core}'s stealing queue, interval ${iv} (${f(F.StealQueue.left_ns)} ns left)`;
-    }
-    default:
-      return `${who} event ${e.kind}`;
-  }
+        : `color ${color} enters T${core}'s stealing queue, interval ${iv} (${c.f(F.StealQueue.left_ns)} ns left)`;
+    },
+  },
+  (e, c) => `${c.who} event ${e.kind}`,
+);
+
+/** A short human description of an event, for tooltips and the log. */
+export function describe(e: TraceEvent, className: (c: number) => string, opts: DescribeOptions = {}): string {
+  const who = e.thread === SCHEDULER ? 'scheduler' : e.thread >= 0xff00 ? `aux ${e.thread - 0xff00}` : `T${e.thread}`;
+  return SENTENCE(e, {
+    who,
+    f: (w) => field(e, w),
+    className,
+    cycleOf: (c) => (opts.cycle === false ? '' : ` (cycle ${c})`),
+  });
 }

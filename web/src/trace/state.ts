@@ -13,6 +13,7 @@
  * last released one), see `releaseSync`.
  */
 import { F, KIND, PackedTrace, REASON, SCHEDULER } from './codec';
+import { onPacked } from './dispatch';
 
 /** One worker thread's lane. */
 export interface LaneState {
@@ -206,114 +207,122 @@ function releaseSync(s: ReplayState, cls: number, req: number, executor: number,
   for (const l of s.lanes) if (l.current === req && l.waitReason < 0 && l.exec !== req) l.current = -1;
 }
 
-/**
- * Apply event `i` of `trace` to `s` (which must be at position `i`).
- * Events naming a worker beyond `s.lanes` are counted but change no lane.
- */
-export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
+/** The worker lane of event `i`'s thread (undefined for the scheduler, an auxiliary role, or a lane beyond `s.lanes`). */
+function laneOf(s: ReplayState, trace: PackedTrace, i: number): LaneState | undefined {
   const thread = trace.thread(i);
-  const kind = trace.kind(i);
-  const t = trace.tNs(i);
-  s.position = i + 1;
-  s.tNs = t;
-  const lane: LaneState | undefined = thread === SCHEDULER ? undefined : s.lanes[thread];
-  switch (kind) {
-    case KIND.Delivered:
+  return thread === SCHEDULER ? undefined : s.lanes[thread];
+}
+
+function executionStarts(trace: PackedTrace, i: number, s: ReplayState): void {
+  const thread = trace.thread(i);
+  const lane = laneOf(s, trace, i);
+  const a = trace.get(i, F.ExecStart.req);
+  if (thread === SCHEDULER) s.scheduler.exec = a;
+  if (lane) {
+    lane.exec = a;
+    // A request taken by a steal leaves the stealer's pending list
+    // when it starts; one still queued here (no Dequeued) leaves too.
+    if (!removeOne(lane.stolen, a)) removeOne(lane.queue, a);
+  }
+  const g = groupOf(s, a);
+  if (g && thread !== SCHEDULER) g.executing = thread;
+}
+
+function executionEnds(trace: PackedTrace, i: number, s: ReplayState): void {
+  const thread = trace.thread(i);
+  const lane = laneOf(s, trace, i);
+  const a = trace.get(i, F.ExecEnd.req);
+  const g = groupOf(s, a);
+  if (g && g.executing === thread) {
+    g.executing = -1;
+    g.executedBy = thread;
+  }
+  if (lane) {
+    lane.exec = -1;
+    lane.executed++;
+    if (lane.current === a) lane.current = -1;
+    // A color steal has no StealDone: it is over when its last event has run.
+    if (lane.stealVictim >= 0 && lane.stolen.length === 0 && colorSteals(trace)) {
+      lane.stealVictim = -1;
+      lane.stolenAll = [];
+    }
+  } else if (thread === SCHEDULER) {
+    s.scheduler.exec = -1;
+    s.scheduler.executed++;
+  }
+  s.executedTotal++;
+}
+
+function waitStarts(trace: PackedTrace, i: number, s: ReplayState): void {
+  const lane = laneOf(s, trace, i);
+  if (lane) {
+    lane.waitReason = trace.get(i, F.WaitStart.reason);
+    lane.waitReq = trace.get(i, F.WaitStart.req);
+    lane.waitOn = trace.get(i, F.WaitStart.on);
+    lane.waitSinceNs = trace.tNs(i);
+  } else if (trace.thread(i) === SCHEDULER) {
+    s.scheduler.waitReason = trace.get(i, F.WaitStart.reason);
+  }
+}
+
+function waitEnds(trace: PackedTrace, i: number, s: ReplayState): void {
+  const lane = laneOf(s, trace, i);
+  if (lane) {
+    const a = trace.get(i, F.WaitEnd.req);
+    const r = lane.waitReason;
+    lane.waitReason = -1;
+    lane.waitReq = -1;
+    lane.waitOn = -1;
+    lane.spins += trace.get(i, F.WaitEnd.spins);
+    // Leaving a barrier or cycle for the request it held: a class-mate
+    // executed it (a wait segment cut by a steal is resumed later, but
+    // the thread still holds the request: only a released group lets go).
+    if ((r === REASON.Barrier || r === REASON.Cycle) && lane.current === a) {
+      const g = groupOf(s, a);
+      if (!g || g.releasedAt >= 0 || g.executedBy >= 0) lane.current = -1;
+    }
+  } else if (trace.thread(i) === SCHEDULER) {
+    s.scheduler.waitReason = -1;
+  }
+}
+
+/** What each kind does to the replay state; kinds without a handler change nothing but the position. */
+const APPLY = onPacked<PackedTrace, ReplayState, void>(
+  {
+    Delivered: (trace, i, s) => {
       s.scheduler.delivered++;
       s.scheduler.lastReq = trace.get(i, F.Delivered.req);
       s.scheduler.lastClass = trace.get(i, F.Delivered.class);
-      break;
-    case KIND.Enqueued: {
+    },
+    Enqueued: (trace, i, s) => {
       const req = trace.get(i, F.Enqueued.req);
       s.scheduler.lastEnqReq = req;
       s.scheduler.lastEnqTo = trace.get(i, F.Enqueued.to);
       const to = s.lanes[trace.get(i, F.Enqueued.to)];
       if (to) to.queue.push(req);
-      break;
-    }
-    case KIND.Dequeued:
+    },
+    Dequeued: (trace, i, s) => {
       // A ready request of the dependency graph is taken (no-op elsewhere: the list is empty).
       if (s.graphReady.length > 0) removeOne(s.graphReady, trace.get(i, F.Dequeued.req));
+      const lane = laneOf(s, trace, i);
       if (lane) {
         removeOne(lane.queue, trace.get(i, F.Dequeued.req));
         lane.current = trace.get(i, F.Dequeued.req);
       }
-      break;
-    case KIND.ExecStart: {
-      const a = trace.get(i, F.ExecStart.req);
-      if (thread === SCHEDULER) s.scheduler.exec = a;
-      if (lane) {
-        lane.exec = a;
-        // A request taken by a steal leaves the stealer's pending list
-        // when it starts; one still queued here (no Dequeued) leaves too.
-        if (!removeOne(lane.stolen, a)) removeOne(lane.queue, a);
-      }
-      const g = groupOf(s, a);
-      if (g && thread !== SCHEDULER) g.executing = thread;
-      break;
-    }
-    case KIND.ExecEnd: {
-      const a = trace.get(i, F.ExecEnd.req);
-      const g = groupOf(s, a);
-      if (g && g.executing === thread) {
-        g.executing = -1;
-        g.executedBy = thread;
-      }
-      if (lane) {
-        lane.exec = -1;
-        lane.executed++;
-        if (lane.current === a) lane.current = -1;
-        // A color steal has no StealDone: it is over when its last event has run.
-        if (lane.stealVictim >= 0 && lane.stolen.length === 0 && colorSteals(trace)) {
-          lane.stealVictim = -1;
-          lane.stolenAll = [];
-        }
-      } else if (thread === SCHEDULER) {
-        s.scheduler.exec = -1;
-        s.scheduler.executed++;
-      }
-      s.executedTotal++;
-      break;
-    }
-    case KIND.WaitStart:
-      if (lane) {
-        lane.waitReason = trace.get(i, F.WaitStart.reason);
-        lane.waitReq = trace.get(i, F.WaitStart.req);
-        lane.waitOn = trace.get(i, F.WaitStart.on);
-        lane.waitSinceNs = t;
-      } else if (thread === SCHEDULER) {
-        s.scheduler.waitReason = trace.get(i, F.WaitStart.reason);
-      }
-      break;
-    case KIND.WaitEnd:
-      if (lane) {
-        const a = trace.get(i, F.WaitEnd.req);
-        const r = lane.waitReason;
-        lane.waitReason = -1;
-        lane.waitReq = -1;
-        lane.waitOn = -1;
-        lane.spins += trace.get(i, F.WaitEnd.spins);
-        // Leaving a barrier or cycle for the request it held: a class-mate
-        // executed it (a wait segment cut by a steal is resumed later, but
-        // the thread still holds the request: only a released group lets go).
-        if ((r === REASON.Barrier || r === REASON.Cycle) && lane.current === a) {
-          const g = groupOf(s, a);
-          if (!g || g.releasedAt >= 0 || g.executedBy >= 0) lane.current = -1;
-        }
-      } else if (thread === SCHEDULER) {
-        s.scheduler.waitReason = -1;
-      }
-      break;
-    case KIND.SyncArrive:
+    },
+    ExecStart: executionStarts,
+    ExecEnd: executionEnds,
+    WaitStart: waitStarts,
+    WaitEnd: waitEnds,
+    SyncArrive: (trace, i, s) =>
       arrive(
         s,
-        thread,
+        trace.thread(i),
         trace.get(i, F.SyncArrive.class),
         trace.get(i, F.SyncArrive.req),
         trace.get(i, F.SyncArrive.cycle),
-      );
-      break;
-    case KIND.SyncRelease:
+      ),
+    SyncRelease: (trace, i, s) =>
       releaseSync(
         s,
         trace.get(i, F.SyncRelease.class),
@@ -321,57 +330,69 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
         trace.get(i, F.SyncRelease.executor),
         trace.get(i, F.SyncRelease.cycle),
         i,
-      );
-      break;
-    case KIND.Steal:
+      ),
+    Steal: (trace, i, s) => {
+      const lane = laneOf(s, trace, i);
       if (lane) steal(s, lane, trace.get(i, F.Steal.victim), trace.get(i, F.Steal.count), trace.get(i, F.Steal.first));
-      break;
-    case KIND.Registered: {
+    },
+    Registered: (trace, i, s) => {
       // Event-coloring runtimes: the event joins the queue of the core the trace names.
       const to = s.lanes[trace.get(i, F.Registered.core)];
       if (to) to.queue.push(trace.get(i, F.Registered.child));
-      break;
-    }
-    case KIND.ColorSteal:
+    },
+    ColorSteal: (trace, i, s) => {
+      const lane = laneOf(s, trace, i);
       if (lane) colorSteal(s, lane, trace, trace.get(i, F.ColorSteal.victim), trace.get(i, F.ColorSteal.color));
-      break;
-    case KIND.StealDone:
+    },
+    StealDone: (trace, i, s) => {
+      const lane = laneOf(s, trace, i);
       if (lane) {
         lane.stealVictim = -1;
         lane.stolen = [];
         lane.stolenAll = [];
       }
-      break;
-    case KIND.Flag:
+    },
+    Flag: (trace, i, s) => {
+      const lane = laneOf(s, trace, i);
       if (lane) lane.ready = trace.get(i, F.Flag.ready) ? 1 : 0;
-      break;
-    case KIND.GraphInsert:
+    },
+    GraphInsert: (_trace, _i, s) => {
       s.graphSize++;
-      break;
-    case KIND.GraphRemove:
+    },
+    GraphRemove: (trace, i, s) => {
       s.graphSize = Math.max(0, s.graphSize - 1);
       removeOne(s.graphReady, trace.get(i, F.GraphRemove.req));
-      break;
-    case KIND.Ready:
+    },
+    Ready: (trace, i, s) => {
       s.graphReady.push(trace.get(i, F.Ready.req));
-      break;
-    case KIND.SccStart:
+    },
+    SccStart: (trace, i, s) => {
+      const lane = laneOf(s, trace, i);
       if (lane) lane.scc = trace.get(i, F.SccStart.group);
-      break;
-    case KIND.SccEnd:
+    },
+    SccEnd: (trace, i, s) => {
+      const lane = laneOf(s, trace, i);
       if (lane) lane.scc = -1;
-      break;
-    case KIND.MapSwitch:
+    },
+    MapSwitch: (trace, i, s) => {
       s.scheduler.epoch = trace.get(i, F.MapSwitch.epoch);
-      break;
-    case KIND.QueueLen: {
+    },
+    QueueLen: (trace, i, s) => {
       const of = s.lanes[trace.get(i, F.QueueLen.of)];
       if (of) of.sampledLen = trace.get(i, F.QueueLen.len);
-      break;
-    }
-    default:
-      break;
-  }
+    },
+  },
+  () => undefined,
+);
+
+/**
+ * Apply event `i` of `trace` to `s` (which must be at position `i`).
+ * Events naming a worker beyond `s.lanes` are counted but change no lane.
+ */
+export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
+  s.position = i + 1;
+  s.tNs = trace.tNs(i);
+  APPLY(trace, i, s);
 }
 
 /**
@@ -444,44 +465,59 @@ function pushList(out: number[], xs: readonly number[]): void {
   for (const x of xs) out.push(x);
 }
 
+/**
+ * The fields a checkpoint holds, in its order: numbers first, then lists
+ * (each as its length and its items). `serialize` and `deserialize` both
+ * walk these lists, so the two cannot disagree on the layout.
+ */
+const SCHEDULER_NUMBERS = [
+  'delivered',
+  'lastReq',
+  'lastClass',
+  'lastEnqReq',
+  'lastEnqTo',
+  'waitReason',
+  'epoch',
+  'exec',
+  'executed',
+] as const satisfies readonly (keyof SchedulerState)[];
+const LANE_NUMBERS = [
+  'exec',
+  'waitReason',
+  'waitReq',
+  'waitSinceNs',
+  'spins',
+  'executed',
+  'ready',
+  'stealVictim',
+  'sampledLen',
+  'current',
+  'waitOn',
+  'scc',
+] as const satisfies readonly (keyof LaneState)[];
+const LANE_LISTS = ['queue', 'stolen', 'stolenAll'] as const satisfies readonly (keyof LaneState)[];
+const GROUP_NUMBERS = [
+  'cls',
+  'req',
+  'cycle',
+  'executor',
+  'releasedAt',
+  'executing',
+  'executedBy',
+] as const satisfies readonly (keyof SyncGroup)[];
+
 /** Serialize `s` into numbers (Float64 keeps ns times exact). */
 export function serialize(s: ReplayState): Float64Array {
   const out: number[] = [s.position, s.tNs, s.lanes.length, s.graphSize, s.executedTotal];
-  const sc = s.scheduler;
-  out.push(
-    sc.delivered,
-    sc.lastReq,
-    sc.lastClass,
-    sc.lastEnqReq,
-    sc.lastEnqTo,
-    sc.waitReason,
-    sc.epoch,
-    sc.exec,
-    sc.executed,
-  );
+  for (const k of SCHEDULER_NUMBERS) out.push(s.scheduler[k]);
   for (const l of s.lanes) {
-    out.push(
-      l.exec,
-      l.waitReason,
-      l.waitReq,
-      l.waitSinceNs,
-      l.spins,
-      l.executed,
-      l.ready,
-      l.stealVictim,
-      l.sampledLen,
-      l.current,
-      l.waitOn,
-      l.scc,
-    );
-    pushList(out, l.queue);
-    pushList(out, l.stolen);
-    pushList(out, l.stolenAll);
+    for (const k of LANE_NUMBERS) out.push(l[k]);
+    for (const k of LANE_LISTS) pushList(out, l[k]);
   }
   pushList(out, s.graphReady);
   out.push(s.syncs.length);
   for (const g of s.syncs) {
-    out.push(g.cls, g.req, g.cycle, g.executor, g.releasedAt, g.executing, g.executedBy);
+    for (const k of GROUP_NUMBERS) out.push(g[k]);
     pushList(out, g.arrived);
   }
   return Float64Array.from(out);
@@ -501,65 +537,23 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
   const nLanes = next();
   const graphSize = next();
   const executedTotal = next();
-  const scheduler: SchedulerState = {
-    delivered: next(),
-    lastReq: next(),
-    lastClass: next(),
-    lastEnqReq: next(),
-    lastEnqTo: next(),
-    waitReason: next(),
-    epoch: next(),
-    exec: next(),
-    executed: next(),
-  };
+  const scheduler = emptyState(0).scheduler;
+  for (const k of SCHEDULER_NUMBERS) scheduler[k] = next();
   const lanes: LaneState[] = [];
   for (let i = 0; i < nLanes; i++) {
-    const exec = next();
-    const waitReason = next();
-    const waitReq = next();
-    const waitSinceNs = next();
-    const spins = next();
-    const executed = next();
-    const ready = next();
-    const stealVictim = next();
-    const sampledLen = next();
-    const current = next();
-    const waitOn = next();
-    const scc = next();
-    const queue = list();
-    const stolen = list();
-    const stolenAll = list();
-    lanes.push({
-      queue,
-      exec,
-      waitReason,
-      waitReq,
-      waitOn,
-      waitSinceNs,
-      spins,
-      executed,
-      ready,
-      stealVictim,
-      stolen,
-      stolenAll,
-      sampledLen,
-      current,
-      scc,
-    });
+    const lane = emptyLane();
+    for (const k of LANE_NUMBERS) lane[k] = next();
+    for (const k of LANE_LISTS) lane[k] = list();
+    lanes.push(lane);
   }
   const graphReady = list();
   const nSyncs = next();
   const syncs: SyncGroup[] = [];
   for (let i = 0; i < nSyncs; i++) {
-    const cls = next();
-    const req = next();
-    const cycle = next();
-    const executor = next();
-    const releasedAt = next();
-    const executing = next();
-    const executedBy = next();
-    const arrived = list();
-    syncs.push({ cls, req, cycle, arrived, executor, releasedAt, executing, executedBy });
+    const g = newGroup(-1, -1, -1);
+    for (const k of GROUP_NUMBERS) g[k] = next();
+    g.arrived = list();
+    syncs.push(g);
   }
   return { position, tNs, lanes, scheduler, syncs, graphSize, graphReady, executedTotal };
 }

@@ -9,6 +9,7 @@
  * replay state after them, and say nothing the trace does not show.
  */
 import { describe, named, SCHEDULER, type NamedEvent, type TraceEvent } from '../trace/codec';
+import { onNamed, type EventOf, type KindName, type NamedHandlers } from '../trace/dispatch';
 import type { ReplayState } from '../trace/state';
 import type { Track } from '../replay/store';
 import { stepStartBefore } from '../replay/steps';
@@ -38,6 +39,17 @@ export interface StepContext {
 }
 
 export type Narrator = (c: StepContext) => string | null;
+
+/** A narrator from one sentence maker per kind of the step's first event (other kinds: null, the next narrator speaks). */
+export function narratorOf(sentences: NamedHandlers<StepContext, string | null>): Narrator {
+  const sentence = onNamed(sentences, () => null);
+  return (c) => sentence(c.start, c);
+}
+
+/** The step's events of one kind, with their fields by name. */
+export function eventsOf<K extends KindName>(c: StepContext, kind: K): EventOf<K>[] {
+  return c.events.filter((e): e is EventOf<K> => e.kind === kind);
+}
 
 const narrators = new Map<Family | 'all', Narrator[]>();
 

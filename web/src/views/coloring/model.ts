@@ -26,6 +26,7 @@
  */
 import { checkpoint, replayAt as replayFrom, strideFor, type Checkpointed } from '../../replay/checkpoints';
 import { F, KIND, SMALL, type PackedTrace } from '../../trace/codec';
+import { onPacked } from '../../trace/dispatch';
 
 export interface Steal {
   /** Trace index of the `ColorSteal` (the replay position just after it is i + 1). */
@@ -104,7 +105,8 @@ export class QueueReplay {
     return c;
   }
 
-  private drop(core: number, color: number) {
+  /** Take `color` out of `core`'s stealing queue. */
+  drop(core: number, color: number) {
     this.sq[core]?.forEach((iv, k, all) => {
       const at = iv.findIndex((o) => o.color === color);
       if (at >= 0) all[k] = iv.filter((_, j) => j !== at);
@@ -113,71 +115,76 @@ export class QueueReplay {
 
   /** Apply trace event `i`; `colorOf` gives the color of events registered earlier. */
   apply(trace: PackedTrace, i: number, colorOf: ReadonlyMap<number, number>): void {
-    const th = trace.thread(i);
-    switch (trace.kind(i)) {
-      case KIND.Registered: {
-        const m = this.q[trace.get(i, F.Registered.core)];
-        if (!m) return;
-        const color = trace.get(i, F.Registered.color);
-        const evs = m.get(color);
-        if (evs) evs.push(trace.get(i, F.Registered.child));
-        else m.set(color, [trace.get(i, F.Registered.child)]);
-        return;
-      }
-      case KIND.Dequeued: {
-        const m = this.q[th];
-        const req = trace.get(i, F.Dequeued.req);
-        const color = colorOf.get(req);
-        const evs = color === undefined ? undefined : m?.get(color);
-        if (!m || !evs || color === undefined) return;
-        const at = evs.indexOf(req);
-        if (at >= 0) evs.splice(at, 1);
-        if (evs.length === 0 && !this.keepEmpty) m.delete(color);
-        return;
-      }
-      case KIND.ColorQueue: {
-        const m = this.q[trace.get(i, F.ColorQueue.core)];
-        if (!m) return;
-        const color = trace.get(i, F.ColorQueue.color);
-        const op = trace.get(i, F.ColorQueue.op);
-        const evs = m.get(color) ?? [];
-        m.delete(color);
-        // Joined, or to the tail after a batch: at the tail; left: gone (when empty).
-        if (op !== SMALL.ColorQueue.op.Left || evs.length > 0) m.set(color, evs);
-        return;
-      }
-      case KIND.ColorSteal: {
-        const color = trace.get(i, F.ColorSteal.color);
-        const from = this.q[trace.get(i, F.ColorSteal.victim)];
-        const to = this.q[th];
-        const evs = from?.get(color) ?? [];
-        from?.delete(color);
-        if (to) to.set(color, [...(to.get(color) ?? []), ...evs]);
-        return;
-      }
-      case KIND.StealQueue: {
-        const core = trace.get(i, F.StealQueue.core);
-        if (!this.sq[core]) return;
-        const color = trace.get(i, F.StealQueue.color);
-        this.drop(core, color);
-        const iv = trace.get(i, F.StealQueue.interval);
-        if (iv < LEFT_SQ) this.sq[core][iv].push({ color, left_ns: trace.get(i, F.StealQueue.left_ns) });
-        return;
-      }
-      case KIND.ExecStart: {
-        if (th >= this.cores) return;
-        const req = trace.get(i, F.ExecStart.req);
-        this.running[th] = { req, color: colorOf.get(req) };
-        return;
-      }
-      case KIND.ExecEnd:
-        if (th < this.cores) this.running[th] = undefined;
-        return;
-      default:
-        return;
-    }
+    APPLY_QUEUES(trace, i, { r: this, colorOf });
   }
 }
+
+/** The queues being replayed, and the colors of the events registered so far. */
+interface Queues {
+  r: QueueReplay;
+  colorOf: ReadonlyMap<number, number>;
+}
+
+/** What each kind does to the cores' queues; other kinds change nothing. */
+const APPLY_QUEUES = onPacked<PackedTrace, Queues, void>(
+  {
+    Registered: (trace, i, { r }) => {
+      const m = r.q[trace.get(i, F.Registered.core)];
+      if (!m) return;
+      const color = trace.get(i, F.Registered.color);
+      const evs = m.get(color);
+      if (evs) evs.push(trace.get(i, F.Registered.child));
+      else m.set(color, [trace.get(i, F.Registered.child)]);
+    },
+    Dequeued: (trace, i, { r, colorOf }) => {
+      const m = r.q[trace.thread(i)];
+      const req = trace.get(i, F.Dequeued.req);
+      const color = colorOf.get(req);
+      const evs = color === undefined ? undefined : m?.get(color);
+      if (!m || !evs || color === undefined) return;
+      const at = evs.indexOf(req);
+      if (at >= 0) evs.splice(at, 1);
+      if (evs.length === 0 && !r.keepEmpty) m.delete(color);
+    },
+    ColorQueue: (trace, i, { r }) => {
+      const m = r.q[trace.get(i, F.ColorQueue.core)];
+      if (!m) return;
+      const color = trace.get(i, F.ColorQueue.color);
+      const op = trace.get(i, F.ColorQueue.op);
+      const evs = m.get(color) ?? [];
+      m.delete(color);
+      // Joined, or to the tail after a batch: at the tail; left: gone (when empty).
+      if (op !== SMALL.ColorQueue.op.Left || evs.length > 0) m.set(color, evs);
+    },
+    ColorSteal: (trace, i, { r }) => {
+      const color = trace.get(i, F.ColorSteal.color);
+      const from = r.q[trace.get(i, F.ColorSteal.victim)];
+      const to = r.q[trace.thread(i)];
+      const evs = from?.get(color) ?? [];
+      from?.delete(color);
+      if (to) to.set(color, [...(to.get(color) ?? []), ...evs]);
+    },
+    StealQueue: (trace, i, { r }) => {
+      const core = trace.get(i, F.StealQueue.core);
+      if (!r.sq[core]) return;
+      const color = trace.get(i, F.StealQueue.color);
+      r.drop(core, color);
+      const iv = trace.get(i, F.StealQueue.interval);
+      if (iv < LEFT_SQ) r.sq[core][iv].push({ color, left_ns: trace.get(i, F.StealQueue.left_ns) });
+    },
+    ExecStart: (trace, i, { r, colorOf }) => {
+      const th = trace.thread(i);
+      if (th >= r.cores) return;
+      const req = trace.get(i, F.ExecStart.req);
+      r.running[th] = { req, color: colorOf.get(req) };
+    },
+    ExecEnd: (trace, i, { r }) => {
+      const th = trace.thread(i);
+      if (th < r.cores) r.running[th] = undefined;
+    },
+  },
+  () => undefined,
+);
 
 export interface ColorTimeline {
   cores: number;
@@ -236,74 +243,79 @@ export function timeline(trace: PackedTrace, cores: number, stride = strideFor(t
     if (k === KIND.ColorQueue) out.colorQueues = true;
     else if (k === KIND.StealQueue) out.stealQueue = true;
   }
-  // Per thread: its last steal-try victim, its last steal (waiting for its cost), its running execution.
-  const tried = new Map<number, number>();
-  const lastSteal = new Map<number, Steal>();
-  const running = new Map<number, Execution>();
   // One pass: each event is read here just before the queues' reducer applies it.
-  const read = (i: number) => {
-    const k = trace.kind(i);
-    const t = trace.tNs(i);
-    const th = trace.thread(i);
-    switch (k) {
-      case KIND.Registered:
-        out.colorOf.set(trace.get(i, F.Registered.child), trace.get(i, F.Registered.color));
-        break;
-      case KIND.StealTry:
-        tried.set(th, trace.get(i, F.StealTry.victim));
-        break;
-      case KIND.StealRefused:
-        out.refusals.push({
-          i,
-          t_ns: t,
-          stealer: th,
-          victim: tried.get(th) ?? -1,
-          heuristic: trace.get(i, F.StealRefused.heuristic),
-          color: trace.get(i, F.StealRefused.color),
-          left_ns: trace.get(i, F.StealRefused.left_ns),
-          cost_ns: trace.get(i, F.StealRefused.cost_ns),
-        });
-        break;
-      case KIND.ColorSteal: {
-        const s: Steal = {
-          i,
-          t_ns: t,
-          stealer: th,
-          victim: trace.get(i, F.ColorSteal.victim),
-          color: trace.get(i, F.ColorSteal.color),
-          count: trace.get(i, F.ColorSteal.count),
-        };
-        out.steals.push(s);
-        lastSteal.set(th, s);
-        break;
-      }
-      case KIND.StealCost: {
-        const s = lastSteal.get(th);
-        if (s && s.victim === trace.get(i, F.StealCost.victim)) {
-          s.steal_ns = trace.get(i, F.StealCost.steal_ns);
-          s.left_ns = trace.get(i, F.StealCost.left_ns);
-        }
-        lastSteal.delete(th);
-        break;
-      }
-      case KIND.ExecStart: {
-        const e = { req: trace.get(i, F.ExecStart.req), thread: th, start_ns: t, end_ns: Infinity };
-        out.execs.push(e);
-        running.set(th, e);
-        break;
-      }
-      case KIND.ExecEnd: {
-        const e = running.get(th);
-        if (e && e.req === trace.get(i, F.ExecEnd.req)) e.end_ns = t;
-        running.delete(th);
-        break;
-      }
-      default:
-        break;
-    }
-  };
+  const reading: Reading = { out, tried: new Map(), lastSteal: new Map(), running: new Map() };
+  const read = (i: number) => READ(trace, i, reading);
   return { ...out, queues: checkpoint(trace, queueReducer(cores, out.colorQueues, out.colorOf), stride, read) };
 }
+
+/** The timeline being read, and per thread: its last steal-try victim, its last steal (waiting for its cost), its running execution. */
+interface Reading {
+  out: Omit<ColorTimeline, 'queues'>;
+  tried: Map<number, number>;
+  lastSteal: Map<number, Steal>;
+  running: Map<number, Execution>;
+}
+
+/** What each kind adds to the timeline; other kinds add nothing. */
+const READ = onPacked<PackedTrace, Reading, void>(
+  {
+    Registered: (trace, i, { out }) => {
+      out.colorOf.set(trace.get(i, F.Registered.child), trace.get(i, F.Registered.color));
+    },
+    StealTry: (trace, i, { tried }) => {
+      tried.set(trace.thread(i), trace.get(i, F.StealTry.victim));
+    },
+    StealRefused: (trace, i, { out, tried }) => {
+      const th = trace.thread(i);
+      out.refusals.push({
+        i,
+        t_ns: trace.tNs(i),
+        stealer: th,
+        victim: tried.get(th) ?? -1,
+        heuristic: trace.get(i, F.StealRefused.heuristic),
+        color: trace.get(i, F.StealRefused.color),
+        left_ns: trace.get(i, F.StealRefused.left_ns),
+        cost_ns: trace.get(i, F.StealRefused.cost_ns),
+      });
+    },
+    ColorSteal: (trace, i, { out, lastSteal }) => {
+      const th = trace.thread(i);
+      const s: Steal = {
+        i,
+        t_ns: trace.tNs(i),
+        stealer: th,
+        victim: trace.get(i, F.ColorSteal.victim),
+        color: trace.get(i, F.ColorSteal.color),
+        count: trace.get(i, F.ColorSteal.count),
+      };
+      out.steals.push(s);
+      lastSteal.set(th, s);
+    },
+    StealCost: (trace, i, { lastSteal }) => {
+      const th = trace.thread(i);
+      const s = lastSteal.get(th);
+      if (s && s.victim === trace.get(i, F.StealCost.victim)) {
+        s.steal_ns = trace.get(i, F.StealCost.steal_ns);
+        s.left_ns = trace.get(i, F.StealCost.left_ns);
+      }
+      lastSteal.delete(th);
+    },
+    ExecStart: (trace, i, { out, running }) => {
+      const th = trace.thread(i);
+      const e = { req: trace.get(i, F.ExecStart.req), thread: th, start_ns: trace.tNs(i), end_ns: Infinity };
+      out.execs.push(e);
+      running.set(th, e);
+    },
+    ExecEnd: (trace, i, { running }) => {
+      const th = trace.thread(i);
+      const e = running.get(th);
+      if (e && e.req === trace.get(i, F.ExecEnd.req)) e.end_ns = trace.tNs(i);
+      running.delete(th);
+    },
+  },
+  () => undefined,
+);
 
 /** The queues as a family reducer; `colorOf` fills up as the trace is read (an event's color comes with its registration). */
 function queueReducer(cores: number, colorQueues: boolean, colorOf: ReadonlyMap<number, number>) {

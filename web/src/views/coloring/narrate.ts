@@ -6,19 +6,17 @@
  * narrators (views/narrate.ts); events these do not describe fall through to
  * the generic narrator.
  */
-import { NO_REQUEST, REASON, SMALL, type NamedEvent } from '../../trace/codec';
-import type { StepContext } from '../narrate';
+import { NO_REQUEST, REASON, SMALL } from '../../trace/codec';
+import type { EventOf } from '../../trace/dispatch';
+import { eventsOf, narratorOf, type Narrator, type StepContext } from '../narrate';
 import { refusalText, us } from './model';
 
-type Ev<K extends NamedEvent['kind']> = Extract<NamedEvent, { kind: K }>;
-
-function all<K extends NamedEvent['kind']>(c: StepContext, kind: K): Ev<K>[] {
-  return c.events.filter((e): e is Ev<K> => e.kind === kind);
-}
+/** Mely's queues and steals differ from Libasync-smp's. */
+const isMely = (c: StepContext) => c.track.scheduler === 'mely';
 
 /** Where a registered event went and why: "goes into T0's queue, because color 5 was free and is now claimed for T0". */
-function registration(c: StepContext, r: Ev<'Registered'>): string {
-  const claimed = all(c, 'ColorHome').some((h) => h.color === r.color);
+function registration(c: StepContext, r: EventOf<'Registered'>): string {
+  const claimed = eventsOf(c, 'ColorHome').some((h) => h.color === r.color);
   const why = claimed
     ? `color ${r.color} was free and is now claimed for T${r.core}`
     : `color ${r.color} already lives on T${r.core}, and its events stay together`;
@@ -27,25 +25,25 @@ function registration(c: StepContext, r: Ev<'Registered'>): string {
 
 /** What the handler of event `parent` registered in this step. */
 function children(c: StepContext, parent: number): string {
-  const regs = all(c, 'Registered').filter((r) => r.parent === parent);
+  const regs = eventsOf(c, 'Registered').filter((r) => r.parent === parent);
   if (regs.length === 0) return '';
   const names = regs.slice(0, 3).map((r) => `e${r.child} (color ${r.color}, T${r.core}'s queue)`);
   const more = regs.length > 3 ? ` and ${regs.length - 3} more` : '';
   return `; its handler registers ${names.join(', ')}${more}`;
 }
 
-function dequeue(c: StepContext, e: Ev<'Dequeued'>, mely: boolean): string {
+function dequeue(c: StepContext, e: EventOf<'Dequeued'>, mely: boolean): string {
   const from = mely
     ? 'from the color-queue at the head of its list (up to a batch of one color before the next)'
     : 'from the head of its FIFO';
-  const ran = all(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req)
+  const ran = eventsOf(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req)
     ? ' and starts running its handler'
     : '';
   return `T${e.thread} takes e${e.req} ${from}${ran}; no other core runs this color meanwhile${children(c, e.req)}.`;
 }
 
-function stealTry(c: StepContext, e: Ev<'StealTry'>): string {
-  const refused = all(c, 'StealRefused').find((x) => x.thread === e.thread);
+function stealTry(c: StepContext, e: EventOf<'StealTry'>): string {
+  const refused = eventsOf(c, 'StealRefused').find((x) => x.thread === e.thread);
   const look = `T${e.thread} has nothing to run and looks at T${e.victim}'s queue (${e.queued} events) for a color to steal`;
   if (!refused) return `${look}.`;
   const { Nothing, Half } = SMALL.StealRefused.heuristic;
@@ -53,8 +51,8 @@ function stealTry(c: StepContext, e: Ev<'StealTry'>): string {
   return `${look}: refused${color}, ${refusalText(refused)}.`;
 }
 
-function colorSteal(c: StepContext, e: Ev<'ColorSteal'>, mely: boolean): string {
-  const cost = all(c, 'StealCost').find((x) => x.thread === e.thread && x.victim === e.victim);
+function colorSteal(c: StepContext, e: EventOf<'ColorSteal'>, mely: boolean): string {
+  const cost = eventsOf(c, 'StealCost').find((x) => x.thread === e.thread && x.victim === e.victim);
   const how = mely
     ? `unlinking its color-queue from T${e.victim}'s list and linking it at T${e.thread}'s tail`
     : `walking T${e.victim}'s whole FIFO to collect them`;
@@ -66,37 +64,28 @@ function colorSteal(c: StepContext, e: Ev<'ColorSteal'>, mely: boolean): string 
 }
 
 /** A step's sentence, from its first event. */
-export function coloringCaption(c: StepContext): string | null {
-  const e = c.start;
-  const mely = c.track.scheduler === 'mely';
-  switch (e.kind) {
-    case 'Delivered': {
-      const r = all(c, 'Registered').find((x) => x.thread === e.thread && x.parent === NO_REQUEST);
-      return r
-        ? `The driver delivers root event e${r.child} of color ${r.color}: it ${registration(c, r)}.`
-        : `The driver delivers root event e${e.req}, to be queued on the core its color lives on (or claims).`;
+export const coloringCaption: Narrator = narratorOf({
+  Delivered: (e, c) => {
+    const r = eventsOf(c, 'Registered').find((x) => x.thread === e.thread && x.parent === NO_REQUEST);
+    return r
+      ? `The driver delivers root event e${r.child} of color ${r.color}: it ${registration(c, r)}.`
+      : `The driver delivers root event e${e.req}, to be queued on the core its color lives on (or claims).`;
+  },
+  Dequeued: (e, c) => dequeue(c, e, isMely(c)),
+  ExecStart: (e, c) => {
+    // (After a wait for work, the take and the run are two steps.)
+    return `T${e.thread} runs the handler of e${e.req}; no other core runs this color meanwhile${children(c, e.req)}.`;
+  },
+  ExecEnd: (e, c) => `T${e.thread} has finished the handler of e${e.req}${children(c, e.req)}.`,
+  StealTry: (e, c) => stealTry(c, e),
+  ColorSteal: (e, c) => colorSteal(c, e, isMely(c)),
+  WaitStart: (e) => {
+    if (e.reason === REASON.EmptyQueue) {
+      return `T${e.thread} has nothing to run and no color to take: it spins, then yields, then sleeps until an event is registered for it.`;
     }
-    case 'Dequeued':
-      return dequeue(c, e, mely);
-    case 'ExecStart':
-      // (After a wait for work, the take and the run are two steps.)
-      return `T${e.thread} runs the handler of e${e.req}; no other core runs this color meanwhile${children(c, e.req)}.`;
-    case 'ExecEnd': {
-      return `T${e.thread} has finished the handler of e${e.req}${children(c, e.req)}.`;
+    if (e.reason === REASON.FullQueue) {
+      return `The driver waits: the core root event e${e.req} would go to already holds queue_capacity events (back-pressure).`;
     }
-    case 'StealTry':
-      return stealTry(c, e);
-    case 'ColorSteal':
-      return colorSteal(c, e, mely);
-    case 'WaitStart':
-      if (e.reason === REASON.EmptyQueue) {
-        return `T${e.thread} has nothing to run and no color to take: it spins, then yields, then sleeps until an event is registered for it.`;
-      }
-      if (e.reason === REASON.FullQueue) {
-        return `The driver waits: the core root event e${e.req} would go to already holds queue_capacity events (back-pressure).`;
-      }
-      return null;
-    default:
-      return null;
-  }
-}
+    return null;
+  },
+});

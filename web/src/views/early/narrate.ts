@@ -5,8 +5,9 @@
  * family modules (`captions`), registered with the view framework's
  * narrators (views/narrate.ts).
  */
-import { describe, REASON, SCHEDULER, type NamedEvent } from '../../trace/codec';
-import { reqName, threadList, who, type Narrator, type StepContext } from '../narrate';
+import { describe, REASON, SCHEDULER } from '../../trace/codec';
+import type { EventOf } from '../../trace/dispatch';
+import { narratorOf, reqName, threadList, who, type Narrator, type StepContext } from '../narrate';
 import { groupFor } from '../status';
 
 /** What class `cls` is, as the report's classes say: a read or a write, of one shard (1-based) or of every shard. */
@@ -17,10 +18,7 @@ function classGloss(c: StepContext, cls: number): string {
   return info.shard === undefined ? `${op} of every shard` : `${op} on shard ${info.shard + 1}`;
 }
 
-/** One kind of named event. */
-type Ev<K extends NamedEvent['kind']> = Extract<NamedEvent, { kind: K }>;
-
-function dispatch(c: StepContext, e: Ev<'Delivered'>): string {
+function dispatch(c: StepContext, e: EventOf<'Delivered'>): string {
   const req = e.req;
   const cls = e.class;
   const name = c.className(cls);
@@ -66,7 +64,7 @@ function arriveText(c: StepContext, thread: number, cls: number, req: number): s
       : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive in the cycle: the last to arrive runs it.`;
 }
 
-function execText(c: StepContext, e: Ev<'ExecStart'>): string {
+function execText(c: StepContext, e: EventOf<'ExecStart'>): string {
   const req = e.req;
   const th = e.thread;
   const cls = c.classOf(req);
@@ -90,7 +88,7 @@ function execText(c: StepContext, e: Ev<'ExecStart'>): string {
 }
 
 /** The end of an execution: what the thread does next follows from it. */
-function endText(c: StepContext, e: Ev<'ExecEnd'>): string {
+function endText(c: StepContext, e: EventOf<'ExecEnd'>): string {
   const req = e.req;
   const th = e.thread;
   if (th === SCHEDULER) return `The scheduler has finished executing r${req}.`;
@@ -105,7 +103,7 @@ function endText(c: StepContext, e: Ev<'ExecEnd'>): string {
   return `T${th} has finished executing ${reqName(c, req)}${stolen ? `, stolen from T${lane.stealVictim}` : ''}; it goes back to its queue.`;
 }
 
-function releaseText(c: StepContext, e: Ev<'SyncRelease'>): string {
+function releaseText(c: StepContext, e: EventOf<'SyncRelease'>): string {
   const req = e.req;
   const name = c.className(e.class);
   if (c.profile.sync?.kind === 'cycle') {
@@ -117,7 +115,7 @@ function releaseText(c: StepContext, e: Ev<'SyncRelease'>): string {
   return `T${e.executor} has executed r${req}: ${name}'s barrier opens, and its threads go on with their queues together.`;
 }
 
-function waitText(c: StepContext, e: Ev<'WaitStart'>): string {
+function waitText(c: StepContext, e: EventOf<'WaitStart'>): string {
   const th = e.thread;
   switch (e.reason) {
     case REASON.EmptyQueue:
@@ -125,7 +123,7 @@ function waitText(c: StepContext, e: Ev<'WaitStart'>): string {
         ? `${who(th)}'s queue is empty: it looks for work to steal from another thread's queue.`
         : `${who(th)}'s queue is empty: it sleeps until the scheduler gives it a request.`;
     case REASON.FullQueue: {
-      const to = c.events.find((x): x is Ev<'Enqueued'> => x.kind === 'Enqueued' && x.req === e.req);
+      const to = c.events.find((x): x is EventOf<'Enqueued'> => x.kind === 'Enqueued' && x.req === e.req);
       return `The queue of ${to ? `T${to.to}` : 'a thread'} is full: the scheduler stops delivering r${e.req} until that thread takes a request (back-pressure).`;
     }
     case REASON.Marker:
@@ -140,49 +138,37 @@ function waitText(c: StepContext, e: Ev<'WaitStart'>): string {
 }
 
 /** The early and work-stealing families share one vocabulary of steps. */
-export const earlyCaption: Narrator = (c) => {
-  const e = c.start;
-  switch (e.kind) {
-    case 'Delivered':
-      return dispatch(c, e);
-    case 'Enqueued':
-      return `The queue of T${e.to} has room again: the scheduler puts ${reqName(c, e.req)} into it.`;
-    case 'Dequeued': {
-      const arrive = c.events.find(
-        (x): x is Ev<'SyncArrive'> => x.kind === 'SyncArrive' && x.thread === e.thread && x.req === e.req,
-      );
-      if (arrive) return arriveText(c, e.thread, arrive.class, arrive.req);
-      const exec = c.events.find(
-        (x): x is Ev<'ExecStart'> => x.kind === 'ExecStart' && x.thread === e.thread && x.req === e.req,
-      );
-      if (exec) return execText(c, exec);
-      return `T${e.thread} takes ${reqName(c, e.req)} from the head of its queue.`;
-    }
-    case 'SyncArrive':
-      return arriveText(c, e.thread, e.class, e.req);
-    case 'ExecStart':
-      return execText(c, e);
-    case 'ExecEnd':
-      return endText(c, e);
-    case 'SyncRelease':
-      return releaseText(c, e);
-    case 'WaitStart':
-      return waitText(c, e);
-    case 'Steal': {
-      const waiting = c.state.lanes[e.thread]?.waitReason === REASON.Cycle;
-      const why = waiting
-        ? `While it waits in a cycle, T${e.thread} steals`
-        : `T${e.thread} has nothing to do and steals`;
-      // The flag as the state shows it now: the victim may have raised it again since.
-      const up = c.state.lanes[e.victim]?.ready === 1;
-      const flag = up
-        ? `T${e.victim}'s flag was down when it stole; it is up again now, a sequential request having reached T${e.victim}'s queue since`
-        : `T${e.victim}'s flag is down`;
-      return `${why} T${e.victim}'s ready queue: ${e.count} request${e.count === 1 ? '' : 's'} from r${e.first} on, all concurrent (${flag}), so they may run anywhere. It sets a marker on T${e.victim}.`;
-    }
-    case 'StealDone':
-      return `T${e.thread} has executed everything it stole from T${e.victim} and clears its marker: T${e.victim} may now synchronize on its next sequential request.`;
-    default:
-      return null;
-  }
-};
+export const earlyCaption: Narrator = narratorOf({
+  Delivered: (e, c) => dispatch(c, e),
+  Enqueued: (e, c) => `The queue of T${e.to} has room again: the scheduler puts ${reqName(c, e.req)} into it.`,
+  Dequeued: (e, c) => {
+    const arrive = c.events.find(
+      (x): x is EventOf<'SyncArrive'> => x.kind === 'SyncArrive' && x.thread === e.thread && x.req === e.req,
+    );
+    if (arrive) return arriveText(c, e.thread, arrive.class, arrive.req);
+    const exec = c.events.find(
+      (x): x is EventOf<'ExecStart'> => x.kind === 'ExecStart' && x.thread === e.thread && x.req === e.req,
+    );
+    if (exec) return execText(c, exec);
+    return `T${e.thread} takes ${reqName(c, e.req)} from the head of its queue.`;
+  },
+  SyncArrive: (e, c) => arriveText(c, e.thread, e.class, e.req),
+  ExecStart: (e, c) => execText(c, e),
+  ExecEnd: (e, c) => endText(c, e),
+  SyncRelease: (e, c) => releaseText(c, e),
+  WaitStart: (e, c) => waitText(c, e),
+  Steal: (e, c) => {
+    const waiting = c.state.lanes[e.thread]?.waitReason === REASON.Cycle;
+    const why = waiting
+      ? `While it waits in a cycle, T${e.thread} steals`
+      : `T${e.thread} has nothing to do and steals`;
+    // The flag as the state shows it now: the victim may have raised it again since.
+    const up = c.state.lanes[e.victim]?.ready === 1;
+    const flag = up
+      ? `T${e.victim}'s flag was down when it stole; it is up again now, a sequential request having reached T${e.victim}'s queue since`
+      : `T${e.victim}'s flag is down`;
+    return `${why} T${e.victim}'s ready queue: ${e.count} request${e.count === 1 ? '' : 's'} from r${e.first} on, all concurrent (${flag}), so they may run anywhere. It sets a marker on T${e.victim}.`;
+  },
+  StealDone: (e) =>
+    `T${e.thread} has executed everything it stole from T${e.victim} and clears its marker: T${e.victim} may now synchronize on its next sequential request.`,
+});

@@ -15,15 +15,8 @@
  * cross-SCC waits and instances waiting for a commit.
  */
 
-import {
-  AUX_BASE,
-  KIND as K,
-  REASON as R,
-  SCHEDULER,
-  sccName,
-  type PackedTrace,
-  type TraceEvent,
-} from '../../trace/codec';
+import { AUX_BASE, REASON as R, SCHEDULER, sccName, type PackedTrace, type TraceEvent } from '../../trace/codec';
+import { onEvent } from '../../trace/dispatch';
 
 /** One trace event, without its time (the codec's fields: `x` is `extra`). */
 export type Ev = Omit<TraceEvent, 't_ns'>;
@@ -60,87 +53,103 @@ export interface LateGraph {
   removed: number;
 }
 
+/** The late graph being replayed. */
+interface LateReading {
+  nodes: Map<number, LateNode>;
+  bound: number;
+  size: number;
+  schedulerBlocked: boolean;
+  lock: number[];
+  idle: Set<number>;
+  inserted: number;
+  removed: number;
+  /** Edges of the next inserted request (recorded just before its insert). */
+  pendingEdges: number[];
+}
+
+/** What each kind does to a late run's graph; other kinds change nothing. */
+const LATE_GRAPH = onEvent<Ev, LateReading, void>(
+  {
+    DepEdge: (e, g) => {
+      // The scheduler records the edges of a request just before its
+      // GraphInsert.
+      g.pendingEdges.push(e.b);
+    },
+    GraphInsert: (e, g) => {
+      g.nodes.set(e.a, { req: e.a, state: 'waiting', waitsFor: g.pendingEdges.splice(0) });
+      g.inserted++;
+    },
+    Ready: (e, g) => {
+      const n = g.nodes.get(e.a);
+      if (n) {
+        n.state = 'ready';
+        n.waitsFor = [];
+      }
+    },
+    Dequeued: (e, g) => {
+      const n = g.nodes.get(e.a);
+      if (n) {
+        n.state = 'running';
+        n.worker = e.thread;
+      }
+    },
+    ExecEnd: (e, g) => {
+      const n = g.nodes.get(e.a);
+      if (n) n.state = 'done';
+    },
+    GraphRemove: (e, g) => {
+      g.nodes.delete(e.a);
+      for (const n of g.nodes.values()) n.waitsFor = n.waitsFor.filter((r) => r !== e.a);
+      g.removed++;
+    },
+    GraphSize: (e, g) => {
+      g.size = e.a;
+      g.bound = e.b;
+    },
+    WaitStart: (e, g) => {
+      if (e.extra === R.FullGraph) g.schedulerBlocked = true;
+      if (e.extra === R.Lock && !g.lock.includes(e.thread)) g.lock.push(e.thread);
+      if (e.extra === R.EmptyQueue) g.idle.add(e.thread);
+    },
+    WaitEnd: (e, g) => {
+      if (e.extra === R.FullGraph) g.schedulerBlocked = false;
+      if (e.extra === R.Lock) {
+        const at = g.lock.indexOf(e.thread);
+        if (at >= 0) g.lock.splice(at, 1);
+      }
+      if (e.extra === R.EmptyQueue) g.idle.delete(e.thread);
+    },
+  },
+  () => undefined,
+);
+
 /** Replay events `[0, upto)` of a late run into its graph. */
 export function lateGraph(events: readonly Ev[], upto = events.length): LateGraph {
-  const nodes = new Map<number, LateNode>();
-  let bound = 0;
-  let size = 0;
-  let schedulerBlocked = false;
-  const lock: number[] = [];
-  const idle = new Set<number>();
-  let inserted = 0;
-  let removed = 0;
-  const pendingEdges: number[] = [];
-  for (let i = 0; i < Math.min(upto, events.length); i++) {
-    const e = events[i];
-    switch (e.kind) {
-      case K.DepEdge:
-        // The scheduler records the edges of a request just before its
-        // GraphInsert.
-        pendingEdges.push(e.b);
-        break;
-      case K.GraphInsert:
-        nodes.set(e.a, { req: e.a, state: 'waiting', waitsFor: pendingEdges.splice(0) });
-        inserted++;
-        break;
-      case K.Ready: {
-        const n = nodes.get(e.a);
-        if (n) {
-          n.state = 'ready';
-          n.waitsFor = [];
-        }
-        break;
-      }
-      case K.Dequeued: {
-        const n = nodes.get(e.a);
-        if (n) {
-          n.state = 'running';
-          n.worker = e.thread;
-        }
-        break;
-      }
-      case K.ExecEnd: {
-        const n = nodes.get(e.a);
-        if (n) n.state = 'done';
-        break;
-      }
-      case K.GraphRemove:
-        nodes.delete(e.a);
-        for (const n of nodes.values()) n.waitsFor = n.waitsFor.filter((r) => r !== e.a);
-        removed++;
-        break;
-      case K.GraphSize:
-        size = e.a;
-        bound = e.b;
-        break;
-      case K.WaitStart:
-        if (e.extra === R.FullGraph) schedulerBlocked = true;
-        if (e.extra === R.Lock && !lock.includes(e.thread)) lock.push(e.thread);
-        if (e.extra === R.EmptyQueue) idle.add(e.thread);
-        break;
-      case K.WaitEnd:
-        if (e.extra === R.FullGraph) schedulerBlocked = false;
-        if (e.extra === R.Lock) {
-          const at = lock.indexOf(e.thread);
-          if (at >= 0) lock.splice(at, 1);
-        }
-        if (e.extra === R.EmptyQueue) idle.delete(e.thread);
-        break;
-    }
-  }
-  const list = [...nodes.values()];
+  const g: LateReading = {
+    nodes: new Map(),
+    bound: 0,
+    size: 0,
+    schedulerBlocked: false,
+    lock: [],
+    idle: new Set(),
+    inserted: 0,
+    removed: 0,
+    pendingEdges: [],
+  };
+  for (let i = 0; i < Math.min(upto, events.length); i++) LATE_GRAPH(events[i], g);
+  const list = [...g.nodes.values()];
   return {
     nodes: list,
     edges: list.flatMap((n) => n.waitsFor.map((to) => [n.req, to] as [number, number])),
     // The nodes drawn, not the last GraphSize sample (recorded after the
     // insert or removal it follows, so it can lag one event behind).
-    size: inserted > 0 ? nodes.size : size,
-    bound,
-    schedulerBlocked,
-    lockQueue: lock,
-    idle: [...idle].sort((a, b) => a - b),
-    inserted,
-    removed,
+    size: g.inserted > 0 ? g.nodes.size : g.size,
+    bound: g.bound,
+    schedulerBlocked: g.schedulerBlocked,
+    lockQueue: g.lock,
+    idle: [...g.idle].sort((a, b) => a - b),
+    inserted: g.inserted,
+    removed: g.removed,
   };
 }
 
@@ -194,112 +203,131 @@ export interface EpaxosGraph {
   executed: number;
 }
 
+/** The ePaxos graph being replayed. */
+interface EpaxosReading {
+  instances: Instance[];
+  /** Instance of each first command. */
+  byFirst: Map<number, number>;
+  sccs: Scc[];
+  waits: SccWait[];
+  /** Commands delivered since the last commit (the next instance's). */
+  delivered: number[];
+  builderBlocked: boolean;
+  executed: number;
+  /** Index of the current graph, and the position of the last SCC found in it. */
+  graph: number;
+  lastPosition: number;
+}
+
+/** What each kind does to an ePaxos run's graph; other kinds change nothing. */
+const EPAXOS_GRAPH = onEvent<Ev, EpaxosReading, void>(
+  {
+    Delivered: (e, g) => {
+      if (e.thread === SCHEDULER) g.delivered.push(e.a);
+    },
+    Commit: (e, g) => {
+      const inst: Instance = { id: e.a, commands: g.delivered, seq: e.b, deps: [], state: 'committed' };
+      g.delivered = [];
+      g.instances[e.a] = inst;
+      if (inst.commands.length > 0) g.byFirst.set(inst.commands[0], e.a);
+    },
+    DepEdge: (e, g) => {
+      if (e.thread !== SCHEDULER) return;
+      const from = g.byFirst.get(e.a);
+      const inst = from === undefined ? undefined : g.instances[from];
+      // The target may commit later: keep its first command until then.
+      if (inst) inst.deps.push(e.b);
+    },
+    CommitWait: (e, g) => {
+      const inst = g.instances[e.a];
+      if (inst) {
+        inst.state = 'waiting-commit';
+        inst.waitsForCommit = e.b;
+      }
+    },
+    GroupFound: (e, g) => {
+      // Positions restart at 0 with each new graph.
+      if (e.c <= g.lastPosition) g.graph++;
+      g.lastPosition = e.c;
+      g.sccs[e.a] = { group: e.a, position: e.c, members: [], state: 'found', graph: g.graph };
+    },
+    GroupMember: (e, g) => {
+      const id = g.byFirst.get(e.b);
+      const scc = g.sccs[e.a];
+      if (id !== undefined && scc) {
+        scc.members.push(id);
+        g.instances[id].group = e.a;
+        g.instances[id].state = 'taken';
+        g.instances[id].waitsForCommit = undefined;
+      }
+    },
+    SccStart: (e, g) => {
+      const scc = g.sccs[e.a];
+      if (scc) {
+        scc.state = 'running';
+        scc.worker = e.thread;
+        for (const m of scc.members) g.instances[m].state = 'running';
+      }
+    },
+    SccEnd: (e, g) => {
+      const scc = g.sccs[e.a];
+      if (scc) scc.state = 'done';
+    },
+    ExecEnd: (e, g) => {
+      // An instance is executed when its last command ends.
+      const id = instanceOfCommand(g.instances, g.byFirst, e.a);
+      if (id !== undefined) {
+        const inst = g.instances[id];
+        if (inst.commands[inst.commands.length - 1] === e.a) {
+          inst.state = 'executed';
+          g.executed++;
+        }
+      }
+    },
+    WaitStart: (e, g) => {
+      if (e.extra === R.Scc) {
+        const instance = g.byFirst.get(e.a);
+        const on = g.byFirst.get(e.b);
+        if (instance !== undefined && on !== undefined) g.waits.push({ worker: e.thread, instance, on });
+      }
+      if (e.extra === R.Semaphore) g.builderBlocked = true;
+    },
+    WaitEnd: (e, g) => {
+      if (e.extra === R.Scc) {
+        const k = g.waits.findIndex((w) => w.worker === e.thread);
+        if (k >= 0) g.waits.splice(k, 1);
+      }
+      if (e.extra === R.Semaphore) g.builderBlocked = false;
+    },
+  },
+  () => undefined,
+);
+
 /** Replay events `[0, upto)` of an epaxos or pepaxos run. */
 export function epaxosGraph(events: readonly Ev[], upto = events.length): EpaxosGraph {
-  const instances: Instance[] = [];
-  const byFirst = new Map<number, number>();
-  const sccs: Scc[] = [];
-  const waits: SccWait[] = [];
-  let delivered: number[] = [];
-  let builderBlocked = false;
-  let executed = 0;
-  let graph = -1;
-  let lastPosition = Number.POSITIVE_INFINITY;
-  const instOfReq = (req: number) => byFirst.get(req);
-  for (let i = 0; i < Math.min(upto, events.length); i++) {
-    const e = events[i];
-    switch (e.kind) {
-      case K.Delivered:
-        if (e.thread === SCHEDULER) delivered.push(e.a);
-        break;
-      case K.Commit: {
-        const inst: Instance = { id: e.a, commands: delivered, seq: e.b, deps: [], state: 'committed' };
-        delivered = [];
-        instances[e.a] = inst;
-        if (inst.commands.length > 0) byFirst.set(inst.commands[0], e.a);
-        break;
-      }
-      case K.DepEdge: {
-        if (e.thread !== SCHEDULER) break;
-        const from = instOfReq(e.a);
-        const inst = from === undefined ? undefined : instances[from];
-        // The target may commit later: keep its first command until then.
-        if (inst) inst.deps.push(e.b);
-        break;
-      }
-      case K.CommitWait: {
-        const inst = instances[e.a];
-        if (inst) {
-          inst.state = 'waiting-commit';
-          inst.waitsForCommit = e.b;
-        }
-        break;
-      }
-      case K.GroupFound:
-        // Positions restart at 0 with each new graph.
-        if (e.c <= lastPosition) graph++;
-        lastPosition = e.c;
-        sccs[e.a] = { group: e.a, position: e.c, members: [], state: 'found', graph };
-        break;
-      case K.GroupMember: {
-        const id = instOfReq(e.b);
-        const scc = sccs[e.a];
-        if (id !== undefined && scc) {
-          scc.members.push(id);
-          instances[id].group = e.a;
-          instances[id].state = 'taken';
-          instances[id].waitsForCommit = undefined;
-        }
-        break;
-      }
-      case K.SccStart: {
-        const scc = sccs[e.a];
-        if (scc) {
-          scc.state = 'running';
-          scc.worker = e.thread;
-          for (const m of scc.members) instances[m].state = 'running';
-        }
-        break;
-      }
-      case K.SccEnd: {
-        const scc = sccs[e.a];
-        if (scc) scc.state = 'done';
-        break;
-      }
-      case K.ExecEnd: {
-        // An instance is executed when its last command ends.
-        const id = instanceOfCommand(instances, byFirst, e.a);
-        if (id !== undefined) {
-          const inst = instances[id];
-          if (inst.commands[inst.commands.length - 1] === e.a) {
-            inst.state = 'executed';
-            executed++;
-          }
-        }
-        break;
-      }
-      case K.WaitStart:
-        if (e.extra === R.Scc) {
-          const instance = instOfReq(e.a);
-          const on = instOfReq(e.b);
-          if (instance !== undefined && on !== undefined) waits.push({ worker: e.thread, instance, on });
-        }
-        if (e.extra === R.Semaphore) builderBlocked = true;
-        break;
-      case K.WaitEnd:
-        if (e.extra === R.Scc) {
-          const k = waits.findIndex((w) => w.worker === e.thread);
-          if (k >= 0) waits.splice(k, 1);
-        }
-        if (e.extra === R.Semaphore) builderBlocked = false;
-        break;
-    }
-  }
+  const g: EpaxosReading = {
+    instances: [],
+    byFirst: new Map(),
+    sccs: [],
+    waits: [],
+    delivered: [],
+    builderBlocked: false,
+    executed: 0,
+    graph: -1,
+    lastPosition: Number.POSITIVE_INFINITY,
+  };
+  for (let i = 0; i < Math.min(upto, events.length); i++) EPAXOS_GRAPH(events[i], g);
   // Dependencies were recorded by first command; name them by instance.
-  for (const inst of instances) {
-    if (inst) inst.deps = inst.deps.map((r) => byFirst.get(r) ?? -1).filter((d) => d >= 0);
+  for (const inst of g.instances) {
+    if (inst) inst.deps = inst.deps.map((r) => g.byFirst.get(r) ?? -1).filter((d) => d >= 0);
   }
-  return { instances: instances.filter(Boolean), sccs: sccs.filter(Boolean), waits, builderBlocked, executed };
+  return {
+    instances: g.instances.filter(Boolean),
+    sccs: g.sccs.filter(Boolean),
+    waits: g.waits,
+    builderBlocked: g.builderBlocked,
+    executed: g.executed,
+  };
 }
 
 /** The instance holding command `req`: commands are numbered in commit order, instance by instance. */
@@ -342,11 +370,10 @@ const who = (thread: number) =>
   thread === SCHEDULER ? 'The scheduler' : thread >= AUX_BASE ? 'The graph builder' : `Worker ${thread}`;
 
 /** The step of a late run's event (lines of `docs/teaching/late.md`). */
-export function lateStep(e: Ev): Step | null {
-  switch (e.kind) {
-    case K.Delivered:
-      return { listing: 'scheduler', line: 1, sentence: `Request r${e.a} is delivered.` };
-    case K.WaitStart:
+const LATE_STEP = onEvent<Ev, undefined, Step | null>(
+  {
+    Delivered: (e) => ({ listing: 'scheduler', line: 1, sentence: `Request r${e.a} is delivered.` }),
+    WaitStart: (e) => {
       if (e.extra === R.Lock)
         return {
           listing: e.thread === SCHEDULER ? 'scheduler' : 'worker',
@@ -362,76 +389,85 @@ export function lateStep(e: Ev): Step | null {
       if (e.extra === R.EmptyQueue)
         return { listing: 'worker', line: 3, sentence: `${who(e.thread)} finds nothing ready and sleeps.` };
       return null;
-    case K.DepEdge:
-      return {
-        listing: 'scheduler',
-        line: 5,
-        sentence: `Request r${e.a} conflicts with r${e.b}, still in the graph: it must wait for it.`,
-      };
-    case K.GraphInsert:
-      return {
-        listing: 'scheduler',
-        line: 6,
-        sentence:
-          e.b === 0
-            ? `Request r${e.a} enters the graph with no edge.`
-            : `Request r${e.a} enters the graph waiting for ${e.b} request${e.b === 1 ? '' : 's'}.`,
-      };
-    case K.Ready:
-      return e.thread === SCHEDULER
+    },
+    DepEdge: (e) => ({
+      listing: 'scheduler',
+      line: 5,
+      sentence: `Request r${e.a} conflicts with r${e.b}, still in the graph: it must wait for it.`,
+    }),
+    GraphInsert: (e) => ({
+      listing: 'scheduler',
+      line: 6,
+      sentence:
+        e.b === 0
+          ? `Request r${e.a} enters the graph with no edge.`
+          : `Request r${e.a} enters the graph waiting for ${e.b} request${e.b === 1 ? '' : 's'}.`,
+    }),
+    Ready: (e) =>
+      e.thread === SCHEDULER
         ? { listing: 'scheduler', line: 7, sentence: `Request r${e.a} depends on nothing: it is ready.` }
-        : { listing: 'worker', line: 8, sentence: `Request r${e.a} lost its last edge: it is ready.` };
-    case K.Dequeued:
-      return { listing: 'worker', line: 4, sentence: `${who(e.thread)} takes ready r${e.a} from the graph.` };
-    case K.ExecStart:
-      return { listing: 'worker', line: 6, sentence: `${who(e.thread)} executes r${e.a}, outside the lock.` };
-    case K.ExecEnd:
-      return {
-        listing: 'worker',
-        line: 6,
-        sentence: `${who(e.thread)} has finished executing r${e.a}; next it locks the graph to remove it.`,
-      };
-    case K.GraphRemove:
-      return { listing: 'worker', line: 8, sentence: `Request r${e.a} leaves the graph; its dependents lose an edge.` };
-    default:
-      return null;
-  }
+        : { listing: 'worker', line: 8, sentence: `Request r${e.a} lost its last edge: it is ready.` },
+    Dequeued: (e) => ({ listing: 'worker', line: 4, sentence: `${who(e.thread)} takes ready r${e.a} from the graph.` }),
+    ExecStart: (e) => ({
+      listing: 'worker',
+      line: 6,
+      sentence: `${who(e.thread)} executes r${e.a}, outside the lock.`,
+    }),
+    ExecEnd: (e) => ({
+      listing: 'worker',
+      line: 6,
+      sentence: `${who(e.thread)} has finished executing r${e.a}; next it locks the graph to remove it.`,
+    }),
+    GraphRemove: (e) => ({
+      listing: 'worker',
+      line: 8,
+      sentence: `Request r${e.a} leaves the graph; its dependents lose an edge.`,
+    }),
+  },
+  () => null,
+);
+
+export function lateStep(e: Ev): Step | null {
+  return LATE_STEP(e, undefined);
 }
 
 /** The step of an epaxos or pepaxos run's event (lines of `docs/teaching/{epaxos,pepaxos}.md`). */
-export function epaxosStep(e: Ev, parallel: boolean): Step | null {
-  const executor = parallel ? 'builder' : 'executor';
-  switch (e.kind) {
-    case K.Delivered:
-      return e.thread === SCHEDULER
+/** What the handlers of an ePaxos step need to know: PePaxos (`parallel`) or ePaxos. */
+interface EpaxosRun {
+  parallel: boolean;
+  /** The listing of the thread that builds the graph: the builder (PePaxos) or the executor (ePaxos). */
+  executor: Step['listing'];
+}
+
+const EPAXOS_STEP = onEvent<Ev, EpaxosRun, Step | null>(
+  {
+    Delivered: (e) =>
+      e.thread === SCHEDULER
         ? {
             listing: 'commit',
             line: 1,
             sentence: `Command r${e.a} reaches the commit thread; its instance commits next.`,
           }
-        : null;
-    case K.Commit:
-      return {
-        listing: 'commit',
-        line: 1,
-        sentence: `Instance ${e.a} commits with seq ${e.b} and ${e.c} dependenc${e.c === 1 ? 'y' : 'ies'}.`,
-      };
-    case K.CommitWait:
-      return {
-        listing: executor,
-        line: parallel ? 4 : 6,
-        sentence: `Instance ${e.a}'s graph reaches instance ${e.b}, not committed yet: ${e.a} waits for that commit.`,
-      };
-    case K.GroupFound:
-      return {
-        listing: executor,
-        line: parallel ? 6 : 7,
-        sentence:
-          e.b === 1
-            ? `${sccName(e.a)}: one instance, number ${e.c + 1} in its graph's order (dependencies first).`
-            : `${sccName(e.a)}: a cycle of ${e.b} instances (leaders collided), number ${e.c + 1} in its graph's order; seq orders them.`,
-      };
-    case K.WaitStart:
+        : null,
+    Commit: (e) => ({
+      listing: 'commit',
+      line: 1,
+      sentence: `Instance ${e.a} commits with seq ${e.b} and ${e.c} dependenc${e.c === 1 ? 'y' : 'ies'}.`,
+    }),
+    CommitWait: (e, c) => ({
+      listing: c.executor,
+      line: c.parallel ? 4 : 6,
+      sentence: `Instance ${e.a}'s graph reaches instance ${e.b}, not committed yet: ${e.a} waits for that commit.`,
+    }),
+    GroupFound: (e, c) => ({
+      listing: c.executor,
+      line: c.parallel ? 6 : 7,
+      sentence:
+        e.b === 1
+          ? `${sccName(e.a)}: one instance, number ${e.c + 1} in its graph's order (dependencies first).`
+          : `${sccName(e.a)}: a cycle of ${e.b} instances (leaders collided), number ${e.c + 1} in its graph's order; seq orders them.`,
+    }),
+    WaitStart: (e) => {
       if (e.extra === R.Semaphore)
         return {
           listing: 'builder',
@@ -445,33 +481,35 @@ export function epaxosStep(e: Ev, parallel: boolean): Step | null {
           sentence: `${who(e.thread)} waits: its SCC depends on another SCC that has not finished (the instance of r${e.b}).`,
         };
       return null;
-    case K.SccStart:
-      return parallel
+    },
+    SccStart: (e, c) =>
+      c.parallel
         ? {
             listing: 'worker',
             line: 2,
             sentence: `${who(e.thread)} takes ${sccName(e.a)} (${e.b} instance${e.b === 1 ? '' : 's'}).`,
           }
-        : { listing: 'executor', line: 7, sentence: `The executor runs ${sccName(e.a)}.` };
-    case K.ExecStart:
-      return {
-        listing: parallel ? 'worker' : 'executor',
-        line: parallel ? 6 : 9,
-        sentence: `${who(e.thread)} executes r${e.a}.`,
-      };
-    case K.ExecEnd:
-      return {
-        listing: parallel ? 'worker' : 'executor',
-        line: parallel ? 7 : 10,
-        sentence: `${who(e.thread)} has finished executing r${e.a}: its instance's command is executed.`,
-      };
-    case K.SccEnd:
-      return parallel
+        : { listing: 'executor', line: 7, sentence: `The executor runs ${sccName(e.a)}.` },
+    ExecStart: (e, c) => ({
+      listing: c.parallel ? 'worker' : 'executor',
+      line: c.parallel ? 6 : 9,
+      sentence: `${who(e.thread)} executes r${e.a}.`,
+    }),
+    ExecEnd: (e, c) => ({
+      listing: c.parallel ? 'worker' : 'executor',
+      line: c.parallel ? 7 : 10,
+      sentence: `${who(e.thread)} has finished executing r${e.a}: its instance's command is executed.`,
+    }),
+    SccEnd: (e, c) =>
+      c.parallel
         ? { listing: 'worker', line: 8, sentence: `${sccName(e.a)} is finished; its credit goes back.` }
-        : { listing: 'executor', line: 10, sentence: `${sccName(e.a)} is executed.` };
-    default:
-      return null;
-  }
+        : { listing: 'executor', line: 10, sentence: `${sccName(e.a)} is executed.` },
+  },
+  () => null,
+);
+
+export function epaxosStep(e: Ev, parallel: boolean): Step | null {
+  return EPAXOS_STEP(e, { parallel, executor: parallel ? 'builder' : 'executor' });
 }
 
 // ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import {
   type FieldWord,
   type TraceEvent,
 } from '../../trace/codec';
+import { onEvent } from '../../trace/dispatch';
 import type { ReplayState } from '../../trace/state';
 import { profileOf } from '../families';
 import { JumpButtons } from '../jumps';
@@ -60,6 +61,98 @@ function syncQueued(track: Track, i: number, req: number): boolean {
   return false;
 }
 
+/** What the handlers below fill in for one event. */
+interface Filling {
+  out: PseudoEvent;
+  track: Track;
+  /** The event's position in the trace, or -1. */
+  index: number;
+  get(w: FieldWord): number;
+  /** Sets the request and, when known, its class and whether the run maps the class sequentially. */
+  withReq(req: number, cls?: number): void;
+}
+
+/** An execution's request, and (repartitioning) whether its thread arrived at the request's sync. */
+function execution(c: Filling, req: number): void {
+  c.withReq(req);
+  if (c.index >= 0 && c.track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
+    c.out.inSync = arrivedAtSync(c.track, c.index, req);
+  }
+}
+
+/** Per kind: the fields of a trace event the panel's listings read. */
+const FILL = onEvent<TraceEvent, Filling, void>(
+  {
+    Delivered: (_e, c) => c.withReq(c.get(F.Delivered.req), c.get(F.Delivered.class)),
+    Enqueued: (_e, c) => {
+      c.withReq(c.get(F.Enqueued.req));
+      if (c.index >= 0 && c.track.model.index.kindCounts[KIND.SyncQueued] > 0) {
+        c.out.inSync = syncQueued(c.track, c.index, c.get(F.Enqueued.req));
+      }
+    },
+    Dequeued: (_e, c) => c.withReq(c.get(F.Dequeued.req)),
+    ExecStart: (_e, c) => execution(c, c.get(F.ExecStart.req)),
+    ExecEnd: (_e, c) => execution(c, c.get(F.ExecEnd.req)),
+    // A multi-partition request's sync, or (no request) a map switch's.
+    PartSyncArrive: (_e, c) => {
+      c.out.req = c.get(F.PartSyncArrive.req);
+    },
+    PartSyncRelease: (_e, c) => {
+      c.out.req = c.get(F.PartSyncRelease.req);
+      c.out.executor = c.get(F.PartSyncRelease.executor);
+    },
+    SyncQueued: (_e, c) => {
+      c.withReq(c.get(F.SyncQueued.req));
+      c.out.executor = c.get(F.SyncQueued.executor);
+    },
+    GraphInsert: (_e, c) => c.withReq(c.get(F.GraphInsert.req)),
+    GraphRemove: (_e, c) => c.withReq(c.get(F.GraphRemove.req)),
+    WaitStart: (_e, c) => {
+      c.out.reason = REASON_NAMES[c.get(F.WaitStart.reason)];
+      c.withReq(c.get(F.WaitStart.req));
+    },
+    WaitEnd: (_e, c) => {
+      c.out.reason = REASON_NAMES[c.get(F.WaitEnd.reason)];
+      c.withReq(c.get(F.WaitEnd.req));
+    },
+    SyncArrive: (_e, c) => {
+      c.withReq(c.get(F.SyncArrive.req), c.get(F.SyncArrive.class));
+      c.out.cycle = c.get(F.SyncArrive.cycle);
+    },
+    SyncRelease: (_e, c) => {
+      c.withReq(c.get(F.SyncRelease.req), c.get(F.SyncRelease.class));
+      c.out.cycle = c.get(F.SyncRelease.cycle);
+      c.out.executor = c.get(F.SyncRelease.executor);
+    },
+    Steal: (_e, c) => {
+      c.out.victim = c.get(F.Steal.victim);
+      c.out.count = c.get(F.Steal.count);
+      c.out.req = c.get(F.Steal.first);
+    },
+    StealDone: (_e, c) => {
+      c.out.victim = c.get(F.StealDone.victim);
+    },
+    Flag: (_e, c) => {
+      c.out.ready = c.get(F.Flag.ready) !== 0;
+    },
+    Registered: (_e, c) => c.withReq(c.get(F.Registered.child)),
+    ColorSteal: (_e, c) => {
+      c.out.victim = c.get(F.ColorSteal.victim);
+      c.out.count = c.get(F.ColorSteal.count);
+    },
+    StealTry: (_e, c) => {
+      c.out.victim = c.get(F.StealTry.victim);
+    },
+    StealRefused: (_e, c) => {
+      c.out.heuristic = c.get(F.StealRefused.heuristic);
+    },
+    ColorQueue: (_e, c) => {
+      c.out.op = c.get(F.ColorQueue.op);
+    },
+  },
+  () => undefined,
+);
+
 /** The panel's view of a trace event (`index`: its position in the trace, for what it needs of the events before). */
 export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEvent {
   const kind = KIND_NAMES[e.kind] as EventKindName;
@@ -74,92 +167,7 @@ export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEven
       if (m) out.sequential = m.sequential;
     }
   };
-  const get = (w: FieldWord) => field(e, w);
-  switch (kind) {
-    case 'Delivered':
-      withReq(get(F.Delivered.req), get(F.Delivered.class));
-      break;
-    case 'Enqueued':
-      withReq(get(F.Enqueued.req));
-      if (index >= 0 && track.model.index.kindCounts[KIND.SyncQueued] > 0) {
-        out.inSync = syncQueued(track, index, get(F.Enqueued.req));
-      }
-      break;
-    case 'Dequeued':
-      withReq(get(F.Dequeued.req));
-      break;
-    case 'ExecStart':
-    case 'ExecEnd': {
-      const req = kind === 'ExecStart' ? get(F.ExecStart.req) : get(F.ExecEnd.req);
-      withReq(req);
-      if (index >= 0 && track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
-        out.inSync = arrivedAtSync(track, index, req);
-      }
-      break;
-    }
-    case 'PartSyncArrive':
-    case 'PartSyncRelease':
-      // A multi-partition request's sync, or (no request) a map switch's.
-      out.req = get(kind === 'PartSyncArrive' ? F.PartSyncArrive.req : F.PartSyncRelease.req);
-      if (kind === 'PartSyncRelease') out.executor = get(F.PartSyncRelease.executor);
-      break;
-    case 'SyncQueued':
-      withReq(get(F.SyncQueued.req));
-      out.executor = get(F.SyncQueued.executor);
-      break;
-    case 'GraphInsert':
-      withReq(get(F.GraphInsert.req));
-      break;
-    case 'GraphRemove':
-      withReq(get(F.GraphRemove.req));
-      break;
-    case 'WaitStart':
-      out.reason = REASON_NAMES[get(F.WaitStart.reason)];
-      withReq(get(F.WaitStart.req));
-      break;
-    case 'WaitEnd':
-      out.reason = REASON_NAMES[get(F.WaitEnd.reason)];
-      withReq(get(F.WaitEnd.req));
-      break;
-    case 'SyncArrive':
-      withReq(get(F.SyncArrive.req), get(F.SyncArrive.class));
-      out.cycle = get(F.SyncArrive.cycle);
-      break;
-    case 'SyncRelease':
-      withReq(get(F.SyncRelease.req), get(F.SyncRelease.class));
-      out.cycle = get(F.SyncRelease.cycle);
-      out.executor = get(F.SyncRelease.executor);
-      break;
-    case 'Steal':
-      out.victim = get(F.Steal.victim);
-      out.count = get(F.Steal.count);
-      out.req = get(F.Steal.first);
-      break;
-    case 'StealDone':
-      out.victim = get(F.StealDone.victim);
-      break;
-    case 'Flag':
-      out.ready = get(F.Flag.ready) !== 0;
-      break;
-    case 'Registered':
-      withReq(get(F.Registered.child));
-      break;
-    case 'ColorSteal':
-      out.victim = get(F.ColorSteal.victim);
-      out.count = get(F.ColorSteal.count);
-      break;
-    case 'StealTry':
-      out.victim = get(F.StealTry.victim);
-      break;
-    case 'StealRefused':
-      out.heuristic = get(F.StealRefused.heuristic);
-      break;
-    case 'ColorQueue':
-      out.op = get(F.ColorQueue.op);
-      break;
-    default:
-      break;
-  }
+  FILL(e, { out, track, index, get: (w) => field(e, w), withReq });
   return out;
 }
 

@@ -3,7 +3,7 @@
  * rule target found by the text a line starts with (a listing whose text
  * changes fails at load, not silently on a wrong line).
  */
-import type { PseudoLine, PseudoListing, PseudoTarget } from './types';
+import type { PseudoLine, PseudoListing, PseudoRule, PseudoTarget, WaitReasonName } from './types';
 
 /** A listing row: text, indentation depth, optional dimmed comment. */
 export type Row = [text: string, indent: number, comment?: string];
@@ -15,9 +15,17 @@ export function listing(id: string, title: string, rows: Row[]): PseudoListing {
   return { id, title, lines };
 }
 
-/** The target of the first line of `l` whose text starts with `prefix`. */
-export function lineStarting(l: PseudoListing, prefix: string): PseudoTarget {
-  const line = l.lines.find((x) => x.text.startsWith(prefix));
-  if (!line) throw new Error(`pseudo-code: no line "${prefix}" in ${l.title}`);
+/** The target of the `nth` (0-based) line of `l` whose text starts with `prefix`. */
+export function lineStarting(l: PseudoListing, prefix: string, nth = 0): PseudoTarget {
+  const line = l.lines.filter((x) => x.text.startsWith(prefix))[nth];
+  if (!line) throw new Error(`pseudo-code: no line "${prefix}" #${nth} in ${l.title}`);
   return { listing: l.id, line: line.n };
+}
+
+/** A wait's two rules: its start and its end put the reader on the same line. */
+export function waitRules(rule: Omit<PseudoRule, 'kind' | 'reason'> & { reason: WaitReasonName }): PseudoRule[] {
+  return [
+    { kind: 'WaitStart', ...rule },
+    { kind: 'WaitEnd', ...rule },
+  ];
 }

@@ -10,16 +10,8 @@
  * core visits victims and moves one whole color, never the running one.
  */
 import { cite, PAPERS } from '../papers';
-import type { PseudoCode, PseudoEvent, PseudoLine, PseudoListing, PseudoRule } from './types';
-
-type Row = [text: string, indent: number, comment?: string];
-
-function listing(id: string, title: string, rows: Row[]): PseudoListing {
-  const lines: PseudoLine[] = rows.map(([text, indent, comment], i) =>
-    comment === undefined ? { n: i + 1, text, indent } : { n: i + 1, text, indent, comment },
-  );
-  return { id, title, lines };
-}
+import { lineStarting, listing, type Row, waitRules } from './build';
+import type { PseudoCode, PseudoEvent, PseudoListing, PseudoRule } from './types';
 
 function register(mely: boolean): PseudoListing {
   return listing('register', 'Registering an event (the driver or a handler)', [
@@ -100,31 +92,21 @@ const melySteal = listing('steal', 'Steal(k), Mely (sections III and IV-B)', [
   ['return failure', 1],
 ]);
 
-/** Line number of the first line of `l` whose text starts with `prefix`. */
-function lineOf(l: PseudoListing, prefix: string): number {
-  const line = l.lines.find((x) => x.text.startsWith(prefix));
-  if (!line) throw new Error(`coloring pseudo-code: no line "${prefix}" in ${l.id}`);
-  return line.n;
-}
-
-function at(l: PseudoListing, prefix: string) {
-  return { listing: l.id, line: lineOf(l, prefix) };
-}
+/** A rule's target: the line of a listing that starts with `prefix`. */
+const at = lineStarting;
 
 const is = (h: number) => (e: PseudoEvent) => e.heuristic === h;
 
 function rules(reg: PseudoListing, w: PseudoListing, st: PseudoListing, mely: boolean): PseudoRule[] {
   const out: PseudoRule[] = [
     { kind: 'Delivered', by: 'scheduler', target: at(reg, 'on deliver') },
-    { kind: 'WaitStart', reason: 'full-queue', target: at(reg, 'wait while') },
-    { kind: 'WaitEnd', reason: 'full-queue', target: at(reg, 'wait while') },
+    ...waitRules({ reason: 'full-queue', target: at(reg, 'wait while') }),
     { kind: 'ColorHome', target: at(reg, 'k ← owner') },
     { kind: 'Registered', target: at(reg, 'append e') },
     { kind: 'Dequeued', target: at(w, mely ? 'e ← first event' : 'lock k; e ←') },
     { kind: 'ExecStart', target: at(w, "run e's handler") },
     { kind: 'ExecEnd', target: at(w, "run e's handler") },
-    { kind: 'WaitStart', reason: 'empty-queue', target: at(w, 'else: spin') },
-    { kind: 'WaitEnd', reason: 'empty-queue', target: at(w, 'else: spin') },
+    ...waitRules({ reason: 'empty-queue', target: at(w, 'else: spin') }),
     { kind: 'StealTry', target: at(st, 'lock v and k') },
     { kind: 'ColorSteal', target: at(st, mely ? 'unlink c' : 'append them') },
     { kind: 'StealCost', target: at(st, mely ? 'owner of c' : 'append them') },

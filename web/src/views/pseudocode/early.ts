@@ -9,16 +9,8 @@
  * the ones the teaching pages print.
  */
 import { cite, PAPERS } from '../papers';
-import type { PseudoCode, PseudoLine, PseudoListing, PseudoRule } from './types';
-
-type Row = [text: string, indent: number, comment?: string];
-
-function listing(id: string, title: string, rows: Row[]): PseudoListing {
-  const lines: PseudoLine[] = rows.map(([text, indent, comment], i) =>
-    comment === undefined ? { n: i + 1, text, indent } : { n: i + 1, text, indent, comment },
-  );
-  return { id, title, lines };
-}
+import { lineStarting, listing, type Row, waitRules } from './build';
+import type { PseudoCode, PseudoListing, PseudoRule } from './types';
 
 const scheduler = listing('scheduler', 'Scheduler (Algorithm 1)', [
   ['on deliver(r):', 0],
@@ -60,31 +52,19 @@ const cycleWorker = listing('worker', 'Worker thread me (Algorithms 3-4)', [
   ['while mark[c][cycle[c]].get() ≠ 0: back off', 3, 'spin, then yield, then sleep'],
 ]);
 
-/** Line number of the `nth` (0-based) line of `l` whose text starts with `prefix`. */
-function lineOf(l: PseudoListing, prefix: string, nth = 0): number {
-  const found = l.lines.filter((x) => x.text.startsWith(prefix));
-  const line = found[nth];
-  if (!line) throw new Error(`early pseudo-code: no line "${prefix}" #${nth} in ${l.id}`);
-  return line.n;
-}
-
-function at(l: PseudoListing, prefix: string, nth = 0) {
-  return { listing: l.id, line: lineOf(l, prefix, nth) };
-}
+/** A rule's target: the line of a listing that starts with `prefix`. */
+const at = lineStarting;
 
 /** Rules shared by both: the scheduler and the worker's queue handling. */
 function commonRules(worker: PseudoListing): PseudoRule[] {
   return [
     { kind: 'Delivered', by: 'scheduler', target: at(scheduler, 'on deliver') },
-    { kind: 'WaitStart', reason: 'full-queue', sequential: true, target: at(scheduler, 'queue[t].put', 0) },
-    { kind: 'WaitEnd', reason: 'full-queue', sequential: true, target: at(scheduler, 'queue[t].put', 0) },
+    ...waitRules({ reason: 'full-queue', sequential: true, target: at(scheduler, 'queue[t].put', 0) }),
     { kind: 'Enqueued', sequential: true, target: at(scheduler, 'queue[t].put', 0) },
-    { kind: 'WaitStart', reason: 'full-queue', target: at(scheduler, 'queue[t].put', 1) },
-    { kind: 'WaitEnd', reason: 'full-queue', target: at(scheduler, 'queue[t].put', 1) },
+    ...waitRules({ reason: 'full-queue', target: at(scheduler, 'queue[t].put', 1) }),
     { kind: 'Enqueued', target: at(scheduler, 'queue[t].put', 1) },
     { kind: 'QueueLen', by: 'scheduler', target: at(scheduler, 'on deliver') },
-    { kind: 'WaitStart', reason: 'empty-queue', target: at(worker, 'r ← queue[me].take()') },
-    { kind: 'WaitEnd', reason: 'empty-queue', target: at(worker, 'r ← queue[me].take()') },
+    ...waitRules({ reason: 'empty-queue', target: at(worker, 'r ← queue[me].take()') }),
     { kind: 'Dequeued', target: at(worker, 'r ← queue[me].take()') },
     { kind: 'ExecStart', sequential: false, target: at(worker, 'execute r', 0) },
     { kind: 'ExecEnd', sequential: false, target: at(worker, 'execute r', 0) },
@@ -107,8 +87,7 @@ const cycleRules: PseudoRule[] = [
   { kind: 'ExecStart', sequential: true, target: at(cycleWorker, 'execute r', 1) },
   { kind: 'ExecEnd', sequential: true, target: at(cycleWorker, 'execute r', 1) },
   { kind: 'SyncRelease', target: at(cycleWorker, 'mark[c][cycle[c]].set(0)') },
-  { kind: 'WaitStart', reason: 'cycle', target: at(cycleWorker, 'while mark') },
-  { kind: 'WaitEnd', reason: 'cycle', target: at(cycleWorker, 'while mark') },
+  ...waitRules({ reason: 'cycle', target: at(cycleWorker, 'while mark') }),
 ];
 
 export const early: PseudoCode = {

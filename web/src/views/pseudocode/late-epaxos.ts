@@ -5,16 +5,8 @@
  * trace event of a `late`, `epaxos` or `pepaxos` run on its line.
  */
 import { cite, PAPERS } from '../papers';
-import type { PseudoCode, PseudoLine, PseudoListing } from './types';
-
-type Row = [text: string, indent: number, comment?: string];
-
-function listing(id: string, title: string, rows: Row[]): PseudoListing {
-  const lines: PseudoLine[] = rows.map(([text, indent, comment], i) =>
-    comment === undefined ? { n: i + 1, text, indent } : { n: i + 1, text, indent, comment },
-  );
-  return { id, title, lines };
-}
+import { listing, waitRules } from './build';
+import type { PseudoCode } from './types';
 
 const lateScheduler = listing('scheduler', 'Scheduler (CBASE)', [
   ['on deliver(r):', 0],
@@ -46,18 +38,14 @@ export const late: PseudoCode = {
   listings: [lateScheduler, lateWorker],
   rules: [
     { kind: 'Delivered', by: 'scheduler', target: { listing: 'scheduler', line: 1 } },
-    { kind: 'WaitStart', reason: 'lock', by: 'scheduler', target: { listing: 'scheduler', line: 2 } },
-    { kind: 'WaitEnd', reason: 'lock', by: 'scheduler', target: { listing: 'scheduler', line: 2 } },
-    { kind: 'WaitStart', reason: 'full-graph', target: { listing: 'scheduler', line: 3 } },
-    { kind: 'WaitEnd', reason: 'full-graph', target: { listing: 'scheduler', line: 3 } },
+    ...waitRules({ reason: 'lock', by: 'scheduler', target: { listing: 'scheduler', line: 2 } }),
+    ...waitRules({ reason: 'full-graph', target: { listing: 'scheduler', line: 3 } }),
     { kind: 'DepEdge', target: { listing: 'scheduler', line: 5 } },
     { kind: 'GraphInsert', target: { listing: 'scheduler', line: 6 } },
     { kind: 'Ready', by: 'scheduler', target: { listing: 'scheduler', line: 7 } },
     { kind: 'GraphSize', by: 'scheduler', target: { listing: 'scheduler', line: 6 } },
-    { kind: 'WaitStart', reason: 'lock', by: 'worker', target: { listing: 'worker', line: 2 } },
-    { kind: 'WaitEnd', reason: 'lock', by: 'worker', target: { listing: 'worker', line: 2 } },
-    { kind: 'WaitStart', reason: 'empty-queue', target: { listing: 'worker', line: 3 } },
-    { kind: 'WaitEnd', reason: 'empty-queue', target: { listing: 'worker', line: 3 } },
+    ...waitRules({ reason: 'lock', by: 'worker', target: { listing: 'worker', line: 2 } }),
+    ...waitRules({ reason: 'empty-queue', target: { listing: 'worker', line: 3 } }),
     { kind: 'Dequeued', target: { listing: 'worker', line: 4 } },
     { kind: 'ExecStart', target: { listing: 'worker', line: 6 } },
     { kind: 'ExecEnd', target: { listing: 'worker', line: 6 } },
@@ -138,13 +126,10 @@ export const pepaxos: PseudoCode = {
     { kind: 'CommitWait', target: { listing: 'builder', line: 4 } },
     { kind: 'GroupFound', target: { listing: 'builder', line: 6 } },
     { kind: 'GroupMember', target: { listing: 'builder', line: 6 } },
-    { kind: 'WaitStart', reason: 'semaphore', target: { listing: 'builder', line: 7 } },
-    { kind: 'WaitEnd', reason: 'semaphore', target: { listing: 'builder', line: 7 } },
-    { kind: 'WaitStart', reason: 'empty-queue', target: { listing: 'worker', line: 2 } },
-    { kind: 'WaitEnd', reason: 'empty-queue', target: { listing: 'worker', line: 2 } },
+    ...waitRules({ reason: 'semaphore', target: { listing: 'builder', line: 7 } }),
+    ...waitRules({ reason: 'empty-queue', target: { listing: 'worker', line: 2 } }),
     { kind: 'SccStart', target: { listing: 'worker', line: 2 } },
-    { kind: 'WaitStart', reason: 'scc', target: { listing: 'worker', line: 4 } },
-    { kind: 'WaitEnd', reason: 'scc', target: { listing: 'worker', line: 4 } },
+    ...waitRules({ reason: 'scc', target: { listing: 'worker', line: 4 } }),
     { kind: 'ExecStart', target: { listing: 'worker', line: 6 } },
     { kind: 'ExecEnd', target: { listing: 'worker', line: 7 } },
     { kind: 'SccEnd', target: { listing: 'worker', line: 8 } },

@@ -10,7 +10,7 @@
  * computes beside it.
  */
 import { cite, PAPERS } from '../papers';
-import { lineStarting, listing, type Row } from './build';
+import { lineStarting, listing, type Row, waitRules } from './build';
 import type { PseudoCode, PseudoListing, PseudoRule, PseudoTarget } from './types';
 
 /** How every scheduler routes a request (after its own first lines). */
@@ -74,17 +74,14 @@ function common(scheduler: PseudoListing): PseudoRule[] {
   return [
     { kind: 'Delivered', by: 'scheduler', target: at(scheduler, 'on deliver') },
     { kind: 'SyncQueued', target: at(scheduler, 'else: put sync') },
-    { kind: 'WaitStart', reason: 'full-queue', target: at(scheduler, 'if |P| = 1') },
-    { kind: 'WaitEnd', reason: 'full-queue', target: at(scheduler, 'if |P| = 1') },
+    ...waitRules({ reason: 'full-queue', target: at(scheduler, 'if |P| = 1') }),
     { kind: 'Enqueued', when: (e) => e.inSync === true, target: at(scheduler, 'else: put sync') },
     { kind: 'Enqueued', target: at(scheduler, 'if |P| = 1') },
     { kind: 'QueueLen', by: 'scheduler', target: at(scheduler, 'on deliver') },
-    { kind: 'WaitStart', reason: 'empty-queue', target: at(worker, 'cmd ← queue') },
-    { kind: 'WaitEnd', reason: 'empty-queue', target: at(worker, 'cmd ← queue') },
+    ...waitRules({ reason: 'empty-queue', target: at(worker, 'cmd ← queue') }),
     { kind: 'Dequeued', target: at(worker, 'cmd ← queue') },
     { kind: 'PartSyncArrive', when: noReq, target: at(worker, 'wait until every worker has') },
-    { kind: 'WaitStart', reason: 'map-switch', target: at(worker, 'wait until every worker has') },
-    { kind: 'WaitEnd', reason: 'map-switch', target: at(worker, 'wait until every worker has') },
+    ...waitRules({ reason: 'map-switch', target: at(worker, 'wait until every worker has') }),
     { kind: 'PartSyncRelease', when: noReq, target: at(worker, 'wait until every worker has') },
     { kind: 'PartSyncArrive', target: at(worker, 'wait until every worker of P') },
     { kind: 'WaitStart', reason: 'barrier', target: at(worker, 'wait until every worker of P') },

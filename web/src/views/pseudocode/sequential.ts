@@ -4,16 +4,13 @@
  * scheduler's execution order is judged against). Explained in
  * `docs/teaching/sequential.md`.
  */
-import type { PseudoCode, PseudoListing } from './types';
+import { listing } from './build';
+import type { PseudoCode } from './types';
 
-const scheduler: PseudoListing = {
-  id: 'scheduler',
-  title: 'Scheduler thread (no workers)',
-  lines: [
-    { n: 1, text: 'on deliver(r):', indent: 0 },
-    { n: 2, text: 'execute r', indent: 1, comment: 'one request at a time, in delivery order' },
-  ],
-};
+const scheduler = listing('scheduler', 'Scheduler thread (no workers)', [
+  ['on deliver(r):', 0],
+  ['execute r', 1, 'one request at a time, in delivery order'],
+]);
 
 export const sequentialCode: PseudoCode = {
   schedulers: ['sequential'],

@@ -9,16 +9,8 @@
  * listing's victim order and the optimistic pre-check.
  */
 import { cite, PAPERS } from '../papers';
-import type { PseudoCode, PseudoLine, PseudoListing, PseudoRule } from './types';
-
-type Row = [text: string, indent: number, comment?: string];
-
-function listing(id: string, title: string, rows: Row[]): PseudoListing {
-  const lines: PseudoLine[] = rows.map(([text, indent, comment], i) =>
-    comment === undefined ? { n: i + 1, text, indent } : { n: i + 1, text, indent, comment },
-  );
-  return { id, title, lines };
-}
+import { lineStarting, listing, type Row, waitRules } from './build';
+import type { PseudoCode, PseudoListing, PseudoRule } from './types';
 
 const scheduler = listing('scheduler', 'Scheduler (Algorithm 6)', [
   ['on deliver(r):', 0],
@@ -83,16 +75,8 @@ function steal(fromNext: boolean, optimistic: boolean): PseudoListing {
   return listing('steal', optimistic ? 'Steal, optimistic (Algorithm 8)' : 'Steal (Algorithm 7)', rows);
 }
 
-/** Line number of the first line of `l` whose text starts with `prefix`. */
-function lineOf(l: PseudoListing, prefix: string): number {
-  const line = l.lines.find((x) => x.text.startsWith(prefix));
-  if (!line) throw new Error(`work-stealing pseudo-code: no line "${prefix}" in ${l.id}`);
-  return line.n;
-}
-
-function at(l: PseudoListing, prefix: string) {
-  return { listing: l.id, line: lineOf(l, prefix) };
-}
+/** A rule's target: the line of a listing that starts with `prefix`. */
+const at = lineStarting;
 
 /** Rules shared by every variant: scheduler, worker loop, steals. */
 function commonRules(st: PseudoListing): PseudoRule[] {
@@ -110,17 +94,14 @@ function commonRules(st: PseudoListing): PseudoRule[] {
       sequential: true,
       target: at(scheduler, 'lock t; sleep while t.ready'),
     },
-    { kind: 'WaitStart', reason: 'full-queue', target: at(scheduler, 'lock t; sleep while full') },
-    { kind: 'WaitEnd', reason: 'full-queue', target: at(scheduler, 'lock t; sleep while full') },
+    ...waitRules({ reason: 'full-queue', target: at(scheduler, 'lock t; sleep while full') }),
     { kind: 'Enqueued', sequential: true, target: at(scheduler, 't.ready.append(r); t.readyFlag') },
     { kind: 'Enqueued', target: at(scheduler, 'lock t; sleep while full') },
     { kind: 'QueueLen', by: 'scheduler', target: at(scheduler, 'lock t; sleep while full') },
     { kind: 'Flag', target: at(worker, 'lock t: exec') },
-    { kind: 'WaitStart', reason: 'empty-queue', target: at(worker, 'Steal(t, none)') },
-    { kind: 'WaitEnd', reason: 'empty-queue', target: at(worker, 'Steal(t, none)') },
+    ...waitRules({ reason: 'empty-queue', target: at(worker, 'Steal(t, none)') }),
     { kind: 'Dequeued', target: at(worker, 'for each r of exec') },
-    { kind: 'WaitStart', reason: 'marker', target: at(worker, 'wait until t.marker') },
-    { kind: 'WaitEnd', reason: 'marker', target: at(worker, 'wait until t.marker') },
+    ...waitRules({ reason: 'marker', target: at(worker, 'wait until t.marker') }),
     { kind: 'Steal', target: at(st, 'stolen ←') },
     { kind: 'StealDone', target: at(st, 'v.marker[s] ← 0') },
     { kind: 'ExecStart', sequential: false, target: at(worker, 'if class(r) is concurrent') },
@@ -131,8 +112,7 @@ function commonRules(st: PseudoListing): PseudoRule[] {
 function barrierRules(sync: PseudoListing): PseudoRule[] {
   return [
     { kind: 'SyncArrive', target: at(sync, 'barrier') },
-    { kind: 'WaitStart', reason: 'barrier', target: at(sync, 'barrier') },
-    { kind: 'WaitEnd', reason: 'barrier', target: at(sync, 'barrier') },
+    ...waitRules({ reason: 'barrier', target: at(sync, 'barrier') }),
     { kind: 'ExecStart', sequential: true, target: at(sync, 'if t = min') },
     { kind: 'ExecEnd', sequential: true, target: at(sync, 'if t = min') },
     { kind: 'SyncRelease', target: at(sync, 'if t = min') },
@@ -145,14 +125,10 @@ function cycleRules(sync: PseudoListing, barrierAfter: boolean): PseudoRule[] {
     { kind: 'ExecStart', sequential: true, target: at(sync, 'execute r') },
     { kind: 'ExecEnd', sequential: true, target: at(sync, 'execute r') },
     { kind: 'SyncRelease', target: at(sync, 'arrivals[class(r)][cycle] ← 0') },
-    { kind: 'WaitStart', reason: 'cycle', target: at(sync, 'else while') },
-    { kind: 'WaitEnd', reason: 'cycle', target: at(sync, 'else while') },
+    ...waitRules({ reason: 'cycle', target: at(sync, 'else while') }),
   ];
   if (barrierAfter) {
-    rules.push(
-      { kind: 'WaitStart', reason: 'barrier', target: at(sync, 'barrier') },
-      { kind: 'WaitEnd', reason: 'barrier', target: at(sync, 'barrier') },
-    );
+    rules.push(...waitRules({ reason: 'barrier', target: at(sync, 'barrier') }));
   }
   return rules;
 }

@@ -10,7 +10,8 @@
  * engine's `initial_owner` holds for the whole run except the keys a
  * switch moved; `KeyMoved` events (at most 4,096 per switch) say which.
  */
-import { F, KIND, NO_REQUEST, type PackedTrace } from '../../trace/codec';
+import { F, NO_REQUEST, type PackedTrace } from '../../trace/codec';
+import { onPacked } from '../../trace/dispatch';
 
 /** The workload graph of a stream, as the engine's `workloadGraph()` returns it. */
 export interface GraphView {
@@ -87,107 +88,122 @@ export function cvPercent(lens: readonly number[]): number | null {
   return (Math.sqrt(v) / mean) * 100;
 }
 
+/** The timeline being read, and what is still open while reading. */
+interface Reading {
+  out: RepartTimeline;
+  /** Partitionings started and not finished yet, by epoch. */
+  open: Map<number, Partitioning>;
+  /** Start of each pause not over yet, by epoch. */
+  pausing: Map<number, number>;
+  /** Moves traced since the last switch (they precede their switch). */
+  pendingMoves: Switch['moves'];
+  /** Queue samples of one tick share a timestamp: gathered here, closed when time moves on. */
+  tickT: number;
+  tick: number[];
+}
+
+function closeTick(r: Reading): void {
+  const cv = cvPercent(r.tick.filter((l) => l >= 0));
+  if (r.tickT >= 0 && cv !== null) r.out.cv.push({ t_ns: r.tickT, cv });
+  r.tick = [];
+}
+
+/** What each kind adds to the timeline; other kinds add nothing. */
+const READ = onPacked<PackedTrace, Reading, void>(
+  {
+    Delivered: (trace, i, r) => {
+      r.out.deliveredAt.set(trace.get(i, F.Delivered.req), trace.tNs(i));
+    },
+    KeyMoved: (trace, i, r) => {
+      r.pendingMoves.push({
+        key: trace.get(i, F.KeyMoved.key),
+        from: trace.get(i, F.KeyMoved.from),
+        to: trace.get(i, F.KeyMoved.to),
+      });
+    },
+    MapSwitch: (trace, i, r) => {
+      r.out.switches.push({
+        t_ns: trace.tNs(i),
+        epoch: trace.get(i, F.MapSwitch.epoch),
+        moved: trace.get(i, F.MapSwitch.moved),
+        moves: r.pendingMoves,
+      });
+      r.pendingMoves = [];
+    },
+    PartitionStart: (trace, i, r) => {
+      const epoch = trace.get(i, F.PartitionStart.epoch);
+      const t = trace.tNs(i);
+      r.open.set(epoch, {
+        epoch,
+        start_ns: t,
+        end_ns: t,
+        vertices: trace.get(i, F.PartitionStart.vertices),
+        edges: trace.get(i, F.PartitionStart.edges),
+        cut: 0,
+        time_us: 0,
+      });
+    },
+    Partitioned: (trace, i, r) => {
+      const epoch = trace.get(i, F.Partitioned.epoch);
+      const t = trace.tNs(i);
+      const p = r.open.get(epoch) ?? { epoch, start_ns: t, end_ns: t, vertices: 0, edges: 0, cut: 0, time_us: 0 };
+      r.open.delete(epoch);
+      p.end_ns = t;
+      p.cut = trace.get(i, F.Partitioned.cut);
+      p.time_us = trace.get(i, F.Partitioned.time_us);
+      r.out.partitions.push(p);
+    },
+    MapBalance: (trace, i, r) => {
+      const epoch = trace.get(i, F.MapBalance.epoch);
+      const last = r.out.switches[r.out.switches.length - 1];
+      // The balance event follows its switch; the partition of that map is the latest finished one.
+      const p = r.out.partitions[r.out.partitions.length - 1];
+      if (p && last && last.epoch === epoch) p.imbalance_permille = trace.get(i, F.MapBalance.imbalance_permille);
+    },
+    SchedulerPause: (trace, i, r) => {
+      r.pausing.set(trace.get(i, F.SchedulerPause.epoch), trace.tNs(i));
+    },
+    SchedulerResume: (trace, i, r) => {
+      const epoch = trace.get(i, F.SchedulerResume.epoch);
+      const t = trace.tNs(i);
+      r.out.pauses.push({ epoch, start_ns: r.pausing.get(epoch) ?? t, end_ns: t });
+      r.pausing.delete(epoch);
+    },
+    SyncQueued: (trace, i, r) => {
+      r.out.syncs.push({
+        t_ns: trace.tNs(i),
+        req: trace.get(i, F.SyncQueued.req),
+        lanes: trace.get(i, F.SyncQueued.lanes),
+        executor: trace.get(i, F.SyncQueued.executor),
+      });
+    },
+    QueueLen: (trace, i, r) => {
+      const t = trace.tNs(i);
+      if (t !== r.tickT) {
+        closeTick(r);
+        r.tickT = t;
+      }
+      const of = trace.get(i, F.QueueLen.of);
+      while (r.tick.length <= of) r.tick.push(-1);
+      r.tick[of] = trace.get(i, F.QueueLen.len);
+    },
+  },
+  () => undefined,
+);
+
 /** Read a trace once into the view's timeline. */
 export function timeline(trace: PackedTrace): RepartTimeline {
-  const out: RepartTimeline = { switches: [], partitions: [], pauses: [], syncs: [], cv: [], deliveredAt: new Map() };
-  const open = new Map<number, Partitioning>();
-  const pausing = new Map<number, number>();
-  let pendingMoves: Switch['moves'] = [];
-  // Queue samples of one tick share a timestamp: gather them, close the tick when time moves on.
-  let tickT = -1;
-  let tick: number[] = [];
-  const closeTick = () => {
-    const cv = cvPercent(tick.filter((l) => l >= 0));
-    if (tickT >= 0 && cv !== null) out.cv.push({ t_ns: tickT, cv });
-    tick = [];
+  const r: Reading = {
+    out: { switches: [], partitions: [], pauses: [], syncs: [], cv: [], deliveredAt: new Map() },
+    open: new Map(),
+    pausing: new Map(),
+    pendingMoves: [],
+    tickT: -1,
+    tick: [],
   };
-  for (let i = 0; i < trace.length; i++) {
-    const k = trace.kind(i);
-    const t = trace.tNs(i);
-    switch (k) {
-      case KIND.Delivered:
-        out.deliveredAt.set(trace.get(i, F.Delivered.req), t);
-        break;
-      case KIND.KeyMoved:
-        pendingMoves.push({
-          key: trace.get(i, F.KeyMoved.key),
-          from: trace.get(i, F.KeyMoved.from),
-          to: trace.get(i, F.KeyMoved.to),
-        });
-        break;
-      case KIND.MapSwitch:
-        out.switches.push({
-          t_ns: t,
-          epoch: trace.get(i, F.MapSwitch.epoch),
-          moved: trace.get(i, F.MapSwitch.moved),
-          moves: pendingMoves,
-        });
-        pendingMoves = [];
-        break;
-      case KIND.PartitionStart: {
-        const epoch = trace.get(i, F.PartitionStart.epoch);
-        open.set(epoch, {
-          epoch,
-          start_ns: t,
-          end_ns: t,
-          vertices: trace.get(i, F.PartitionStart.vertices),
-          edges: trace.get(i, F.PartitionStart.edges),
-          cut: 0,
-          time_us: 0,
-        });
-        break;
-      }
-      case KIND.Partitioned: {
-        const epoch = trace.get(i, F.Partitioned.epoch);
-        const p = open.get(epoch) ?? { epoch, start_ns: t, end_ns: t, vertices: 0, edges: 0, cut: 0, time_us: 0 };
-        open.delete(epoch);
-        p.end_ns = t;
-        p.cut = trace.get(i, F.Partitioned.cut);
-        p.time_us = trace.get(i, F.Partitioned.time_us);
-        out.partitions.push(p);
-        break;
-      }
-      case KIND.MapBalance: {
-        const epoch = trace.get(i, F.MapBalance.epoch);
-        const last = out.switches[out.switches.length - 1];
-        // The balance event follows its switch; the partition of that map is the latest finished one.
-        const p = out.partitions[out.partitions.length - 1];
-        if (p && last && last.epoch === epoch) p.imbalance_permille = trace.get(i, F.MapBalance.imbalance_permille);
-        break;
-      }
-      case KIND.SchedulerPause:
-        pausing.set(trace.get(i, F.SchedulerPause.epoch), t);
-        break;
-      case KIND.SchedulerResume: {
-        const epoch = trace.get(i, F.SchedulerResume.epoch);
-        out.pauses.push({ epoch, start_ns: pausing.get(epoch) ?? t, end_ns: t });
-        pausing.delete(epoch);
-        break;
-      }
-      case KIND.SyncQueued:
-        out.syncs.push({
-          t_ns: t,
-          req: trace.get(i, F.SyncQueued.req),
-          lanes: trace.get(i, F.SyncQueued.lanes),
-          executor: trace.get(i, F.SyncQueued.executor),
-        });
-        break;
-      case KIND.QueueLen: {
-        if (t !== tickT) {
-          closeTick();
-          tickT = t;
-        }
-        const of = trace.get(i, F.QueueLen.of);
-        while (tick.length <= of) tick.push(-1);
-        tick[of] = trace.get(i, F.QueueLen.len);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  closeTick();
-  return out;
+  for (let i = 0; i < trace.length; i++) READ(trace, i, r);
+  closeTick(r);
+  return r.out;
 }
 
 /** The owner of every vertex of `g` after the switches up to `tNs`, and the keys the last of them moved. */

@@ -6,15 +6,10 @@
  * family's module (index.ts), registered with the view framework's
  * narrators (views/narrate.ts).
  */
-import { AUX_BASE, NO_REQUEST, REASON, SCHEDULER, type NamedEvent } from '../../trace/codec';
-import { threadList, type Narrator, type StepContext } from '../narrate';
+import { AUX_BASE, NO_REQUEST, REASON, SCHEDULER } from '../../trace/codec';
+import type { EventOf } from '../../trace/dispatch';
+import { eventsOf, narratorOf, threadList, type Narrator, type StepContext } from '../narrate';
 import { lanesOf } from './model';
-
-type Ev<K extends NamedEvent['kind']> = Extract<NamedEvent, { kind: K }>;
-
-function all<K extends NamedEvent['kind']>(c: StepContext, kind: K): Ev<K>[] {
-  return c.events.filter((e): e is Ev<K> => e.kind === kind);
-}
 
 /** "the scheduler", "the tracker / partitioner thread", "T2". */
 function role(thread: number): string {
@@ -26,8 +21,8 @@ function role(thread: number): string {
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function delivered(c: StepContext, req: number): string {
-  const sync = all(c, 'SyncQueued').find((x) => x.req === req);
-  const to = all(c, 'Enqueued')
+  const sync = eventsOf(c, 'SyncQueued').find((x) => x.req === req);
+  const to = eventsOf(c, 'Enqueued')
     .filter((x) => x.req === req)
     .map((x) => x.to);
   const head = `The scheduler delivers r${req} and looks up the partition of each key it names`;
@@ -39,20 +34,20 @@ function delivered(c: StepContext, req: number): string {
   return `${head}; next it puts r${req} into the queue of the worker that owns them.`;
 }
 
-function taken(c: StepContext, e: Ev<'Dequeued'>): string {
-  const arrive = all(c, 'PartSyncArrive').find((x) => x.thread === e.thread && x.req === e.req);
+function taken(c: StepContext, e: EventOf<'Dequeued'>): string {
+  const arrive = eventsOf(c, 'PartSyncArrive').find((x) => x.thread === e.thread && x.req === e.req);
   if (arrive) {
-    const waits = all(c, 'WaitStart').some((x) => x.thread === e.thread && x.reason === REASON.Barrier);
+    const waits = eventsOf(c, 'WaitStart').some((x) => x.thread === e.thread && x.reason === REASON.Barrier);
     return `T${e.thread} takes r${e.req} from its queue: a request over ${arrive.parties} partitions, so it arrives at r${e.req}'s sync${waits ? ' and waits there until every worker of those partitions has arrived (each first finishes what its queue held before r' + e.req + ')' : ' as the last of its workers'}.`;
   }
-  const exec = all(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req);
+  const exec = eventsOf(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req);
   if (exec) {
     return `T${e.thread} takes r${e.req} from its queue and starts executing it: every key it names is in T${e.thread}'s partition, so no other worker takes part.`;
   }
   return `T${e.thread} takes r${e.req} from its queue.`;
 }
 
-function waitText(e: Ev<'WaitStart'>): string | null {
+function waitText(e: EventOf<'WaitStart'>): string | null {
   switch (e.reason) {
     case REASON.EmptyQueue:
       return `${cap(role(e.thread))}'s queue is empty: it sleeps until the scheduler routes a request to its partition.`;
@@ -70,46 +65,37 @@ function waitText(e: Ev<'WaitStart'>): string | null {
 }
 
 /** The family's step sentences (null: the generic narrator). */
-export const repartCaption: Narrator = (c) => {
-  const e = c.start;
-  switch (e.kind) {
-    case 'Delivered':
-      return e.thread === SCHEDULER ? delivered(c, e.req) : null;
-    case 'Enqueued':
-      return `T${e.to}'s queue has room again: the scheduler puts r${e.req} into it.`;
-    case 'Dequeued':
-      return taken(c, e);
-    case 'PartSyncArrive':
-      return e.req === NO_REQUEST
-        ? `T${e.thread} reaches the map switch in its queue: it waits until all ${e.parties} workers have finished what the old map sent them, so no request runs under two maps at once.`
-        : `T${e.thread} arrives at r${e.req}'s sync (${e.parties} workers meet there).`;
-    case 'ExecStart':
-      // Alone (not with its take): the executor of a sync, once every party arrived.
-      return `Every worker of r${e.req}'s partitions has arrived: T${e.thread}, its executor, executes r${e.req} while the others wait at the sync.`;
-    case 'ExecEnd':
-      return `T${e.thread} has finished executing r${e.req}.`;
-    case 'PartSyncRelease':
-      return e.req === NO_REQUEST
-        ? 'Every worker has passed the map switch: the new map is in force in every queue.'
-        : `T${e.executor} has executed r${e.req} and releases its sync: the workers that waited for it go on with their queues.`;
-    case 'WaitStart':
-      return waitText(e);
-    case 'SchedulerPause': {
-      const start = all(c, 'PartitionStart')[0];
-      const what = start
-        ? `, then partitions the workload graph (${start.vertices} keys, ${start.edges} edges) into balanced parts that cut few edges`
-        : '';
-      return `Base stops scheduling to repartition: it waits for the tracker to record every request scheduled so far${what}. Meanwhile no request is delivered.`;
-    }
-    case 'PartitionStart':
-      return `${cap(role(e.thread))} partitions the workload graph of recent requests (${e.vertices} keys, ${e.edges} edges) into balanced parts that cut few edges, while the scheduler keeps scheduling.`;
-    case 'Partitioned':
-      return `Map ${e.epoch} is computed in ${e.time_us} µs: ${e.cut} edges cut, each a pair of keys that requests use together but that now live on two workers.`;
-    case 'MapSwitch':
-      return `The scheduler installs map ${e.epoch}: ${e.moved} key${e.moved === 1 ? '' : 's'} change owner, and it puts a map-switch sync into every worker's queue.`;
-    case 'SchedulerResume':
-      return `Base resumes scheduling after a pause of ${e.pause_us} µs; the workers drained their queues meanwhile.`;
-    default:
-      return null;
-  }
-};
+export const repartCaption: Narrator = narratorOf({
+  Delivered: (e, c) => (e.thread === SCHEDULER ? delivered(c, e.req) : null),
+  Enqueued: (e) => `T${e.to}'s queue has room again: the scheduler puts r${e.req} into it.`,
+  Dequeued: (e, c) => taken(c, e),
+  PartSyncArrive: (e) =>
+    e.req === NO_REQUEST
+      ? `T${e.thread} reaches the map switch in its queue: it waits until all ${e.parties} workers have finished what the old map sent them, so no request runs under two maps at once.`
+      : `T${e.thread} arrives at r${e.req}'s sync (${e.parties} workers meet there).`,
+  ExecStart: (e) => {
+    // Alone (not with its take): the executor of a sync, once every party arrived.
+    return `Every worker of r${e.req}'s partitions has arrived: T${e.thread}, its executor, executes r${e.req} while the others wait at the sync.`;
+  },
+  ExecEnd: (e) => `T${e.thread} has finished executing r${e.req}.`,
+  PartSyncRelease: (e) =>
+    e.req === NO_REQUEST
+      ? 'Every worker has passed the map switch: the new map is in force in every queue.'
+      : `T${e.executor} has executed r${e.req} and releases its sync: the workers that waited for it go on with their queues.`,
+  WaitStart: (e) => waitText(e),
+  SchedulerPause: (_e, c) => {
+    const start = eventsOf(c, 'PartitionStart')[0];
+    const what = start
+      ? `, then partitions the workload graph (${start.vertices} keys, ${start.edges} edges) into balanced parts that cut few edges`
+      : '';
+    return `Base stops scheduling to repartition: it waits for the tracker to record every request scheduled so far${what}. Meanwhile no request is delivered.`;
+  },
+  PartitionStart: (e) =>
+    `${cap(role(e.thread))} partitions the workload graph of recent requests (${e.vertices} keys, ${e.edges} edges) into balanced parts that cut few edges, while the scheduler keeps scheduling.`,
+  Partitioned: (e) =>
+    `Map ${e.epoch} is computed in ${e.time_us} µs: ${e.cut} edges cut, each a pair of keys that requests use together but that now live on two workers.`,
+  MapSwitch: (e) =>
+    `The scheduler installs map ${e.epoch}: ${e.moved} key${e.moved === 1 ? '' : 's'} change owner, and it puts a map-switch sync into every worker's queue.`,
+  SchedulerResume: (e) =>
+    `Base resumes scheduling after a pause of ${e.pause_us} µs; the workers drained their queues meanwhile.`,
+});
