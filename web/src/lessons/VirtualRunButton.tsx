@@ -5,15 +5,10 @@
  * before (real threads) stays loaded: the classroom offers it as "before:"
  * and the outcome charts draw each kind apart (views/charts/outcomeGroups.ts).
  */
-import { maxVirtualCores, modelLabel } from '../engine/virtualCores';
+import { maxVirtualCores, referenceLabel } from '../engine/virtualCores';
 import { runStore, useRun } from '../store';
 import type { Lesson } from './lessons';
 import { lessonStore, useLesson } from './store';
-
-/** The what-if tag of the lesson's virtual run: the model's label, as every view names it. */
-export function virtualWhatIf(cores: number): string {
-  return modelLabel({ cores, cost_table: 'reference', trace_digests: [] });
-}
 
 export function VirtualRunButton({ lesson, done }: { lesson: Lesson; done?: () => void }) {
   const running = useRun((s) => s.phase === 'running');
@@ -24,7 +19,7 @@ export function VirtualRunButton({ lesson, done }: { lesson: Lesson; done?: () =
   const info = engine.state === 'ready' ? engine.info : null;
   const max = info?.poolThreads != null ? maxVirtualCores(info.poolThreads, info.limits) : null;
   const tooMany = max !== null && v.cores > max;
-  const label = virtualWhatIf(v.cores);
+  const label = referenceLabel(v.cores);
   const on = whatIf === label;
   return (
     <button
