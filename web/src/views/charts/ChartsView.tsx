@@ -156,15 +156,19 @@ function ChartsBody({ tracks, allRuns, runs, states }: ViewProps) {
 }
 
 /**
- * The runs of the report before, when a lesson's run (or any run) follows it
- * and the lesson allows comparing them: a lesson's virtual run is drawn
- * beside the real run it re-ran, in charts of their own.
+ * The runs of the report before, inside a lesson that started both runs: a
+ * lesson's virtual run is drawn beside the real run it re-ran, in charts of
+ * their own (outcomeGroups adds them only when their kind differs, so a
+ * what-if's run before stays out of the charts, as before).
  */
 function useRunBefore(): RunReport[] {
   const previous = useRun((s) => s.previous);
   const serial = useRun((s) => s.runSerial);
-  const inScope = useLesson((s) => (previous ? previousInScope(s, serial, previous.serial) : false));
-  return previous && previous.serial === serial - 1 && inScope ? previous.report.runs : [];
+  // Inside a lesson only, where both runs are the lesson's (its run and its re-run on virtual cores).
+  const inLesson = useLesson((s) =>
+    previous ? s.lessonId !== null && previousInScope(s, serial, previous.serial) : false,
+  );
+  return previous && previous.serial === serial - 1 && inLesson ? previous.report.runs : [];
 }
 
 /** Throughput while a run goes on, from the engine's progress polls. */
