@@ -44,7 +44,20 @@ test("a lesson's virtual run is charted apart from the real one, and its shared 
   const outcome = page.getByTestId("lesson-outcome").locator("li");
   await expect(outcome).toHaveCount(1);
   await expect(outcome.first()).toHaveAttribute("data-holds", "true");
-  await page.screenshot({ path: "test-results/virtual-lesson-charts.png" });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.screenshot({
+    path: "test-results/virtual-lesson-charts-1920.png",
+  });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByTestId("present").click();
+  await page.screenshot({
+    path: "test-results/virtual-lesson-charts-present-1280.png",
+  });
+  await tput.nth(1).scrollIntoViewIfNeeded();
+  await page.screenshot({
+    path: "test-results/virtual-lesson-charts-present-1280-virtual.png",
+  });
+  await page.getByTestId("present").click();
 
   // A moment of the virtual run: a few steps in, in the graph view.
   await page.getByTestId("view-graph").click();
