@@ -3,6 +3,7 @@
 //
 //   node scripts/check-classroom.mjs [--runs 20] [--cores 0,1] [--psmr engine/target/release/psmr] [--json out.json]
 //                                    [--lessons late,epaxos]
+//   node scripts/check-classroom.mjs --virtual [--runs 10] [--psmr ...] [--json out.json] [--lessons ...]
 //
 // For each scenario of web/src/lessons/lessons.json, runs it `--runs` times
 // natively (`psmr run FILE --json`, with the lesson's `options.requests`
@@ -15,32 +16,130 @@
 // harsher test than the machine's own cores: the threads then only
 // alternate). Prints one line per lesson mechanism and exits 1 if any run
 // missed one.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+//
+// `--virtual`: instead, for each lesson with a `virtual` run, run its
+// scenario on the lesson's virtual cores (`--virtual-cores N`, reference
+// cost table, no trace) with stream seeds 1..runs (a virtual run is
+// deterministic: other seeds, not repeats, are what vary) and check each
+// outcome the lesson claims (`better` beats `worse` on its figure, as
+// web/src/lessons/outcome.ts reads it). Every number is a model's.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const runs = Number(opt('runs', 20));
-const cores = opt('cores', '');
-const psmr = opt('psmr', join(root, 'engine/target/release/psmr'));
-const jsonOut = opt('json', '');
+const runs = Number(opt("runs", 20));
+const cores = opt("cores", "");
+const psmr = opt("psmr", join(root, "engine/target/release/psmr"));
+const jsonOut = opt("json", "");
 if (!existsSync(psmr)) {
-  console.error(`no psmr at ${psmr}: build it with (cd engine && cargo build --release -p psmr-cli)`);
+  console.error(
+    `no psmr at ${psmr}: build it with (cd engine && cargo build --release -p psmr-cli)`,
+  );
   process.exit(2);
 }
-const only = opt('lessons', '');
-const all = JSON.parse(readFileSync(join(root, 'web/src/lessons/lessons.json'), 'utf8')).lessons;
+const only = opt("lessons", "");
+const all = JSON.parse(
+  readFileSync(join(root, "web/src/lessons/lessons.json"), "utf8"),
+).lessons;
 // `--lessons a,b`: only those lessons (the others keep their last recorded results).
-const lessons = only ? all.filter((l) => only.split(',').includes(l.id)) : all;
+const lessons = only ? all.filter((l) => only.split(",").includes(l.id)) : all;
 if (lessons.length === 0) {
-  console.error(`no lesson among: ${all.map((l) => l.id).join(', ')}`);
+  console.error(`no lesson among: ${all.map((l) => l.id).join(", ")}`);
   process.exit(2);
+}
+
+if (args.includes("--virtual"))
+  process.exit(checkVirtual(lessons.filter((l) => l.virtual)));
+
+/** More throughput is better; a lower latency percentile is (web/src/lessons/outcome.ts). */
+function outcomeFigure(run, figure) {
+  return figure === "throughput"
+    ? run.throughput_ops_s
+    : run.latency_us?.[figure];
+}
+
+/** The `--virtual` check: exit code 1 if any seed's virtual run misses a claimed outcome. */
+function checkVirtual(ls) {
+  const out = [];
+  let missed = 0;
+  for (const l of ls) {
+    const { cores, outcome } = l.virtual;
+    const rows = outcome.map((o) => ({ ...o, values: [] }));
+    // A lesson that claims no outcome is not run.
+    for (let seed = 1; rows.length > 0 && seed <= runs; seed++) {
+      const report = JSON.parse(
+        execFileSync(
+          psmr,
+          [
+            "run",
+            join(root, "scenarios", l.scenario),
+            "--json",
+            "--no-trace",
+            "--virtual-cores",
+            String(cores),
+            "--seed",
+            String(seed),
+            ...(l.options?.requests
+              ? ["--requests", String(l.options.requests)]
+              : []),
+          ],
+          { encoding: "utf8", maxBuffer: 64 << 20 },
+        ),
+      );
+      for (const r of report.runs)
+        if (!r.correct)
+          (missed++,
+            console.error(`${l.id}: seed ${seed}: ${r.label} is not correct`));
+      const find = (n) =>
+        report.runs.find((r) => r.label === n) ??
+        report.runs.find((r) => r.scheduler === n);
+      for (const row of rows) {
+        const b = outcomeFigure(find(row.better) ?? {}, row.figure);
+        const w = outcomeFigure(find(row.worse) ?? {}, row.figure);
+        const holds =
+          b !== undefined &&
+          w !== undefined &&
+          (row.figure === "throughput" ? b > w : b < w);
+        row.values.push({ seed, better: b, worse: w, holds });
+      }
+    }
+    if (rows.length === 0)
+      console.log(
+        `NONE ${l.id}: virtual ${cores} cores (model): the lesson claims no outcome`,
+      );
+    for (const row of rows) {
+      const shown = row.values.filter((v) => v.holds).length;
+      if (shown < runs) missed++;
+      const ratios = row.values.map((v) =>
+        row.figure === "throughput" ? v.better / v.worse : v.worse / v.better,
+      );
+      console.log(
+        `${shown === runs ? "PASS" : "FAIL"} ${l.id}: ${row.better} beats ${row.worse} on ${row.figure} in ${shown}/${runs} ` +
+          `seeds, virtual ${cores} cores (model, reference cost table); margin x${fmt(Math.min(...ratios))} to x${fmt(Math.max(...ratios))}`,
+      );
+      out.push({
+        lesson: l.id,
+        cores,
+        mode: `virtual ${cores} cores (model, reference cost table)`,
+        ...row,
+        seeds: runs,
+        shown,
+      });
+    }
+  }
+  if (jsonOut)
+    writeFileSync(
+      jsonOut,
+      JSON.stringify({ seeds: runs, results: out }, null, 2) + "\n",
+    );
+  return missed > 0 ? 1 : 0;
 }
 
 // Lessons that run the same scenario with the same options share its runs.
@@ -54,12 +153,13 @@ for (const l of lessons) {
 
 /** The figure `name` of report run `run` (undefined when the report has none). */
 function figure(report, run, name) {
-  if (name.startsWith('stream.')) {
+  if (name.startsWith("stream.")) {
     let v = report;
-    for (const part of name.split('.')) v = v?.[part];
-    return typeof v === 'number' ? v : undefined;
+    for (const part of name.split(".")) v = v?.[part];
+    return typeof v === "number" ? v : undefined;
   }
-  if (name === 'threads_used') return run.metrics.threads.filter((t) => t.executed > 0).length;
+  if (name === "threads_used")
+    return run.metrics.threads.filter((t) => t.executed > 0).length;
   return run.metrics.counters[name] ?? run.metrics.extra?.[name];
 }
 
@@ -70,28 +170,37 @@ for (const ls of byScenario.values()) {
   const requests = ls[0].options?.requests;
   const counts = new Map(); // "lesson/run/counter" -> numbers per run
   for (let i = 0; i < runs; i++) {
-    const cmd = cores ? 'taskset' : psmr;
+    const cmd = cores ? "taskset" : psmr;
     const cmdArgs = [
-      ...(cores ? ['-c', cores, psmr] : []),
-      'run',
-      join(root, 'scenarios', scenario),
-      '--json',
-      ...(requests ? ['--requests', String(requests)] : []),
+      ...(cores ? ["-c", cores, psmr] : []),
+      "run",
+      join(root, "scenarios", scenario),
+      "--json",
+      ...(requests ? ["--requests", String(requests)] : []),
     ];
-    const report = JSON.parse(execFileSync(cmd, cmdArgs, { encoding: 'utf8', maxBuffer: 64 << 20 }));
+    const report = JSON.parse(
+      execFileSync(cmd, cmdArgs, { encoding: "utf8", maxBuffer: 64 << 20 }),
+    );
     for (const r of report.runs) {
       if (!r.correct) {
-        console.error(`${scenario}: run ${i + 1}: ${r.label} is not correct: ${r.violation}`);
+        console.error(
+          `${scenario}: run ${i + 1}: ${r.label} is not correct: ${r.violation}`,
+        );
         failed++;
       }
     }
     for (const l of ls) {
       for (const m of l.mechanism) {
-        const run = report.runs.find((r) => r.label === m.run || r.scheduler === m.run);
+        const run = report.runs.find(
+          (r) => r.label === m.run || r.scheduler === m.run,
+        );
         const key = `${l.id}\t${m.run}\t${m.counter}`;
         const list = counts.get(key) ?? [];
         const v = run ? figure(report, run, m.counter) : undefined;
-        if (run && v === undefined) console.error(`${scenario}: ${m.run} has no ${m.counter} in its report`);
+        if (run && v === undefined)
+          console.error(
+            `${scenario}: ${m.run} has no ${m.counter} in its report`,
+          );
         list.push(v ?? -1);
         counts.set(key, list);
       }
@@ -118,8 +227,8 @@ for (const ls of byScenario.values()) {
       results.push(line);
       if (shown < runs) failed++;
       console.log(
-        `${shown === runs ? 'PASS' : 'FAIL'} ${l.id}: ${m.run} ${m.counter} >= ${m.at_least} in ${shown}/${runs} runs` +
-          ` (min ${fmt(line.min)}, median ${fmt(line.median)}, max ${fmt(line.max)})${cores ? ` [taskset -c ${cores}]` : ''}`,
+        `${shown === runs ? "PASS" : "FAIL"} ${l.id}: ${m.run} ${m.counter} >= ${m.at_least} in ${shown}/${runs} runs` +
+          ` (min ${fmt(line.min)}, median ${fmt(line.median)}, max ${fmt(line.max)})${cores ? ` [taskset -c ${cores}]` : ""}`,
       );
     }
   }
@@ -128,5 +237,9 @@ function fmt(x) {
   return Number.isInteger(x) ? String(x) : x.toFixed(2);
 }
 
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ runs, cores: cores || 'all', results }, null, 2) + '\n');
+if (jsonOut)
+  writeFileSync(
+    jsonOut,
+    JSON.stringify({ runs, cores: cores || "all", results }, null, 2) + "\n",
+  );
 process.exit(failed > 0 ? 1 : 0);

@@ -18,6 +18,7 @@ import { runStore } from '../store';
 import { hashParams, navStore } from './nav';
 import { lessonById } from '../lessons/lessons';
 import { lessonStore } from '../lessons/store';
+import { referenceLabel } from '../engine/virtualCores';
 
 export interface Moment {
   runs: string[];
@@ -25,6 +26,12 @@ export interface Moment {
   lead: string | null;
   /** `done:<k>` or a bookmark finder id. */
   at: string | null;
+  /** Virtual cores of the shared run (null: real threads); the link re-runs on as many. */
+  vc?: number | null;
+  /** Exact replay position, events in the lead run's trace, its digest (views/exactMoment.ts). */
+  pos?: number | null;
+  len?: number | null;
+  dg?: string | null;
 }
 
 export interface LinkState {
@@ -51,7 +58,27 @@ export function momentOf(p: URLSearchParams): Moment | null {
   const runs = (p.get('runs') ?? '').split(',').filter(Boolean);
   const at = p.get('at');
   if (runs.length === 0 && !at) return null;
-  return { runs, view: p.get('view'), lead: p.get('lead'), at };
+  const int = (k: string) => {
+    const n = Number(p.get(k) ?? NaN);
+    return Number.isInteger(n) && n >= 0 ? n : null;
+  };
+  const vc = int('vc');
+  return {
+    runs,
+    view: p.get('view'),
+    lead: p.get('lead'),
+    at,
+    vc: vc && vc > 0 ? vc : null,
+    pos: int('pos'),
+    len: int('len'),
+    dg: p.get('dg'),
+  };
+}
+
+/** The hash keys of a moment's place (position, trace length, digest, virtual cores), null ones dropped. */
+export function placeParams(m: Moment): Record<string, string | null> {
+  const s = (x: number | string | null | undefined) => (x === null || x === undefined ? null : String(x));
+  return { vc: s(m.vc), pos: s(m.pos), len: s(m.len), dg: s(m.dg) };
 }
 
 let opened = 0;
@@ -86,8 +113,10 @@ export async function openLink(): Promise<void> {
     const lesson = lessonById(hashParams().get('lesson'));
     if (lesson)
       lessonStore.setState({ lessonId: lesson.id, serial: rs.runSerial + 1, runs: [rs.runSerial + 1], whatIf: null });
+    if (lesson && moment.vc) lessonStore.setState({ whatIf: referenceLabel(moment.vc) });
     navStore.getState().setTab('classroom');
-    await rs.run();
+    // A virtual moment re-runs on as many virtual cores (deterministic: the same trace); a lesson's options apply.
+    await rs.run({ ...lesson?.options, ...(moment.vc ? { virtual_cores: moment.vc } : {}) });
     return true;
   };
   if (!(await start())) {
@@ -113,7 +142,7 @@ async function reopenLesson(): Promise<void> {
   if (!lesson || lessonStore.getState().lessonId !== null || rs.phase === 'running') return;
   const moment = momentOf(p);
   linkStore.setState({ moment, momentSerial: moment ? rs.runSerial + 1 : -1 });
-  await lessonStore.getState().start(lesson);
+  await lessonStore.getState().start(lesson, moment?.vc ?? null);
 }
 
 /** A link to this scenario text and classroom moment (the page's URL, hash replaced). */
@@ -127,6 +156,7 @@ export async function momentUrl(text: string, m: Moment, lesson: string | null):
   if (m.view) p.set('view', m.view);
   if (m.lead) p.set('lead', m.lead);
   if (m.at) p.set('at', m.at);
+  for (const [k, v] of Object.entries(placeParams(m))) if (v !== null) p.set(k, v);
   // The payload is base64url: safe as is, and kept last (it is long).
   return `${location.origin}${location.pathname}${location.search}#${p.toString()}&${HASH_KEY}=${enc.payload}`;
 }

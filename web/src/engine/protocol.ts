@@ -125,6 +125,13 @@ export interface BenchOptions {
   writes?: number[];
   schedulers?: string[];
   requests?: number;
+  /**
+   * Sweep virtual cores instead of threads (`threads` then lists virtual
+   * core counts, each point one worker per virtual core), up to this many:
+   * every point, the sequential baseline included, is a model's number
+   * with its `mode_label` (engine/virtualCores.ts).
+   */
+  virtual_cores?: number;
 }
 
 export type BenchOutcome = { ok: true; bench: BenchReport } | { ok: false; diagnostics: Diagnostic[] };

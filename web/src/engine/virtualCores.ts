@@ -34,6 +34,11 @@ export function modelLabel(v: VirtualRun): string {
   return `virtual ${v.cores} ${v.cores === 1 ? 'core' : 'cores'} (model, ${v.cost_table} cost table)`;
 }
 
+/** The label of a run on `cores` virtual cores under the reference cost table (what the app's own virtual runs use). */
+export function referenceLabel(cores: number): string {
+  return modelLabel({ cores, cost_table: 'reference', trace_digests: [] });
+}
+
 /** A run's threads as a table cell or legend shows them: the count, or the model label. */
 export function threadsLabel(report: LabReport, run: Pick<RunReport, 'threads'>): string {
   const v = virtualOf(report);

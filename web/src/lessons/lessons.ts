@@ -35,6 +35,33 @@ export interface LessonMechanism {
   says: string;
 }
 
+/**
+ * A paper's outcome the lesson compares two runs by (issue 27): `better`
+ * beats `worse` on `figure` (more throughput, or a lower latency
+ * percentile). Checked on the lesson's virtual run, where it does not
+ * depend on this machine's cores (lessons/outcome.ts, and natively over
+ * many seeds by scripts/check-classroom.mjs --virtual).
+ */
+export interface LessonOutcome {
+  better: string;
+  worse: string;
+  figure: 'throughput' | 'p50' | 'p90' | 'p99';
+  says: string;
+}
+
+/**
+ * The lesson's run on virtual cores, beside the real one: the same scenario
+ * on `cores` simulated cores (a model's numbers, labelled so), for an
+ * outcome that needs more cores than a laptop has.
+ */
+export interface LessonVirtual {
+  cores: number;
+  /** Why the virtual run shows what the real one may not, and what it does not show. */
+  why: string;
+  /** The outcomes it shows (empty: none that holds over seeds; `why` says so). */
+  outcome: LessonOutcome[];
+}
+
 export interface Lesson {
   id: string;
   title: string;
@@ -51,6 +78,8 @@ export interface Lesson {
   compare?: string[];
   /** Run overrides for the lesson's runs (and its what-ifs): fewer requests keep a long scenario's traces small. */
   options?: { requests?: number };
+  /** A run on virtual cores the lesson offers beside its real one. */
+  virtual?: LessonVirtual;
 }
 
 export const LESSONS: readonly Lesson[] = (data as { lessons: Lesson[] }).lessons;

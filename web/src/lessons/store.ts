@@ -11,6 +11,7 @@ import type { RunOptions } from '../engine/protocol';
 import { runStore } from '../store';
 import { displayStore } from '../views/display';
 import { lessonById, type Lesson } from './lessons';
+import { referenceLabel } from '../engine/virtualCores';
 
 export interface LessonState {
   lessonId: string | null;
@@ -24,7 +25,8 @@ export interface LessonState {
   runs: number[];
   /** The what-if change of the current run ("More writes"), or null for the lesson's own run. */
   whatIf: string | null;
-  start(l: Lesson): Promise<void>;
+  /** Start lesson `l`; with `virtualCores`, its run is on that many virtual cores (a shared virtual moment). */
+  start(l: Lesson, virtualCores?: number | null): Promise<void>;
   /**
    * Run the lesson's scenario again with a change (`text`, same seed), or
    * unchanged (`whatIf` null); the classroom then compares it with the run
@@ -34,21 +36,25 @@ export interface LessonState {
   stop(): void;
 }
 
+/** A moment's exact place in the hash (components/links.ts `placeParams`), cleared with the moment. */
+const NO_PLACE = { vc: null, pos: null, len: null, dg: null };
+
 export const lessonStore = createStore<LessonState>()((set, get) => ({
   lessonId: null,
   serial: -1,
   runs: [],
   whatIf: null,
-  async start(l) {
+  async start(l, virtualCores = null) {
     const rs = runStore.getState();
     if (rs.phase === 'running') return;
     rs.selectScenario(l.scenario);
-    set({ lessonId: l.id, serial: rs.runSerial + 1, runs: [rs.runSerial + 1], whatIf: null });
+    const whatIf = virtualCores ? referenceLabel(virtualCores) : null;
+    set({ lessonId: l.id, serial: rs.runSerial + 1, runs: [rs.runSerial + 1], whatIf });
     // A lesson needs no JSON on screen: the scenario sidebar folds away (the header brings it back).
     displayStore.getState().setSidebar(false);
-    patchHash({ lesson: l.id, scenario: null, at: null, runs: null, view: null, lead: null });
+    patchHash({ lesson: l.id, scenario: null, at: null, runs: null, view: null, lead: null, ...NO_PLACE });
     navStore.getState().setTab('classroom');
-    await rs.run({ ...l.options });
+    await rs.run({ ...l.options, ...(virtualCores ? { virtual_cores: virtualCores } : {}) });
   },
   async rerun(text, whatIf, options = {}) {
     const rs = runStore.getState();
@@ -59,7 +65,7 @@ export const lessonStore = createStore<LessonState>()((set, get) => ({
   },
   stop() {
     set({ lessonId: null, serial: -1, runs: [], whatIf: null });
-    patchHash({ lesson: null, at: null, runs: null, view: null, lead: null });
+    patchHash({ lesson: null, at: null, runs: null, view: null, lead: null, ...NO_PLACE });
   },
 }));
 

@@ -19,6 +19,12 @@ export interface SweepChartProps {
   title: string;
   subtitle: string;
   svgRef: RefObject<SVGSVGElement | null>;
+  /**
+   * The points are a model's (virtual cores): the x axis counts virtual
+   * cores, every line is dashed, and each legend entry says "virtual
+   * (model)", so the chart never reads as a measurement.
+   */
+  virtual?: boolean;
 }
 
 /** The scheduler's colour, the same on every tab (views/families.ts). */
@@ -34,7 +40,9 @@ export function executorColor(scheduler: string): string {
  * so the point says little about the scheduler); a red ring is a point the
  * oracle rejected.
  */
-export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }: SweepChartProps) {
+export function SweepChart({ series, baseline, cores, title, subtitle, svgRef, virtual = false }: SweepChartProps) {
+  const dash = virtual ? '6 3' : undefined;
+  const xName = virtual ? 'virtual cores (model: each runs one worker thread)' : 'worker threads';
   const xAxis = useRef<SVGGElement>(null);
   const yAxis = useRef<SVGGElement>(null);
   const all = series.flatMap((s) => s.points);
@@ -75,7 +83,8 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
         ref={svgRef}
         viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
         role="img"
-        aria-label={`${title}: throughput against worker threads`}
+        aria-label={`${title}: throughput against ${xName}`}
+        data-kind={virtual ? 'virtual' : 'real'}
         fontFamily="system-ui, sans-serif"
       >
         <text x={M.left} y={16} fontSize={14} fontWeight={600} fill="#1d2330">
@@ -93,7 +102,7 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
           fontSize={11}
           fill="#5b6475"
         >
-          worker threads
+          {xName}
         </text>
         <text
           transform={`translate(16 ${(M.top + CHART_HEIGHT - M.bottom) / 2}) rotate(-90)`}
@@ -118,7 +127,13 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
         {series.map((s) => (
           <g key={s.label} data-executor={s.label}>
             {s.points.length > 1 && (
-              <path d={line(s.points) ?? ''} fill="none" stroke={executorColor(s.scheduler)} strokeWidth={2} />
+              <path
+                d={line(s.points) ?? ''}
+                fill="none"
+                stroke={executorColor(s.scheduler)}
+                strokeWidth={2}
+                strokeDasharray={dash}
+              />
             )}
             {s.points.map((p) => (
               <g key={p.threads}>
@@ -141,6 +156,7 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
                   data-testid="sweep-point"
                   data-executor={s.label}
                   data-threads={p.threads}
+                  data-virtual={String(virtual)}
                   data-writes={p.writes}
                   data-throughput={p.throughput_ops_s}
                   data-oversubscribed={String(p.oversubscribed)}
@@ -153,7 +169,7 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
                   strokeWidth={2}
                 >
                   <title>
-                    {`${s.label} × ${p.threads}: ${Math.round(p.throughput_ops_s).toLocaleString()} req/s` +
+                    {`${s.label} × ${p.mode_label ?? p.threads}: ${Math.round(p.throughput_ops_s).toLocaleString()} req/s` +
                       (p.spread && p.spread.runs > 1
                         ? ` (${Math.round(p.spread.min).toLocaleString()}-${Math.round(p.spread.max).toLocaleString()} over ${p.spread.runs})`
                         : '') +
@@ -194,10 +210,11 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef }:
                   y2={ly}
                   stroke={executorColor(s.scheduler)}
                   strokeWidth={2}
+                  strokeDasharray={dash}
                 />
                 <circle cx={legendX + 11} cy={ly} r={4} fill={executorColor(s.scheduler)} />
                 <text x={legendX + 30} y={ly + 4}>
-                  {s.label}
+                  {virtual ? `${s.label}, virtual (model)` : s.label}
                 </text>
               </g>
             );

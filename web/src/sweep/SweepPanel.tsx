@@ -13,7 +13,9 @@ import {
   sharesOf,
   sweepCsv,
   threadChoices,
+  virtualChoices,
 } from './model';
+import { maxVirtualCores } from '../engine/virtualCores';
 import { createSweepStore, type SweepState } from './store';
 import { SweepChart } from './SweepChart';
 import { SweepTable } from './SweepTable';
@@ -55,6 +57,7 @@ export function SweepPanel() {
   const runBusy = useRun((s) => s.phase === 'running');
   const st = useSweep((s) => s);
   const svgRef = useRef<SVGSVGElement>(null);
+  const virtualSvgRef = useRef<SVGSVGElement>(null);
   const [shownShare, setShownShare] = useState<number | null>(null);
   // The Sweep tab needs the engine: start it (a no-op once it is up).
   useEffect(() => warmEngine(), []);
@@ -77,14 +80,24 @@ export function SweepPanel() {
       ? shape.executors.filter((e) => st.executors?.labels.includes(e.label)).map((e) => e.label)
       : shape.executors.map((e) => e.label);
   const threads = (st.threads ?? defaultThreads(maxThreads)).filter((t) => t <= maxThreads);
+  // The model's axis: as many virtual cores as the engine's pool hosts (one pool thread each).
+  const maxVirtual = info?.poolThreads != null ? maxVirtualCores(info.poolThreads, info.limits) : 0;
+  const vcores = st.virtualCores.filter((n) => n <= maxVirtual);
   const shares = parseShares(st.sharesText);
   const requests = st.requestsText.trim() === '' ? undefined : Number(st.requestsText);
   const requestsBad = requests !== undefined && (!Number.isInteger(requests) || requests < 1);
   const sharesCount = 'shares' in shares ? Math.max(1, shares.shares.length) : 1;
-  const runsPerRep = sharesCount * (1 + threads.length * picked.length);
+  const runsPerRep = threads.length > 0 ? sharesCount * (1 + threads.length * picked.length) : 0;
+  const virtualRuns = vcores.length > 0 ? sharesCount * (1 + vcores.length * picked.length) : 0;
   const running = st.phase === 'running';
   const canRun =
-    !!info && !running && !runBusy && picked.length > 0 && threads.length > 0 && 'shares' in shares && !requestsBad;
+    !!info &&
+    !running &&
+    !runBusy &&
+    picked.length > 0 &&
+    threads.length + vcores.length > 0 &&
+    'shares' in shares &&
+    !requestsBad;
 
   const toggle = (list: readonly string[], item: string) =>
     list.includes(item) ? list.filter((l) => l !== item) : [...list, item];
@@ -94,16 +107,20 @@ export function SweepPanel() {
     if (shares.shares.length > 0) options.writes = shares.shares;
     if (requests !== undefined) options.requests = requests;
     setShownShare(null);
-    void st.start(text, options);
+    void st.start(text, options, st.plan, vcores);
   };
 
   const report = st.report;
-  const reportShares = report ? sharesOf(report) : [];
+  const virtualReport = st.virtualReport;
+  const shown = report ?? virtualReport;
+  const reportShares = shown ? sharesOf(shown) : [];
   const share = shownShare !== null && reportShares.includes(shownShare) ? shownShare : reportShares[0];
   const series = report && share !== undefined ? seriesOf(report, share) : [];
   const baseline = report && share !== undefined ? baselineOf(report, share) : undefined;
+  const virtualSeries = virtualReport && share !== undefined ? seriesOf(virtualReport, share) : [];
+  const virtualBaseline = virtualReport && share !== undefined ? baselineOf(virtualReport, share) : undefined;
   const basename = `sweep-${fileSlug(file.replace(/\.json$/, ''))}`;
-  const reportCores = report?.cores ?? cores;
+  const reportCores = shown?.cores ?? cores;
 
   return (
     <div className="sweep-panel" data-testid="sweep-panel">
@@ -152,6 +169,35 @@ export function SweepPanel() {
             {t}
           </label>
         ))}
+      </fieldset>
+
+      <fieldset className="sweep-choice sweep-virtual" disabled={running} data-testid="sweep-virtual-axis">
+        <legend>Virtual cores (model)</legend>
+        {virtualChoices().map((n) => (
+          <label
+            key={n}
+            className="chip virtual"
+            title={
+              n > maxVirtual
+                ? `This engine hosts at most ${maxVirtual} virtual cores: each is one of its pool threads`
+                : `${n} simulated cores, one worker each, in virtual time: a model's numbers`
+            }
+          >
+            <input
+              type="checkbox"
+              data-testid={`sweep-vcores-${n}`}
+              disabled={n > maxVirtual}
+              checked={vcores.includes(n)}
+              onChange={() => st.pickVirtualCores(vcores.includes(n) ? vcores.filter((x) => x !== n) : [...vcores, n])}
+            />
+            {n}
+          </label>
+        ))}
+        <span className="muted">
+          {' '}
+          · the same scheduler code on simulated cores under the reference cost table: deterministic, one run per point,
+          drawn in a chart of its own and never with the measured points
+        </span>
       </fieldset>
 
       <fieldset className="sweep-choice" disabled={running}>
@@ -233,6 +279,7 @@ export function SweepPanel() {
               {st.repetition.k === 0 ? 'warm-up' : `repetition ${st.repetition.k} of ${st.repetition.n}`}:
             </span>
           )}
+          {running && st.sweepingVirtual && <span data-testid="sweep-repetition"> virtual cores (model):</span>}
           {running && st.progress && (
             <>
               {' '}
@@ -244,7 +291,8 @@ export function SweepPanel() {
         </span>
         <span className="muted">
           {runsPerRep} runs per repetition{requests !== undefined ? ` of ${requests.toLocaleString()} requests` : ''},{' '}
-          {st.plan.repetitions + (st.plan.warmup ? 1 : 0)} sweeps
+          {runsPerRep > 0 ? st.plan.repetitions + (st.plan.warmup ? 1 : 0) : 0} sweeps
+          {virtualRuns > 0 && `, then ${virtualRuns} virtual runs (once: a model's runs repeat exactly)`}
         </span>
       </div>
 
@@ -263,29 +311,33 @@ export function SweepPanel() {
         </ul>
       )}
 
-      {report && (
-        <>
-          <div className="sweep-toolbar">
-            {reportShares.length > 1 && (
-              <label>
-                chart at write share{' '}
-                <select data-testid="sweep-share" value={share} onChange={(e) => setShownShare(Number(e.target.value))}>
-                  {reportShares.map((w) => (
-                    <option key={w} value={w}>
-                      {pct(w)}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
+      {shown && (
+        <div className="sweep-toolbar">
+          {reportShares.length > 1 && (
+            <label>
+              chart at write share{' '}
+              <select data-testid="sweep-share" value={share} onChange={(e) => setShownShare(Number(e.target.value))}>
+                {reportShares.map((w) => (
+                  <option key={w} value={w}>
+                    {pct(w)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {report && (
             <ExportButtons
               svg={svgRef}
-              csv={() => sweepCsv(report)}
+              csv={() => sweepCsv(report, virtualReport)}
               basename={basename}
               title={`${report.scenario}: throughput against threads`}
               testIdPrefix="sweep-export"
             />
-          </div>
+          )}
+        </div>
+      )}
+      {report && (
+        <>
           <SweepChart
             series={series}
             baseline={baseline}
@@ -296,6 +348,35 @@ export function SweepPanel() {
           />
           <SweepTable report={report} />
         </>
+      )}
+      {virtualReport && (
+        <section className="sweep-virtual-panel" data-testid="sweep-virtual">
+          <h3>Virtual cores (model): not measured on this machine</h3>
+          <p className="muted">
+            Each point runs the same scheduler code on N simulated cores, one worker per core, one thread at a time in
+            virtual time under the reference cost table. Its numbers are a model's: the same on every machine and every
+            run (so one run per point, no spread), and never drawn with the measured points above.
+          </p>
+          <div className="sweep-toolbar">
+            <ExportButtons
+              svg={virtualSvgRef}
+              csv={() => sweepCsv(virtualReport)}
+              basename={`${basename}-virtual`}
+              title={`${virtualReport.scenario}: throughput against virtual cores (model)`}
+              testIdPrefix="sweep-virtual-export"
+            />
+          </div>
+          <SweepChart
+            virtual
+            series={virtualSeries}
+            baseline={virtualBaseline}
+            cores={reportCores}
+            svgRef={virtualSvgRef}
+            title={`${virtualReport.scenario} · virtual (model)`}
+            subtitle={`writes ${pct(share ?? 0)} · virtual cores, reference cost table · a model's numbers, not measured · P-SMR Lab`}
+          />
+          <SweepTable report={virtualReport} virtual />
+        </section>
       )}
     </div>
   );

@@ -5,7 +5,7 @@ const fmt = (x: number, digits = 0) =>
   Number.isFinite(x) ? x.toLocaleString(undefined, { maximumFractionDigits: digits }) : '–';
 
 /** Every point of the sweep: sequential baseline first, then each executor by threads. */
-export function SweepTable({ report }: { report: SweepReport }) {
+export function SweepTable({ report, virtual = false }: { report: SweepReport; virtual?: boolean }) {
   const rows = [...report.points].sort(
     (a, b) => a.writes - b.writes || Number(b.scheduler === 'sequential') - Number(a.scheduler === 'sequential') || 0,
   );
@@ -13,12 +13,16 @@ export function SweepTable({ report }: { report: SweepReport }) {
   const streams = streamLines(report);
   return (
     <>
-      <table className="results sweep-table" data-testid="sweep-table">
+      <table
+        className="results sweep-table"
+        data-testid={virtual ? 'sweep-virtual-table' : 'sweep-table'}
+        data-kind={virtual ? 'virtual' : 'real'}
+      >
         <thead>
           <tr>
             <th>executor</th>
             <th>writes</th>
-            <th>threads</th>
+            <th>{virtual ? 'virtual cores (model)' : 'threads'}</th>
             <th>throughput (req/s)</th>
             <th>least – most</th>
             <th>speedup vs sequential</th>

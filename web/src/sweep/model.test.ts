@@ -11,6 +11,9 @@ import {
   streamLines,
   sweepCsv,
   threadChoices,
+  virtualChoices,
+  type SweepPoint,
+  type SweepReport,
 } from './model';
 
 function point(label: string, threads: number, writes: number, ops: number, over = false): BenchPoint {
@@ -197,5 +200,39 @@ describe('commit streams in a sweep', () => {
 
   it("says each commit stream's SCC sizes, and nothing for total orders", () => {
     expect(streamLines(report)).toEqual(['0% writes: 60 instances, SCC sizes (size x count) 1x52, 2x4']);
+  });
+
+  it('labels every CSV row measured or a model, the virtual sweep under the same header', () => {
+    const point = (threads: number, mode_label?: string) =>
+      ({
+        scheduler: 'early',
+        label: 'early',
+        threads,
+        writes: 0.1,
+        throughput_ops_s: 1000 * threads,
+        speedup_vs_sequential: threads,
+        scheduler_ns_per_request: 1,
+        correct: true,
+        violation: null,
+        oversubscribed: false,
+        mode_label,
+      }) as SweepPoint;
+    const real = { scenario: 'demo', cores: 2, repetitions: 3, points: [point(1), point(2)] } as SweepReport;
+    const model = {
+      scenario: 'demo',
+      cores: 2,
+      repetitions: 1,
+      points: [point(16, 'virtual 16 cores (model, reference cost table)')],
+    } as SweepReport;
+    const rows = parseCsv(sweepCsv(real, model));
+    const col = rows[0].indexOf('numbers');
+    expect(col).toBeGreaterThan(0);
+    expect(rows.filter((r) => r[0] === 'scenario')).toHaveLength(1);
+    expect(rows.slice(1).map((r) => [r[3], r[col]])).toEqual([
+      ['1', 'measured (real threads)'],
+      ['2', 'measured (real threads)'],
+      ['16', 'virtual 16 cores (model, reference cost table)'],
+    ]);
+    expect(virtualChoices()).toEqual([1, 2, 4, 8, 16, 32]);
   });
 });

@@ -224,19 +224,39 @@ export function sweepColumns(report: SweepReport): CsvColumn<Row>[] {
     { header: 'oversubscribed', value: (p) => p.oversubscribed },
     { header: 'cores', value: () => report.cores },
     { header: 'repetitions', value: () => report.repetitions },
+    // Measured, or a model's ("virtual 8 cores (model, reference cost table)"): every row says which.
+    { header: 'numbers', value: (p) => p.mode_label ?? 'measured (real threads)' },
     { header: 'violation', value: (p) => p.violation },
   ];
 }
 
-/** Every point of the sweep as CSV, ordered by write share, executor (sequential first), threads. */
-export function sweepCsv(report: SweepReport): string {
-  const order = new Map<string, number>();
-  for (const p of report.points) if (!order.has(p.label)) order.set(p.label, order.size);
-  const rank = (p: BenchPoint) => (p.scheduler === SEQUENTIAL ? -1 : (order.get(p.label) ?? 0));
-  const rows = [...report.points].sort(
-    (a, b) => a.writes - b.writes || rank(a) - rank(b) || a.threads - b.threads,
-  ) as Row[];
-  return toCsv(rows, sweepColumns(report));
+/**
+ * Every point of the sweep as CSV, ordered by write share, executor
+ * (sequential first), threads; the virtual-cores sweep's rows, if any,
+ * follow under the same header, each labelled a model's in `numbers`.
+ */
+export function sweepCsv(report: SweepReport, virtual: SweepReport | null = null): string {
+  const csv = (r: SweepReport) => {
+    const order = new Map<string, number>();
+    for (const p of r.points) if (!order.has(p.label)) order.set(p.label, order.size);
+    const rank = (p: BenchPoint) => (p.scheduler === SEQUENTIAL ? -1 : (order.get(p.label) ?? 0));
+    const rows = [...r.points].sort(
+      (a, b) => a.writes - b.writes || rank(a) - rank(b) || a.threads - b.threads,
+    ) as Row[];
+    return toCsv(rows, sweepColumns(r));
+  };
+  const first = csv(report);
+  return virtual ? first + csv(virtual).slice(csv(virtual).indexOf('\n') + 1) : first;
+}
+
+/** Virtual core counts the Sweep tab offers: 1 to 32 (the engine hosts up to its pool's count). */
+export const VIRTUAL_CORES_MAX = 32;
+
+/** The virtual-cores axis offered: powers of two from 1 to {@link VIRTUAL_CORES_MAX}. */
+export function virtualChoices(): number[] {
+  const out: number[] = [];
+  for (let n = 1; n <= VIRTUAL_CORES_MAX; n *= 2) out.push(n);
+  return out;
 }
 
 /** `1x120, 2x3`: a commit stream's SCC sizes in one line (size x count). */

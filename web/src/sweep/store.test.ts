@@ -170,4 +170,35 @@ describe('sweep store', () => {
     store.getState().pickThreads([4, 1, 2, 4]);
     expect(store.getState().threads).toEqual([1, 2, 4]);
   });
+
+  it('sweeps the virtual-cores axis after the real one, once, and keeps its report apart', async () => {
+    const e = fakeEngine();
+    const store = createSweepStore(e.api);
+    const done = store.getState().start('{}', { threads: [1], schedulers: ['early'] }, ONE, [4, 1, 16]);
+    e.finish({ ok: true, bench: reportAt(2000) });
+    await vi.waitFor(() => expect(e.calls).toHaveLength(2));
+    expect(e.calls[1]).toEqual({ threads: [4, 1, 16], schedulers: ['early'], virtual_cores: 16 });
+    expect(store.getState().sweepingVirtual).toBe(true);
+    e.finish({ ok: true, bench: { ...reportAt(9000), mode: { virtual: { cores: 16 } } } as unknown as BenchReport });
+    await done;
+    const st = store.getState();
+    expect(st.phase).toBe('done');
+    expect(st.report?.points.find((p) => p.scheduler === 'early')?.throughput_ops_s).toBe(2000);
+    expect(st.virtualReport?.points.find((p) => p.scheduler === 'early')?.throughput_ops_s).toBe(9000);
+    expect(st.sweepingVirtual).toBe(false);
+  });
+
+  it('skips the real sweep when no thread count is picked (the virtual axis alone)', async () => {
+    const e = fakeEngine();
+    const store = createSweepStore(e.api);
+    const done = store
+      .getState()
+      .start('{}', { threads: [], schedulers: ['early'] }, { warmup: true, repetitions: 3 }, [8]);
+    await vi.waitFor(() => expect(e.calls).toHaveLength(1));
+    expect(e.calls[0].virtual_cores).toBe(8);
+    e.finish({ ok: true, bench: reportAt(9000) });
+    await done;
+    expect(store.getState().report).toBeNull();
+    expect(store.getState().virtualReport).not.toBeNull();
+  });
 });

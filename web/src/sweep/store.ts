@@ -38,10 +38,19 @@ export interface SweepState {
   requestsText: string;
   /** Warm-up and repetitions of the next sweep. */
   plan: SweepPlan;
+  /** Virtual core counts picked (the model's axis; empty: none). */
+  virtualCores: number[];
 
   phase: SweepPhase;
   /** The repetitions measured so far, combined (median point, spread). */
   report: SweepReport | null;
+  /**
+   * The sweep on virtual cores (a model's numbers, kept apart from
+   * `report`): one repetition, since a virtual run is deterministic.
+   */
+  virtualReport: SweepReport | null;
+  /** The engine is sweeping the virtual-cores axis now. */
+  sweepingVirtual: boolean;
   /** What the engine is sweeping now: the warm-up (0) or repetition k of n (1-based). */
   repetition: { k: number; n: number } | null;
   diagnostics: Diagnostic[];
@@ -56,12 +65,16 @@ export interface SweepState {
   setSharesText(text: string): void;
   setRequestsText(text: string): void;
   setPlan(plan: SweepPlan): void;
+  pickVirtualCores(cores: number[]): void;
   /**
    * Sweep `text`: the plan's warm-up (its numbers dropped), then its
    * repetitions, one engine sweep each with the same `options` (a later axis
-   * of the sweep, such as virtual cores, belongs in `options`).
+   * of the sweep belongs in `options`). Then, if `virtualCores` lists any,
+   * one sweep of those virtual core counts (no warm-up, one repetition: a
+   * virtual run gives the same numbers every time). An empty `options.threads`
+   * (not an absent one) skips the real sweep.
    */
-  start(text: string, options: BenchOptions, plan?: SweepPlan): Promise<void>;
+  start(text: string, options: BenchOptions, plan?: SweepPlan, virtualCores?: number[]): Promise<void>;
   cancel(): Promise<void>;
 }
 
@@ -70,10 +83,20 @@ export type SweepStore = StoreApi<SweepState>;
 /** The figures of a sweep before its first progress message (and before any sweep). */
 function noSweepYet(): Pick<
   SweepState,
-  'report' | 'repetition' | 'diagnostics' | 'error' | 'progress' | 'elapsedMs' | 'cancelRequested'
+  | 'report'
+  | 'virtualReport'
+  | 'sweepingVirtual'
+  | 'repetition'
+  | 'diagnostics'
+  | 'error'
+  | 'progress'
+  | 'elapsedMs'
+  | 'cancelRequested'
 > {
   return {
     report: null,
+    virtualReport: null,
+    sweepingVirtual: false,
     repetition: null,
     diagnostics: [],
     error: null,
@@ -90,6 +113,7 @@ export function createSweepStore(engine: BenchApi): SweepStore {
     sharesText: '',
     requestsText: '',
     plan: DEFAULT_PLAN,
+    virtualCores: [],
     phase: 'idle',
     ...noSweepYet(),
 
@@ -98,24 +122,30 @@ export function createSweepStore(engine: BenchApi): SweepStore {
     setSharesText: (sharesText) => set({ sharesText }),
     setRequestsText: (requestsText) => set({ requestsText }),
     setPlan: (plan) => set({ plan }),
+    pickVirtualCores: (cores) => set({ virtualCores: [...new Set(cores)].sort((a, b) => a - b) }),
 
-    async start(text, options, plan = get().plan) {
+    async start(text, options, plan = get().plan, virtualCores = get().virtualCores) {
       if (get().phase === 'running') return;
       set({ phase: 'running', ...noSweepYet() });
       const n = Math.max(1, Math.floor(plan.repetitions));
       const measured: BenchReport[] = [];
+      // Show progress at most every SWEEP_PROGRESS_MS: each update repaints
+      // the page, and the browser's paint and compositor threads then take
+      // CPU from the very cores the sweep measures (docs/benchmarks/wasm.md).
+      const bench = (opts: BenchOptions) => {
+        let shownAt = -Infinity;
+        return engine.bench(text, opts, (poll, tMs) => {
+          if (tMs - shownAt < SWEEP_PROGRESS_MS) return;
+          shownAt = tMs;
+          set((s) => ({ progress: poll.snapshot ?? s.progress, elapsedMs: tMs }));
+        });
+      };
+      // No `threads`: the engine's default list; an empty list: no real sweep.
+      const real = options.threads === undefined || options.threads.length > 0;
       try {
-        for (let k = plan.warmup ? 0 : 1; k <= n; k++) {
+        for (let k = plan.warmup ? 0 : 1; real && k <= n; k++) {
           set({ repetition: { k, n } });
-          // Show progress at most every SWEEP_PROGRESS_MS: each update repaints
-          // the page, and the browser's paint and compositor threads then take
-          // CPU from the very cores the sweep measures (docs/benchmarks/wasm.md).
-          let shownAt = -Infinity;
-          const outcome = await engine.bench(text, options, (poll, tMs) => {
-            if (tMs - shownAt < SWEEP_PROGRESS_MS) return;
-            shownAt = tMs;
-            set((s) => ({ progress: poll.snapshot ?? s.progress, elapsedMs: tMs }));
-          });
+          const outcome = await bench(options);
           if (!outcome.ok) {
             set({ phase: 'refused', diagnostics: outcome.diagnostics, progress: null, repetition: null });
             return;
@@ -125,9 +155,28 @@ export function createSweepStore(engine: BenchApi): SweepStore {
           set({ report: combineRepetitions(measured) });
           if (get().cancelRequested) break;
         }
+        if (virtualCores.length > 0 && !get().cancelRequested) {
+          set({ repetition: null, sweepingVirtual: true });
+          const outcome = await bench({
+            ...options,
+            threads: virtualCores,
+            virtual_cores: Math.max(...virtualCores),
+          });
+          if (!outcome.ok) {
+            set({ phase: 'refused', diagnostics: outcome.diagnostics, progress: null, sweepingVirtual: false });
+            return;
+          }
+          set({ virtualReport: combineRepetitions([outcome.bench]), sweepingVirtual: false });
+        }
         set({ phase: get().cancelRequested ? 'cancelled' : 'done', progress: null, repetition: null });
       } catch (e) {
-        set({ phase: 'failed', error: e instanceof Error ? e.message : String(e), progress: null, repetition: null });
+        set({
+          phase: 'failed',
+          error: e instanceof Error ? e.message : String(e),
+          progress: null,
+          repetition: null,
+          sweepingVirtual: false,
+        });
       }
     },
 

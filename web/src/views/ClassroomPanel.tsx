@@ -21,9 +21,11 @@ import { classroomStore } from './classroomStore';
 import { LessonBar } from './LessonBar';
 import { LiveThreads } from './live/LiveThreads';
 import { forgetOlderThan, hasModel, makeTrack, modelFor, runLabel } from './tracks';
-import { momentUrl, useLink, type Moment } from '../components/links';
+import { momentUrl, placeParams, useLink, type Moment } from '../components/links';
+import { landMoment } from './exactMoment';
+import { virtualOf } from '../engine/virtualCores';
 import { patchHash } from '../components/nav';
-import { findMoment, nameMoment } from './moments';
+import { nameMoment } from './moments';
 import type { Track } from '../replay/store';
 
 /**
@@ -31,13 +33,20 @@ import type { Track } from '../replay/store';
  * could not be found, in words (the replay then shows the start or the
  * nearest such moment), or null when all of it was.
  */
-function showMoment(tracks: Track[], m: Moment): string | null {
+function showMoment(tracks: Track[], m: Moment, digestOf: (i: number) => string | null): string | null {
   if (m.view) classroomStore.getState().setView(m.view);
   const missing: string[] = [];
   const found = m.lead ? tracks.findIndex((t) => t.label === m.lead || t.scheduler === m.lead) : 0;
   if (found < 0) missing.push(`no run "${m.lead}" in this report: ${tracks[0]?.label ?? 'the first run'} leads`);
   const i = Math.max(0, found);
-  const p = m.at && tracks[i] ? findMoment(tracks[i], m.at) : null;
+  // A virtual run's exact step when its trace is the shared one, else the nearest equal moment (views/exactMoment.ts).
+  const landing = tracks[i] ? landMoment(tracks[i], m, digestOf(i)) : null;
+  if (landing?.exact) {
+    replayStore.getState().lead(i, landing.position ?? 0);
+    return missing.length > 0 ? `The link's moment was not found as given: ${missing.join('; ')}.` : null;
+  }
+  const p = landing?.position ?? null;
+  if (landing?.differs) missing.push(landing.differs);
   if (m.at && tracks[i]) {
     if (p === null) missing.push(`this run never reached "${m.at}": the replay starts at the beginning`);
     else if (/^(steal|release|arrive):/.test(m.at) && nameMoment(tracks[i], p) !== m.at)
@@ -55,12 +64,25 @@ function currentMoment(picks: Pick[]): Moment | null {
   const lead = st.tracks[st.leader];
   if (!lead) return null;
   const runs = st.tracks.map((t) => picks.find((p) => `run-${p.id}` === t.key)?.run).filter((r) => !!r);
+  const leadPick = picks.find((p) => `run-${p.id}` === lead.key);
+  const model = leadPick ? virtualOfSerial(leadPick.serial) : null;
   return {
     runs: runs.map((r) => r!.label ?? r!.scheduler),
     view: classroomStore.getState().viewId,
     lead: runs[st.leader]?.label ?? lead.scheduler,
     at: nameMoment(lead, st.position),
+    vc: model?.cores ?? null,
+    pos: st.position,
+    len: lead.model.length,
+    dg: (leadPick && model?.trace_digests[leadPick.index]) ?? null,
   };
+}
+
+/** The model of report `serial` (the current or the one before), or null for real threads. */
+function virtualOfSerial(serial: number) {
+  const rs = runStore.getState();
+  if (serial === rs.runSerial) return virtualOf(rs.report);
+  return rs.previous?.serial === serial ? virtualOf(rs.previous.report) : null;
 }
 
 /**
@@ -80,7 +102,7 @@ function useLessonMomentInHash(on: boolean, picks: Pick[]): void {
       clearTimeout(timer);
       timer = setTimeout(() => {
         const m = currentMoment(latest.current);
-        if (m) patchHash({ runs: m.runs.join(',') || null, view: m.view, lead: m.lead, at: m.at });
+        if (m) patchHash({ runs: m.runs.join(',') || null, view: m.view, lead: m.lead, at: m.at, ...placeParams(m) });
       }, 400);
     };
     const unsubs = [replayStore.subscribe(write), classroomStore.subscribe(write)];
@@ -298,7 +320,11 @@ function RunClassroom() {
         replayStore.getState().setTracks(tracks);
         if (linkMoment && momentShown.current !== serial) {
           momentShown.current = serial;
-          const note = showMoment(tracks, linkMoment);
+          const note = showMoment(
+            tracks,
+            linkMoment,
+            (i) => virtualOfSerial(chosen[i].serial)?.trace_digests[chosen[i].index] ?? null,
+          );
           setMomentNote(note ? { serial, text: note } : null);
         }
         const empty = models.every((m) => m.length === 0);

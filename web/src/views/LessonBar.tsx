@@ -15,6 +15,7 @@ import { useReplay, replayStore } from '../replay/store';
 import { useRun, runStore } from '../store';
 import type { Lesson } from '../lessons/lessons';
 import { lessonStore, useLesson } from '../lessons/store';
+import { VirtualRunButton } from '../lessons/VirtualRunButton';
 import type { RunReport } from '../engine/protocol';
 import { findBookmarkIn } from './bookmarks';
 import { classroomStore } from './classroomStore';
@@ -221,6 +222,7 @@ export function LessonBar({
             {open ? 'less ▴' : 'more ▾'}
           </button>
         )}
+        <VirtualRunButton lesson={lesson} done={close} />
         <button type="button" className="end-lesson" onClick={() => lessonStore.getState().stop()}>
           end lesson
         </button>

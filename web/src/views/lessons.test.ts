@@ -56,6 +56,7 @@ describe('lessons', () => {
         ...(l.compare ?? []),
         ...l.mechanism.map((m) => m.run),
         ...l.bookmarks.flatMap((b) => (b.run ? [b.run] : [])),
+        ...(l.virtual?.outcome ?? []).flatMap((o) => [o.better, o.worse]),
       ];
       for (const r of named) expect(names, `${l.id}: run ${r}`).toContain(r);
     }

@@ -45,7 +45,9 @@ export function modelFor(
 export function runLabel(run: RunReport, all: readonly RunReport[], i: number): string {
   const base = run.label && run.label !== run.scheduler ? `${run.scheduler} (${run.label})` : run.scheduler;
   const same = all.filter((r) => (r.label ?? r.scheduler) === (run.label ?? run.scheduler)).length;
-  return same > 1 ? `${base} #${i}` : base;
+  const named = same > 1 ? `${base} #${i}` : base;
+  // A run on virtual cores says so wherever its name goes (run list, track headings, charts).
+  return run.mode_label ? `${named} · ${run.mode_label}` : named;
 }
 
 /** A replay track of `run`, whose report has `classes` (the engine's class table). */

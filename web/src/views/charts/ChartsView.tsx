@@ -16,6 +16,10 @@ import { queueBucketEndNs } from '../../trace/index';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import type { RunReport } from '../../engine/protocol';
 import { coresNote } from './coresNote';
+import { groupTitle, outcomeGroups, type RunGroup } from './outcomeGroups';
+import { lessonById } from '../../lessons/lessons';
+import { previousInScope, useLesson } from '../../lessons/store';
+import { checkOutcome, figureText } from '../../lessons/outcome';
 import type { ViewProps } from '../registry';
 import { ExportButtons, toCsv } from '../../export';
 import { groupedBars, lineChart, type Series } from './charts';
@@ -113,82 +117,27 @@ function ChartsBody({ tracks, allRuns, runs, states }: ViewProps) {
   const hc = useDisplay((s) => s.highContrast);
   const large = useDisplay((s) => s.large);
   const font = fontPx(large) - 1;
-  const live = useRun((s) => s.live);
-  const text = useRun((s) => s.text);
   const phase = useRun((s) => s.phase);
   const leader = useReplay((s) => s.leader);
-
-  const cores = useRun((s) => s.report?.cores ?? 0);
+  const before = useRunBefore();
 
   const liveMode = phase === 'running' || allRuns.length === 0;
-  const crowded = liveMode ? null : coresNote(allRuns, cores);
-  const keys = liveMode
-    ? runKeys(
-        live.map((s) => ({ scheduler: schedulerIdOf(s.scheduler, text), label: `${s.scheduler} (live)` })),
-        hc,
-      )
-    : runKeys(allRuns, hc);
-  const tput: Series[] = liveMode
-    ? live.map((s, i) => ({ ...keys[i], points: s.points.map((p) => ({ x: p.t_ms, y: p.ops_s })) }))
-    : allRuns.map((r, i) => ({
-        ...keys[i],
-        points: (r.metrics?.throughput_series ?? []).map((p) => ({ x: p.t_ms, y: p.ops_s })),
-      }));
-  const [tputRef, tputBox] = useRunTimeChart(
-    tput,
-    { yLabel: 'requests executed per second', p: pal, font, title: 'Throughput over time' },
-    [JSON.stringify(tput), pal, font],
-  );
-
-  // Latency: one group per percentile, one bar per run (in the run's color).
-  const latRuns = liveMode ? [] : allRuns;
-  const latKeys = runKeys(latRuns, hc);
-  const lat = (['p50', 'p90', 'p99'] as const).map((q) => ({
-    name: q,
-    values: latRuns.map((r) => (r.latency_us ?? r.metrics?.latency_us)?.[q] ?? 0),
-  }));
-  const [latRef, latBox] = useSvg(
-    (svg, w, h, maxTotal) =>
-      groupedBars(svg, lat, latKeys, {
-        w,
-        h,
-        maxTotal,
-        yLabel: 'latency (µs)',
-        p: pal,
-        font,
-        title: 'Latency percentiles',
-      }),
-    [JSON.stringify(lat), JSON.stringify(latKeys), pal, font],
-  );
+  const groups = liveMode ? [] : outcomeGroups(allRuns, before);
 
   return (
     <div className="charts" data-testid="charts-view">
-      <ChartFigure
-        title="Throughput over time"
-        svg={tputRef}
-        box={tputBox}
-        csv={() => seriesCsv(tput, 't_ms', 'ops_s')}
-        name="throughput"
-        note={crowded ?? undefined}
-        noteTestId="cores-note"
-        noteWarn={crowded !== null}
-      />
-      <ChartFigure
-        title="Latency percentiles"
-        svg={latRef}
-        box={latBox}
-        csv={() =>
-          barsCsv(
-            lat,
-            'percentile',
-            latRuns.map((r) => `${r.label ?? r.scheduler}_us`),
-          )
-        }
-        name="latency"
-        empty={latRuns.length === 0 ? 'Latencies come with the report, when the run ends.' : undefined}
-        note={`A request's latency runs from its delivery to the scheduler to the end of its execution: waiting in a queue, waiting at barriers or cycles (or for a stealer), and running it, pace included. Ordering the requests (consensus) is not part of this lab.${crowded ? ` ${crowded}` : ''}`}
-        noteWarn={crowded !== null}
-      />
+      {liveMode && <LiveThroughput pal={pal} font={font} hc={hc} />}
+      {groups.map((g, i) => (
+        <OutcomeCharts
+          key={`${g.kind}:${g.before}`}
+          group={g}
+          alone={groups.length === 1}
+          name={i === 0 ? '' : `-${i + 1}`}
+          pal={pal}
+          font={font}
+          hc={hc}
+        />
+      ))}
       {tracks.map((t, i) => (
         <ThreadTimes
           key={t.key}
@@ -203,6 +152,183 @@ function ChartsBody({ tracks, allRuns, runs, states }: ViewProps) {
         <QueueChart i={leader} label={tracks[leader].label} props={{ tracks, states }} pal={pal} hc={hc} font={font} />
       )}
     </div>
+  );
+}
+
+/**
+ * The runs of the report before, inside a lesson that started both runs: a
+ * lesson's virtual run is drawn beside the real run it re-ran, in charts of
+ * their own (outcomeGroups adds them only when their kind differs, so a
+ * what-if's run before stays out of the charts, as before).
+ */
+function useRunBefore(): RunReport[] {
+  const previous = useRun((s) => s.previous);
+  const serial = useRun((s) => s.runSerial);
+  // Inside a lesson only, where both runs are the lesson's (its run and its re-run on virtual cores).
+  const inLesson = useLesson((s) =>
+    previous ? s.lessonId !== null && previousInScope(s, serial, previous.serial) : false,
+  );
+  return previous && previous.serial === serial - 1 && inLesson ? previous.report.runs : [];
+}
+
+/** Throughput while a run goes on, from the engine's progress polls. */
+function LiveThroughput({ pal, font, hc }: { pal: Palette; font: number; hc: boolean }) {
+  const live = useRun((s) => s.live);
+  const text = useRun((s) => s.text);
+  const keys = runKeys(
+    live.map((s) => ({ scheduler: schedulerIdOf(s.scheduler, text), label: `${s.scheduler} (live)` })),
+    hc,
+  );
+  const tput: Series[] = live.map((s, i) => ({ ...keys[i], points: s.points.map((p) => ({ x: p.t_ms, y: p.ops_s })) }));
+  const [tputRef, tputBox] = useRunTimeChart(
+    tput,
+    { yLabel: 'requests executed per second', p: pal, font, title: 'Throughput over time' },
+    [JSON.stringify(tput), pal, font],
+  );
+  return (
+    <>
+      <ChartFigure
+        title="Throughput over time"
+        svg={tputRef}
+        box={tputBox}
+        csv={() => seriesCsv(tput, 't_ms', 'ops_s')}
+        name="throughput"
+      />
+      <ChartFigure
+        title="Latency percentiles"
+        svg={{ current: null }}
+        box={{ current: null }}
+        csv={() => ''}
+        name="latency"
+        empty="Latencies come with the report, when the run ends."
+      />
+    </>
+  );
+}
+
+/**
+ * Throughput over time and latency percentiles of one group of runs: all
+ * measured, or all one model's. When the charts hold more than one group,
+ * each title says which; a model's group says it is a model's on its axis,
+ * its title, its CSV rows and its caption, with the lesson's outcome read
+ * from it.
+ */
+function OutcomeCharts({
+  group,
+  alone,
+  name,
+  pal,
+  font,
+  hc,
+}: {
+  group: RunGroup;
+  alone: boolean;
+  name: string;
+  pal: Palette;
+  font: number;
+  hc: boolean;
+}) {
+  const cores = useRun((s) => s.report?.cores ?? 0);
+  const serial = useRun((s) => s.runSerial);
+  const lessonId = useLesson((s) => (s.serial === serial ? s.lessonId : null));
+  const lesson = lessonById(lessonId);
+  const runs = group.runs;
+  const crowded = group.virtual ? null : coresNote(runs, cores);
+  const kindText = groupTitle(group);
+  const suffix = alone && !group.virtual ? '' : ` · ${kindText}`;
+  const keys = runKeys(runs, hc);
+  const tput: Series[] = runs.map((r, i) => ({
+    ...keys[i],
+    points: (r.metrics?.throughput_series ?? []).map((p) => ({ x: p.t_ms, y: p.ops_s })),
+  }));
+  const tputTitle = `Throughput over time${suffix}`;
+  const xLabel = group.virtual ? 'virtual time since the run started (ms, model)' : 'time since the run started (ms)';
+  const [tputRef, tputBox] = useSvg(
+    (svg, w, h, maxTotal) =>
+      lineChart(svg, tput, {
+        w,
+        h,
+        maxTotal,
+        xLabel,
+        yLabel: 'requests executed per second',
+        p: pal,
+        font,
+        title: tputTitle,
+      }),
+    [JSON.stringify(tput), pal, font, tputTitle, xLabel],
+  );
+  // Latency: one group per percentile, one bar per run (in the run's color).
+  const lat = (['p50', 'p90', 'p99'] as const).map((q) => ({
+    name: q,
+    values: runs.map((r) => (r.latency_us ?? r.metrics?.latency_us)?.[q] ?? 0),
+  }));
+  const latTitle = `Latency percentiles${suffix}`;
+  const [latRef, latBox] = useSvg(
+    (svg, w, h, maxTotal) =>
+      groupedBars(svg, lat, keys, { w, h, maxTotal, yLabel: 'latency (µs)', p: pal, font, title: latTitle }),
+    [JSON.stringify(lat), JSON.stringify(keys), pal, font, latTitle],
+  );
+  // The lesson's outcome, said of its virtual run only (a real run's figures depend on this machine's cores).
+  const checks =
+    group.virtual && lesson?.virtual
+      ? lesson.virtual.outcome.flatMap((o) => {
+          const c = checkOutcome(o, runs);
+          return c ? [c] : [];
+        })
+      : [];
+  const virtualHint =
+    !group.virtual && crowded && lesson?.virtual
+      ? ` The lesson's run on ${lesson.virtual.cores} virtual cores (the "on ${lesson.virtual.cores} virtual cores" button above) gives every thread a core of its own: a model's numbers, drawn apart from these.`
+      : '';
+  const modelNote = group.virtual
+    ? `${kindText}: the same scheduler code, one thread at a time in virtual time under a cost table. These numbers are a model's, not this machine's, and are never drawn in one chart with measured ones.${lesson?.virtual ? ` ${lesson.virtual.why}` : ''}`
+    : undefined;
+  const rowKind = (label: string) => (group.virtual ? `${label} [${group.kind}]` : label);
+  return (
+    <>
+      <ChartFigure
+        title={tputTitle}
+        svg={tputRef}
+        box={tputBox}
+        csv={() =>
+          seriesCsv(
+            tput.map((t) => ({ ...t, name: rowKind(t.name) })),
+            't_ms',
+            'ops_s',
+          )
+        }
+        name={`throughput${name}`}
+        note={crowded ? crowded + virtualHint : modelNote}
+        noteTestId={group.virtual ? 'virtual-note' : 'cores-note'}
+        noteWarn={crowded !== null}
+        data={{ 'data-kind': group.virtual ? 'virtual' : 'real', 'data-before': String(group.before) }}
+        testId="outcome-throughput"
+      />
+      <ChartFigure
+        title={latTitle}
+        svg={latRef}
+        box={latBox}
+        csv={() =>
+          barsCsv(
+            lat,
+            'percentile',
+            runs.map((r) => rowKind(`${r.label ?? r.scheduler}_us`)),
+          )
+        }
+        name={`latency${name}`}
+        note={`A request's latency runs from its delivery to the scheduler to the end of its execution: waiting in a queue, waiting at barriers or cycles (or for a stealer), and running it, pace included. Ordering the requests (consensus) is not part of this lab.${crowded ? ` ${crowded}` : ''}`}
+        noteWarn={crowded !== null}
+      />
+      {checks.length > 0 && (
+        <ul className="chart-note outcome-checks" data-testid="lesson-outcome">
+          {checks.map((c) => (
+            <li key={c.outcome.says} data-holds={c.holds}>
+              {c.holds ? '✓' : '✗'} {c.outcome.says} ({figureText(c)}, {group.kind}){c.holds ? '' : ': not in this run'}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 
