@@ -7,6 +7,7 @@
  */
 import { KIND } from '../trace/codec';
 import type { ReplayModel } from '../trace/model';
+import { partitionPoint } from '../trace/search';
 
 const cache = new WeakMap<ReplayModel, Int32Array>();
 
@@ -27,14 +28,7 @@ export function completions(model: ReplayModel): Int32Array {
 /** Requests completed by position p (ExecEnd events among events [0, p)). */
 export function completedAt(model: ReplayModel, p: number): number {
   const c = completions(model);
-  let lo = 0;
-  let hi = c.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (c[mid] < p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(c.length, (i) => c[i] < p);
 }
 
 /** The first position of `model` at which `k` requests are complete (its length if it never gets there). */

@@ -7,6 +7,7 @@
  */
 import { AUX_BASE, F, KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
 import { apply, emptyState, serialize } from './state';
+import { partitionPoint } from './search';
 
 export interface TraceIndex {
   events: number;
@@ -218,12 +219,6 @@ export function analyze(trace: PackedTrace): Analysis {
 
 /** Largest position p (0..n) whose applied events all happened at or before `tNs`. */
 export function positionAtTime(index: TraceIndex, tNs: number): number {
-  let lo = 0;
-  let hi = index.events; // answer in [lo, hi]
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (index.tMaxNs[mid - 1] <= tNs) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  // tMaxNs is monotone: the positions wanted are the events up to the first later one.
+  return partitionPoint(index.events, (i) => index.tMaxNs[i] <= tNs);
 }

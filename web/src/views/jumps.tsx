@@ -6,17 +6,12 @@
  */
 import { replayStore, useReplay } from '../replay/store';
 import { profileOf } from './families';
+import { partitionPoint } from '../trace/search';
 
 /** First mark at or after position p, as the position just after it; -1 if none. */
 export function nextMark(xs: Int32Array, p: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid] < p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < xs.length ? xs[lo] + 1 : -1;
+  const at = partitionPoint(xs.length, (i) => xs[i] < p);
+  return at < xs.length ? xs[at] + 1 : -1;
 }
 
 /** `suffix` tells the buttons of different places apart (test ids `next-steal<suffix>`). */

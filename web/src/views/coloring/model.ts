@@ -27,6 +27,7 @@
 import { checkpoint, replayAt as replayFrom, strideFor, type Checkpointed } from '../../replay/checkpoints';
 import { F, KIND, SMALL, type PackedTrace } from '../../trace/codec';
 import { onPacked } from '../../trace/dispatch';
+import { partitionPoint } from '../../trace/search';
 
 export interface Steal {
   /** Trace index of the `ColorSteal` (the replay position just after it is i + 1). */
@@ -388,14 +389,7 @@ export function stateAt(tl: ColorTimeline, pos: number): ColoringNow {
 }
 
 function lastAtStart(xs: readonly Execution[], tNs: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid].start_ns <= tNs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
+  return partitionPoint(xs.length, (i) => xs[i].start_ns <= tNs) - 1;
 }
 
 /** Executions of `color`'s events that started by `tNs`, in start order (at most `max`, the latest). */

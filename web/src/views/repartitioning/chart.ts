@@ -7,6 +7,7 @@
 import * as d3 from 'd3';
 import type { Palette } from '../display';
 import { lanesOf, type RepartTimeline } from './model';
+import { partitionPoint } from '../../trace/search';
 
 export interface StripOptions {
   w: number;
@@ -135,13 +136,7 @@ export function drawStrip(svg: SVGSVGElement, tl: RepartTimeline, o: StripOption
 /** The `k` syncs queued closest in time to `tNs` (binary search, syncs are in time order). */
 export function nearestSyncs(tl: RepartTimeline, tNs: number, k: number): RepartTimeline['syncs'] {
   const s = tl.syncs;
-  let lo = 0;
-  let hi = s.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (s[mid].t_ns < tNs) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = partitionPoint(s.length, (i) => s[i].t_ns < tNs);
   const a = Math.max(0, Math.min(lo - Math.ceil(k / 2), s.length - k));
   return s.slice(a, Math.min(s.length, a + k));
 }
