@@ -67,7 +67,8 @@ function currentMoment(picks: Pick[]): Moment | null {
   const leadPick = picks.find((p) => `run-${p.id}` === lead.key);
   const model = leadPick ? virtualOfSerial(leadPick.serial) : null;
   return {
-    runs: runs.map((r) => r!.label ?? r!.scheduler),
+    // A run and its run before share a label: the link names it once (the re-run has only the one).
+    runs: [...new Set(runs.map((r) => r!.label ?? r!.scheduler))],
     view: classroomStore.getState().viewId,
     lead: runs[st.leader]?.label ?? lead.scheduler,
     at: nameMoment(lead, st.position),
