@@ -84,6 +84,7 @@ test("a lesson's virtual run is charted apart from the real one, and its shared 
   });
   await expect(other.getByTestId("current-event")).toHaveText(event!);
   await expect(other.getByTestId("moment-missing")).toHaveCount(0);
+  await expect(other.getByTestId("moment-differs")).toHaveCount(0);
 
   // After a reload: the same again.
   await other.reload();
@@ -97,5 +98,6 @@ test("a lesson's virtual run is charted apart from the real one, and its shared 
   );
   await expect(other.getByTestId("current-event")).toHaveText(event!);
   await expect(other.getByTestId("moment-missing")).toHaveCount(0);
+  await expect(other.getByTestId("moment-differs")).toHaveCount(0);
   expect(problems).toEqual([]);
 });

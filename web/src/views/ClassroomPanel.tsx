@@ -29,11 +29,18 @@ import { nameMoment } from './moments';
 import type { Track } from '../replay/store';
 
 /**
- * Go to a shared moment: its view, its leading run, its place. Returns what
- * could not be found, in words (the replay then shows the start or the
- * nearest such moment), or null when all of it was.
+ * Go to a shared moment: its view, its leading run, its place. Returns, in
+ * words, what could not be found (`missing`: the replay then shows the start
+ * or the nearest such moment) and whether the re-run's trace differs from
+ * the shared run's (`differs`: a real run always may, a virtual one only
+ * with another engine or cost table); null for each when there is nothing
+ * to say.
  */
-function showMoment(tracks: Track[], m: Moment, digestOf: (i: number) => string | null): string | null {
+function showMoment(
+  tracks: Track[],
+  m: Moment,
+  digestOf: (i: number) => string | null,
+): { missing: string | null; differs: string | null } {
   if (m.view) classroomStore.getState().setView(m.view);
   const missing: string[] = [];
   const found = m.lead ? tracks.findIndex((t) => t.label === m.lead || t.scheduler === m.lead) : 0;
@@ -43,19 +50,23 @@ function showMoment(tracks: Track[], m: Moment, digestOf: (i: number) => string 
   const landing = tracks[i] ? landMoment(tracks[i], m, digestOf(i)) : null;
   if (landing?.exact) {
     replayStore.getState().lead(i, landing.position ?? 0);
-    return missing.length > 0 ? `The link's moment was not found as given: ${missing.join('; ')}.` : null;
+    return {
+      missing: missing.length > 0 ? `The link's moment was not found as given: ${missing.join('; ')}.` : null,
+      differs: null,
+    };
   }
   const p = landing?.position ?? null;
-  if (landing?.differs) missing.push(landing.differs);
   if (m.at && tracks[i]) {
     if (p === null) missing.push(`this run never reached "${m.at}": the replay starts at the beginning`);
     else if (/^(steal|release|arrive):/.test(m.at) && nameMoment(tracks[i], p) !== m.at)
       missing.push(`this run has fewer than "${m.at}": showing the nearest, ${nameMoment(tracks[i], p)}`);
   }
   replayStore.getState().lead(i, p ?? 0);
-  return missing.length > 0
-    ? `The link's moment was not found as given (a new run has new timings): ${missing.join('; ')}.`
-    : null;
+  const text =
+    missing.length > 0
+      ? `The link's moment was not found as given (a new run has new timings): ${missing.join('; ')}.`
+      : null;
+  return { missing: text, differs: landing?.differs ?? null };
 }
 
 /** The moment on screen: the runs replayed, the view, the leading run and where it is. */
@@ -67,7 +78,8 @@ function currentMoment(picks: Pick[]): Moment | null {
   const leadPick = picks.find((p) => `run-${p.id}` === lead.key);
   const model = leadPick ? virtualOfSerial(leadPick.serial) : null;
   return {
-    runs: runs.map((r) => r!.label ?? r!.scheduler),
+    // A run and its run before share a label: the link names it once (the re-run has only the one).
+    runs: [...new Set(runs.map((r) => r!.label ?? r!.scheduler))],
     view: classroomStore.getState().viewId,
     lead: runs[st.leader]?.label ?? lead.scheduler,
     at: nameMoment(lead, st.position),
@@ -295,7 +307,11 @@ function RunClassroom() {
   const key = `${serial}:${chosenIds.join(',')}`;
   const [status, setStatus] = useState<{ key: string; text: string } | null>(null);
   const momentShown = useRef(-1);
-  const [momentNote, setMomentNote] = useState<{ serial: number; text: string } | null>(null);
+  const [momentNote, setMomentNote] = useState<{
+    serial: number;
+    missing: string | null;
+    differs: string | null;
+  } | null>(null);
   useLessonMomentInHash(!!lesson, picks);
 
   // A lesson opens on its view once per run.
@@ -325,7 +341,7 @@ function RunClassroom() {
             linkMoment,
             (i) => virtualOfSerial(chosen[i].serial)?.trace_digests[chosen[i].index] ?? null,
           );
-          setMomentNote(note ? { serial, text: note } : null);
+          setMomentNote({ serial, ...note });
         }
         const empty = models.every((m) => m.length === 0);
         setStatus({
@@ -382,9 +398,14 @@ function RunClassroom() {
           {cut.map((p) => cutText(p.label, p.run.trace_window)).join(' ')}
         </p>
       )}
-      {momentNote && momentNote.serial === serial && (
+      {momentNote?.serial === serial && momentNote.differs && (
+        <p className="muted" role="status" data-testid="moment-differs">
+          {momentNote.differs}
+        </p>
+      )}
+      {momentNote?.serial === serial && momentNote.missing && (
         <p className="warn" role="status" data-testid="moment-missing">
-          {momentNote.text}
+          {momentNote.missing}
         </p>
       )}
       {statusText && (
