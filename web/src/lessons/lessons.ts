@@ -51,6 +51,11 @@ export interface Lesson {
   compare?: string[];
   /** Run overrides for the lesson's runs (and its what-ifs): fewer requests keep a long scenario's traces small. */
   options?: { requests?: number };
+  /**
+   * A break-it lesson's steps in plain words (views/breakit): shown beside
+   * the break-it control while the lesson is on.
+   */
+  breakIt?: string[];
 }
 
 export const LESSONS: readonly Lesson[] = (data as { lessons: Lesson[] }).lessons;
