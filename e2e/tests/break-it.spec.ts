@@ -49,7 +49,9 @@ async function expectPairShown(
   const chips = page.getByTestId("breakit-pair-req");
   await expect(chips.first()).toBeVisible();
   const marked = (await chips.allTextContents()).map((t) => t.trim());
-  expect(new Set(marked)).toEqual(new Set([`r${pair.first}`, `r${pair.second}`]));
+  expect(new Set(marked)).toEqual(
+    new Set([`r${pair.first}`, `r${pair.second}`]),
+  );
   const lanes = page.getByTestId("breakit-lanes").locator(".break-it-lane");
   // Two threads ran the pair (one thread would have kept its order).
   await expect(lanes).toHaveCount(2);
