@@ -9,7 +9,11 @@ step "rust toolchain (engine/rust-toolchain.toml)" "needs network access to the 
 step "wasm-bindgen-cli $WASM_BINDGEN_VERSION" "cargo install needs crates.io" install_wasm_bindgen
 step "node modules (npm ci)" "needs the npm registry" install_node_modules
 step "binaryen (Debian, wasm-opt)" "apt-get install -y binaryen needs root and the Debian mirror" install_binaryen
-step "engine -> wasm (scripts/build-wasm.sh)" "see README.md, Troubleshooting" bash "$ROOT/scripts/build-wasm.sh"
+# With the broken variants (fault-injection), as scripts/test.sh builds it:
+# one build for the app and the e2e tests, and the classroom's break-it mode
+# needs them (about 16 KB raw, 5 KB gzipped more; docs/benchmarks/break-it.md).
+step "engine -> wasm with fault-injection (scripts/build-wasm.sh)" "see README.md, Troubleshooting" \
+  bash "$ROOT/scripts/build-wasm.sh" --features fault-injection
 
 printf '\n\033[1mP-SMR Lab: http://127.0.0.1:%s/\033[0m  (default scenario: scenarios/quickstart.json; Ctrl-C stops)\n\n' "$PORT"
 cd "$ROOT/web"

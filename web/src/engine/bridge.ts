@@ -12,6 +12,8 @@ import type {
   CheckPlan,
   Diagnostic,
   ExpectationResult,
+  ExploreOptions,
+  ExploreOutcome,
   PollSnapshot,
   ReadyInfo,
   Reply,
@@ -84,6 +86,19 @@ export class EngineBridge {
     onProgress?: (poll: PollSnapshot, tMs: number) => void,
   ): Promise<BenchOutcome> {
     return this.call<'bench'>({ type: 'bench', text, options }, onProgress);
+  }
+
+  /**
+   * Explore one scheduler's schedules on virtual cores until the oracle
+   * reports a violation (the classroom's break-it mode). Progress
+   * (`snapshot.explore`) and cancellation work as for `run`.
+   */
+  explore(
+    text: string,
+    options: ExploreOptions,
+    onProgress?: (poll: PollSnapshot, tMs: number) => void,
+  ): Promise<ExploreOutcome> {
+    return this.call<'explore'>({ type: 'explore', text, options }, onProgress);
   }
 
   /** Ask the running scenario to stop; its run promise still resolves. */

@@ -22,6 +22,7 @@ import init, {
   poll,
   poolThreads,
   startBench,
+  startExplore,
   startRun,
   takeReport,
   takeTrace,
@@ -35,6 +36,7 @@ import type {
   Diagnostic,
   EngineLimits,
   ExpectationResult,
+  ExploreOutcome,
   PollSnapshot,
   ReadyInfo,
   Reply,
@@ -93,8 +95,9 @@ async function start(): Promise<ReadyInfo> {
 }
 
 /**
- * Start a job (`startRun` or `startBench`) and answer `id` with its outcome
- * (`{ok, report | bench | diagnostics}`) when the engine is done.
+ * Start a job (`startRun`, `startBench` or `startExplore`) and answer `id`
+ * with its outcome (`{ok, report | bench | explore | diagnostics}`) when the
+ * engine is done.
  */
 function runJob(
   id: number,
@@ -139,7 +142,7 @@ function runJob(
     clearInterval(timer);
     runInProgress = false;
     try {
-      reply(id, JSON.parse(takeReport()) as RunOutcome | BenchOutcome);
+      reply(id, JSON.parse(takeReport()) as RunOutcome | BenchOutcome | ExploreOutcome);
     } catch (e) {
       fail(id, e);
     }
@@ -184,6 +187,9 @@ async function handle(req: Request): Promise<void> {
         req.text,
         JSON.stringify({ cores: scope.navigator.hardwareConcurrency, ...req.options }),
       );
+      return;
+    case 'explore':
+      runJob(req.id, startExplore, req.text, JSON.stringify(req.options));
       return;
     case 'cancel':
       cancel();

@@ -8,7 +8,15 @@
  * types, generated from its contract (`contract.gen.ts`); only the messages
  * and the options the page builds are declared here.
  */
-import type { BenchReport, Delivery, Diagnostic, ExpectationResult, MonitorSnapshot, Report } from './contract.gen';
+import type {
+  BenchReport,
+  Delivery,
+  Diagnostic,
+  ExpectationResult,
+  MonitorSnapshot,
+  Report,
+  Violation,
+} from './contract.gen';
 import type { VirtualRun } from './virtualCores';
 
 export type {
@@ -79,6 +87,8 @@ export interface RunSnapshot extends MonitorSnapshot {
   threads: number;
   /** Requests in the stream. */
   requests: number;
+  /** An exploration's schedules tried so far (found correct) and its budget. */
+  explore?: { tried: number; budget: number };
 }
 
 /** Options for `run` (passed to the engine as JSON). */
@@ -110,7 +120,57 @@ export interface RunOptions {
    * model's numbers (engine/virtualCores.ts). Absent: real threads.
    */
   virtual_cores?: number;
+  /**
+   * Replay this schedule: a token of an exploration (`psmr explore`, the
+   * classroom's break-it mode). It fixes the seed and the virtual cores, so
+   * the run is the explored one, event for event.
+   */
+  schedule?: string;
 }
+
+/**
+ * Options for `explore` (psmr-scenario `ExploreOptions`): one scheduler of
+ * the scenario, its fault, on virtual cores, schedule after schedule until
+ * the oracle reports a violation or the budget is spent.
+ */
+export interface ExploreOptions {
+  /** Scheduler label or id. */
+  scheduler: string;
+  /** The broken variant to select (catalog `faults`); needs the fault-injection build. */
+  fault?: string;
+  /** Most schedules to try (default 200). */
+  schedules?: number;
+  /** Virtual cores (default: the scenario's threads). */
+  cores?: number;
+  requests?: number;
+  seed?: number;
+  explore_seed?: number;
+}
+
+/** The violating schedule an exploration found (psmr-scenario `Found`). */
+export interface ExploreFound {
+  /** Index of the schedule (0 = earliest clock). */
+  schedule: number;
+  /** Its replay token (`RunOptions.schedule`). */
+  token: string;
+  violation: string;
+  detail?: Violation | null;
+  trace_digest: string;
+}
+
+/** What an exploration did (psmr-scenario `Explored`). */
+export interface Explored {
+  cores: number;
+  seed: number;
+  /** Schedules run, the violating one included. */
+  schedules: number;
+  horizon: number;
+  /** Stopped (cancelled) before the budget without a find. */
+  stopped: boolean;
+  found: ExploreFound | null;
+}
+
+export type ExploreOutcome = { ok: true; explore: Explored } | { ok: false; diagnostics: Diagnostic[] };
 
 /** How many runs a check needs, or why the scenario cannot be checked. */
 export type CheckPlan = { ok: true; repetitions: number } | { ok: false; diagnostics: Diagnostic[] };
@@ -141,6 +201,7 @@ export type Request =
   | { id: number; type: 'validate'; text: string; file?: string }
   | { id: number; type: 'run'; text: string; options: RunOptions }
   | { id: number; type: 'bench'; text: string; options: BenchOptions }
+  | { id: number; type: 'explore'; text: string; options: ExploreOptions }
   | { id: number; type: 'cancel' }
   | { id: number; type: 'pause'; paused: boolean }
   | { id: number; type: 'trace'; runIndex: number }
@@ -154,6 +215,7 @@ export interface ResultOf {
   validate: Diagnostic[];
   run: RunOutcome;
   bench: BenchOutcome;
+  explore: ExploreOutcome;
   cancel: null;
   pause: null;
   trace: ArrayBuffer;

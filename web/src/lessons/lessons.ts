@@ -80,6 +80,11 @@ export interface Lesson {
   options?: { requests?: number };
   /** A run on virtual cores the lesson offers beside its real one. */
   virtual?: LessonVirtual;
+  /**
+   * A break-it lesson's steps in plain words (views/breakit): shown beside
+   * the break-it control while the lesson is on.
+   */
+  breakIt?: string[];
 }
 
 export const LESSONS: readonly Lesson[] = (data as { lessons: Lesson[] }).lessons;

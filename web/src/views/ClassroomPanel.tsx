@@ -19,6 +19,7 @@ import { cutText } from './traceCut';
 import { ClassroomView } from './ClassroomView';
 import { classroomStore } from './classroomStore';
 import { LessonBar } from './LessonBar';
+import { BreakIt, BreakItToggle } from './breakit/BreakIt';
 import { LiveThreads } from './live/LiveThreads';
 import { forgetOlderThan, hasModel, makeTrack, modelFor, runLabel } from './tracks';
 import { momentUrl, placeParams, useLink, type Moment } from '../components/links';
@@ -392,7 +393,9 @@ function RunClassroom() {
         ))}
         <TraceDownload />
         <ShareMoment picks={picks} />
+        <BreakItToggle />
       </div>
+      <BreakIt />
       {cut.length > 0 && (
         <p className="warn" data-testid="trace-cut">
           {cut.map((p) => cutText(p.label, p.run.trace_window)).join(' ')}

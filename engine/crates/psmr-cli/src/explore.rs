@@ -1,17 +1,22 @@
 //! `psmr explore`: run one scheduler of a scenario on virtual cores under
-//! schedule after schedule (the earliest-clock one first, then seeded
-//! perturbations, psmr-core `virt::schedule`) until the oracle reports a
-//! violation; print it with a replay token, and optionally save a scenario
-//! that pins it (docs/protocols/virtual-cores.md, "Exploring schedules").
+//! schedule after schedule until the oracle reports a violation (the loop
+//! is `psmr_scenario::explore`, shared with the browser's break-it mode);
+//! print it with a replay token, and optionally save a scenario that pins
+//! it (docs/protocols/virtual-cores.md, "Exploring schedules").
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use std::ops::ControlFlow;
+
 use psmr_core::threads::{ThreadHost, MAX_ROLES};
-use psmr_core::virt::{ReplayToken, Schedule};
-use psmr_scenario::{run_scenario, Diagnostic, Limits, RunMonitor, RunOptions, Scenario};
+use psmr_core::virt::ReplayToken;
+use psmr_scenario::explore::{ExploreOptions, Found};
+use psmr_scenario::{Diagnostic, Limits, RunMonitor, Scenario};
 use serde::Serialize;
+
+pub use psmr_scenario::explore::run_digest;
 
 use crate::shared::{load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
 
@@ -78,78 +83,11 @@ struct Outcome {
     found: Option<Found>,
 }
 
-#[derive(Serialize)]
-struct Found {
-    /// Index of the violating schedule (0 = earliest clock).
-    schedule: u32,
-    token: String,
-    violation: String,
-    detail: Option<psmr_core::oracle::Violation>,
-    trace_digest: String,
-}
-
-/// `sc` with `fault` selected on the entry `name` (label or id; an id the
-/// file does not list is added), validated: a fault the scheduler does not
-/// declare is refused here.
+/// `sc` with `fault` selected on the entry `name` (see
+/// [`psmr_scenario::explore::with_fault`]), validated under the native
+/// limits.
 pub fn with_fault(sc: &Scenario, name: &str, fault: &str) -> Result<Scenario, Vec<Diagnostic>> {
-    let mut sc = sc.clone();
-    let i = match sc.find_scheduler(name) {
-        Some(i) => i,
-        None => {
-            let id = name.parse().map_err(|e: String| {
-                vec![sc.diagnostic("schedulers", format!("--scheduler: {e}"))]
-            })?;
-            sc.schedulers.push(psmr_schedulers::SchedulerSpec::new(id));
-            sc.schedulers.len() - 1
-        }
-    };
-    set_fault(&mut sc.schedulers[i], fault).map_err(|e| vec![sc.diagnostic("schedulers", e)])?;
-    let errors = psmr_scenario::validate(&sc, &Limits::native());
-    if errors.is_empty() {
-        Ok(sc)
-    } else {
-        Err(errors)
-    }
-}
-
-#[cfg(feature = "fault-injection")]
-fn set_fault(spec: &mut psmr_schedulers::SchedulerSpec, fault: &str) -> Result<(), String> {
-    spec.fault = Some(fault.to_string());
-    Ok(())
-}
-
-#[cfg(not(feature = "fault-injection"))]
-fn set_fault(_: &mut psmr_schedulers::SchedulerSpec, fault: &str) -> Result<(), String> {
-    Err(format!(
-        "--fault {fault}: this psmr was built without the `fault-injection` feature"
-    ))
-}
-
-/// The run's trace digest (`psmr_core::codec::digest`, the one `psmr run
-/// --digest` and the browser print): every event in order with its virtual
-/// time, so two runs of one token give the same digest.
-pub fn run_digest(run: &psmr_scenario::RunReport) -> String {
-    format!("{:016x}", psmr_core::codec::digest(&run.trace))
-}
-
-/// The depth (change points) of perturbed schedule `i` when none is
-/// asked: 1, 4, 16, 64, ... in turn, up to a quarter of the `horizon`'s
-/// points. A bug needing one preemption at one place is found soonest with
-/// few delays (PCT's depth 1-3); one needing a thread to fall behind again
-/// and again (a dependency chain overtaken step by step) needs many.
-fn depth_of(i: u32, horizon: u64) -> u32 {
-    let cap = (horizon / 4).max(1);
-    let levels = (0..16u32)
-        .take_while(|k| 4u64.checked_pow(*k).is_some_and(|d| d <= cap))
-        .count() as u32;
-    4u32.pow(i.saturating_sub(1) % levels.max(1))
-}
-
-/// The seed of perturbed schedule `i` of exploration seed `e`: readable
-/// in a token, and the perturbation hashes it (psmr-core `SplitMix64`), so
-/// neighbouring seeds give unrelated delays.
-fn schedule_seed(e: u64, i: u32) -> u64 {
-    e.wrapping_mul(1_000_000).wrapping_add(u64::from(i))
+    psmr_scenario::explore::with_fault(sc, name, fault, &Limits::native())
 }
 
 pub fn cmd_explore(a: &ExploreArgs) -> ExitCode {
@@ -163,74 +101,48 @@ pub fn cmd_explore(a: &ExploreArgs) -> ExitCode {
 }
 
 fn explore(a: &ExploreArgs) -> Result<ExitCode, Vec<Diagnostic>> {
-    let mut sc = load(&a.file)?;
-    if let Some(f) = &a.fault {
-        sc = with_fault(&sc, &a.scheduler, f)?;
-    }
-    // A schedule in the file is replayed by `psmr run`; exploring starts
-    // from the earliest clock.
-    sc.run.schedule = None;
+    let sc = load(&a.file)?;
+    let o = ExploreOptions {
+        scheduler: a.scheduler.clone(),
+        fault: a.fault.clone(),
+        schedules: a.schedules,
+        cores: a.cores,
+        seed: a.seed,
+        explore_seed: a.explore_seed,
+        depth: a.depth,
+        requests: a.requests,
+        delivery: a.delivery,
+    };
     let cores = a.cores.unwrap_or(sc.threads.try_into().unwrap_or(u32::MAX));
-    let seed = a.seed.unwrap_or(sc.workload.seed);
     let host = ThreadHost::with_capacity(cores as usize + MAX_ROLES)
         .map_err(|e| vec![sc.diagnostic("threads", e)])?;
-    let monitor = RunMonitor::new();
     let start = Instant::now();
-    let mut horizon = 0;
-    let mut found = None;
-    let mut ran = 0;
-    for i in 0..a.schedules.max(1) {
-        let schedule = if i == 0 {
-            Schedule::EARLIEST
-        } else {
-            let depth = a.depth.unwrap_or_else(|| depth_of(i, horizon));
-            Schedule::pct(schedule_seed(a.explore_seed, i), depth, horizon)
-        };
-        let token = ReplayToken {
-            seed,
-            cores,
-            schedule,
-        };
-        let opts = RunOptions {
-            schedulers: vec![a.scheduler.clone()],
-            requests: a.requests,
-            delivery: a.delivery,
-            schedule: Some(token.to_string()),
-            ..RunOptions::default()
-        };
-        let report = run_scenario(&sc, &opts, &Limits::native(), &host, &monitor)?;
-        ran = i + 1;
-        if i == 0 {
-            horizon = host.last_virtual_stats().map_or(1, |s| s.points.max(1));
-        }
-        let Some(run) = report.runs.first() else {
-            break;
-        };
-        if let Some(v) = &run.violation {
-            found = Some(Found {
-                schedule: i,
-                token: token.to_string(),
-                violation: v.clone(),
-                detail: run.violation_detail.clone(),
-                trace_digest: run_digest(run),
-            });
-            break;
-        }
-    }
+    let done = psmr_scenario::explore::explore(
+        &sc,
+        &o,
+        &Limits::native(),
+        &host,
+        &RunMonitor::new(),
+        |_, _| ControlFlow::Continue(()),
+    )?;
     let out = Outcome {
         scenario: sc.name.clone(),
         scheduler: a.scheduler.clone(),
         fault: a.fault.clone(),
-        cores,
-        seed,
+        cores: done.cores,
+        seed: done.seed,
         explore_seed: a.explore_seed,
         depth: a.depth,
-        schedules: ran,
+        schedules: done.schedules,
         seconds: start.elapsed().as_secs_f64(),
-        horizon,
-        found,
+        horizon: done.horizon,
+        found: done.found,
     };
     if let (Some(path), Some(f)) = (&a.save, &out.found) {
+        let sc = match &a.fault {
+            Some(fault) => with_fault(&sc, &a.scheduler, fault)?,
+            None => sc,
+        };
         save(&sc, a, f, path)?;
     }
     print_outcome(&out, a);

@@ -14,6 +14,8 @@
 //! * [`options`]: a run's overrides ([`RunOptions`]) and selected entries;
 //! * [`report`]: [`Report`], the CLI's JSON contract;
 //! * [`bench`]: the threads × write-rate sweep;
+//! * [`explore`]: schedule after schedule on virtual cores until the
+//!   oracle reports a violation (`psmr explore`, the browser's break-it mode);
 //! * [`commits`]: commit streams and execution orders as JSON files.
 
 pub mod bench;
@@ -22,6 +24,7 @@ pub mod contract;
 pub mod diag;
 pub mod expect;
 pub mod expectations;
+pub mod explore;
 pub mod locate;
 pub mod options;
 pub mod parse;

@@ -47,11 +47,14 @@ pub struct ParamsEntry {
     pub fields: &'static [&'static str],
 }
 
-/// A fault-injection variant: the `fault` value and the rule it drops.
+/// A fault-injection variant: the `fault` value, the rule it drops and
+/// where that rule stands in the family's pseudo-code
+/// (`registry::Fault::guard`).
 #[derive(Clone, Debug, Serialize)]
 pub struct FaultEntry {
     pub name: &'static str,
     pub rule: &'static str,
+    pub guard: &'static [&'static str],
 }
 
 /// The catalog of every scheduler id.
@@ -81,6 +84,7 @@ fn entry(id: SchedulerId) -> Entry {
             .map(|f| FaultEntry {
                 name: f.name,
                 rule: f.rule,
+                guard: f.guard,
             })
             .collect(),
         views,
@@ -213,7 +217,7 @@ mod tests {
     }
 
     /// Every scheduler id has at least one broken variant, each with its
-    /// rule in one line.
+    /// rule in one line and the pseudo-code line the rule stands on.
     #[test]
     fn every_id_has_a_fault_with_a_one_line_rule() {
         for id in SchedulerId::ALL {
@@ -223,6 +227,11 @@ mod tests {
                 assert!(
                     !f.rule.is_empty() && !f.rule.contains('\n'),
                     "{id}: {}",
+                    f.name
+                );
+                assert!(
+                    !f.guard.is_empty() && f.guard.iter().all(|g| !g.trim().is_empty()),
+                    "{id}: {} names no pseudo-code line",
                     f.name
                 );
             }

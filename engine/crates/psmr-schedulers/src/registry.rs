@@ -101,6 +101,13 @@ pub struct Fault {
     pub name: &'static str,
     /// The rule it drops, in one line.
     pub rule: &'static str,
+    /// Where the dropped rule is enforced: how the line of the family's
+    /// pseudo-code (the web app's classroom panel, docs/teaching) that a
+    /// correct scheduler obeys at that point begins. One entry per listing
+    /// variant when the family's schedulers word it differently; each of
+    /// the fault's schedulers has exactly one of them (checked by the web
+    /// app's tests against its listings).
+    pub guard: &'static [&'static str],
     /// The family's schedulers that have it (empty: all of them).
     pub only: &'static [SchedulerId],
 }

@@ -61,6 +61,7 @@ pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_NAME,
         rule: "each two consecutive requests execute in reverse delivery order",
+        guard: &["execute r"],
         only: &[],
     }],
     ..Registration::new(&[(SchedulerId::Sequential, &NEEDS)], build)

@@ -103,6 +103,18 @@ pub fn start_bench(text: &str, options_json: &str) -> Result<(), JsValue> {
         .map_err(start_error)
 }
 
+/// Start an exploration (the classroom's break-it mode: one scheduler, a
+/// fault, virtual cores, a budget of schedules; `ExploreOptions` as JSON)
+/// on the pool and return at once; errors as [`start_run`]. Its progress is
+/// `snapshot.explore` in `poll`, its outcome `{ok: true, explore}` from
+/// `takeReport`; `cancel` stops it.
+#[wasm_bindgen(js_name = startExplore)]
+pub fn start_explore(text: &str, options_json: &str) -> Result<(), JsValue> {
+    engine()
+        .start_explore(text, options_json, rayon::spawn)
+        .map_err(start_error)
+}
+
 /// JSON `{running, done, snapshot}` of the current run, plus `panic` (a
 /// message) once a pool thread has panicked: the engine is then unusable.
 #[wasm_bindgen]

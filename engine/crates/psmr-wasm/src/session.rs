@@ -12,16 +12,24 @@
 //! 3. Once `poll` says `done`, [`Engine::take_report`] moves the outcome
 //!    out and frees the engine for the next run.
 //!
-//! Invariant: `current` is `Some` from a successful `start_run` until the
-//! matching `take_report`; a second `start_run` in between is refused.
+//! An exploration ([`Engine::start_explore`], the classroom's break-it
+//! mode) is a job like a run: polled the same way, with the schedules tried
+//! so far in its snapshot, cancelled the same way, its outcome taken the
+//! same way.
+//!
+//! Invariant: `current` is `Some` from a successful `start_run` (or
+//! `start_bench`, `start_explore`) until the matching `take_report`; a
+//! second start in between is refused.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use psmr_core::codec;
 use psmr_core::threads::ThreadHost;
 use psmr_core::trace::TraceEvent;
 use psmr_scenario::bench::{bench, BenchOptions, BenchReport};
+use psmr_scenario::explore::{explore, ExploreOptions, Explored};
 use psmr_scenario::{
     parse_scenario_with, run_scenario, Diagnostic, Limits, MonitorSnapshot, Report, RunMonitor,
     RunOptions, Scenario,
@@ -77,6 +85,25 @@ pub struct LiveSnapshot {
     pub threads: usize,
     /// Requests in the stream.
     pub requests: u32,
+    /// An exploration's schedules tried so far and its budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explore: Option<ExploreSnapshot>,
+}
+
+/// How far an exploration has gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ExploreSnapshot {
+    /// Schedules run to their end and found correct.
+    pub tried: u32,
+    /// Most schedules it will try.
+    pub budget: u32,
+}
+
+/// An exploration's counter, shared by its job (writer) and the poller.
+#[derive(Debug)]
+struct ExploreProgress {
+    tried: AtomicU32,
+    budget: u32,
 }
 
 /// What the page must say about a run on virtual cores (issue 25): its
@@ -107,6 +134,13 @@ pub enum Outcome {
     Bench {
         ok: bool,
         bench: BenchReport,
+    },
+    /// An exploration's outcome: the violating schedule's replay token,
+    /// or how many schedules ran clean. The page replays a find by its token
+    /// ([`Engine::start_run`] with `schedule`) to get the exact run.
+    Explore {
+        ok: bool,
+        explore: Explored,
     },
     Refused {
         ok: bool,
@@ -140,6 +174,7 @@ struct Active {
     monitor: RunMonitor,
     threads: usize,
     requests: u32,
+    explore: Option<Arc<ExploreProgress>>,
     /// Set (Release) after `outcome` is stored; read (Acquire) by `poll`, so
     /// a poll that sees `true` finds the outcome in the slot.
     finished: AtomicBool,
@@ -179,6 +214,7 @@ enum Finished {
     /// cores (`None`: real threads).
     Run(Report, Box<Scenario>, Option<u32>),
     Bench(BenchReport),
+    Explore(Explored),
 }
 
 /// The work of one job, run on a pool thread.
@@ -242,13 +278,13 @@ impl Engine {
                         report.cores = cores;
                     }
                     let ran = psmr_scenario::runner::effective(&sc, &opts.options);
-                    Ok(Finished::Run(
-                        report,
-                        Box::new(ran),
-                        opts.options.virtual_cores,
-                    ))
+                    // A replay token (option or file) runs on its virtual
+                    // cores too: the page must say so as for any virtual run.
+                    let (scheduled, _) = psmr_scenario::options::with_schedule(&sc, &opts.options)?;
+                    let cores = psmr_scenario::runner::virtual_cores(&sc, &scheduled);
+                    Ok(Finished::Run(report, Box::new(ran), cores))
                 };
-            (shape, Box::new(job) as Job)
+            (shape, Box::new(job) as Job, None)
         })
     }
 
@@ -303,7 +339,58 @@ impl Engine {
                     let report = bench(&sc, &opts.options, &limits, &host, cores, monitor)?;
                     Ok(Finished::Bench(report))
                 };
-            (shape, Box::new(job) as Job)
+            (shape, Box::new(job) as Job, None)
+        })
+    }
+
+    /// Validate and start an exploration of one scheduler (its fault
+    /// selected) on virtual cores, schedule after schedule up to the budget
+    /// (`psmr_scenario::explore`), like [`Engine::start_run`]. The virtual
+    /// cores (default: the scenario's threads) must fit the pool; a fault
+    /// this build lacks, or the scheduler does not declare, is refused when
+    /// the job starts, as diagnostics. Cancel stops it after the schedule
+    /// under way.
+    pub fn start_explore(
+        &self,
+        text: &str,
+        options_json: &str,
+        spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
+    ) -> Result<(), StartError> {
+        // No defaults for the whole object: `scheduler` is required.
+        let opts: ExploreOptions =
+            serde_json::from_str(options_json).map_err(|e| StartError::Options(e.to_string()))?;
+        if let Some(n) = opts.cores {
+            self.check_virtual_cores(n)?;
+        }
+        let max = self.max_virtual_cores();
+        self.start(text, DEFAULT_FILE, spawn, |sc| {
+            let cores = opts.cores.map_or(sc.threads, |n| n as usize);
+            let shape = (cores, opts.requests.unwrap_or(sc.workload.requests));
+            let progress = Arc::new(ExploreProgress {
+                tried: AtomicU32::new(0),
+                budget: opts.schedules.max(1),
+            });
+            let counter = progress.clone();
+            let job =
+                move |sc: Scenario, limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
+                    if cores == 0 || cores > max {
+                        return Err(vec![sc.diagnostic(
+                            "threads",
+                            format!(
+                                "exploring needs 1 to {max} virtual cores in this browser, \
+                                 the scenario has {cores} threads"
+                            ),
+                        )]);
+                    }
+                    let done = explore(&sc, &opts, &limits, &host, monitor, |tried, _| {
+                        // Relaxed: a display counter, nothing is published
+                        // through it.
+                        counter.tried.store(tried, Ordering::Relaxed);
+                        ControlFlow::Continue(())
+                    })?;
+                    Ok(Finished::Explore(done))
+                };
+            (shape, Box::new(job) as Job, Some(progress))
         })
     }
 
@@ -313,18 +400,19 @@ impl Engine {
         text: &str,
         file: &str,
         spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
-        plan: impl FnOnce(&Scenario) -> ((usize, u32), Job),
+        plan: impl FnOnce(&Scenario) -> ((usize, u32), Job, Option<Arc<ExploreProgress>>),
     ) -> Result<(), StartError> {
         let mut current = lock(&self.current);
         if current.is_some() {
             return Err(StartError::Busy);
         }
         let sc = parse_scenario_with(text, file, &self.limits).map_err(StartError::Invalid)?;
-        let ((threads, requests), job) = plan(&sc);
+        let ((threads, requests), job, explore) = plan(&sc);
         let active = Arc::new(Active {
             monitor: RunMonitor::new(),
             threads,
             requests,
+            explore,
             finished: AtomicBool::new(false),
             outcome: Mutex::new(None),
         });
@@ -359,6 +447,11 @@ impl Engine {
                     monitor: a.monitor.snapshot(),
                     threads: a.threads,
                     requests: a.requests,
+                    explore: a.explore.as_ref().map(|p| ExploreSnapshot {
+                        // Relaxed: see the store in `start_explore`.
+                        tried: p.tried.load(Ordering::Relaxed),
+                        budget: p.budget,
+                    }),
                 }),
             },
         }
@@ -398,6 +491,7 @@ impl Engine {
         drop(current);
         Some(match outcome {
             Ok(Finished::Bench(bench)) => Outcome::Bench { ok: true, bench },
+            Ok(Finished::Explore(explore)) => Outcome::Explore { ok: true, explore },
             Ok(Finished::Run(mut report, ran, virtual_cores)) => {
                 *lock(&self.last_scenario) = Some(*ran);
                 // The report crosses to JS as JSON without its traces; they
@@ -794,6 +888,116 @@ mod tests {
         );
     }
 
+    /// Start an exploration of `text` and wait for its outcome.
+    fn explored(e: &Engine, text: &str, options: &str) -> Explored {
+        e.start_explore(text, options, spawn_thread).unwrap();
+        let p = wait_done(e);
+        assert!(
+            p.snapshot.unwrap().explore.is_some(),
+            "an exploration says so"
+        );
+        match e.take_report() {
+            Some(Outcome::Explore { ok: true, explore }) => explore,
+            other => panic!("expected an exploration: {other:?}"),
+        }
+    }
+
+    /// A correct scheduler explored within a small budget: every schedule
+    /// ran, none violated, and the engine is free again.
+    #[test]
+    fn exploring_a_correct_scheduler_runs_the_whole_budget_and_finds_nothing() {
+        let e = engine();
+        let text = with_early();
+        let done = explored(
+            &e,
+            &text,
+            r#"{"scheduler": "early", "schedules": 3, "cores": 2, "requests": 200}"#,
+        );
+        assert_eq!((done.schedules, done.cores), (3, 2));
+        assert!(done.found.is_none() && !done.stopped, "{done:?}");
+        assert!(done.horizon > 1, "the earliest-clock run had sync points");
+        assert!(!e.poll().running);
+    }
+
+    /// Cancel stops an exploration after the schedule under way; it says
+    /// it stopped, and the engine takes the next job.
+    #[test]
+    fn cancel_stops_an_exploration_and_the_engine_stays_usable() {
+        let e = engine();
+        let text = with_early();
+        let opts = r#"{"scheduler": "early", "schedules": 100000, "cores": 2, "requests": 300}"#;
+        e.start_explore(&text, opts, spawn_thread).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let tried = |e: &Engine| {
+            e.poll()
+                .snapshot
+                .and_then(|s| s.explore)
+                .map_or(0, |x| x.tried)
+        };
+        while tried(&e) < 2 {
+            assert!(Instant::now() < deadline, "no progress reported");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(e.poll().snapshot.unwrap().explore.unwrap().budget, 100000);
+        e.cancel();
+        wait_done(&e);
+        let Some(Outcome::Explore { explore, .. }) = e.take_report() else {
+            panic!("expected an exploration")
+        };
+        assert!(explore.stopped && explore.found.is_none(), "{explore:?}");
+        assert!(explore.schedules >= 2 && explore.schedules < 100000);
+        virtual_part(&e, &text, r#"{"virtual_cores": 2, "requests": 100}"#);
+    }
+
+    #[test]
+    fn an_exploration_beyond_the_pool_is_refused() {
+        let e = engine();
+        let err = e
+            .start_explore(SMALL, r#"{"scheduler": "early", "cores": 3}"#, |_| {
+                panic!("spawned")
+            })
+            .unwrap_err();
+        assert!(matches!(err, StartError::Options(ref m) if m.contains("virtual cores")));
+    }
+
+    /// With the broken variants compiled in: exploring early without its
+    /// barrier finds the violation, and replaying the token (the fault set
+    /// in the text, as the page does) gives the same run, digest and pair.
+    #[cfg(feature = "fault-injection")]
+    #[test]
+    fn a_broken_variant_is_found_and_its_token_replays_the_same_run() {
+        let e = engine();
+        let text = include_str!("../../../../scenarios/classroom-spin.json");
+        let done = explored(
+            &e,
+            text,
+            r#"{"scheduler": "early", "fault": "early-no-barrier", "schedules": 200}"#,
+        );
+        let found = done.found.expect("the barrier-less early is caught");
+        let broken = text.replace(
+            r#"{ "id": "early", "early""#,
+            r#"{ "id": "early", "fault": "early-no-barrier", "early""#,
+        );
+        assert_ne!(broken, text);
+        let opts = format!(
+            r#"{{"schedulers": ["early"], "schedule": "{}"}}"#,
+            found.token
+        );
+        e.start_run(&broken, &opts, spawn_thread).unwrap();
+        wait_done(&e);
+        let Some(Outcome::Report {
+            report,
+            virtual_run: Some(v),
+            ..
+        }) = e.take_report()
+        else {
+            panic!("expected a virtual report")
+        };
+        assert_eq!(report.runs[0].violation.as_ref(), Some(&found.violation));
+        assert_eq!(report.runs[0].violation_detail, found.detail);
+        assert_eq!(v.trace_digests, [found.trace_digest]);
+    }
+
     #[test]
     fn outcome_json_matches_what_the_worker_expects() {
         let refused = Outcome::Refused {
@@ -822,6 +1026,7 @@ mod tests {
                 },
                 threads: 2,
                 requests: 10,
+                explore: None,
             }),
         };
         let v = serde_json::to_value(&p).unwrap();

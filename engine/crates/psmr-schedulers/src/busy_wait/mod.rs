@@ -146,6 +146,7 @@ pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_EARLY_RELEASE,
         rule: "a thread waiting at a cycle goes on before the executor has run the request and released it",
+        guard: &["while mark[c][cycle[c]].get() ≠ 0"],
         only: &[],
     }],
     views: &["sync", "mapping"],

@@ -91,6 +91,10 @@ pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_STEAL_RUNNING,
         rule: "a stealer takes the color its victim is executing",
+        guard: &[
+            "if v holds fewer than two colors",
+            "c ← a color of the highest",
+        ],
         only: &[],
     }],
     views: &["coloring"],

@@ -342,6 +342,7 @@ pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_NO_BARRIER,
         rule: "a sequential class's threads skip its barrier: the executor runs the request while the others go on",
+        guard: &["barrier[c].await()"],
         only: &[],
     }],
     views: &["sync", "mapping"],

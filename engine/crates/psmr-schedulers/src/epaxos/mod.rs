@@ -59,6 +59,7 @@ pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_IGNORE_SEQ,
         rule: "the instances of an SCC execute in reverse seq order",
+        guard: &["for each instance j of S, by (seq"],
         only: &[],
     }],
     views: &["graph"],

@@ -97,11 +97,13 @@ pub const REGISTRATION: Registration = Registration {
         Fault {
             name: FAULT_NO_WAIT,
             rule: "workers start an SCC without waiting for the SCCs it depends on",
+            guard: &["wait until T has finished"],
             only: &[],
         },
         Fault {
             name: FAULT_PER_INSTANCE,
             rule: "each instance waits only for its direct dependencies outside its SCC",
+            guard: &["for each SCC T that an instance of S depends on"],
             only: &[],
         },
     ],

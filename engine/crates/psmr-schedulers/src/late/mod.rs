@@ -61,6 +61,7 @@ pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: FAULT_NAME,
         rule: "requests enter the graph without dependency edges",
+        guard: &["if r conflicts with n: add edge"],
         only: &[],
     }],
     views: &["graph"],

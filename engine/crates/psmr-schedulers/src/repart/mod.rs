@@ -101,12 +101,17 @@ pub const REGISTRATION: Registration = Registration {
         Fault {
             name: FAULT_NAME,
             rule: "a new partition map is installed without the sync command in every worker queue",
+            guard: &[
+                "install the new map; put a map-switch sync",
+                "install it; put a map-switch sync",
+            ],
             only: &[SchedulerId::RepartBase, SchedulerId::RepartAsync],
         },
         Fault {
             name: FAULT_NO_SCAN_SYNC,
             rule:
                 "a request over several partitions runs on the lowest one alone, without the sync",
+            guard: &["else: put sync(r, executor"],
             only: &[
                 SchedulerId::RepartRr,
                 SchedulerId::RepartBase,
@@ -116,6 +121,7 @@ pub const REGISTRATION: Registration = Registration {
         Fault {
             name: FAULT_SWAP_PAIRS,
             rule: "the scheduler routes each two consecutive requests in reverse delivery order",
+            guard: &["if |P| = 1: queue[the one worker of P].put(r)"],
             only: &[],
         },
     ],

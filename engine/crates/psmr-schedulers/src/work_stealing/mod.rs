@@ -156,6 +156,7 @@ pub const REGISTRATION: Registration = Registration {
     faults: &[Fault {
         name: "ws-ignore-flags",
         rule: "a stealer ignores the victim's ready and exec flags and raises no marker",
+        guard: &["if Valid(v, c):"],
         only: &[],
     }],
     views: &["sync", "mapping"],
