@@ -193,6 +193,12 @@ export type CostSource =
 export interface CostTable {
   /** One atomic read-modify-write. */
   atomic_rmw: number;
+  /**
+   * Putting another thread on a core (its registers, and the caches it
+   * refills) when more threads than cores time-share them: paid by the
+   * thread that gets a core another thread ran on last.
+   */
+  context_switch?: number;
   /** Fixed part of executing any request (the call, the log's slot). */
   execute_base: number;
   /** Moving a cache line written on another core. */
@@ -211,6 +217,11 @@ export interface CostTable {
   scan_step?: number;
   /** One busy-wait iteration (`spin_loop`). */
   spin: number;
+  /**
+   * How long a thread keeps a core while another runnable thread waits
+   * for one, before the modelled OS preempts it.
+   */
+  time_slice?: number;
   /** From a notify (or unlock) to the woken thread running again. */
   wake_up: number;
   /** One unit of application work (a list node walked, a key touched). */
@@ -687,8 +698,9 @@ export type Violation =
 /** A virtual run's cores, cost table and where the table came from. */
 export interface VirtualMode {
   /**
-   * Virtual cores (the worker threads, one virtual core each; the
-   * delivering thread and auxiliary threads have their own too).
+   * The modelled machine's cores: the workers (as many, unless the
+   * run set its threads), the auxiliary roles and the delivering thread
+   * time-share them.
    */
   cores: number;
   cost_table: CostTable;

@@ -62,9 +62,10 @@ enum Command {
         /// Do not record the event trace.
         #[arg(long)]
         no_trace: bool,
-        /// Run on N virtual cores (N worker threads, one at a time in
-        /// virtual time under a cost table): a model's numbers, labelled
-        /// so in every row and in the JSON report's `mode`.
+        /// Run on a modelled machine of N virtual cores (N worker threads,
+        /// or --threads; the driver and roles share the cores), one thread
+        /// at a time in virtual time under a cost table: a model's numbers,
+        /// labelled so in every row and in the JSON report's `mode`.
         #[arg(long, value_name = "N", value_parser = virtual_cores_arg())]
         virtual_cores: Option<u32>,
         /// Cost table of a virtual run: `reference` (default, the same
@@ -410,8 +411,9 @@ fn run_once(
         };
         sc = explore::with_fault(&sc, name, fault).map_err(|d| bad_input(&d))?;
     }
-    let workers = psmr_scenario::runner::virtual_cores(&sc, opts)
-        .map_or(opts.threads.unwrap_or(sc.threads), |v| v as usize);
+    let workers = opts.threads.unwrap_or_else(|| {
+        psmr_scenario::runner::virtual_cores(&sc, opts).map_or(sc.threads, |v| v as usize)
+    });
     let host = host_for(workers)?;
     let monitor = Arc::new(RunMonitor::new());
     cancel_on_ctrl_c(&monitor);

@@ -57,7 +57,7 @@ pub struct Measured {
 impl Measured {
     /// The table: each cost rounded to whole nanoseconds, at least 1 (a
     /// free point would let a wait loop spin without its clock moving); a
-    /// kind not measured (and `scan_step`, never measured) keeps the
+    /// kind not measured (and `scan_step`, `context_switch`, `time_slice`, never measured) keeps the
     /// reference table's value.
     pub fn table(&self) -> CostTable {
         let r = CostTable::reference();
@@ -82,6 +82,10 @@ impl Measured {
             // Not measured here: a step of a scheduler's own search is
             // fitted on CBASE's scheduler cost (see `CostTable::reference`).
             scan_step: r.scan_step,
+            // Not measured either: the OS's switch and slice (the
+            // reference values, see `CostTable::reference`).
+            context_switch: r.context_switch,
+            time_slice: r.time_slice,
         }
     }
 }

@@ -37,6 +37,8 @@ pub struct ThreadHost {
     schedule: Schedule,
     /// Virtual cores: threads per cache domain (0: all share one).
     cores_per_cache: usize,
+    /// Virtual cores: the modelled machine's cores (0: one per thread).
+    machine_cores: usize,
     /// The last virtual team's counters (tests, reports).
     last: Arc<std::sync::Mutex<Option<ConductorStats>>>,
     /// Virtual cores: the stall watchdog's wall-time limit (None: the
@@ -86,6 +88,7 @@ impl ThreadHost {
             virt: None,
             schedule: Schedule::EARLIEST,
             cores_per_cache: 0,
+            machine_cores: 0,
             last: Arc::default(),
             stall: None,
             on_stall: None,
@@ -118,6 +121,14 @@ impl ThreadHost {
     /// on real threads.
     pub fn cores_per_cache(mut self, cores: usize) -> Self {
         self.cores_per_cache = cores;
+        self
+    }
+
+    /// This host with `cores` modelled cores on virtual cores: a team with
+    /// more threads (workers, roles and the driver) time-shares them (0:
+    /// a core per thread, the default); nothing changes on real threads.
+    pub fn machine_cores(mut self, cores: usize) -> Self {
+        self.machine_cores = cores;
         self
     }
 
@@ -257,7 +268,8 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
         let mut conductor = Conductor::new(names, costs)
             .on_stall(host.on_stall.clone())
             .with_schedule(&host.schedule)
-            .with_cores_per_cache(host.cores_per_cache);
+            .with_cores_per_cache(host.cores_per_cache)
+            .with_cores(host.machine_cores);
         if let Some(after) = host.stall {
             conductor = conductor.with_stall(after);
         }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::expectations::{
     known_counter, CmpOp, CounterExpectation, Expectations, RatioExpectation, THREAD_FIGURES,
 };
-use crate::report::{Report, RunReport};
+use crate::report::{Report, RunMode, RunReport};
 use crate::scenario::Scenario;
 
 /// The outcome of one expectation.
@@ -66,7 +66,11 @@ pub fn repetitions(sc: &Scenario) -> u32 {
 pub fn evaluate(sc: &Scenario, reports: &[Report]) -> Vec<ExpectationResult> {
     let default = Expectations::default();
     let e = sc.expect.as_ref().unwrap_or(&default);
-    let cores = reports.iter().map(|r| r.cores).min().unwrap_or(0);
+    let cores = reports
+        .iter()
+        .map(Cores::of)
+        .min()
+        .unwrap_or(Cores::Real(0));
     let mut out = Vec::new();
     if e.correct {
         for s in &sc.schedulers {
@@ -194,11 +198,44 @@ fn counter(c: &CounterExpectation, sc: &Scenario, reports: &[Report]) -> Expecta
     }
 }
 
+/// The cores a ratio's `min_cores` is judged against: on virtual cores the
+/// run's modelled cores (a 16-virtual-core run on a 2-core machine has the
+/// 16 cores the ratio needs), on real threads the machine's. Virtual
+/// orders before real, so a mix of reports is judged by its virtual ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Cores {
+    Virtual(usize),
+    Real(usize),
+}
+
+impl Cores {
+    fn of(r: &Report) -> Self {
+        match &r.mode {
+            RunMode::Virtual(v) => Cores::Virtual(v.cores),
+            RunMode::Real => Cores::Real(r.cores),
+        }
+    }
+
+    fn count(self) -> usize {
+        match self {
+            Cores::Virtual(n) | Cores::Real(n) => n,
+        }
+    }
+
+    /// "the machine has 2 cores" or "the run has 16 virtual cores (model)".
+    fn describe(self) -> String {
+        match self {
+            Cores::Virtual(n) => format!("the run has {n} virtual cores (model)"),
+            Cores::Real(n) => format!("the machine has {n} cores"),
+        }
+    }
+}
+
 fn ratio(
     r: &RatioExpectation,
     sc: &Scenario,
     reports: &[Report],
-    cores: usize,
+    cores: Cores,
 ) -> ExpectationResult {
     let threshold = r.at_least * (1.0 - r.tolerance);
     let name = format!(
@@ -225,14 +262,19 @@ fn ratio(
         r.tolerance
     );
     let min_cores = r.min_cores.unwrap_or(sc.threads);
-    if cores < min_cores {
+    if cores.count() < min_cores {
         return ExpectationResult::skipped(
             name,
             format!(
-                "the machine has {cores} cores, this ratio is judged with at least {min_cores}"
+                "{}, this ratio is judged with at least {min_cores}",
+                cores.describe()
             ),
             message,
         );
     }
+    let message = match cores {
+        Cores::Virtual(_) => format!("{message}; {}", cores.describe()),
+        Cores::Real(_) => message,
+    };
     ExpectationResult::judged(name, ratio >= threshold, message)
 }

@@ -34,8 +34,9 @@ pub struct RunOptions {
     /// those threads: slow one thread down (a classroom what-if).
     #[serde(default)]
     pub thread_pace_ns: Option<Vec<u64>>,
-    /// Run on this many virtual cores (worker threads, replacing `threads`)
-    /// under a conductor, in virtual time (issue 25,
+    /// Run on a modelled machine of this many virtual cores under a
+    /// conductor, in virtual time, with as many workers unless `threads`
+    /// says otherwise; the roles and the driver share the cores (issue 25,
     /// docs/protocols/virtual-cores.md); overrides the scenario's
     /// `run.virtual_cores`. The report says so ([`crate::report::RunMode`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -152,8 +153,8 @@ pub(crate) fn select_with(
 
 /// The scenario with `opts`' overrides applied (threads, requests, seed,
 /// trace, pace, delivery, virtual cores), keeping the source for locating
-/// errors. A virtual run's worker count is its `run.virtual_cores` (see
-/// `runner::run_scenario`), not `threads`.
+/// errors. A virtual run's worker count is `opts.threads`, else its
+/// `run.virtual_cores` (see `runner::run_scenario`).
 pub fn effective(sc: &Scenario, opts: &RunOptions) -> Scenario {
     let mut e = sc.clone();
     if let Some(t) = opts.threads {

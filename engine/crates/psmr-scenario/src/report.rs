@@ -48,8 +48,9 @@ pub enum RunMode {
 /// A virtual run's cores, cost table and where the table came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VirtualMode {
-    /// Virtual cores (the worker threads, one virtual core each; the
-    /// delivering thread and auxiliary threads have their own too).
+    /// The modelled machine's cores: the workers (as many, unless the
+    /// run set its threads), the auxiliary roles and the delivering thread
+    /// time-share them.
     pub cores: usize,
     pub cost_table: CostTable,
     pub source: CostSource,

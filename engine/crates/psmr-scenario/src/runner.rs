@@ -292,7 +292,9 @@ pub fn virtual_cores_per_cache(sc: &Scenario) -> usize {
 /// ([`check_run`], then [`build_selected`] once the stream exists), except
 /// a host refusing threads, which is found when that run starts. On
 /// virtual cores (`opts.virtual_cores` or the scenario's
-/// `run.virtual_cores`) the workers are the virtual cores and the report
+/// `run.virtual_cores`, N) the modelled machine has N cores, shared by the
+/// workers (N of them, or `opts.threads`), the roles and the driver
+/// (docs/protocols/virtual-cores.md, "Cores and time-sharing"); the report
 /// says so in its `mode` and every run's `mode_label`.
 pub fn run_scenario(
     sc: &Scenario,
@@ -307,9 +309,13 @@ pub fn run_scenario(
     let virtual_opts;
     let opts = match cores {
         Some(n) => {
-            // An out-of-range count is reported at `run.virtual_cores`
-            // alone: `threads` gets a valid stand-in meanwhile.
-            let workers = (n as usize).clamp(1, limits.max_threads.min(MAX_WORKERS));
+            // N cores run N workers unless `threads` is given. An
+            // out-of-range count is reported at `run.virtual_cores` alone:
+            // `threads` gets a valid stand-in meanwhile.
+            let workers = opts
+                .threads
+                .unwrap_or(n as usize)
+                .clamp(1, limits.max_threads.min(MAX_WORKERS));
             virtual_opts = RunOptions {
                 threads: Some(workers),
                 virtual_cores: Some(n),
@@ -328,7 +334,7 @@ pub fn run_scenario(
     let selected = check_run(&eff, opts, limits, pool)?;
     let costs = opts.costs.clone().unwrap_or_else(Costs::reference);
     let mode = match cores {
-        Some(_) => RunMode::virtual_run(eff.threads, &costs),
+        Some(n) => RunMode::virtual_run(n as usize, &costs),
         None => RunMode::Real,
     };
     let virtual_host;
@@ -346,6 +352,7 @@ pub fn run_scenario(
                 virtual_cores_per_cache(&eff),
             )
             .map_err(|e| vec![eff.diagnostic("run.virtual_cores", e)])?
+            .machine_cores(cores.map_or(0, |n| n as usize))
             .with_schedule(schedule);
             &virtual_host
         }

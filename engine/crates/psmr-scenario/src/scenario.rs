@@ -110,9 +110,11 @@ pub struct RunSettings {
     #[schemars(range(min = 1))]
     pub max_trace_events: Option<usize>,
     /// Run on this many virtual cores instead of real threads (1..=64
-    /// natively): that many workers, replacing `threads`, run one at a time
-    /// under a conductor in virtual time with a cost model
-    /// (docs/protocols/virtual-cores.md). The numbers are a model's and
+    /// natively): that many workers, replacing `threads`, on a modelled
+    /// machine of that many cores, which the delivering thread and the
+    /// roles share with them, run one at a time under a conductor in
+    /// virtual time with a cost model (docs/protocols/virtual-cores.md;
+    /// `psmr run --threads T` sets the workers apart). The numbers are a model's and
     /// every report says so. Absent: real threads (the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 64))]

@@ -1,6 +1,8 @@
 //! Expectations judged on hand-made reports (no timing involved).
 
 use psmr_core::metrics::{RunMetrics, ThreadTimes};
+use psmr_core::virt::Costs;
+use psmr_scenario::report::RunMode;
 use psmr_scenario::{evaluate, parse_scenario, Report, RunReport, Scenario};
 
 fn scenario(expect: &str) -> Scenario {
@@ -151,4 +153,39 @@ fn missing_schedulers_are_skipped_not_failed() {
     let r = evaluate(&sc, &[report(8, vec![run("early", 1.0, 0, true)])]);
     assert!(r[1].skipped_reason.is_some() && !r[1].failed());
     assert!(r[2].skipped_reason.is_some() && !r[2].failed());
+}
+
+#[test]
+fn a_virtual_run_is_judged_by_its_virtual_cores_and_says_so() {
+    let sc = scenario(
+        r#"{"ratios": [{"of": "wso", "over": "early", "at_least": 1.5, "tolerance": 0.1, "min_cores": 16}]}"#,
+    );
+    let runs = |a| vec![run("early", 100.0, 0, true), run("wso", a, 0, true)];
+    let on_virtual = |machine, cores, a| Report {
+        mode: RunMode::virtual_run(cores, &Costs::reference()),
+        ..report(machine, runs(a))
+    };
+    // 16 virtual cores on a 2-core machine: judged, and the message says
+    // the cores were the model's.
+    let r = evaluate(&sc, &[on_virtual(2, 16, 140.0)]);
+    assert!(r[2].passed, "{:?}", r[2]);
+    assert!(
+        r[2].message.contains("16 virtual cores (model)"),
+        "{:?}",
+        r[2]
+    );
+    let r = evaluate(&sc, &[on_virtual(2, 16, 130.0)]);
+    assert!(r[2].failed(), "1.3 < 1.35: {:?}", r[2]);
+    // 8 virtual cores on a 64-core machine: skipped, naming the virtual 8.
+    let r = evaluate(&sc, &[on_virtual(64, 8, 140.0)]);
+    assert!(!r[2].failed() && !r[2].passed, "{:?}", r[2]);
+    let why = r[2].skipped_reason.as_ref().unwrap();
+    assert!(why.contains("the run has 8 virtual cores (model)"), "{why}");
+    // Real threads on 16 cores keep the machine's wording.
+    let r = evaluate(&sc, &[report(16, runs(140.0))]);
+    assert!(
+        r[2].passed && !r[2].message.contains("virtual"),
+        "{:?}",
+        r[2]
+    );
 }

@@ -13,6 +13,7 @@ use std::panic::Location;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
+use super::cores::Cores;
 use super::cost::CostTable;
 use super::schedule::{Perturbation, Schedule};
 
@@ -78,6 +79,9 @@ struct State {
     perturb: Option<Perturbation>,
     /// The cache model's memory of who wrote what (see [`Lines`]).
     lines: Lines,
+    /// Fewer modelled cores than threads: who is on which (`None`: a
+    /// core per thread, nothing shared).
+    cores: Option<Cores>,
 }
 
 /// Who last wrote each tracked line, for the cost of moving it.
@@ -127,6 +131,8 @@ pub struct ConductorStats {
     pub transfers: u64,
     /// The largest virtual clock reached (the run's virtual makespan).
     pub makespan_ns: u64,
+    /// Context switches on time-shared cores (0 with a core per thread).
+    pub switches: u64,
 }
 
 /// Runs the threads of one team one at a time, in virtual time.
@@ -167,6 +173,7 @@ impl Conductor {
                 failed: None,
                 perturb: None,
                 lines: Lines::default(),
+                cores: None,
             }),
             turns: (0..n).map(|_| Condvar::new()).collect(),
             names,
@@ -182,6 +189,14 @@ impl Conductor {
     pub fn with_cores_per_cache(mut self, cores: usize) -> Self {
         let n = self.turns.len();
         self.cores_per_cache = if cores == 0 { n } else { cores.min(n) };
+        self
+    }
+
+    /// Run the threads on `cores` modelled cores: with fewer cores than
+    /// threads they time-share them (see [`Cores`]); 0 or at least one per
+    /// thread: a core each, the default. Call before any thread enters.
+    pub fn with_cores(self, cores: usize) -> Self {
+        self.lock().cores = Cores::new(cores, self.turns.len());
         self
     }
 
@@ -340,6 +355,7 @@ impl Conductor {
             handoffs: st.handoffs,
             transfers: st.lines.transfers,
             makespan_ns: st.clock.iter().copied().max().unwrap_or(0),
+            switches: st.cores.as_ref().map_or(0, Cores::switches),
         }
     }
 
@@ -392,7 +408,40 @@ impl Conductor {
             let delay = p.delay_at(points);
             st.clock[me] = st.clock[me].saturating_add(delay);
         }
+        let slice_over = st
+            .cores
+            .as_ref()
+            .is_some_and(|c| c.held_for(me, st.clock[me]) >= self.costs.time_slice);
+        if slice_over {
+            self.yield_core_if_awaited(&mut st, me);
+        }
         drop(self.reschedule(st, me));
+    }
+
+    /// On time-shared cores: if another thread is waiting for a core at
+    /// `me`'s clock, `me` gives its core up (the modelled OS preempts it)
+    /// and waits for one in turn, after the others at equal times.
+    fn yield_core_if_awaited(&self, st: &mut State, me: usize) {
+        let now = st.clock[me];
+        let Some(cores) = st.cores.as_ref() else {
+            return;
+        };
+        let awaited = (0..st.status.len()).any(|j| {
+            j != me && !cores.has_core(j) && Self::ready_base(st, j).is_some_and(|t| t <= now)
+        });
+        if awaited {
+            if let Some(c) = st.cores.as_mut() {
+                c.release(me, now, true);
+            }
+        }
+    }
+
+    /// `me` leaves its core (it blocks, sleeps or ends), if cores are shared.
+    fn leave_core(st: &mut State, me: usize) {
+        let now = st.clock[me];
+        if let Some(c) = st.cores.as_mut() {
+            c.release(me, now, false);
+        }
     }
 
     /// One iteration of a wait loop costing `ns`. Nothing another thread
@@ -421,6 +470,7 @@ impl Conductor {
                 st = self.count_lone(st, me, here);
             }
         }
+        self.yield_core_if_awaited(&mut st, me);
         drop(self.reschedule(st, me));
     }
 
@@ -478,6 +528,7 @@ impl Conductor {
             st.spinning[me] = false;
         }
         st.status[me] = Status::Blocked { key, seq, deadline };
+        Self::leave_core(&mut st, me);
         let st = self.reschedule(st, me);
         st.timed_out[me]
     }
@@ -530,6 +581,7 @@ impl Conductor {
     pub fn exit(&self, me: usize) {
         let mut st = self.lock();
         st.status[me] = Status::Done;
+        Self::leave_core(&mut st, me);
         if st.failed.is_some() {
             return;
         }
@@ -575,12 +627,23 @@ impl Conductor {
     ) -> Option<(u64, usize)> {
         (0..st.status.len())
             .filter(|&i| i != me && keep(st, i))
-            .filter_map(|i| Self::ready_at(st, i).map(|t| (t, i)))
+            .filter_map(|i| Self::ready_base(st, i).map(|t| (t, i)))
             .min()
     }
 
-    /// When thread `i` could run next, if it can without a wake.
+    /// When thread `i` could run next, if it can without a wake: on
+    /// time-shared cores, once it also has a core (one is free).
     fn ready_at(st: &State, i: usize) -> Option<u64> {
+        let t = Self::ready_base(st, i)?;
+        match &st.cores {
+            Some(c) if !c.has_core(i) => Some(t.max(c.earliest_free()?)),
+            _ => Some(t),
+        }
+    }
+
+    /// When thread `i` wants to run next, if it can without a wake,
+    /// whether or not a core is free for it.
+    fn ready_base(st: &State, i: usize) -> Option<u64> {
         match st.status[i] {
             Status::Runnable => Some(st.clock[i]),
             Status::Blocked {
@@ -592,14 +655,21 @@ impl Conductor {
 
     /// The thread to run next (smallest time, then smallest index); a
     /// chosen sleeper wakes at its deadline.
+    /// On time-shared cores a thread that gave its core up loses ties, and
+    /// the chosen thread takes a core if it has none (see [`Cores::take`]).
     fn choose(&self, st: &mut State) -> Option<usize> {
-        let (t, i) = (0..st.status.len())
-            .filter_map(|i| Self::ready_at(st, i).map(|t| (t, i)))
+        let yielded = |st: &State, i: usize| st.cores.as_ref().is_some_and(|c| c.yielded(i));
+        let (t, _, i) = (0..st.status.len())
+            .filter_map(|i| Self::ready_at(st, i).map(|t| (t, yielded(st, i), i)))
             .min()?;
         if st.status[i] != Status::Runnable {
             st.status[i] = Status::Runnable;
             st.timed_out[i] = true;
             st.clock[i] = t;
+        }
+        let switch = self.costs.context_switch;
+        if let Some(c) = st.cores.as_mut().filter(|c| !c.has_core(i)) {
+            st.clock[i] = c.take(i, t, switch);
         }
         Some(i)
     }

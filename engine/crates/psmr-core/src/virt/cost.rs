@@ -39,10 +39,27 @@ pub struct CostTable {
     /// walked (Libasync-smp's steal).
     #[serde(default = "default_scan_step")]
     pub scan_step: u64,
+    /// Putting another thread on a core (its registers, and the caches it
+    /// refills) when more threads than cores time-share them: paid by the
+    /// thread that gets a core another thread ran on last.
+    #[serde(default = "default_context_switch")]
+    pub context_switch: u64,
+    /// How long a thread keeps a core while another runnable thread waits
+    /// for one, before the modelled OS preempts it.
+    #[serde(default = "default_time_slice")]
+    pub time_slice: u64,
 }
 
 const fn default_scan_step() -> u64 {
     CostTable::reference().scan_step
+}
+
+const fn default_context_switch() -> u64 {
+    CostTable::reference().context_switch
+}
+
+const fn default_time_slice() -> u64 {
+    CostTable::reference().time_slice
 }
 
 impl CostTable {
@@ -66,6 +83,12 @@ impl CostTable {
             // (1,664 ns, quiet pass of 2026-11-23) over the 149 nodes each
             // insert compares in a full graph of 150.
             scan_step: 11,
+            // A direct switch between two threads of one process on Linux
+            // is 1-3 us with the cache refill; not fitted on any run.
+            context_switch: 2_000,
+            // Linux's fair scheduler slices 3 ms among a few runnable
+            // threads (its latency target divided among them).
+            time_slice: 3_000_000,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! process a thread-local read.
 
 pub mod conductor;
+mod cores;
 pub mod cost;
 pub mod schedule;
 pub mod sync;

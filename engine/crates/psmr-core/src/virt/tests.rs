@@ -422,3 +422,77 @@ mod cache_model {
         assert_eq!(c.now(0), 10_500 + costs.line_transfer);
     }
 }
+
+/// Three threads of 20 points of 500 us work each (10 ms), on `cores`
+/// modelled cores: (makespan, switches, each thread's end clock).
+fn three_on(cores: usize) -> (ConductorStats, Vec<u64>) {
+    let c = Arc::new(Conductor::new(names(3), CostTable::reference()).with_cores(cores));
+    let ends = std::sync::Mutex::new(vec![0; 3]);
+    let r = team(&c, 3, |i| {
+        for _ in 0..20 {
+            point(|_| 500_000);
+        }
+        ends.lock().unwrap()[i] = now().unwrap();
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    (c.stats(), ends.into_inner().unwrap())
+}
+
+#[test]
+fn threads_beyond_the_cores_time_share_them_by_slices() {
+    // A core each: every thread ends at 10 ms, nothing switches.
+    let (own, ends) = three_on(3);
+    assert_eq!(ends, vec![10_000_000; 3]);
+    assert_eq!(own.switches, 0);
+    assert_eq!(three_on(0).0, own, "0 cores means a core per thread");
+    // Two cores: 30 ms of work needs at least 15 ms; thread 2 starts only
+    // when a slice (3 ms) ends, and each hand-over costs a switch.
+    let (shared, ends) = three_on(2);
+    let slice = CostTable::reference().time_slice;
+    let switch = CostTable::reference().context_switch;
+    assert!(shared.switches >= 4, "{shared:?}");
+    assert!(shared.makespan_ns >= 15_000_000, "{shared:?}");
+    assert!(
+        shared.makespan_ns <= 15_000_000 + slice + shared.switches * switch,
+        "{shared:?} {ends:?}"
+    );
+    assert!(ends.iter().all(|&e| e > 10_000_000), "{ends:?}");
+    assert_eq!(three_on(2), (shared, ends), "the same on a repeat");
+    // One core: all 30 ms on it.
+    let (one, _) = three_on(1);
+    assert!(one.makespan_ns >= 30_000_000, "{one:?}");
+}
+
+#[test]
+fn a_blocked_thread_gives_its_core_to_a_waiting_one() {
+    // Two threads on one core: thread 0 blocks on a condvar until thread
+    // 1 notifies. Thread 1 can only run on the core thread 0 left.
+    let c = Arc::new(Conductor::new(names(2), CostTable::reference()).with_cores(1));
+    let m = Mutex::new(false);
+    let cv = Condvar::new();
+    let woke_at = std::sync::Mutex::new(0);
+    let r = team(&c, 2, |i| {
+        if i == 0 {
+            point(|_| 1_000);
+            let mut g = m.lock().unwrap();
+            while !*g {
+                g = cv.wait(g).unwrap();
+            }
+            *woke_at.lock().unwrap() = now().unwrap();
+        } else {
+            point(|_| 5_000);
+            *m.lock().unwrap() = true;
+            cv.notify_one();
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    let s = c.stats();
+    // Thread 1 could not start before thread 0 blocked (after 1 us) and
+    // paid a switch for the core; thread 0 then waited for the core again.
+    let table = CostTable::reference();
+    assert!(s.switches >= 2, "{s:?}");
+    assert!(
+        *woke_at.lock().unwrap() >= 1_000 + table.context_switch + 5_000 + table.wake_up,
+        "{s:?}"
+    );
+}

@@ -194,7 +194,11 @@ impl Mely {
 
     // --- the core-queue -------------------------------------------------
 
+    /// Virtual cores: every link operation of the core-queue and the
+    /// stealing queue (push, unlink, insert, remove) is one `scan_step` of
+    /// bookkeeping, the walks of a choice one per color visited.
     fn cq_push_back(rt: Rt, q: &mut MelyQueue, c: u32) {
+        crate::sync::charge_scan(1);
         let s = col(rt, c);
         s.prev.store(q.tail, R);
         s.next.store(NIL, R);
@@ -209,6 +213,7 @@ impl Mely {
     }
 
     fn cq_unlink(rt: Rt, q: &mut MelyQueue, c: u32) {
+        crate::sync::charge_scan(1);
         let s = col(rt, c);
         let (p, n) = (s.prev.load(R), s.next.load(R));
         if p == NIL {
@@ -231,6 +236,7 @@ impl Mely {
     /// in core `k`'s stealing queue, and trace it (`StealQueue`; recorded
     /// only when tracing, under `k`'s lock, so nothing global is touched).
     fn sq_insert<P: Probe>(rt: Rt, k: usize, q: &mut MelyQueue, c: u32, p: &mut P) {
+        crate::sync::charge_scan(1);
         let s = col(rt, c);
         let left = s.left_ns.load(R);
         let b = rt.d.bucket_of(left);
@@ -260,6 +266,7 @@ impl Mely {
         if b == NIL {
             return;
         }
+        crate::sync::charge_scan(1);
         p.record(EventKind::StealQueue {
             color: c,
             core: k as u16,
@@ -363,6 +370,7 @@ impl Mely {
     fn first_idle(rt: Rt, q: &MelyQueue) -> Option<u32> {
         let mut c = q.head;
         while c != NIL {
+            crate::sync::charge_scan(1);
             let s = col(rt, c);
             if c != q.running && s.len.load(R) > 0 {
                 return Some(c);
@@ -381,6 +389,7 @@ impl Mely {
         for b in q.sq.iter().rev() {
             let mut c = b[0];
             while c != NIL {
+                crate::sync::charge_scan(1);
                 let s = col(rt, c);
                 let left = s.left_ns.load(R);
                 if !rt.d.time_left || left > cost_ns {
@@ -513,6 +522,7 @@ impl Discipline for Mely {
         }
         let mut c = q.head;
         while c != NIL {
+            crate::sync::charge_scan(1);
             let s = col(rt, c);
             if c != r && 2 * s.len.load(R) < q.len && s.len.load(R) > 0 {
                 return Choice::Take { color: c };

@@ -205,7 +205,12 @@ impl<'t> Builder<'t> {
     ) -> u64 {
         // Algorithm 3 lines 18-22: executed or executing instances are not
         // part of the graph; an uncommitted one stops the search.
+        // Virtual cores: the search costs a `scan_step` per dependency it
+        // follows (each reached node is asked once per edge into it), and
+        // one per member taken and handed over (the copy and the sort).
+        let mut followed = 0u64;
         let found = self.tarjan.run_from(self.table, i, |v| {
+            followed += 1;
             if v > k {
                 Admit::Stop
             } else if inst.state(v) >= EXECUTING {
@@ -214,6 +219,7 @@ impl<'t> Builder<'t> {
                 Admit::Visit
             }
         });
+        crate::sync::charge_scan(followed);
         let list = match found {
             Ok(list) => list,
             Err(TarjanError::Stopped { node }) => {
@@ -239,6 +245,7 @@ impl<'t> Builder<'t> {
         for &m in &self.flat {
             inst.take(m);
         }
+        crate::sync::charge_scan(self.flat.len() as u64);
         let mut away = 0;
         for position in 0..self.sccs.len() {
             let (at, len) = self.sccs[position];

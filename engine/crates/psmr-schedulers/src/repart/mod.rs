@@ -72,6 +72,13 @@ pub const DEFAULT_QUEUE_BOUND: usize = MAX_QUEUE_CAPACITY;
 pub const TRACKER_QUEUE: usize = 1 << 20;
 /// Moved keys traced per map switch, at most.
 pub const MAX_TRACED_MOVES: u32 = 4096;
+
+/// Virtual cores: scan steps charged per vertex and per edge of a
+/// partitioned snapshot. A multilevel partitioner visits each vertex and
+/// edge a few times per level, over levels that shrink geometrically (about
+/// twice the graph in all), with up to `max_passes` refinement passes per
+/// level that usually stop after a few: 2 x 4. An estimate, not measured.
+const PARTITION_STEPS: u64 = 8;
 /// Name of the fault-injection variant: map switches without the sync.
 pub const FAULT_NAME: &str = "repart-no-switch-sync";
 /// Name of the fault-injection variant: scans without their sync.
@@ -444,6 +451,9 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
             ..PartitionConfig::default()
         };
         let p = psmr_partition::partition(&s.graph, &cfg).ok()?;
+        // Virtual cores: the partitioner's work, `PARTITION_STEPS` scan
+        // steps per vertex and edge of the snapshot.
+        crate::sync::charge_scan(PARTITION_STEPS.saturating_mul((n + s.graph.edge_count()) as u64));
         let time_us = (rec.now().saturating_sub(t0) / 1000).min(u32::MAX as u64) as u32;
         rec.record(EventKind::Partitioned {
             epoch,
@@ -477,6 +487,8 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
         router.map.epoch += 1;
         let epoch = router.map.epoch;
         let mut moved = 0u32;
+        // Virtual cores: a `scan_step` per key of the map set.
+        crate::sync::charge_scan(m.keys.len() as u64);
         for (&k, &p) in m.keys.iter().zip(&m.part) {
             let to = rename[p as usize];
             let from = router.map.set(k, to);
