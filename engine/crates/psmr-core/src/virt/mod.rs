@@ -11,6 +11,7 @@
 
 pub mod conductor;
 pub mod cost;
+mod gate;
 pub mod schedule;
 pub mod sync;
 
