@@ -10,11 +10,12 @@
 
 use std::collections::HashMap;
 use std::panic::Location;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::cores::Cores;
 use super::cost::CostTable;
+use super::gate::Gate;
 use super::schedule::{Perturbation, Schedule};
 
 /// No thread holds the token (all are done, or the run failed).
@@ -139,8 +140,9 @@ pub struct ConductorStats {
 #[derive(Debug)]
 pub struct Conductor {
     state: Mutex<State>,
-    /// Thread `i` waits for the token on `turns[i]`.
-    turns: Vec<Condvar>,
+    /// Thread `i` waits for the token at `turns[i]` (see [`Gate`]: apart
+    /// from the state lock, so a hand-off never contends for it).
+    turns: Vec<Gate>,
     names: Vec<String>,
     costs: CostTable,
     /// Threads per cache domain (thread `i` is in domain `i / cores_per_cache`).
@@ -175,7 +177,7 @@ impl Conductor {
                 lines: Lines::default(),
                 cores: None,
             }),
-            turns: (0..n).map(|_| Condvar::new()).collect(),
+            turns: (0..n).map(|_| Gate::default()).collect(),
             names,
             costs,
             cores_per_cache: n,
@@ -586,7 +588,11 @@ impl Conductor {
             return;
         }
         match self.choose(&mut st) {
-            Some(next) => self.hand(&mut st, next),
+            Some(next) => {
+                self.hand(&mut st, next);
+                drop(st);
+                self.turns[next].open();
+            }
             None => {
                 st.running = NOBODY;
                 if st.status.iter().any(|s| *s != Status::Done) {
@@ -596,7 +602,7 @@ impl Conductor {
                         self.describe(&st)
                     );
                     st.failed = Some(msg);
-                    self.turns.iter().for_each(Condvar::notify_all);
+                    self.open_all();
                 }
             }
         }
@@ -610,7 +616,7 @@ impl Conductor {
             st.failed = Some(format!("virtual run: {} panicked", self.name(me)));
         }
         st.running = NOBODY;
-        self.turns.iter().for_each(Condvar::notify_all);
+        self.open_all();
     }
 
     /// The earliest candidate other than `me`: a runnable thread at its
@@ -681,7 +687,11 @@ impl Conductor {
             Some(next) if next == me => st,
             Some(next) => {
                 self.hand(&mut st, next);
-                self.wait_turn(st, me)
+                // Release the state lock before waking `next`, so it
+                // never wakes into a lock still held here.
+                drop(st);
+                self.turns[next].open();
+                self.wait_turn(self.lock(), me)
             }
             None => {
                 let msg = format!(
@@ -695,14 +705,24 @@ impl Conductor {
         }
     }
 
+    /// Give the token to `next` (in the state); the caller opens its gate
+    /// after releasing the state lock.
     fn hand(&self, st: &mut State, next: usize) {
         st.lone_spins = 0;
         st.running = next;
         st.handoffs += 1;
-        self.turns[next].notify_one();
     }
 
-    /// Wait on `turns[me]` until `me` holds the token. The stall watchdog:
+    /// Open every thread's gate (the run failed: each waiter wakes, finds
+    /// `failed` and stops).
+    fn open_all(&self) {
+        self.turns.iter().for_each(Gate::open);
+    }
+
+    /// Wait at `turns[me]` until `me` holds the token. A gate may have been
+    /// opened for an earlier turn `me` already took (a thread chosen
+    /// before it started finds `running` set without passing its gate), so
+    /// a pass is only a hint: `running` under the state lock decides. The stall watchdog:
     /// if neither a point nor a hand-off happens for `stall` of wall time,
     /// the holder is looping outside the facade, where no other thread can
     /// ever run to end its wait. The run fails with a message naming the
@@ -720,15 +740,14 @@ impl Conductor {
             if st.running == me {
                 return st;
             }
-            let (g, timeout) = self.turns[me]
-                .wait_timeout(st, self.stall)
-                .unwrap_or_else(|p| p.into_inner());
-            st = g;
+            drop(st);
+            let opened = self.turns[me].pass(self.stall);
+            st = self.lock();
             let now = (st.points, st.handoffs);
-            if timeout.timed_out() && now == seen && st.running != NOBODY && st.failed.is_none() {
+            if !opened && now == seen && st.running != NOBODY && st.failed.is_none() {
                 let msg = self.stall_message(&st);
                 st.failed = Some(msg.clone());
-                self.turns.iter().for_each(Condvar::notify_all);
+                self.open_all();
                 if let Some(hook) = &self.on_stall {
                     drop(st);
                     (hook.0)(&msg);
@@ -759,7 +778,7 @@ impl Conductor {
     fn fail(&self, mut st: MutexGuard<'_, State>, msg: String) -> ! {
         st.failed.get_or_insert(msg.clone());
         st.running = NOBODY;
-        self.turns.iter().for_each(Condvar::notify_all);
+        self.open_all();
         drop(st);
         panic!("{msg}");
     }

@@ -12,6 +12,7 @@
 pub mod conductor;
 mod cores;
 pub mod cost;
+mod gate;
 pub mod schedule;
 pub mod sync;
 
