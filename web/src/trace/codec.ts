@@ -23,6 +23,7 @@ import {
   SMALL,
   type NamedEvent,
 } from './vocabulary.gen';
+import { reasonWords } from './reasons';
 
 export type { NamedEvent } from './vocabulary.gen';
 export {
@@ -265,11 +266,11 @@ export function describe(e: TraceEvent, className: (c: number) => string, opts: 
     case KIND.ExecEnd:
       return `${who} finished r${f(F.ExecEnd.req)}`;
     case KIND.WaitStart:
-      return `${who} waits (${REASON_NAMES[f(F.WaitStart.reason)] ?? f(F.WaitStart.reason)})${onReq(f(F.WaitStart.req))}`;
+      return `${who} waits ${reasonWords(f(F.WaitStart.reason))}${onReq(f(F.WaitStart.req))}`;
     case KIND.WaitEnd: {
       const spins = f(F.WaitEnd.spins);
       return (
-        `${who} stops waiting (${REASON_NAMES[f(F.WaitEnd.reason)] ?? f(F.WaitEnd.reason)})${onReq(f(F.WaitEnd.req))}` +
+        `${who} stops waiting ${reasonWords(f(F.WaitEnd.reason))}${onReq(f(F.WaitEnd.req))}` +
         (spins > 0 ? ` after ${spins} spins` : '')
       );
     }
