@@ -211,7 +211,15 @@ test("the first screen at 1280x720 shows every lesson card whole", async ({
       `lesson card ${l.id}: its start button on screen`,
     ).toBe(true);
   await shot(page, info, "classroom/lessons-1280", false);
+  // The scenario sidebar does not compete with the cards: folded to a strip that opens it.
+  await expect(page.getByTestId("sidebar")).toHaveCount(0);
+  await page.getByTestId("sidebar-unfold").click();
+  await expect(page.getByTestId("scenario-picker")).toBeVisible();
+  await page.getByTestId("sidebar-fold").click();
+  await expect(page.getByTestId("sidebar")).toHaveCount(0);
   await page.getByTestId("present").click();
+  await expect(page.getByTestId("sidebar-folded")).toHaveCount(0);
+  await expect(page.getByTestId("sidebar")).toHaveCount(0);
   for (const l of LESSONS)
     expect(
       await fullyVisible(page.getByTestId(`start-lesson-${l.id}`)),

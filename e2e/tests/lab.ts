@@ -3,7 +3,8 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 /**
  * Open the lab, start the engine as a teacher would before class (the
  * header's engine badge: the page does not start it by itself, see
- * first-load.spec.ts) and wait until its thread pool is up. Returns the
+ * first-load.spec.ts), wait until its thread pool is up and unfold the
+ * scenario sidebar (folded on the Lessons tab). Returns the
  * engine badge and the page errors / console errors seen so far (a test
  * may assert that none occurred).
  */
@@ -21,6 +22,9 @@ export async function openLab(page: Page) {
     engine,
     `engine did not start: ${problems.join("; ")}`,
   ).toHaveAttribute("data-state", "ready");
+  // The lab's controls at hand: the Lessons tab folds the scenario sidebar to a strip.
+  await page.getByTestId("sidebar-unfold").click();
+  await expect(page.getByTestId("scenario-picker")).toBeVisible();
   return { engine, problems };
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { DisplayToggles } from './components/DisplayToggles';
 import { EngineInfo } from './components/EngineInfo';
 import { DEFAULT_TAB, navStore, useNav } from './components/nav';
@@ -26,8 +26,10 @@ const SWEEP_PANEL: PanelDef = {
 
 /**
  * The shell: one header (title, tabs, display settings, engine status), the
- * scenario sidebar (collapsible; hidden while presenting), and the active
- * tab, which fills the rest of the screen and scrolls on its own.
+ * scenario sidebar (collapsible; hidden while presenting; on the Lessons tab
+ * folded to a strip that opens it, so its Run button does not compete with
+ * the lesson cards), and the active tab, which fills the rest of the screen
+ * and scrolls on its own.
  */
 export function App() {
   const panels = useMemo(
@@ -40,6 +42,8 @@ export function App() {
   const hc = useDisplay((s) => s.highContrast);
   const present = useDisplay((s) => s.present);
   const sidebar = useDisplay((s) => s.sidebar);
+  // Opened from its strip on the Lessons tab (for this visit; the other tabs show it whenever it is on).
+  const [onLessons, setOnLessons] = useState(false);
 
   // The engine is not started here: the first screen does not need it (store/index.ts says what starts it).
   useEffect(() => {
@@ -60,8 +64,17 @@ export function App() {
   const select = (id: string) => navStore.getState().setTab(id);
   const Active = (panels.find((p) => p.id === tab) ?? RUN_PANEL).component;
   // The Author tab has its own editor and run button: the sidebar would show the JSON twice.
-  const showSidebar = sidebar && tab !== 'author';
-  const cls = ['app', present && 'present', large && 'large', hc && 'hc', !showSidebar && 'no-sidebar', `on-${tab}`]
+  const folded = sidebar && tab === 'lessons' && !onLessons;
+  const showSidebar = sidebar && tab !== 'author' && !folded;
+  const cls = [
+    'app',
+    present && 'present',
+    large && 'large',
+    hc && 'hc',
+    !showSidebar && !folded && 'no-sidebar',
+    folded && 'sidebar-folded',
+    `on-${tab}`,
+  ]
     .filter(Boolean)
     .join(' ');
 
@@ -73,8 +86,31 @@ export function App() {
         <DisplayToggles />
         <EngineInfo />
       </header>
+      {folded && (
+        <aside className="sidebar-strip" data-testid="sidebar-folded">
+          <button
+            type="button"
+            data-testid="sidebar-unfold"
+            title="Open the scenario sidebar: pick a scenario, set its threads and run it"
+            onClick={() => setOnLessons(true)}
+          >
+            scenario and run ›
+          </button>
+        </aside>
+      )}
       {showSidebar && (
         <aside className="sidebar" data-testid="sidebar">
+          {tab === 'lessons' && (
+            <button
+              type="button"
+              className="sidebar-fold"
+              data-testid="sidebar-fold"
+              title="Fold the scenario sidebar to a strip while choosing a lesson"
+              onClick={() => setOnLessons(false)}
+            >
+              ‹ fold
+            </button>
+          )}
           <ScenarioPicker />
           <RunControls />
           <ScenarioSource />

@@ -94,8 +94,10 @@ describe('event descriptions', () => {
       b,
       c,
     });
-    expect(text(ev(KIND.WaitStart, NO_REQUEST, 0, 0, 0))).toBe('T1 waits (empty-queue)');
-    expect(text(ev(KIND.WaitEnd, 7, 40, 0, 3))).toBe('T1 stops waiting (cycle) on r7 after 40 spins');
+    expect(text(ev(KIND.WaitStart, NO_REQUEST, 0, 0, 0))).toBe('T1 waits for work (its queue is empty)');
+    expect(text(ev(KIND.WaitEnd, 7, 40, 0, 3))).toBe(
+      "T1 stops waiting for its class's cycle (busy-wait) on r7 after 40 spins",
+    );
     expect(text(ev(KIND.SyncRelease, 1, 9, 2, 1))).toBe("W1's sync for r9 released; T2 executed it (cycle 1)");
     expect(text(ev(KIND.Enqueued, 3, 0, 0, 0, SCHEDULER))).toBe("scheduler put r3 in T0's queue");
     // A barrier has no cycles: the early family's views ask for no cycle number.

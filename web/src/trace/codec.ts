@@ -24,6 +24,7 @@ import {
   type NamedEvent,
 } from './vocabulary.gen';
 import { onEvent } from './dispatch';
+import { reasonWords } from './reasons';
 
 export type { NamedEvent } from './vocabulary.gen';
 export {
@@ -267,11 +268,11 @@ const SENTENCE = onEvent<TraceEvent, Wording, string>(
     ExecStart: (_e, c) => `${c.who} starts executing r${c.f(F.ExecStart.req)}`,
     ExecEnd: (_e, c) => `${c.who} finished r${c.f(F.ExecEnd.req)}`,
     WaitStart: (_e, c) =>
-      `${c.who} waits (${REASON_NAMES[c.f(F.WaitStart.reason)] ?? c.f(F.WaitStart.reason)})${onReq(c.f(F.WaitStart.req))}`,
+      `${c.who} waits ${reasonWords(c.f(F.WaitStart.reason))}${onReq(c.f(F.WaitStart.req))}`,
     WaitEnd: (_e, c) => {
       const spins = c.f(F.WaitEnd.spins);
       return (
-        `${c.who} stops waiting (${REASON_NAMES[c.f(F.WaitEnd.reason)] ?? c.f(F.WaitEnd.reason)})${onReq(c.f(F.WaitEnd.req))}` +
+        `${c.who} stops waiting ${reasonWords(c.f(F.WaitEnd.reason))}${onReq(c.f(F.WaitEnd.req))}` +
         (spins > 0 ? ` after ${spins} spins` : '')
       );
     },

@@ -133,7 +133,7 @@ function waitText(c: StepContext, e: EventOf<'WaitStart'>): string {
     case REASON.Cycle:
       return `T${th} spins in ${c.className(c.classOf(e.req))}'s cycle until r${e.req} has been executed.`;
     default:
-      return `${who(th)} waits (${describe(c.raw[0], c.className)}).`;
+      return `${describe(c.raw[0], c.className)}.`;
   }
 }
 
