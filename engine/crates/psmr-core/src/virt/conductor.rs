@@ -454,7 +454,8 @@ impl Conductor {
     /// each other would otherwise leapfrog in steps of one spin). When no other
     /// thread can ever run, the spin is a livelock: after
     /// [`LONE_SPIN_LIMIT`] such spins the run fails naming the thread and
-    /// the caller's source line.
+    /// the caller's source line. On time-shared cores a spinner gives its
+    /// core up when another thread waits for one at its (new) clock.
     pub fn spin(&self, me: usize, ns: u64, here: &'static Location<'static>) {
         let mut st = self.lock();
         st.site[me] = here;
