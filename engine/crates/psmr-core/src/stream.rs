@@ -593,3 +593,24 @@ impl CommitState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::CommitTable;
+
+    /// `CommitTable::new` keeps each instance's commands, dependencies
+    /// (an instance with none included) and seq where `deps`, `commands`
+    /// and `seq` find them.
+    #[test]
+    fn a_commit_table_from_dependency_lists() {
+        let deps: [&[u32]; 3] = [&[], &[0, 2], &[1]];
+        let t = CommitTable::new(vec![0, 2, 3, 5], &deps, vec![7, 8, 9]);
+        assert_eq!(t.instances(), 3);
+        for (i, d) in deps.iter().enumerate() {
+            assert_eq!(t.deps(i as u32), *d, "instance {i}");
+        }
+        assert_eq!(t.commands(1), 2..3);
+        assert_eq!(t.instance_of(4), 2);
+        assert_eq!(t.seq, [7, 8, 9]);
+    }
+}

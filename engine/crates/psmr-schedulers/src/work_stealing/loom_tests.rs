@@ -207,37 +207,24 @@ const IDLE_STEAL: &[&str] = &["R1", "R1", "W1"];
 /// thread 1 waits for that marker before arriving.
 const CYCLE_STEAL: &[&str] = &["R1", "W2", "W1"];
 
-#[test]
-fn loom_ws_conservative_idle_steal() {
-    assert!(
-        check(conservative::POLICY, IDLE_STEAL) > 0,
-        "some interleaving steals"
-    );
+/// One loom test per line: the model of the policy on the stream checks
+/// over every interleaving, and some interleaving steals.
+macro_rules! loom_steal_tests {
+    ($($test:ident: $policy:expr, $names:expr;)*) => {$(
+        #[test]
+        fn $test() {
+            assert!(check($policy, $names) > 0, "no interleaving stole");
+        }
+    )*};
 }
 
-#[test]
-fn loom_ws_conservative_barriers() {
-    assert!(check(conservative::POLICY, CYCLE_STEAL) > 0);
-}
-
-#[test]
-fn loom_ws_moderate_cycle_steal() {
-    assert!(check(moderate::POLICY, CYCLE_STEAL) > 0);
-}
-
-#[test]
-fn loom_ws_aggressive_idle_steal() {
-    assert!(check(aggressive::POLICY, IDLE_STEAL) > 0);
-}
-
-#[test]
-fn loom_ws_aggressive_cycle_steal() {
-    assert!(check(aggressive::POLICY, CYCLE_STEAL) > 0);
-}
-
-#[test]
-fn loom_ws_optimistic_cycle_steal() {
-    assert!(check(optimistic::POLICY, CYCLE_STEAL) > 0);
+loom_steal_tests! {
+    loom_ws_conservative_idle_steal: conservative::POLICY, IDLE_STEAL;
+    loom_ws_conservative_barriers: conservative::POLICY, CYCLE_STEAL;
+    loom_ws_moderate_cycle_steal: moderate::POLICY, CYCLE_STEAL;
+    loom_ws_aggressive_idle_steal: aggressive::POLICY, IDLE_STEAL;
+    loom_ws_aggressive_cycle_steal: aggressive::POLICY, CYCLE_STEAL;
+    loom_ws_optimistic_cycle_steal: optimistic::POLICY, CYCLE_STEAL;
 }
 
 /// The models have teeth: the broken stealer (no flags, no markers) makes
