@@ -56,7 +56,7 @@ test("a lesson's virtual run is charted apart from the real one, and its shared 
   const position = page.getByTestId("position");
   const at = await position.getAttribute("data-position");
   expect(Number(at)).toBeGreaterThan(0);
-  const event = await page.getByTestId("current-event").textContent();
+  const event = await page.getByTestId("current-event").first().textContent();
   await page.getByTestId("share-moment").click();
   const url = await page.getByTestId("moment-url").inputValue();
   expect(url).toContain("vc=8");
@@ -73,7 +73,7 @@ test("a lesson's virtual run is charted apart from the real one, and its shared 
   await expect(otherPos).toHaveAttribute("data-position", at!, {
     timeout: 60_000,
   });
-  await expect(other.getByTestId("current-event")).toHaveText(event!);
+  await expect(other.getByTestId("current-event").first()).toHaveText(event!);
   await expect(other.getByTestId("moment-missing")).toHaveCount(0);
   await expect(other.getByTestId("moment-differs")).toHaveCount(0);
 
@@ -87,7 +87,7 @@ test("a lesson's virtual run is charted apart from the real one, and its shared 
     at!,
     { timeout: 60_000 },
   );
-  await expect(other.getByTestId("current-event")).toHaveText(event!);
+  await expect(other.getByTestId("current-event").first()).toHaveText(event!);
   await expect(other.getByTestId("moment-missing")).toHaveCount(0);
   await expect(other.getByTestId("moment-differs")).toHaveCount(0);
   // The lesson's charts in present mode, on a projector's 1280x720.
