@@ -28,6 +28,8 @@ export interface Moment {
   at: string | null;
   /** Virtual cores of the shared run (null: real threads); the link re-runs on as many. */
   vc?: number | null;
+  /** The cost table of the shared virtual run (the browser's runs use `reference`). */
+  ct?: string | null;
   /** Exact replay position, events in the lead run's trace, its digest (views/exactMoment.ts). */
   pos?: number | null;
   len?: number | null;
@@ -71,6 +73,7 @@ export function momentOf(p: URLSearchParams): Moment | null {
     vc: vc && vc > 0 ? vc : null,
     pos: int('pos'),
     len: int('len'),
+    ct: p.get('ct'),
     dg: p.get('dg'),
   };
 }
@@ -78,7 +81,7 @@ export function momentOf(p: URLSearchParams): Moment | null {
 /** The hash keys of a moment's place (position, trace length, digest, virtual cores), null ones dropped. */
 export function placeParams(m: Moment): Record<string, string | null> {
   const s = (x: number | string | null | undefined) => (x === null || x === undefined ? null : String(x));
-  return { vc: s(m.vc), pos: s(m.pos), len: s(m.len), dg: s(m.dg) };
+  return { vc: s(m.vc), ct: s(m.ct), pos: s(m.pos), len: s(m.len), dg: s(m.dg) };
 }
 
 let opened = 0;

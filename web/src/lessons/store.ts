@@ -37,7 +37,7 @@ export interface LessonState {
 }
 
 /** A moment's exact place in the hash (components/links.ts `placeParams`), cleared with the moment. */
-const NO_PLACE = { vc: null, pos: null, len: null, dg: null };
+const NO_PLACE = { vc: null, ct: null, pos: null, len: null, dg: null };
 
 export const lessonStore = createStore<LessonState>()((set, get) => ({
   lessonId: null,

@@ -85,6 +85,7 @@ function currentMoment(picks: Pick[]): Moment | null {
     lead: runs[st.leader]?.label ?? lead.scheduler,
     at: nameMoment(lead, st.position),
     vc: model?.cores ?? null,
+    ct: model?.cost_table ?? null,
     pos: st.position,
     len: lead.model.length,
     dg: (leadPick && model?.trace_digests[leadPick.index]) ?? null,

@@ -21,7 +21,7 @@ describe('outcome chart groups', () => {
       [true, false],
       [false, true],
     ]);
-    expect(groupTitle(gs[0])).toBe('real threads (measured on this machine), the run before');
+    expect(groupTitle(gs[0])).toBe('real threads (measured), the run before');
     expect(groupTitle(gs[1])).toBe(V8);
   });
 

@@ -43,6 +43,6 @@ export function outcomeGroups(current: readonly RunReport[], before: readonly Ru
 
 /** A group's words in a chart title: "real threads", "virtual 8 cores (model, …)", "…, run before". */
 export function groupTitle(g: RunGroup): string {
-  const what = g.virtual ? g.kind : 'real threads (measured on this machine)';
+  const what = g.virtual ? g.kind : 'real threads (measured)';
   return g.before ? `${what}, the run before` : what;
 }
