@@ -56,6 +56,10 @@ async function expectPairShown(
   // Two threads ran the pair (one thread would have kept its order).
   await expect(lanes).toHaveCount(2);
   await expect(page.getByTestId("breakit-guard")).toContainText(line);
+  // The pseudo-code panel marks that line too.
+  const guardLine = page.getByTestId("pseudo-guard-line");
+  await expect(guardLine).toHaveCount(1);
+  await expect(guardLine).toContainText(line);
   for (const id of ["breakit-sentence", "breakit-guard", "breakit-lanes"])
     expect(await fullyVisible(page.getByTestId(id)), id).toBe(true);
   for (const chip of await chips.all())

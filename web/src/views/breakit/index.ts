@@ -5,7 +5,9 @@
  */
 import { useStore } from 'zustand';
 import { lessonStore } from '../../lessons/store';
-import { readyEngine, runStore } from '../../store';
+import { readyEngine, runStore, useRun } from '../../store';
+import type { PseudoCode } from '../pseudocode/types';
+import { brokenVariants, guardLine, type GuardLine } from './logic';
 import { createBreakItStore, type BreakItState } from './store';
 
 export const breakItStore = createBreakItStore({
@@ -30,4 +32,16 @@ export const breakItStore = createBreakItStore({
 
 export function useBreakIt<T>(sel: (s: BreakItState) => T): T {
   return useStore(breakItStore, sel);
+}
+
+/**
+ * The pseudo-code line the dropped rule would have enforced, while a find
+ * of break-it mode is the run on screen and `scheduler` is the broken one
+ * (null otherwise): the pseudo-code panel marks it.
+ */
+export function useGuardLine(scheduler: string | undefined, code: PseudoCode | null): GuardLine | null {
+  const serial = useRun((s) => s.runSerial);
+  const fault = useBreakIt((s) => (s.phase === 'found' && s.serial === serial ? s.asked?.fault : null));
+  const variant = scheduler && fault ? brokenVariants(scheduler).find((v) => v.name === fault) : undefined;
+  return variant ? guardLine(code, variant.guard) : null;
 }

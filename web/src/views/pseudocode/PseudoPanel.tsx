@@ -27,6 +27,7 @@ import { caption } from '../narrate';
 import { useReplay } from '../../replay/store';
 import type { Track } from '../../replay/store';
 import { useDisplay } from '../display';
+import { useGuardLine } from '../breakit';
 import { codes, lineFor, type EventKindName, type PseudoCode, type PseudoEvent, type PseudoTarget } from './types';
 
 export { codes };
@@ -242,6 +243,8 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
   const cap = track && state && !racing ? caption(track, position, state) : null;
   const target: PseudoTarget | null = code && ev && track ? stepLine(code, track, position, cap?.start ?? 0) : null;
   const present = useDisplay((s) => s.present);
+  // Break-it mode: the line the dropped rule would have enforced.
+  const guard = useGuardLine(track?.scheduler, code);
   const hl = useRef<HTMLLIElement>(null);
   const [pinned, setPinned] = useState<string[]>([]);
   const box = useRef<HTMLDivElement>(null);
@@ -300,7 +303,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
             // The listing of the current line is open; the others fold to
             // their title (click to open) so the line fits on a projector.
             const current = target ? target.listing === l.id : k === 0;
-            const open = current || pinned.includes(l.id);
+            const open = current || pinned.includes(l.id) || guard?.listing === l.id;
             return (
               <div key={l.id} className="pseudo-listing" data-listing={l.id} data-open={open}>
                 <h4>
@@ -318,12 +321,15 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
                   <ol>
                     {l.lines.map((line) => {
                       const on = target?.listing === l.id && target.line === line.n;
+                      const guarded = guard?.listing === l.id && guard.n === line.n;
                       return (
                         <li
                           key={line.n}
                           ref={on ? hl : undefined}
-                          className={on ? 'pseudo-line current' : 'pseudo-line'}
+                          className={`pseudo-line${on ? ' current' : ''}${guarded ? ' guard' : ''}`}
                           data-current={on ? 'true' : undefined}
+                          data-testid={guarded ? 'pseudo-guard-line' : undefined}
+                          title={guarded ? 'the rule the broken variant dropped stands here' : undefined}
                           style={{ paddingLeft: `${line.indent * 1.2}em` }}
                         >
                           <span className="ln">{line.n}</span> {line.text}
