@@ -2,7 +2,7 @@
 // Does every classroom lesson show its mechanism in every run?
 //
 //   node scripts/check-classroom.mjs [--runs 20] [--cores 0,1] [--psmr engine/target/release/psmr] [--json out.json]
-//                                    [--lessons late,epaxos]
+//                                    [--lessons late,epaxos] [--virtual-cores 16]
 //
 // For each scenario of web/src/lessons/lessons.json, runs it `--runs` times
 // natively (`psmr run FILE --json`, with the lesson's `options.requests`
@@ -11,10 +11,14 @@
 // dependency waits), a per-thread figure (`threads_used`, as scenario
 // expectations count it), a scheduler metric of `metrics.extra`
 // (repartitions, refused_time_left), or a path from the report's
-// root (`stream.scc.largest`). `--cores 0` pins every run to one core with taskset (a
+// root (`stream.scc.largest`), or `stolen_beyond_steals` (events steals
+// moved beyond one each: above 0, some steal moved a color of several
+// events). `--cores 0` pins every run to one core with taskset (a
 // harsher test than the machine's own cores: the threads then only
-// alternate). Prints one line per lesson mechanism and exits 1 if any run
-// missed one.
+// alternate). `--virtual-cores N` runs on N virtual cores instead (a
+// model's runs: deterministic per seed, so run i takes stream seed i + 1
+// and every line says so). Prints one line per lesson mechanism and exits 1
+// if any run missed one.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,6 +34,7 @@ const runs = Number(opt('runs', 20));
 const cores = opt('cores', '');
 const psmr = opt('psmr', join(root, 'engine/target/release/psmr'));
 const jsonOut = opt('json', '');
+const virtualCores = opt('virtual-cores', '');
 if (!existsSync(psmr)) {
   console.error(`no psmr at ${psmr}: build it with (cd engine && cargo build --release -p psmr-cli)`);
   process.exit(2);
@@ -60,6 +65,10 @@ function figure(report, run, name) {
     return typeof v === 'number' ? v : undefined;
   }
   if (name === 'threads_used') return run.metrics.threads.filter((t) => t.executed > 0).length;
+  if (name === 'stolen_beyond_steals') {
+    const { steals, stolen_requests: stolen } = run.metrics.counters;
+    return steals === undefined || stolen === undefined ? undefined : stolen - steals;
+  }
   return run.metrics.counters[name] ?? run.metrics.extra?.[name];
 }
 
@@ -77,6 +86,7 @@ for (const ls of byScenario.values()) {
       join(root, 'scenarios', scenario),
       '--json',
       ...(requests ? ['--requests', String(requests)] : []),
+      ...(virtualCores ? ['--virtual-cores', virtualCores, '--seed', String(i + 1)] : []),
     ];
     const report = JSON.parse(execFileSync(cmd, cmdArgs, { encoding: 'utf8', maxBuffer: 64 << 20 }));
     for (const r of report.runs) {
@@ -119,7 +129,8 @@ for (const ls of byScenario.values()) {
       if (shown < runs) failed++;
       console.log(
         `${shown === runs ? 'PASS' : 'FAIL'} ${l.id}: ${m.run} ${m.counter} >= ${m.at_least} in ${shown}/${runs} runs` +
-          ` (min ${fmt(line.min)}, median ${fmt(line.median)}, max ${fmt(line.max)})${cores ? ` [taskset -c ${cores}]` : ''}`,
+          ` (min ${fmt(line.min)}, median ${fmt(line.median)}, max ${fmt(line.max)})${cores ? ` [taskset -c ${cores}]` : ''}` +
+          (virtualCores ? ` [virtual ${virtualCores} cores (model, reference cost table), seeds 1..${runs}]` : ''),
       );
     }
   }
@@ -128,5 +139,8 @@ function fmt(x) {
   return Number.isInteger(x) ? String(x) : x.toFixed(2);
 }
 
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ runs, cores: cores || 'all', results }, null, 2) + '\n');
+if (jsonOut) {
+  const mode = virtualCores ? `virtual ${virtualCores} cores (model, reference cost table)` : 'real threads';
+  writeFileSync(jsonOut, JSON.stringify({ runs, cores: cores || 'all', mode, results }, null, 2) + '\n');
+}
 process.exit(failed > 0 ? 1 : 0);
