@@ -768,7 +768,11 @@ mod tests {
         let f = s.events().unwrap();
         assert_eq!(f.roots, vec![0, 11]);
         let ops = ops(&s);
-        let colors: Vec<u32> = f.children(11).iter().map(|&e| ops[e as usize].color).collect();
+        let colors: Vec<u32> = f
+            .children(11)
+            .iter()
+            .map(|&e| ops[e as usize].color)
+            .collect();
         assert_eq!(colors, vec![1, 1, 1, 2, 2, 3, 3, 3, 4, 4]);
         // Each event still writes its color's cell: same color, conflicting.
         assert!(s.conflicts(1, 3) && !s.conflicts(3, 4));
