@@ -2,7 +2,7 @@
 // Does every classroom lesson show its mechanism in every run?
 //
 //   node scripts/check-classroom.mjs [--runs 20] [--cores 0,1] [--psmr engine/target/release/psmr] [--json out.json]
-//                                    [--lessons late,epaxos]
+//                                    [--lessons late,epaxos] [--virtual-cores 16]
 //   node scripts/check-classroom.mjs --virtual [--runs 10] [--psmr ...] [--json out.json] [--lessons ...]
 //
 // For each scenario of web/src/lessons/lessons.json, runs it `--runs` times
@@ -12,10 +12,14 @@
 // dependency waits), a per-thread figure (`threads_used`, as scenario
 // expectations count it), a scheduler metric of `metrics.extra`
 // (repartitions, refused_time_left), or a path from the report's
-// root (`stream.scc.largest`). `--cores 0` pins every run to one core with taskset (a
+// root (`stream.scc.largest`), or `stolen_beyond_steals` (events steals
+// moved beyond one each: above 0, some steal moved a color of several
+// events). `--cores 0` pins every run to one core with taskset (a
 // harsher test than the machine's own cores: the threads then only
-// alternate). Prints one line per lesson mechanism and exits 1 if any run
-// missed one.
+// alternate). `--virtual-cores N` runs on N virtual cores instead (a
+// model's runs: deterministic per seed, so run i takes stream seed i + 1
+// and every line says so). Prints one line per lesson mechanism and exits 1
+// if any run missed one.
 //
 // `--virtual`: instead, for each lesson with a `virtual` run, run its
 // scenario on the lesson's virtual cores (`--virtual-cores N`, reference
@@ -38,6 +42,7 @@ const runs = Number(opt("runs", 20));
 const cores = opt("cores", "");
 const psmr = opt("psmr", join(root, "engine/target/release/psmr"));
 const jsonOut = opt("json", "");
+const virtualCores = opt("virtual-cores", "");
 if (!existsSync(psmr)) {
   console.error(
     `no psmr at ${psmr}: build it with (cd engine && cargo build --release -p psmr-cli)`,
@@ -160,6 +165,12 @@ function figure(report, run, name) {
   }
   if (name === "threads_used")
     return run.metrics.threads.filter((t) => t.executed > 0).length;
+  if (name === "stolen_beyond_steals") {
+    const { steals, stolen_requests: stolen } = run.metrics.counters;
+    return steals === undefined || stolen === undefined
+      ? undefined
+      : stolen - steals;
+  }
   return run.metrics.counters[name] ?? run.metrics.extra?.[name];
 }
 
@@ -177,6 +188,9 @@ for (const ls of byScenario.values()) {
       join(root, "scenarios", scenario),
       "--json",
       ...(requests ? ["--requests", String(requests)] : []),
+      ...(virtualCores
+        ? ["--virtual-cores", virtualCores, "--seed", String(i + 1)]
+        : []),
     ];
     const report = JSON.parse(
       execFileSync(cmd, cmdArgs, { encoding: "utf8", maxBuffer: 64 << 20 }),
@@ -228,7 +242,10 @@ for (const ls of byScenario.values()) {
       if (shown < runs) failed++;
       console.log(
         `${shown === runs ? "PASS" : "FAIL"} ${l.id}: ${m.run} ${m.counter} >= ${m.at_least} in ${shown}/${runs} runs` +
-          ` (min ${fmt(line.min)}, median ${fmt(line.median)}, max ${fmt(line.max)})${cores ? ` [taskset -c ${cores}]` : ""}`,
+          ` (min ${fmt(line.min)}, median ${fmt(line.median)}, max ${fmt(line.max)})${cores ? ` [taskset -c ${cores}]` : ""}` +
+          (virtualCores
+            ? ` [virtual ${virtualCores} cores (model, reference cost table), seeds 1..${runs}]`
+            : ""),
       );
     }
   }
@@ -237,9 +254,14 @@ function fmt(x) {
   return Number.isInteger(x) ? String(x) : x.toFixed(2);
 }
 
-if (jsonOut)
+if (jsonOut) {
+  const mode = virtualCores
+    ? `virtual ${virtualCores} cores (model, reference cost table)`
+    : "real threads";
   writeFileSync(
     jsonOut,
-    JSON.stringify({ runs, cores: cores || "all", results }, null, 2) + "\n",
+    JSON.stringify({ runs, cores: cores || "all", mode, results }, null, 2) +
+      "\n",
   );
+}
 process.exit(failed > 0 ? 1 : 0);

@@ -55,8 +55,8 @@ export function LessonsPanel() {
         ))}
       </ol>
       <p className="muted">
-        Or explore on your own: open the scenario sidebar (header), pick any scenario and press Run; the Classroom tab
-        replays any traced run.
+        Or explore on your own: open the scenario sidebar (the strip on the left, or "scenario" in the header), pick any
+        scenario and press Run; the Classroom tab replays any traced run.
       </p>
     </div>
   );

@@ -27,8 +27,10 @@ export interface LessonMechanism {
    * What proves the mechanism, read from the run's report: a counter
    * (`barrier_waits`, `cycle_waits`, `steals`, `dependency_waits`), else a
    * scheduler metric of `metrics.extra` (`repartitions`,
-   * `graph_edges_per_insert`), or a path into the report from its root
-   * (`stream.scc.largest`: the size of the stream's largest SCC).
+   * `graph_edges_per_insert`), a path into the report from its root
+   * (`stream.scc.largest`: the size of the stream's largest SCC), or
+   * `stolen_beyond_steals` (stolen requests minus steals: above 0 when a
+   * steal moved several events).
    */
   counter: string;
   at_least: number;

@@ -207,7 +207,9 @@ export function LessonBar({
         </span>
         {compact && (
           <span className="bookmark-chosen" data-testid="bookmark-chosen">
-            {chosen !== null ? marks[chosen]?.b.title : `${marks.length} moments to show`}
+            {chosen !== null
+              ? marks[chosen]?.b.title
+              : `${marks.length} ${marks.length === 1 ? 'moment' : 'moments'} to show`}
           </span>
         )}
         {compact && (

@@ -12,9 +12,13 @@
 //!
 //! The shapes:
 //! * `unbalanced` (V.B, Tables III-IV): a `fork` root on core 0 registers
-//!   `round` independent events, each of its own color and placed on the
-//!   registering core (so all on core 0); a share `long_share` of them are
-//!   long (`long_ns`, drawn uniformly), the rest short (`short_ns`).
+//!   `round` independent events, each of its own color (the paper's), or
+//!   in `colors` runs of consecutive events of one color (the lab's knob, so
+//!   that a color holds several queued events and a steal moves them
+//!   together), placed
+//!   on the registering core (so all on core 0); a share `long_share` of
+//!   them are long (`long_ns`, drawn uniformly), the rest short
+//!   (`short_ns`).
 //! * `penalty` (V.B, Table V): a root on core 0 registers `arrays` events A
 //!   of distinct colors; A fills its color's data set and registers a chain
 //!   of B events of the same color, each walking the next `chunk_kib` of
@@ -91,6 +95,13 @@ pub enum EventWorkload {
         /// (default [4300, 21500], 10-50 Kcycles at 2.33 GHz).
         #[serde(default = "d_long_ns")]
         long_ns: [u32; 2],
+        /// Colors of a round's events, 1..=`round` (default `round`: each
+        /// event its own color, as in the paper). With fewer, the round's
+        /// events come in `colors` runs of consecutive events (about
+        /// `round / colors` each), one color per run: event `i` gets color
+        /// `1 + i * colors / round`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colors: Option<u32>,
         /// Overrides by handler name (`fork`, `short`, `long`).
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         handlers: BTreeMap<String, HandlerNote>,
@@ -309,8 +320,8 @@ impl EventWorkload {
     /// Colors and data sets the workload uses.
     pub fn needs(&self) -> EventNeeds {
         match self {
-            EventWorkload::Unbalanced { round, .. } => EventNeeds {
-                colors: 1 + *round as u64,
+            EventWorkload::Unbalanced { round, colors, .. } => EventNeeds {
+                colors: 1 + colors.unwrap_or(*round).min(*round) as u64,
                 data_sets: 0,
                 data_kib: 0,
             },
@@ -450,8 +461,17 @@ pub fn generate(app: &AppSpec, workload: &EventWorkload, seed: u64, requests: u3
                 round: n,
                 long_share,
                 long_ns,
+                colors,
                 ..
-            } => unbalanced(&mut f, &mut rng, &hs, *n, *long_share, *long_ns),
+            } => {
+                let shape = Unbalanced {
+                    n: *n,
+                    colors: colors.unwrap_or(*n).clamp(1, (*n).max(1)),
+                    long_share: *long_share,
+                    long_ns: *long_ns,
+                };
+                unbalanced(&mut f, &mut rng, &hs, shape)
+            }
             EventWorkload::Penalty {
                 arrays, chunk_kib, ..
             } => penalty(&mut f, &mut rng, &hs, *arrays, *chunk_kib, data_kib),
@@ -484,16 +504,27 @@ pub fn generate(app: &AppSpec, workload: &EventWorkload, seed: u64, requests: u3
         .expect("every event writes its color")
 }
 
-/// `fork` (color 0) registers `n` events of colors `1..=n`, each long with
-/// probability `long_share`.
-fn unbalanced(
-    f: &mut Forest,
-    rng: &mut SplitMix64,
-    hs: &[Handler],
+/// One round of the `unbalanced` shape, its fields checked and resolved.
+#[derive(Clone, Copy, Debug)]
+struct Unbalanced {
+    /// Events the fork registers.
     n: u32,
+    /// Colors of the events, one per run of consecutive events (1..=n).
+    colors: u32,
     long_share: f64,
     long_ns: [u32; 2],
-) {
+}
+
+/// `fork` (color 0) registers `n` events, event `i` of color
+/// `1 + i * colors / n` (runs of consecutive events of one color; with
+/// `colors == n`, each its own), each long with probability `long_share`.
+fn unbalanced(f: &mut Forest, rng: &mut SplitMix64, hs: &[Handler], shape: Unbalanced) {
+    let Unbalanced {
+        n,
+        colors,
+        long_share,
+        long_ns,
+    } = shape;
     let root = event(rng, &hs[0], 0);
     f.tree(Node { op: root, step: 0 }, |node, kids| {
         if node.op.handler != 0 {
@@ -501,7 +532,8 @@ fn unbalanced(
         }
         for i in 0..n {
             let long = rng.unit() < long_share;
-            let mut op = event(rng, &hs[if long { 2 } else { 1 }], 1 + i);
+            let color = 1 + (u64::from(i) * u64::from(colors) / u64::from(n)) as u32;
+            let mut op = event(rng, &hs[if long { 2 } else { 1 }], color);
             if long && !hs[2].ns_fixed {
                 // Each long event draws its own spin time (unless the
                 // scenario fixed the handler's `ns`).
@@ -722,6 +754,28 @@ mod tests {
         assert!(ops.iter().all(|o| o.handler == 2 || o.ns == 45));
         assert_eq!(ops[0].home, Home::Core(0));
         assert_eq!(ops[1].home, Home::Near);
+    }
+
+    #[test]
+    fn unbalanced_colors_come_in_runs_of_consecutive_events() {
+        let ev: EventWorkload = serde_json::from_value(
+            serde_json::json!({"kind": "unbalanced", "round": 10, "colors": 4}),
+        )
+        .unwrap();
+        assert_eq!(ev.needs().colors, 5, "fork's color 0 and colors 1..=4");
+        let w = spec(2 * 11, ev.clone());
+        let s = generate_for(&app(5, 0, 0), &ev, &w);
+        let f = s.events().unwrap();
+        assert_eq!(f.roots, vec![0, 11]);
+        let ops = ops(&s);
+        let colors: Vec<u32> = f
+            .children(11)
+            .iter()
+            .map(|&e| ops[e as usize].color)
+            .collect();
+        assert_eq!(colors, vec![1, 1, 1, 2, 2, 3, 3, 3, 4, 4]);
+        // Each event still writes its color's cell: same color, conflicting.
+        assert!(s.conflicts(1, 3) && !s.conflicts(3, 4));
     }
 
     #[test]

@@ -113,9 +113,14 @@ impl Checker<'_> {
                 long_share,
                 short_ns,
                 long_ns,
+                colors,
                 ..
             } => {
                 self.count(&member(at, "round"), *round, MAX_ROUND, "events per round");
+                if let Some(c) = colors {
+                    let most = (*round).max(1);
+                    self.count(&member(at, "colors"), *c, most, "colors (at most `round`)");
+                }
                 self.share(&member(at, "long_share"), *long_share);
                 self.spin_ns(&member(at, "short_ns"), *short_ns);
                 for (i, ns) in long_ns.iter().enumerate() {

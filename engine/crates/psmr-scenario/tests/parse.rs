@@ -422,6 +422,10 @@ fn event_workload_values_are_located() {
         "\"round\": 1000, \"long_share\": 1.5 }",
     ));
     assert_eq!(d.path, "workload.events.long_share");
+    // More colors than events in a round: some color would hold none.
+    let d = one_error(&EVENTS.replace("\"round\": 1000 }", "\"round\": 1000, \"colors\": 1001 }"));
+    assert_eq!(d.path, "workload.events.colors");
+    assert!(d.message.contains("at most `round`"), "{}", d.message);
     let text = EVENTS.replace(
         "\"round\": 1000 }",
         "\"round\": 1000, \"handlers\": { \"lng\": { \"penalty\": 3 } } }",

@@ -292,6 +292,7 @@ function StealArrow({ s, cores, pal, fresh }: { s: Steal; cores: number; pal: Pa
       data-fresh={fresh}
       data-victim={s.victim}
       data-stealer={s.stealer}
+      data-count={s.count}
     >
       <p>
         <b>{fresh ? 'Steal now' : 'Last steal'}:</b> T{s.stealer} steals color {s.color} from T{s.victim}, the whole

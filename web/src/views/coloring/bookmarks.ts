@@ -34,9 +34,18 @@ export const coloringBookmarks: Record<string, Finder> = {
 
   'steal-refused': firstOfKind(KIND.StealRefused),
 
-  /** Mely's time-left heuristic: the color's time left is not above the cost of a steal. */
+  /**
+   * Mely's time-left heuristic: the color's time left is below the cost of
+   * a steal (the first such refusal; else the first time-left refusal, one
+   * whose color was judged against an earlier steal cost).
+   */
   'time-left-refused': (track) => {
     const t = track.model.trace;
-    return first(track, (i) => t.kind(i) === KIND.StealRefused && t.get(i, F.StealRefused.heuristic) === 2);
+    const timeLeft = (i: number) => t.kind(i) === KIND.StealRefused && t.get(i, F.StealRefused.heuristic) === 2;
+    const below = first(
+      track,
+      (i) => timeLeft(i) && t.get(i, F.StealRefused.left_ns) < t.get(i, F.StealRefused.cost_ns),
+    );
+    return below >= 0 ? below : first(track, timeLeft);
   },
 };

@@ -223,7 +223,11 @@ export function us(ns: number): string {
 
 /** Why a steal was refused, in words; the time-left refusal compares the two times. */
 export function refusalText(r: Pick<Refusal, 'heuristic' | 'left_ns' | 'cost_ns'>): string {
-  if (r.heuristic === H.TimeLeft) return `time left ${us(r.left_ns)} < steal cost ${us(r.cost_ns)}`;
+  if (r.heuristic === H.TimeLeft) {
+    if (r.left_ns < r.cost_ns) return `time left ${us(r.left_ns)} < steal cost ${us(r.cost_ns)}`;
+    // The stealing queue held no color: this one was judged unworthy against a higher steal cost than now's.
+    return `no color in its stealing queue (color's time left ${us(r.left_ns)}, judged against an earlier, higher steal cost; now ${us(r.cost_ns)})`;
+  }
   return REFUSAL_REASONS[r.heuristic] ?? `refused (heuristic ${r.heuristic})`;
 }
 

@@ -55,7 +55,7 @@ function colorSteal(c: StepContext, e: EventOf<'ColorSteal'>, mely: boolean): st
   const cost = eventsOf(c, 'StealCost').find((x) => x.thread === e.thread && x.victim === e.victim);
   const how = mely
     ? `unlinking its color-queue from T${e.victim}'s list and linking it at T${e.thread}'s tail`
-    : `walking T${e.victim}'s whole FIFO to collect them`;
+    : `walking T${e.victim}'s FIFO from its head until the color's last queued event`;
   const price =
     cost !== undefined
       ? `; the steal took ${us(cost.steal_ns)} for ${us(cost.left_ns)} of annotated work${cost.steal_ns > cost.left_ns ? ', more than it gains' : ''}`

@@ -79,7 +79,7 @@ describe('coloring captions', () => {
     expect(at(19)).toContain('unlinking its color-queue');
     expect(at(19)).toContain('more than it gains');
     expect(caption(track('libasync'), 19, track('libasync').model.stateAt(19))!.text).toContain(
-      "walking T0's whole FIFO",
+      "walking T0's FIFO from its head until the color's last queued event",
     );
   });
 });
