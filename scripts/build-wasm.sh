@@ -57,13 +57,10 @@ if [ "$PROFILE" = "release" ]; then
   export CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_DEBUG=0
   # The JSON glue (serde's generic deserializers, monomorphized once per
   # scenario type in psmr-scenario) is a third of the code and runs once per
-  # file: optimize it for size. psmr-mapping (the mapping optimizer and the
-  # CtoT resolution) runs once before a run, not per request: size too
-  # (-16.7 KB gzipped; the optimizer's solve time, docs/benchmarks/frontend.md).
-  # The execution path (psmr-core, psmr-schedulers, psmr-partition, whose
-  # partitioner runs during repart runs) and psmr-wasm, whose level is the one
-  # fat LTO runs at, stay at opt-level 3.
-  SIZE_PACKAGES=(serde serde_json serde_path_to_error psmr-scenario psmr-mapping)
+  # file: optimize it for size. The execution path (psmr-core,
+  # psmr-schedulers, psmr-mapping, psmr-partition) and psmr-wasm, whose level
+  # is the one fat LTO runs at, stay at opt-level 3.
+  SIZE_PACKAGES=(serde serde_json serde_path_to_error psmr-scenario)
 fi
 
 cargo_args=(build -p psmr-wasm --target wasm32-unknown-unknown -Z build-std=panic_abort,std)
