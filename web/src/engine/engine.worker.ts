@@ -94,6 +94,11 @@ async function start(): Promise<ReadyInfo> {
   };
 }
 
+/** A job's options as the engine reads them: the page's, plus the core count the browser reports. */
+function withCores(options: object): string {
+  return JSON.stringify({ cores: scope.navigator.hardwareConcurrency, ...options });
+}
+
 /**
  * Start a job (`startRun`, `startBench` or `startExplore`) and answer `id`
  * with its outcome (`{ok, report | bench | explore | diagnostics}`) when the
@@ -173,20 +178,10 @@ async function handle(req: Request): Promise<void> {
       reply(req.id, JSON.parse(validate(req.text, req.file)) as Diagnostic[]);
       return;
     case 'run':
-      runJob(
-        req.id,
-        startRun,
-        req.text,
-        JSON.stringify({ cores: scope.navigator.hardwareConcurrency, ...req.options }),
-      );
+      runJob(req.id, startRun, req.text, withCores(req.options));
       return;
     case 'bench':
-      runJob(
-        req.id,
-        startBench,
-        req.text,
-        JSON.stringify({ cores: scope.navigator.hardwareConcurrency, ...req.options }),
-      );
+      runJob(req.id, startBench, req.text, withCores(req.options));
       return;
     case 'explore':
       runJob(req.id, startExplore, req.text, JSON.stringify(req.options));

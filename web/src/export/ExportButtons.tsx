@@ -32,41 +32,21 @@ export function ExportButtons({ svg, csv, basename, title, testIdPrefix = 'expor
       setError(e instanceof Error ? e.message : String(e));
     }
   };
+  /** One save button: its test id and label name the format. */
+  const button = (format: 'svg' | 'png' | 'csv', save: () => void | Promise<void>) => (
+    <button type="button" data-testid={`${testIdPrefix}-${format}`} disabled={disabled} onClick={guard(save)}>
+      {format.toUpperCase()}
+    </button>
+  );
   return (
     <span className="export-buttons">
-      {svg && (
-        <button
-          type="button"
-          data-testid={`${testIdPrefix}-svg`}
-          disabled={disabled}
-          onClick={guard(() => saveText(svgText().text, `${basename}.svg`, 'image/svg+xml'))}
-        >
-          SVG
-        </button>
-      )}
-      {svg && (
-        <button
-          type="button"
-          data-testid={`${testIdPrefix}-png`}
-          disabled={disabled}
-          onClick={guard(async () => {
-            const { text, size } = svgText();
-            saveBlob(await svgToPng(text, size.width, size.height), `${basename}.png`);
-          })}
-        >
-          PNG
-        </button>
-      )}
-      {csv && (
-        <button
-          type="button"
-          data-testid={`${testIdPrefix}-csv`}
-          disabled={disabled}
-          onClick={guard(() => saveText(csv(), `${basename}.csv`, 'text/csv'))}
-        >
-          CSV
-        </button>
-      )}
+      {svg && button('svg', () => saveText(svgText().text, `${basename}.svg`, 'image/svg+xml'))}
+      {svg &&
+        button('png', async () => {
+          const { text, size } = svgText();
+          saveBlob(await svgToPng(text, size.width, size.height), `${basename}.png`);
+        })}
+      {csv && button('csv', () => saveText(csv(), `${basename}.csv`, 'text/csv'))}
       {error && (
         <span className="bad" role="alert">
           export failed: {error}

@@ -24,7 +24,6 @@
  * `prevStep(p)` the last start before p.
  */
 import { F, KIND, REASON, SCHEDULER, type PackedTrace } from '../trace/codec';
-import { onPacked } from '../trace/dispatch';
 
 /** How far back an event looks for the event it finishes. */
 export const WINDOW = 64;
@@ -49,81 +48,83 @@ function dispatching(t: PackedTrace, i: number, req: number): boolean {
   return false;
 }
 
-/** The previous event of `i`'s thread is the take (`Dequeued`) of `req`. */
-function afterTake(t: PackedTrace, i: number, req: number): boolean {
-  const j = prevOfThread(t, i, t.thread(i));
-  return j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === req;
-}
-
-/** A wait at a barrier or cycle: does it start its own step? */
-function syncWaitStarts(t: PackedTrace, i: number): boolean {
-  // Arriving and starting to wait (or, after a release, staying for
-  // the class to leave together) is one step.
-  const j = prevOfThread(t, i, t.thread(i));
-  if (j < 0) return true;
-  const pk = t.kind(j);
-  const req = t.get(i, F.WaitStart.req);
-  if (pk === KIND.SyncArrive && t.get(j, F.SyncArrive.req) === req) return false;
-  if (pk === KIND.SyncRelease && t.get(j, F.SyncRelease.req) === req) return false;
-  if (pk === KIND.PartSyncArrive && t.get(j, F.PartSyncArrive.req) === req) return false;
-  if (pk === KIND.PartSyncRelease && t.get(j, F.PartSyncRelease.req) === req) return false;
-  if (pk === KIND.Dequeued || pk === KIND.StealDone) return false;
-  return true;
-}
-
-const always = () => true;
-
 /**
- * Per kind: does an event of it start a step? Kinds without a handler
- * (WaitEnd, Flag, QueueLen, KeyMoved, MapBalance...) are bookkeeping within a step.
+ * Does event `i` start a step? A switch on the kind code, not a handler
+ * table (trace/dispatch.ts): step searches call it for thousands of events
+ * per move of the replay, where the table's indirect calls cost long tasks
+ * on a 1M-event trace (see `apply` in trace/state.ts).
  */
-const STARTS = onPacked<PackedTrace, undefined, boolean>(
-  {
-    Delivered: always,
-    Dequeued: always,
-    SyncRelease: always,
-    Steal: always,
-    StealDone: always,
-    GraphInsert: always,
-    GraphRemove: always,
-    GroupFound: always,
-    MapSwitch: always,
-    Commit: always,
-    ColorSteal: always,
-    StealTry: always,
-    Partitioned: always,
-    ExecEnd: always,
-    SchedulerPause: always,
-    SchedulerResume: always,
-    PartSyncRelease: always,
-    // Base stops scheduling, then partitions: one step.
-    PartitionStart: (t, i) => !(i > 0 && t.kind(i - 1) === KIND.SchedulerPause && t.thread(i - 1) === t.thread(i)),
-    // Taking a multi-partition request (or a map switch) and arriving at its sync is one step.
-    PartSyncArrive: (t, i) => !afterTake(t, i, t.get(i, F.PartSyncArrive.req)),
-    // Part of the dispatch of its request, unless the scheduler was held
-    // up (a full queue) and this enqueue stands alone.
-    Enqueued: (t, i) => !dispatching(t, i, t.get(i, F.Enqueued.req)),
-    // Taking a concurrent request and running it is one step.
-    ExecStart: (t, i) => !afterTake(t, i, t.get(i, F.ExecStart.req)),
-    // Taking a sequential request and arriving at its barrier is one step.
-    SyncArrive: (t, i) => !afterTake(t, i, t.get(i, F.SyncArrive.req)),
-    WaitStart: (t, i) => {
+export function startsStep(t: PackedTrace, i: number): boolean {
+  const k = t.kind(i);
+  const th = t.thread(i);
+  switch (k) {
+    case KIND.Delivered:
+    case KIND.Dequeued:
+    case KIND.SyncRelease:
+    case KIND.Steal:
+    case KIND.StealDone:
+    case KIND.GraphInsert:
+    case KIND.GraphRemove:
+    case KIND.GroupFound:
+    case KIND.MapSwitch:
+    case KIND.Commit:
+    case KIND.ColorSteal:
+    case KIND.StealTry:
+    case KIND.Partitioned:
+    case KIND.ExecEnd:
+    case KIND.SchedulerPause:
+    case KIND.SchedulerResume:
+    case KIND.PartSyncRelease:
+      return true;
+    case KIND.PartitionStart:
+      // Base stops scheduling, then partitions: one step.
+      return !(i > 0 && t.kind(i - 1) === KIND.SchedulerPause && t.thread(i - 1) === th);
+    case KIND.PartSyncArrive: {
+      // Taking a multi-partition request (or a map switch) and arriving at its sync is one step.
+      const j = prevOfThread(t, i, th);
+      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === t.get(i, F.PartSyncArrive.req));
+    }
+    case KIND.Enqueued:
+      // Part of the dispatch of its request, unless the scheduler was held
+      // up (a full queue) and this enqueue stands alone.
+      return !dispatching(t, i, t.get(i, F.Enqueued.req));
+    case KIND.ExecStart: {
+      // Taking a concurrent request and running it is one step.
+      const j = prevOfThread(t, i, th);
+      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === t.get(i, F.ExecStart.req));
+    }
+    case KIND.SyncArrive: {
+      // Taking a sequential request and arriving at its barrier is one step.
+      const j = prevOfThread(t, i, th);
+      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === t.get(i, F.SyncArrive.req));
+    }
+    case KIND.WaitStart: {
       const reason = t.get(i, F.WaitStart.reason);
-      if (reason === REASON.Barrier || reason === REASON.Cycle) return syncWaitStarts(t, i);
+      if (reason === REASON.Barrier || reason === REASON.Cycle) {
+        // Arriving and starting to wait (or, after a release, staying for
+        // the class to leave together) is one step.
+        const j = prevOfThread(t, i, th);
+        if (j < 0) return true;
+        const pk = t.kind(j);
+        const req = t.get(i, F.WaitStart.req);
+        if (pk === KIND.SyncArrive && t.get(j, F.SyncArrive.req) === req) return false;
+        if (pk === KIND.SyncRelease && t.get(j, F.SyncRelease.req) === req) return false;
+        if (pk === KIND.PartSyncArrive && t.get(j, F.PartSyncArrive.req) === req) return false;
+        if (pk === KIND.PartSyncRelease && t.get(j, F.PartSyncRelease.req) === req) return false;
+        if (pk === KIND.Dequeued || pk === KIND.StealDone) return false;
+        return true;
+      }
       if (reason === REASON.MapSwitch) {
         // Arriving at a map switch and waiting there is one step.
-        const j = prevOfThread(t, i, t.thread(i));
+        const j = prevOfThread(t, i, th);
         return !(j >= 0 && t.kind(j) === KIND.PartSyncArrive);
       }
       return true; // empty queue, full queue, marker, dependency...
-    },
-  },
-  () => false,
-);
-
-/** Does event `i` start a step? */
-export function startsStep(t: PackedTrace, i: number): boolean {
-  return STARTS(t, i, undefined);
+    }
+    default:
+      // WaitEnd, Flag, QueueLen, KeyMoved, MapBalance...: bookkeeping within a step.
+      return false;
+  }
 }
 
 /** Position after the step that contains event `p` (or starts at it): the next start after p. */

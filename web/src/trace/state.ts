@@ -13,7 +13,6 @@
  * last released one), see `releaseSync`.
  */
 import { F, KIND, PackedTrace, REASON, SCHEDULER } from './codec';
-import { onPacked } from './dispatch';
 
 /** One worker thread's lane. */
 export interface LaneState {
@@ -207,122 +206,119 @@ function releaseSync(s: ReplayState, cls: number, req: number, executor: number,
   for (const l of s.lanes) if (l.current === req && l.waitReason < 0 && l.exec !== req) l.current = -1;
 }
 
-/** The worker lane of event `i`'s thread (undefined for the scheduler, an auxiliary role, or a lane beyond `s.lanes`). */
-function laneOf(s: ReplayState, trace: PackedTrace, i: number): LaneState | undefined {
+/**
+ * Apply event `i` of `trace` to `s` (which must be at position `i`).
+ * Events naming a worker beyond `s.lanes` are counted but change no lane.
+ *
+ * The one place (with `startsStep` in replay/steps.ts) that switches on
+ * the kind code itself instead of a handler table (trace/dispatch.ts):
+ * it runs for every event of every seek, and the table's indirect calls
+ * made scrubbing a 1M-event trace run long tasks (classroom e2e).
+ */
+export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
   const thread = trace.thread(i);
-  return thread === SCHEDULER ? undefined : s.lanes[thread];
-}
-
-function executionStarts(trace: PackedTrace, i: number, s: ReplayState): void {
-  const thread = trace.thread(i);
-  const lane = laneOf(s, trace, i);
-  const a = trace.get(i, F.ExecStart.req);
-  if (thread === SCHEDULER) s.scheduler.exec = a;
-  if (lane) {
-    lane.exec = a;
-    // A request taken by a steal leaves the stealer's pending list
-    // when it starts; one still queued here (no Dequeued) leaves too.
-    if (!removeOne(lane.stolen, a)) removeOne(lane.queue, a);
-  }
-  const g = groupOf(s, a);
-  if (g && thread !== SCHEDULER) g.executing = thread;
-}
-
-function executionEnds(trace: PackedTrace, i: number, s: ReplayState): void {
-  const thread = trace.thread(i);
-  const lane = laneOf(s, trace, i);
-  const a = trace.get(i, F.ExecEnd.req);
-  const g = groupOf(s, a);
-  if (g && g.executing === thread) {
-    g.executing = -1;
-    g.executedBy = thread;
-  }
-  if (lane) {
-    lane.exec = -1;
-    lane.executed++;
-    if (lane.current === a) lane.current = -1;
-    // A color steal has no StealDone: it is over when its last event has run.
-    if (lane.stealVictim >= 0 && lane.stolen.length === 0 && colorSteals(trace)) {
-      lane.stealVictim = -1;
-      lane.stolenAll = [];
-    }
-  } else if (thread === SCHEDULER) {
-    s.scheduler.exec = -1;
-    s.scheduler.executed++;
-  }
-  s.executedTotal++;
-}
-
-function waitStarts(trace: PackedTrace, i: number, s: ReplayState): void {
-  const lane = laneOf(s, trace, i);
-  if (lane) {
-    lane.waitReason = trace.get(i, F.WaitStart.reason);
-    lane.waitReq = trace.get(i, F.WaitStart.req);
-    lane.waitOn = trace.get(i, F.WaitStart.on);
-    lane.waitSinceNs = trace.tNs(i);
-  } else if (trace.thread(i) === SCHEDULER) {
-    s.scheduler.waitReason = trace.get(i, F.WaitStart.reason);
-  }
-}
-
-function waitEnds(trace: PackedTrace, i: number, s: ReplayState): void {
-  const lane = laneOf(s, trace, i);
-  if (lane) {
-    const a = trace.get(i, F.WaitEnd.req);
-    const r = lane.waitReason;
-    lane.waitReason = -1;
-    lane.waitReq = -1;
-    lane.waitOn = -1;
-    lane.spins += trace.get(i, F.WaitEnd.spins);
-    // Leaving a barrier or cycle for the request it held: a class-mate
-    // executed it (a wait segment cut by a steal is resumed later, but
-    // the thread still holds the request: only a released group lets go).
-    if ((r === REASON.Barrier || r === REASON.Cycle) && lane.current === a) {
-      const g = groupOf(s, a);
-      if (!g || g.releasedAt >= 0 || g.executedBy >= 0) lane.current = -1;
-    }
-  } else if (trace.thread(i) === SCHEDULER) {
-    s.scheduler.waitReason = -1;
-  }
-}
-
-/** What each kind does to the replay state; kinds without a handler change nothing but the position. */
-const APPLY = onPacked<PackedTrace, ReplayState, void>(
-  {
-    Delivered: (trace, i, s) => {
+  const kind = trace.kind(i);
+  const t = trace.tNs(i);
+  s.position = i + 1;
+  s.tNs = t;
+  const lane: LaneState | undefined = thread === SCHEDULER ? undefined : s.lanes[thread];
+  switch (kind) {
+    case KIND.Delivered:
       s.scheduler.delivered++;
       s.scheduler.lastReq = trace.get(i, F.Delivered.req);
       s.scheduler.lastClass = trace.get(i, F.Delivered.class);
-    },
-    Enqueued: (trace, i, s) => {
+      break;
+    case KIND.Enqueued: {
       const req = trace.get(i, F.Enqueued.req);
       s.scheduler.lastEnqReq = req;
       s.scheduler.lastEnqTo = trace.get(i, F.Enqueued.to);
       const to = s.lanes[trace.get(i, F.Enqueued.to)];
       if (to) to.queue.push(req);
-    },
-    Dequeued: (trace, i, s) => {
+      break;
+    }
+    case KIND.Dequeued:
       // A ready request of the dependency graph is taken (no-op elsewhere: the list is empty).
       if (s.graphReady.length > 0) removeOne(s.graphReady, trace.get(i, F.Dequeued.req));
-      const lane = laneOf(s, trace, i);
       if (lane) {
         removeOne(lane.queue, trace.get(i, F.Dequeued.req));
         lane.current = trace.get(i, F.Dequeued.req);
       }
-    },
-    ExecStart: executionStarts,
-    ExecEnd: executionEnds,
-    WaitStart: waitStarts,
-    WaitEnd: waitEnds,
-    SyncArrive: (trace, i, s) =>
+      break;
+    case KIND.ExecStart: {
+      const a = trace.get(i, F.ExecStart.req);
+      if (thread === SCHEDULER) s.scheduler.exec = a;
+      if (lane) {
+        lane.exec = a;
+        // A request taken by a steal leaves the stealer's pending list
+        // when it starts; one still queued here (no Dequeued) leaves too.
+        if (!removeOne(lane.stolen, a)) removeOne(lane.queue, a);
+      }
+      const g = groupOf(s, a);
+      if (g && thread !== SCHEDULER) g.executing = thread;
+      break;
+    }
+    case KIND.ExecEnd: {
+      const a = trace.get(i, F.ExecEnd.req);
+      const g = groupOf(s, a);
+      if (g && g.executing === thread) {
+        g.executing = -1;
+        g.executedBy = thread;
+      }
+      if (lane) {
+        lane.exec = -1;
+        lane.executed++;
+        if (lane.current === a) lane.current = -1;
+        // A color steal has no StealDone: it is over when its last event has run.
+        if (lane.stealVictim >= 0 && lane.stolen.length === 0 && colorSteals(trace)) {
+          lane.stealVictim = -1;
+          lane.stolenAll = [];
+        }
+      } else if (thread === SCHEDULER) {
+        s.scheduler.exec = -1;
+        s.scheduler.executed++;
+      }
+      s.executedTotal++;
+      break;
+    }
+    case KIND.WaitStart:
+      if (lane) {
+        lane.waitReason = trace.get(i, F.WaitStart.reason);
+        lane.waitReq = trace.get(i, F.WaitStart.req);
+        lane.waitOn = trace.get(i, F.WaitStart.on);
+        lane.waitSinceNs = t;
+      } else if (thread === SCHEDULER) {
+        s.scheduler.waitReason = trace.get(i, F.WaitStart.reason);
+      }
+      break;
+    case KIND.WaitEnd:
+      if (lane) {
+        const a = trace.get(i, F.WaitEnd.req);
+        const r = lane.waitReason;
+        lane.waitReason = -1;
+        lane.waitReq = -1;
+        lane.waitOn = -1;
+        lane.spins += trace.get(i, F.WaitEnd.spins);
+        // Leaving a barrier or cycle for the request it held: a class-mate
+        // executed it (a wait segment cut by a steal is resumed later, but
+        // the thread still holds the request: only a released group lets go).
+        if ((r === REASON.Barrier || r === REASON.Cycle) && lane.current === a) {
+          const g = groupOf(s, a);
+          if (!g || g.releasedAt >= 0 || g.executedBy >= 0) lane.current = -1;
+        }
+      } else if (thread === SCHEDULER) {
+        s.scheduler.waitReason = -1;
+      }
+      break;
+    case KIND.SyncArrive:
       arrive(
         s,
-        trace.thread(i),
+        thread,
         trace.get(i, F.SyncArrive.class),
         trace.get(i, F.SyncArrive.req),
         trace.get(i, F.SyncArrive.cycle),
-      ),
-    SyncRelease: (trace, i, s) =>
+      );
+      break;
+    case KIND.SyncRelease:
       releaseSync(
         s,
         trace.get(i, F.SyncRelease.class),
@@ -330,69 +326,57 @@ const APPLY = onPacked<PackedTrace, ReplayState, void>(
         trace.get(i, F.SyncRelease.executor),
         trace.get(i, F.SyncRelease.cycle),
         i,
-      ),
-    Steal: (trace, i, s) => {
-      const lane = laneOf(s, trace, i);
+      );
+      break;
+    case KIND.Steal:
       if (lane) steal(s, lane, trace.get(i, F.Steal.victim), trace.get(i, F.Steal.count), trace.get(i, F.Steal.first));
-    },
-    Registered: (trace, i, s) => {
+      break;
+    case KIND.Registered: {
       // Event-coloring runtimes: the event joins the queue of the core the trace names.
       const to = s.lanes[trace.get(i, F.Registered.core)];
       if (to) to.queue.push(trace.get(i, F.Registered.child));
-    },
-    ColorSteal: (trace, i, s) => {
-      const lane = laneOf(s, trace, i);
+      break;
+    }
+    case KIND.ColorSteal:
       if (lane) colorSteal(s, lane, trace, trace.get(i, F.ColorSteal.victim), trace.get(i, F.ColorSteal.color));
-    },
-    StealDone: (trace, i, s) => {
-      const lane = laneOf(s, trace, i);
+      break;
+    case KIND.StealDone:
       if (lane) {
         lane.stealVictim = -1;
         lane.stolen = [];
         lane.stolenAll = [];
       }
-    },
-    Flag: (trace, i, s) => {
-      const lane = laneOf(s, trace, i);
+      break;
+    case KIND.Flag:
       if (lane) lane.ready = trace.get(i, F.Flag.ready) ? 1 : 0;
-    },
-    GraphInsert: (_trace, _i, s) => {
+      break;
+    case KIND.GraphInsert:
       s.graphSize++;
-    },
-    GraphRemove: (trace, i, s) => {
+      break;
+    case KIND.GraphRemove:
       s.graphSize = Math.max(0, s.graphSize - 1);
       removeOne(s.graphReady, trace.get(i, F.GraphRemove.req));
-    },
-    Ready: (trace, i, s) => {
+      break;
+    case KIND.Ready:
       s.graphReady.push(trace.get(i, F.Ready.req));
-    },
-    SccStart: (trace, i, s) => {
-      const lane = laneOf(s, trace, i);
+      break;
+    case KIND.SccStart:
       if (lane) lane.scc = trace.get(i, F.SccStart.group);
-    },
-    SccEnd: (trace, i, s) => {
-      const lane = laneOf(s, trace, i);
+      break;
+    case KIND.SccEnd:
       if (lane) lane.scc = -1;
-    },
-    MapSwitch: (trace, i, s) => {
+      break;
+    case KIND.MapSwitch:
       s.scheduler.epoch = trace.get(i, F.MapSwitch.epoch);
-    },
-    QueueLen: (trace, i, s) => {
+      break;
+    case KIND.QueueLen: {
       const of = s.lanes[trace.get(i, F.QueueLen.of)];
       if (of) of.sampledLen = trace.get(i, F.QueueLen.len);
-    },
-  },
-  () => undefined,
-);
-
-/**
- * Apply event `i` of `trace` to `s` (which must be at position `i`).
- * Events naming a worker beyond `s.lanes` are counted but change no lane.
- */
-export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
-  s.position = i + 1;
-  s.tNs = trace.tNs(i);
-  APPLY(trace, i, s);
+      break;
+    }
+    default:
+      break;
+  }
 }
 
 /**
