@@ -84,7 +84,7 @@ const FIGURES = [
     "coloring-locality",
     6000,
     76,
-    ["mely-no-locality", "mely-locality"],
+    ["libasync-no-steal", "libasync-steal", "mely-base", "mely-locality"],
   ),
   coloring(
     "002-penalty",
@@ -92,7 +92,7 @@ const FIGURES = [
     "coloring-penalty",
     6000,
     77,
-    ["libasync-steal", "mely-time-left", "mely-penalty"],
+    ["libasync-no-steal", "libasync-steal", "mely-base", "mely-penalty"],
   ),
   {
     id: "001-repart-a",
@@ -113,8 +113,19 @@ function coloring(id, what, scenario, requests, seed, schedulers) {
 /// The paper's machine for the coloring figures: pairs of cores share a
 /// cache (Mely's default belief, stated for every Mely entry, so the runner
 /// models that topology for every scheduler of the file, Libasync-smp's
-/// too; Libasync-smp takes no such parameter).
-function cachePairs(sc) {
+/// too; Libasync-smp takes no such parameter). Below 4 threads there is one
+/// pair at most (all cores in one cache), and a scenario refuses pairs
+/// there, so the entries then state no topology at all.
+function cachePairs(sc, threads) {
+  if (threads < 4) {
+    for (const s of sc.schedulers) {
+      if (s.coloring) delete s.coloring.cores_per_cache;
+    }
+    return sc;
+  }
+  // The file states the pairs' machine: its own thread count must be one
+  // with pairs (the option sets the same count again).
+  sc.threads = threads;
   for (const s of sc.schedulers) {
     if (s.id === "mely") {
       s.coloring = { ...(s.coloring ?? {}), cores_per_cache: 2 };
@@ -125,11 +136,12 @@ function cachePairs(sc) {
 
 const tmp = mkdtempSync(join(tmpdir(), "psmr-vfig-"));
 
-function scenarioFile(f) {
+/// The scenario file of figure `f` at `threads` threads (or virtual cores).
+function scenarioFile(f, threads) {
   const path = join(root, "scenarios", `${f.scenario}.json`);
   if (!f.edit) return path;
-  const sc = f.edit(JSON.parse(readFileSync(path, "utf8")));
-  const out = join(tmp, `${f.scenario}.json`);
+  const sc = f.edit(JSON.parse(readFileSync(path, "utf8")), threads);
+  const out = join(tmp, `${f.scenario}-${threads}.json`);
   writeFileSync(out, JSON.stringify(sc));
   return out;
 }
@@ -204,9 +216,9 @@ function esc(s) {
 }
 
 function svg(f, virt, real, loads) {
-  const W = 760;
+  const W = 860;
   const H = 460;
-  const m = { l: 80, r: 190, t: 64, b: 56 };
+  const m = { l: 80, r: 290, t: 64, b: 56 };
   const pw = W - m.l - m.r;
   const ph = H - m.t - m.b;
   const all = [...Object.values(virt), ...Object.values(real)].flatMap((o) =>
@@ -310,14 +322,13 @@ mkdirSync(dataDir, { recursive: true });
 mkdirSync(imgDir, { recursive: true });
 const only = process.argv.slice(2);
 for (const f of FIGURES.filter((f) => !only.length || only.includes(f.id))) {
-  const file = scenarioFile(f);
   const t0 = Date.now();
   const virt = {};
-  for (const n of cores) virt[n] = virtualPoint(file, f, n);
+  for (const n of cores) virt[n] = virtualPoint(scenarioFile(f, n), f, n);
   const real = {};
   const loads = [];
   for (const n of [1, 2]) {
-    const p = realPoint(file, f, n);
+    const p = realPoint(scenarioFile(f, n), f, n);
     real[n] = p.res;
     loads.push(...p.loads);
   }
