@@ -267,8 +267,7 @@ const SENTENCE = onEvent<TraceEvent, Wording, string>(
     Dequeued: (_e, c) => `${c.who} took r${c.f(F.Dequeued.req)} from its queue`,
     ExecStart: (_e, c) => `${c.who} starts executing r${c.f(F.ExecStart.req)}`,
     ExecEnd: (_e, c) => `${c.who} finished r${c.f(F.ExecEnd.req)}`,
-    WaitStart: (_e, c) =>
-      `${c.who} waits ${reasonWords(c.f(F.WaitStart.reason))}${onReq(c.f(F.WaitStart.req))}`,
+    WaitStart: (_e, c) => `${c.who} waits ${reasonWords(c.f(F.WaitStart.reason))}${onReq(c.f(F.WaitStart.req))}`,
     WaitEnd: (_e, c) => {
       const spins = c.f(F.WaitEnd.spins);
       return (
