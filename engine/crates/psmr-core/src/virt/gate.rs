@@ -33,15 +33,30 @@ impl Gate {
         self.signal.notify_one();
     }
 
-    /// Wait until the gate is open, then close it. Returns false if
-    /// `timeout` of wall time passed first (the gate stays closed).
+    /// Wait until the gate is open (or a wake-up, or `timeout` of wall
+    /// time), then close it. Returns false only if the timeout passed with
+    /// the gate closed; a spurious wake-up returns true with nothing let
+    /// through, which is why a pass is a hint the caller re-checks.
+    ///
+    /// One timed wait, no deadline loop: std's `wait_timeout_while` reads
+    /// `Instant::now`, which panics on wasm32-unknown-unknown (the browser
+    /// build), while `wait_timeout` is a plain futex wait with a timeout
+    /// there. This keeps the old condition-variable wait's meaning for the
+    /// stall watchdog: a wake-up that is not a timeout is not a stall.
     pub(crate) fn pass(&self, timeout: Duration) -> bool {
-        let open = self.flag();
-        let (mut open, _) = self
-            .signal
-            .wait_timeout_while(open, timeout, |open| !*open)
-            .unwrap_or_else(|p| p.into_inner());
-        std::mem::replace(&mut *open, false)
+        let mut open = self.flag();
+        if !*open {
+            let (g, waited) = self
+                .signal
+                .wait_timeout(open, timeout)
+                .unwrap_or_else(|p| p.into_inner());
+            open = g;
+            if waited.timed_out() && !*open {
+                return false;
+            }
+        }
+        *open = false;
+        true
     }
 
     fn flag(&self) -> std::sync::MutexGuard<'_, bool> {
