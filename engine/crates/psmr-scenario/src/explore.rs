@@ -159,11 +159,29 @@ pub fn run_digest(run: &RunReport) -> String {
 /// few delays (PCT's depth 1-3); one needing a thread to fall behind again
 /// and again (a dependency chain overtaken step by step) needs many.
 fn depth_of(i: u32, horizon: u64) -> u32 {
+    4u32.pow(i.saturating_sub(1) % depth_levels(horizon))
+}
+
+/// Whether perturbed schedule `i` puts every delay on one thread: every
+/// other round of the depth cycle ([`depth_of`]), so each depth is tried
+/// both ways. Delays spread over whichever threads reach the change points
+/// find a race that needs one thread preempted at one place; a race that
+/// needs one thread to fall behind step after step (a chain overtaken link
+/// by link, a queue drained while one worker lags) wants them on one
+/// thread, where spread delays rarely line up.
+fn on_one_thread(i: u32, horizon: u64) -> bool {
+    let levels = depth_levels(horizon);
+    (i.saturating_sub(1) / levels) % 2 == 1
+}
+
+/// How many depths the cycle of [`depth_of`] has: 1, 4, 16, ... up to a
+/// quarter of the horizon.
+fn depth_levels(horizon: u64) -> u32 {
     let cap = (horizon / 4).max(1);
-    let levels = (0..16u32)
+    ((0..16u32)
         .take_while(|k| 4u64.checked_pow(*k).is_some_and(|d| d <= cap))
-        .count() as u32;
-    4u32.pow(i.saturating_sub(1) % levels.max(1))
+        .count() as u32)
+        .max(1)
 }
 
 /// The seed of perturbed schedule `i` of exploration seed `e`: readable
@@ -209,7 +227,12 @@ pub fn explore(
             Schedule::EARLIEST
         } else {
             let depth = o.depth.unwrap_or_else(|| depth_of(i, out.horizon));
-            Schedule::pct(schedule_seed(o.explore_seed, i), depth, out.horizon)
+            let s = Schedule::pct(schedule_seed(o.explore_seed, i), depth, out.horizon);
+            if on_one_thread(i, out.horizon) {
+                s.on_one_thread()
+            } else {
+                s
+            }
         };
         let token = ReplayToken {
             seed,
@@ -260,6 +283,17 @@ mod tests {
         let got: Vec<u32> = (1..=6).map(|i| depth_of(i, 260)).collect();
         assert_eq!(got, [1, 4, 16, 64, 1, 4]);
         assert_eq!(depth_of(3, 1), 1, "a tiny horizon keeps depth 1");
+    }
+
+    #[test]
+    fn every_other_round_of_depths_puts_the_delays_on_one_thread() {
+        let got: Vec<bool> = (1..=9).map(|i| on_one_thread(i, 260)).collect();
+        assert_eq!(
+            got,
+            [false, false, false, false, true, true, true, true, false]
+        );
+        let tiny: Vec<bool> = (1..=4).map(|i| on_one_thread(i, 1)).collect();
+        assert_eq!(tiny, [false, true, false, true]);
     }
 
     #[test]

@@ -121,11 +121,12 @@ pub struct RunSettings {
     pub virtual_cores: Option<u32>,
     /// Replay one schedule on virtual cores: a token printed by
     /// `psmr explore` (`s<seed>c<cores>`, or with
-    /// `d<depth>k<horizon>x<schedule seed>` after it); its seed and cores
+    /// `d<depth>k<horizon>x<schedule seed>` after it, and `v1` after that
+    /// when every delay falls on one slow thread); its seed and cores
     /// replace the workload's seed and the threads. A saved counterexample
     /// pins its violation with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = r"^s[0-9]+c[0-9]+(d[0-9]+k[0-9]+x[0-9]+)?$"))]
+    #[schemars(regex(pattern = r"^s[0-9]+c[0-9]+(d[0-9]+k[0-9]+x[0-9]+(v1)?)?$"))]
     pub schedule: Option<String>,
 }
 

@@ -403,13 +403,13 @@ impl Conductor {
             st.spinning[me] = f;
         }
         st.site[me] = at;
-        st.clock[me] = st.clock[me].saturating_add(ns);
         st.points += 1;
         let points = st.points;
-        if let Some(p) = st.perturb.as_mut() {
-            let delay = p.delay_at(points);
-            st.clock[me] = st.clock[me].saturating_add(delay);
-        }
+        let ns = match st.perturb.as_mut() {
+            Some(p) => p.cost(me, ns).saturating_add(p.delay_at(points, me)),
+            None => ns,
+        };
+        st.clock[me] = st.clock[me].saturating_add(ns);
         let slice_over = st
             .cores
             .as_ref()

@@ -14,7 +14,10 @@
 //! the point has its clock pushed forward by a random amount, as if the OS
 //! had preempted it there; the random initial priorities become random
 //! start offsets. A delay that outlasts every other thread's work is PCT's
-//! drop to the lowest priority; shorter ones reorder nearby steps only.
+//! drop to the lowest priority; shorter ones reorder nearby steps only. A
+//! schedule may instead put every delay on one thread drawn from its seed,
+//! which also runs 2-16 times slower ([`Schedule::on_one_thread`]): the
+//! steady lag that a chain overtaken link by link needs.
 //! Every number comes from the schedule's seed, so a schedule replays
 //! exactly.
 
@@ -43,6 +46,9 @@ pub struct Schedule {
     /// Change points are drawn among synchronization points `1..=horizon`
     /// (the point count of the unperturbed run, as PCT's `k`).
     pub horizon: u64,
+    /// Every delay falls on one thread, drawn from the seed (a slow core),
+    /// instead of on whichever thread reaches the change point.
+    pub victim: bool,
 }
 
 impl Schedule {
@@ -51,6 +57,7 @@ impl Schedule {
         seed: None,
         depth: 0,
         horizon: 0,
+        victim: false,
     };
 
     /// A perturbed schedule.
@@ -59,6 +66,20 @@ impl Schedule {
             seed: Some(seed),
             depth,
             horizon: horizon.max(1),
+            victim: false,
+        }
+    }
+
+    /// The same delays, all owed by one thread drawn from the seed, which
+    /// also runs 2-16 times slower (a slow or often preempted core): a
+    /// thread that falls behind again and again, which a race needing a
+    /// chain of steps overtaken one by one (or a queue still full when
+    /// another runs dry) wants, where delays spread over the threads rarely
+    /// line up.
+    pub fn on_one_thread(self) -> Self {
+        Schedule {
+            victim: true,
+            ..self
         }
     }
 
@@ -71,10 +92,19 @@ impl Schedule {
             .map(|_| (1 + rng.below(self.horizon), log_uniform(&mut rng)))
             .collect();
         changes.sort_unstable();
+        // Drawn last, so a seed's offsets and change points are the same
+        // with and without a victim.
+        let victim = self
+            .victim
+            .then(|| rng.below(threads.max(1) as u64) as usize);
+        let slow = if self.victim { 2 << rng.below(4) } else { 1 };
         Some(Perturbation {
             start,
             changes,
             next: 0,
+            victim,
+            slow,
+            owed: 0,
         })
     }
 }
@@ -95,23 +125,45 @@ pub(crate) struct Perturbation {
     /// `(point, delay)`, sorted by point.
     changes: Vec<(u64, u64)>,
     next: usize,
+    /// The one thread every delay falls on, if the schedule has one.
+    victim: Option<usize>,
+    /// How many times its cost every point of the victim's costs (2, 4, 8
+    /// or 16 from the seed; 1 without a victim): a slow core, on which the
+    /// victim's queue or chain falls behind steadily, not only at the
+    /// change points.
+    slow: u64,
+    /// Delays reached and not yet paid by the victim.
+    owed: u64,
 }
 
 impl Perturbation {
-    /// The delay owed by the thread at point number `points` (the run's
+    /// What a point costing `ns` costs thread `me` under this schedule:
+    /// `ns` times the slowdown on the victim, `ns` on every other thread.
+    pub(crate) fn cost(&self, me: usize, ns: u64) -> u64 {
+        if self.victim == Some(me) {
+            ns.saturating_mul(self.slow)
+        } else {
+            ns
+        }
+    }
+
+    /// The delay owed by thread `me` at point number `points` (the run's
     /// count so far): the sum of every change point reached and not yet
-    /// paid. Called at ordinary points only (not spins or blocks), so a
-    /// change point falling on a spin is paid at the next ordinary point.
-    pub(crate) fn delay_at(&mut self, points: u64) -> u64 {
-        let mut d = 0u64;
+    /// paid; with a victim, only the victim pays, at its next point.
+    /// Called at ordinary points only (not spins or blocks), so a change
+    /// point falling on a spin is paid at the next ordinary point.
+    pub(crate) fn delay_at(&mut self, points: u64, me: usize) -> u64 {
         while let Some(&(at, ns)) = self.changes.get(self.next) {
             if at > points {
                 break;
             }
-            d = d.saturating_add(ns);
+            self.owed = self.owed.saturating_add(ns);
             self.next += 1;
         }
-        d
+        if self.victim.is_some_and(|v| v != me) {
+            return 0;
+        }
+        std::mem::take(&mut self.owed)
     }
 }
 
@@ -119,7 +171,9 @@ impl Perturbation {
 /// fixes a virtual run exactly: the stream's seed, the virtual cores and
 /// the schedule. Text form (URL-safe, no separators): `s<seed>c<cores>`
 /// for the earliest-clock schedule, `s<seed>c<cores>d<depth>k<horizon>x<schedule seed>`
-/// for a perturbed one, every number in decimal, e.g. `s7c3d3k5210x42`.
+/// for a perturbed one, every number in decimal, e.g. `s7c3d3k5210x42`;
+/// `v1` after it when every delay falls on one thread
+/// ([`Schedule::on_one_thread`]), e.g. `s7c3d3k5210x42v1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReplayToken {
     pub seed: u64,
@@ -132,6 +186,9 @@ impl fmt::Display for ReplayToken {
         write!(f, "s{}c{}", self.seed, self.cores)?;
         if let Some(x) = self.schedule.seed {
             write!(f, "d{}k{}x{x}", self.schedule.depth, self.schedule.horizon)?;
+            if self.schedule.victim {
+                f.write_str("v1")?;
+            }
         }
         Ok(())
     }
@@ -144,7 +201,7 @@ impl FromStr for ReplayToken {
         let bad = |why: &str| {
             format!(
                 "schedule token `{s}`: {why} (expected s<seed>c<cores> or \
-                 s<seed>c<cores>d<depth>k<horizon>x<schedule seed>)"
+                 s<seed>c<cores>d<depth>k<horizon>x<schedule seed>[v1])"
             )
         };
         let fields = tagged_numbers(s).ok_or_else(|| bad("not letter-number pairs"))?;
@@ -162,7 +219,10 @@ impl FromStr for ReplayToken {
                 cores: cores(n(1))?,
                 schedule: Schedule::EARLIEST,
             }),
-            "scdkx" => {
+            "scdkx" | "scdkxv" => {
+                if tags.len() == 6 && n(5) != 1 {
+                    return Err(bad("v takes only 1"));
+                }
                 let depth = u32::try_from(n(2)).map_err(|_| bad("depth too large"))?;
                 if n(3) == 0 {
                     return Err(bad("horizon must be at least 1"));
@@ -170,7 +230,10 @@ impl FromStr for ReplayToken {
                 Ok(ReplayToken {
                     seed: n(0),
                     cores: cores(n(1))?,
-                    schedule: Schedule::pct(n(4), depth, n(3)),
+                    schedule: Schedule {
+                        victim: tags.len() == 6,
+                        ..Schedule::pct(n(4), depth, n(3))
+                    },
                 })
             }
             _ => Err(bad("unexpected fields")),
@@ -214,6 +277,11 @@ mod tests {
                 cores: 64,
                 schedule: Schedule::pct(42, 3, 5210),
             },
+            ReplayToken {
+                seed: 1,
+                cores: 2,
+                schedule: Schedule::pct(9, 64, 80).on_one_thread(),
+            },
         ] {
             let s = t.to_string();
             assert_eq!(s.parse::<ReplayToken>(), Ok(t), "{s}");
@@ -241,6 +309,8 @@ mod tests {
             "S7c3",
             "s7c3x1",
             "s-1c2",
+            "s7c3d3k9x1v2",
+            "s7c3v1",
         ] {
             assert!(s.parse::<ReplayToken>().is_err(), "{s}");
         }
@@ -266,11 +336,46 @@ mod tests {
             start: vec![0],
             changes: vec![(3, 10), (3, 5), (8, 1)],
             next: 0,
+            victim: None,
+            slow: 1,
+            owed: 0,
         };
-        assert_eq!(p.delay_at(2), 0);
-        assert_eq!(p.delay_at(4), 15);
-        assert_eq!(p.delay_at(5), 0);
-        assert_eq!(p.delay_at(9), 1);
-        assert_eq!(p.delay_at(100), 0);
+        assert_eq!(p.delay_at(2, 0), 0);
+        assert_eq!(p.delay_at(4, 1), 15);
+        assert_eq!(p.delay_at(5, 0), 0);
+        assert_eq!(p.delay_at(9, 0), 1);
+        assert_eq!(p.delay_at(100, 1), 0);
+    }
+
+    #[test]
+    fn with_a_victim_only_the_victim_pays_and_pays_everything_owed() {
+        let mut p = Perturbation {
+            start: vec![0, 0, 0],
+            changes: vec![(3, 10), (5, 5), (8, 1)],
+            next: 0,
+            victim: Some(2),
+            slow: 4,
+            owed: 0,
+        };
+        assert_eq!((p.cost(2, 10), p.cost(0, 10)), (40, 10));
+        assert_eq!(p.delay_at(4, 0), 0, "thread 0 reached the point, 2 owes it");
+        assert_eq!(p.delay_at(6, 1), 0);
+        assert_eq!(p.delay_at(7, 2), 15);
+        assert_eq!(p.delay_at(9, 0), 0);
+        assert_eq!(p.delay_at(10, 2), 1);
+        assert_eq!(p.delay_at(11, 2), 0);
+    }
+
+    #[test]
+    fn a_victim_keeps_the_seeds_offsets_and_change_points() {
+        let plain = Schedule::pct(5, 8, 1000).perturbation(4).unwrap();
+        let one = Schedule::pct(5, 8, 1000)
+            .on_one_thread()
+            .perturbation(4)
+            .unwrap();
+        assert_eq!((plain.start, plain.changes), (one.start, one.changes));
+        assert!(plain.victim.is_none() && one.victim.is_some_and(|v| v < 4));
+        assert_eq!(plain.slow, 1);
+        assert!([2, 4, 8, 16].contains(&one.slow), "{}", one.slow);
     }
 }
