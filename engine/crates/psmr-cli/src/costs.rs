@@ -109,14 +109,14 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
     let missed = rows.iter().any(|r| !r.1.is_finite());
     // Never measured: fitted on CBASE's scheduler cost (`CostTable::reference`).
     rows.push(("scan_step", f64::NAN, t.scan_step, r.scan_step));
-    // Never measured: the OS's switch and slice on oversubscribed cores.
+    // Measured on Linux only (two threads pinned to one CPU).
     rows.push((
         "context_switch",
-        f64::NAN,
+        m.context_switch,
         t.context_switch,
         r.context_switch,
     ));
-    rows.push(("time_slice", f64::NAN, t.time_slice, r.time_slice));
+    rows.push(("time_slice", m.time_slice, t.time_slice, r.time_slice));
     let cells: Vec<Vec<String>> = rows
         .into_iter()
         .map(|(name, measured, ns, reference)| {

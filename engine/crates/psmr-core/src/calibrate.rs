@@ -25,13 +25,14 @@ use crate::virt::CostTable;
 /// How long to measure.
 #[derive(Clone, Copy, Debug)]
 pub struct Calibration {
-    /// Wall time spent on each of the ten kinds, in ms (the whole
-    /// calibration takes about ten times this).
+    /// Wall time spent on each of the twelve kinds, in ms (the whole
+    /// calibration takes about twelve times this; the time slice at
+    /// least 50 ms).
     pub per_kind_ms: u64,
 }
 
 impl Default for Calibration {
-    /// About 2 s in all.
+    /// About 2.5 s in all.
     fn default() -> Self {
         Calibration { per_kind_ms: 200 }
     }
@@ -52,12 +53,18 @@ pub struct Measured {
     pub yield_now: f64,
     pub work_unit: f64,
     pub execute_base: f64,
+    /// Handing one core from a thread to another (Linux only: the two
+    /// threads are pinned to one CPU; `NAN` elsewhere, e.g. in wasm).
+    pub context_switch: f64,
+    /// How long the OS lets a thread keep a core another thread waits
+    /// for (Linux only, as `context_switch`).
+    pub time_slice: f64,
 }
 
 impl Measured {
     /// The table: each cost rounded to whole nanoseconds, at least 1 (a
     /// free point would let a wait loop spin without its clock moving); a
-    /// kind not measured (and `scan_step`, `context_switch`, `time_slice`, never measured) keeps the
+    /// kind not measured (and `scan_step`, never measured) keeps the
     /// reference table's value.
     pub fn table(&self) -> CostTable {
         let r = CostTable::reference();
@@ -82,10 +89,8 @@ impl Measured {
             // Not measured here: a step of a scheduler's own search is
             // fitted on CBASE's scheduler cost (see `CostTable::reference`).
             scan_step: r.scan_step,
-            // Not measured either: the OS's switch and slice (the
-            // reference values, see `CostTable::reference`).
-            context_switch: r.context_switch,
-            time_slice: r.time_slice,
+            context_switch: ns(self.context_switch, r.context_switch),
+            time_slice: ns(self.time_slice, r.time_slice),
         }
     }
 }
@@ -98,6 +103,7 @@ pub fn calibrate(host: &ThreadHost, cal: Calibration) -> Result<Measured, String
     }
     let ms = cal.per_kind_ms.max(1);
     let (work_unit, execute_base) = list_walk(ms);
+    let yield_now = yield_now(ms);
     Ok(Measured {
         lock_uncontended: lock_uncontended(ms),
         lock_contended: lock_contended(host, ms)?,
@@ -106,9 +112,11 @@ pub fn calibrate(host: &ThreadHost, cal: Calibration) -> Result<Measured, String
         queue_handoff: queue_handoff(host, ms)?,
         wake_up: wake_up(host, ms)?,
         spin: spin(ms),
-        yield_now: yield_now(ms),
+        yield_now,
         work_unit,
         execute_base,
+        context_switch: context_switch(host, ms, yield_now)?,
+        time_slice: time_slice(host, ms)?,
     })
 }
 
@@ -417,6 +425,178 @@ fn wake_up(host: &ThreadHost, ms: u64) -> Result<f64, String> {
     pair(host, &stop, partner, driver)
 }
 
+/// Run `partner` and `driver` as [`pair`] does, both pinned to one CPU
+/// (the first the driver may run on), so that they time-share one core;
+/// each thread's affinity is restored before it returns (the pool's
+/// threads run later work). `NAN` where threads cannot be pinned (not
+/// Linux, or the OS refused).
+fn pinned_pair(
+    host: &ThreadHost,
+    stop: &AtomicBool,
+    partner: impl Fn() + Sync,
+    driver: impl FnOnce() -> f64 + Send,
+) -> Result<f64, String> {
+    let Some(cpu) = pin::first_cpu() else {
+        return Ok(f64::NAN);
+    };
+    let ready = AtomicBool::new(false);
+    pair(
+        host,
+        stop,
+        || {
+            let old = pin::pin_to(cpu);
+            // Release/Acquire: the driver starts timing only once the
+            // partner is pinned (it then shares the driver's core).
+            ready.store(true, Ordering::Release);
+            if old.is_some() {
+                partner();
+            }
+            pin::restore(old);
+        },
+        || {
+            let old = pin::pin_to(cpu);
+            let partner_pinned = spin_until(stop, || ready.load(Ordering::Acquire));
+            let r = if old.is_some() && partner_pinned {
+                driver()
+            } else {
+                f64::NAN
+            };
+            pin::restore(old);
+            r
+        },
+    )
+}
+
+/// Two threads on one core, each yielding in a loop: every yield of the
+/// driver's switches to the partner, whose yield switches back. One
+/// driver yield is then two yields and two switches; less the yield alone
+/// (`yield_now`, nobody else runnable), half of it is one switch.
+fn context_switch(host: &ThreadHost, ms: u64, yield_alone: f64) -> Result<f64, String> {
+    let stop = AtomicBool::new(false);
+    let partner = || {
+        // Relaxed: `stop` only ends the loop.
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::yield_now();
+        }
+    };
+    let driver = || {
+        let both = fastest(ms, |n| {
+            for _ in 0..n {
+                std::thread::yield_now();
+            }
+        });
+        (both / 2.0 - yield_alone).max(1.0)
+    };
+    pinned_pair(host, &stop, partner, driver)
+}
+
+/// A wall-clock gap this long in a thread's tight loop of clock readings
+/// is a time it did not run: no interrupt handler takes 50 us.
+const OFF_CORE_NS: u64 = 50_000;
+
+/// Two busy threads on one core: the driver reads the clock in a tight
+/// loop and cuts its time into the stretches it ran between gaps
+/// ([`OFF_CORE_NS`]) when the partner had the core. The median stretch is
+/// the OS's slice (the first stretch, begun before the partner was
+/// there, and the last, cut by the end, do not count); `NAN` if fewer
+/// than three whole stretches fit in `ms` (a slice longer than a third
+/// of it).
+fn time_slice(host: &ThreadHost, ms: u64) -> Result<f64, String> {
+    let stop = AtomicBool::new(false);
+    let partner = || {
+        // Relaxed: `stop` only ends the loop.
+        while !stop.load(Ordering::Relaxed) {
+            std::hint::spin_loop();
+        }
+    };
+    let driver = || {
+        let end = now_ns() + ms.max(50) * 1_000_000;
+        let (mut start, mut last) = (now_ns(), now_ns());
+        let mut stretches = Vec::new();
+        while last < end {
+            let t = now_ns();
+            if t - last > OFF_CORE_NS {
+                stretches.push((last - start) as f64);
+                start = t;
+            }
+            last = t;
+        }
+        if stretches.len() < 4 {
+            return f64::NAN;
+        }
+        let mut whole = stretches.split_off(1);
+        whole.sort_by(f64::total_cmp);
+        whole[whole.len() / 2]
+    };
+    pinned_pair(host, &stop, partner, driver)
+}
+
+/// Pinning the calling thread to one CPU (Linux's `sched_setaffinity`).
+#[cfg(target_os = "linux")]
+mod pin {
+    use std::mem::{size_of, zeroed};
+
+    pub type Mask = libc::cpu_set_t;
+
+    /// The calling thread's allowed CPUs.
+    fn mask() -> Option<Mask> {
+        // SAFETY: `cpu_set_t` is plain bits, valid when zeroed; the call
+        // writes at most `size_of::<Mask>()` bytes into it.
+        unsafe {
+            let mut m: Mask = zeroed();
+            (libc::sched_getaffinity(0, size_of::<Mask>(), &mut m) == 0).then_some(m)
+        }
+    }
+
+    /// The lowest CPU the calling thread may run on.
+    pub fn first_cpu() -> Option<usize> {
+        let m = mask()?;
+        // SAFETY: `CPU_ISSET` reads the mask within its size.
+        (0..libc::CPU_SETSIZE as usize).find(|&c| unsafe { libc::CPU_ISSET(c, &m) })
+    }
+
+    /// Pin the calling thread to `cpu`; its previous mask, to restore.
+    pub fn pin_to(cpu: usize) -> Option<Mask> {
+        let old = mask()?;
+        // SAFETY: as in `mask`; `CPU_SET` writes within the mask's size
+        // (`cpu` < `CPU_SETSIZE`, from `first_cpu`), and the call only
+        // reads `size_of::<Mask>()` bytes.
+        unsafe {
+            let mut one: Mask = zeroed();
+            libc::CPU_SET(cpu, &mut one);
+            (libc::sched_setaffinity(0, size_of::<Mask>(), &one) == 0).then_some(old)
+        }
+    }
+
+    /// Give the calling thread its previous mask back.
+    pub fn restore(old: Option<Mask>) {
+        if let Some(m) = old {
+            // SAFETY: reads `size_of::<Mask>()` bytes of a valid mask. A
+            // failure leaves the thread pinned, which only slows it.
+            unsafe {
+                libc::sched_setaffinity(0, size_of::<Mask>(), &m);
+            }
+        }
+    }
+}
+
+/// No pinning outside Linux (the browser has no way to ask): the kinds
+/// that need it are not measured.
+#[cfg(not(target_os = "linux"))]
+mod pin {
+    pub struct Mask;
+
+    pub fn first_cpu() -> Option<usize> {
+        None
+    }
+
+    pub fn pin_to(_cpu: usize) -> Option<Mask> {
+        None
+    }
+
+    pub fn restore(_old: Option<Mask>) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -454,6 +634,20 @@ mod tests {
             m.work_unit.is_finite() && m.execute_base.is_finite(),
             "{m:?}"
         );
+        // Pinned kinds: measured on Linux (NAN elsewhere); a slice is
+        // longer than a switch when both are measured.
+        if cfg!(target_os = "linux") {
+            assert!(
+                m.context_switch.is_nan() || m.context_switch >= 1.0,
+                "{m:?}"
+            );
+            assert!(
+                m.time_slice.is_nan() || m.time_slice > OFF_CORE_NS as f64,
+                "{m:?}"
+            );
+        } else {
+            assert!(m.context_switch.is_nan() && m.time_slice.is_nan());
+        }
         // A wake-up (a switch between threads) costs more than one atomic.
         assert!(t.wake_up > t.atomic_rmw, "{t:?}");
         assert!(t.spin >= 1 && t.work_unit >= 1, "{t:?}");
