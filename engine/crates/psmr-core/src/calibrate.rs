@@ -22,11 +22,15 @@ use crate::threads::ThreadHost;
 use crate::virt::sync::{Condvar, Mutex};
 use crate::virt::CostTable;
 
+/// Spins of std's futex mutex before it sleeps
+/// (`library/std/src/sys/sync/mutex/futex.rs`, `spin`).
+pub const STD_MUTEX_SPINS: u64 = 100;
+
 /// How long to measure.
 #[derive(Clone, Copy, Debug)]
 pub struct Calibration {
-    /// Wall time spent on each of the twelve kinds, in ms (the whole
-    /// calibration takes about twelve times this; the time slice at
+    /// Wall time spent on each of the thirteen kinds, in ms (the whole
+    /// calibration takes about thirteen times this; the time slice at
     /// least 50 ms).
     pub per_kind_ms: u64,
 }
@@ -49,6 +53,8 @@ pub struct Measured {
     pub line_transfer: f64,
     pub queue_handoff: f64,
     pub wake_up: f64,
+    /// The waker's part of `wake_up`: the notify call itself.
+    pub wake_notify: f64,
     pub spin: f64,
     pub yield_now: f64,
     pub work_unit: f64,
@@ -82,6 +88,13 @@ impl Measured {
             line_transfer: ns(self.line_transfer, r.line_transfer),
             queue_handoff: ns(self.queue_handoff, r.queue_handoff),
             wake_up: ns(self.wake_up, r.wake_up),
+            wake_notify: ns(self.wake_notify, r.wake_notify),
+            // Not measured here: it needs a run's delivery loop
+            // (docs/benchmarks/virtual.md measures it on real runs).
+            deliver: r.deliver,
+            // std's futex mutex (natively and in wasm with atomics) spins
+            // 100 times before it sleeps: its constant, not measured.
+            mutex_spins: STD_MUTEX_SPINS,
             spin: ns(self.spin, r.spin),
             yield_now: ns(self.yield_now, r.yield_now),
             work_unit: ns(self.work_unit, r.work_unit),
@@ -111,6 +124,7 @@ pub fn calibrate(host: &ThreadHost, cal: Calibration) -> Result<Measured, String
         line_transfer: line_transfer(host, ms)?,
         queue_handoff: queue_handoff(host, ms)?,
         wake_up: wake_up(host, ms)?,
+        wake_notify: wake_notify(host, ms)?,
         spin: spin(ms),
         yield_now,
         work_unit,
@@ -597,6 +611,63 @@ mod pin {
     pub fn restore(_old: Option<Mask>) {}
 }
 
+/// The same ping-pong as [`wake_up`], but the driver times only its own
+/// notify calls, each made while the partner waits: the waker's part of a
+/// wake-up (the futex wake, the interrupt to the woken thread's core).
+/// Median over batches of the mean per call (a notify that races with
+/// the partner's going to sleep finds no one to wake and is cheap, so the
+/// fastest batch would under-read it).
+fn wake_notify(host: &ThreadHost, ms: u64) -> Result<f64, String> {
+    let turn = Mutex::new(0u64);
+    let cv = Condvar::new();
+    let stop = AtomicBool::new(false);
+    let partner = || {
+        let mut want = 1;
+        let mut g = turn.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            while *g != want {
+                // Relaxed: `stop` only ends the loop (see `wake_up`).
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let (ng, _) = cv
+                    .wait_timeout(g, std::time::Duration::from_millis(10))
+                    .unwrap_or_else(|p| p.into_inner());
+                g = ng;
+            }
+            *g += 1;
+            want += 2;
+            cv.notify_all();
+        }
+    };
+    let driver = || {
+        const ROUNDS: u64 = 200;
+        let end = now_ns() + (ms / 2).max(1) * 1_000_000;
+        let mut batches = Vec::new();
+        let mut i = 0u64;
+        while batches.len() < 3 || now_ns() < end {
+            let mut notify_ns = 0u64;
+            for _ in 0..ROUNDS {
+                let mut g = turn.lock().unwrap_or_else(|p| p.into_inner());
+                *g = 2 * i + 1;
+                drop(g);
+                let t = now_ns();
+                cv.notify_all();
+                notify_ns += now_ns() - t;
+                g = turn.lock().unwrap_or_else(|p| p.into_inner());
+                while *g != 2 * i + 2 {
+                    g = cv.wait(g).unwrap_or_else(|p| p.into_inner());
+                }
+                i += 1;
+            }
+            batches.push(notify_ns as f64 / ROUNDS as f64);
+        }
+        batches.sort_by(f64::total_cmp);
+        batches[batches.len() / 2]
+    };
+    pair(host, &stop, partner, driver)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -623,6 +694,7 @@ mod tests {
             ("lock_uncontended", m.lock_uncontended),
             ("atomic_rmw", m.atomic_rmw),
             ("wake_up", m.wake_up),
+            ("wake_notify", m.wake_notify),
             ("spin", m.spin),
             ("yield_now", m.yield_now),
         ] {

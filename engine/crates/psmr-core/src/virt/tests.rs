@@ -167,6 +167,81 @@ fn a_woken_thread_resumes_at_the_wakers_clock_plus_the_wake_up() {
 }
 
 #[test]
+fn the_waker_pays_its_part_of_a_wake_up_only_when_someone_wakes() {
+    let costs = CostTable {
+        wake_up: 5_000,
+        wake_notify: 700,
+        ..CostTable::reference()
+    };
+    let c = Arc::new(Conductor::new(names(2), costs));
+    let (resumed, waker) = (std::sync::Mutex::new(0), std::sync::Mutex::new(0));
+    let r = team(&c, 2, |i| {
+        with_current(|h| {
+            if i == 0 {
+                h.block(42, None);
+                *resumed.lock().unwrap() = h.now();
+            } else {
+                h.point(1_000);
+                assert_eq!(h.wake(42, false), 1);
+                assert_eq!(h.now(), 1_700, "the notify call is the waker's");
+                assert_eq!(h.wake(42, false), 0);
+                *waker.lock().unwrap() = h.now();
+            }
+        });
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    // The woken thread's latency counts from the notify's start.
+    assert_eq!(*resumed.lock().unwrap(), 1_000 + 5_000);
+    assert_eq!(*waker.lock().unwrap(), 1_700, "waking nobody is free");
+}
+
+/// Thread 1 holds a mutex from 0 until it releases it at `release` (its
+/// clock); thread 0 tries at 100 and blocks. When thread 0 resumes.
+fn lock_waiter_resumes_at(release: u64, mutex_spins: u64) -> u64 {
+    let costs = CostTable {
+        mutex_spins,
+        spin: 10,
+        ..CostTable::reference()
+    };
+    let c = Arc::new(Conductor::new(names(2), costs));
+    let m = Mutex::new(());
+    let resumed = std::sync::Mutex::new(0);
+    let r = team(&c, 2, |i| {
+        if i == 1 {
+            let g = m.lock().unwrap();
+            // A point inside the critical section: thread 0 (earlier)
+            // runs, finds the lock held and blocks on it.
+            point(|_| 200);
+            with_current(|h| h.advance(release.saturating_sub(h.now())));
+            drop(g);
+        } else {
+            point(|_| 100);
+            drop(m.lock().unwrap());
+            *resumed.lock().unwrap() = now().unwrap();
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    let t = *resumed.lock().unwrap();
+    t
+}
+
+#[test]
+fn a_lock_waiter_released_within_its_spins_takes_the_lock_without_a_wake_up() {
+    let r = CostTable::reference();
+    // 100 spins of 10 ns: a release 500 ns after the waiter blocked finds
+    // it spinning (the lock's line moves, no wake-up).
+    let spun = lock_waiter_resumes_at(700, 100);
+    assert!(spun < 700 + r.wake_up, "{spun}");
+    assert!(spun >= 700 + r.line_transfer, "{spun}");
+    // Released 5 us later it had gone to sleep: a wake-up.
+    let slept = lock_waiter_resumes_at(5_000, 100);
+    assert!(slept >= 5_000 + r.wake_up, "{slept}");
+    // The reference table (mutex_spins 0): every contended waiter sleeps.
+    let reference = lock_waiter_resumes_at(700, 0);
+    assert!(reference >= 700 + r.wake_up, "{reference}");
+}
+
+#[test]
 fn a_sleeper_runs_at_its_deadline() {
     let c = Arc::new(Conductor::new(names(1), CostTable::reference()));
     let r = team(&c, 1, |_| {
