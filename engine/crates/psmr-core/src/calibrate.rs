@@ -36,7 +36,7 @@ pub struct Calibration {
 }
 
 impl Default for Calibration {
-    /// About 2.5 s in all.
+    /// About 2.3 s in all.
     fn default() -> Self {
         Calibration { per_kind_ms: 200 }
     }
