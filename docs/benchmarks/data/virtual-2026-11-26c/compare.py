@@ -8,14 +8,14 @@ import os
 D = os.path.dirname(os.path.abspath(__file__))
 # (column, directory, which real side: "then" = the 2026-11-23 quiet passes,
 # "now" = this build's real runs of 2026-11-26 18:05 UTC)
-PASSES = [
-    ("reference / then", "validate", "then"),
-    ("reference / now", "validate", "now"),
-    ("refit-exec / now", "validate-refit-exec", "now"),
-    ("machine-first-model / now", "validate-machine-first-model", "now"),
-    ("machine-split-spins / now", "validate-machine-split-spins", "now"),
-    ("machine / now", "validate-machine", "now"),
-]
+PASSES = [tuple(p.split(":")) for p in """
+reference / then:validate:then
+reference / now:validate:now
+refit-exec / now:validate-refit-exec:now
+machine-first-model / now:validate-machine-first-model:now
+machine-split-spins / now:validate-machine-split-spins:now
+machine / now:validate-machine:now
+""".strip().splitlines()]
 
 
 def main():

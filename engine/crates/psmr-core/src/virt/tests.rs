@@ -145,10 +145,12 @@ fn spinners_jump_to_the_next_working_thread_instead_of_polling_each_other() {
     assert!(c.stats().handoffs < 20, "{:?}", c.stats());
 }
 
-#[test]
-fn a_woken_thread_resumes_at_the_wakers_clock_plus_the_wake_up() {
-    let c = Arc::new(Conductor::new(names(2), CostTable::reference()));
-    let resumed = std::sync::Mutex::new(0);
+/// Thread 0 blocks on a key; thread 1 makes a point of 1,000 ns and wakes
+/// it twice (the second time nobody waits). Thread 0's clock when it
+/// resumes, and thread 1's after each wake.
+fn wake_times(costs: CostTable) -> (u64, [u64; 2]) {
+    let c = Arc::new(Conductor::new(names(2), costs));
+    let (resumed, waker) = (std::sync::Mutex::new(0), std::sync::Mutex::new([0; 2]));
     let r = team(&c, 2, |i| {
         with_current(|h| {
             if i == 0 {
@@ -157,52 +159,44 @@ fn a_woken_thread_resumes_at_the_wakers_clock_plus_the_wake_up() {
             } else {
                 h.point(1_000);
                 assert_eq!(h.wake(42, false), 1);
+                let first = h.now();
                 assert_eq!(h.wake(42, false), 0, "nobody else waits");
+                *waker.lock().unwrap() = [first, h.now()];
             }
         });
     });
     assert!(r.iter().all(Option::is_none), "{r:?}");
-    let wake = CostTable::reference().wake_up;
-    assert_eq!(*resumed.lock().unwrap(), 1_000 + wake);
+    let t = (*resumed.lock().unwrap(), *waker.lock().unwrap());
+    t
+}
+
+#[test]
+fn a_woken_thread_resumes_at_the_wakers_clock_plus_the_wake_up() {
+    let (resumed, waker) = wake_times(CostTable::reference());
+    assert_eq!(resumed, 1_000 + CostTable::reference().wake_up);
+    assert_eq!(waker, [1_000; 2], "the reference's waker pays nothing");
 }
 
 #[test]
 fn the_waker_pays_its_part_of_a_wake_up_only_when_someone_wakes() {
-    let costs = CostTable {
-        wake_up: 5_000,
-        wake_notify: 700,
-        ..CostTable::reference()
-    };
-    let c = Arc::new(Conductor::new(names(2), costs));
-    let (resumed, waker) = (std::sync::Mutex::new(0), std::sync::Mutex::new(0));
-    let r = team(&c, 2, |i| {
-        with_current(|h| {
-            if i == 0 {
-                h.block(42, None);
-                *resumed.lock().unwrap() = h.now();
-            } else {
-                h.point(1_000);
-                assert_eq!(h.wake(42, false), 1);
-                assert_eq!(h.now(), 1_700, "the notify call is the waker's");
-                assert_eq!(h.wake(42, false), 0);
-                *waker.lock().unwrap() = h.now();
-            }
-        });
-    });
-    assert!(r.iter().all(Option::is_none), "{r:?}");
+    let mut costs = CostTable::reference();
+    costs.wake_up = 5_000;
+    costs.wake_notify = 700;
+    let (resumed, waker) = wake_times(costs);
     // The woken thread's latency counts from the notify's start.
-    assert_eq!(*resumed.lock().unwrap(), 1_000 + 5_000);
-    assert_eq!(*waker.lock().unwrap(), 1_700, "waking nobody is free");
+    assert_eq!(resumed, 1_000 + 5_000);
+    assert_eq!(
+        waker, [1_700; 2],
+        "the notify call is the waker's; waking nobody is free"
+    );
 }
 
 /// Thread 1 holds a mutex from 0 until it releases it at `release` (its
 /// clock); thread 0 tries at 100 and blocks. When thread 0 resumes.
 fn lock_waiter_resumes_at(release: u64, mutex_spins: u64) -> u64 {
-    let costs = CostTable {
-        mutex_spins,
-        spin: 10,
-        ..CostTable::reference()
-    };
+    let mut costs = CostTable::reference();
+    costs.mutex_spins = mutex_spins;
+    costs.spin = 10;
     let c = Arc::new(Conductor::new(names(2), costs));
     let m = Mutex::new(());
     let resumed = std::sync::Mutex::new(0);
