@@ -13,12 +13,26 @@ into the calibration set (the cost table's execution costs were fitted on
 them) and the validation set (never used for fitting: other scenarios, other
 workloads, other seeds).
 
-    scripts/bench-virtual-validate.py OUT_DIR
+    scripts/bench-virtual-validate.py OUT_DIR [--real-now REPS | --real-now-from FILE]
+        [--cost-table FILE]
 
 Writes OUT_DIR/validate.txt (one line per case: set family scenario label
 threads seed requests real_ops_s virtual_ops_s ratio real_load) and prints
 a markdown table. Env: PSMR (binary; default the release build under
 CARGO_TARGET_DIR or engine/target).
+
+--real-now REPS also runs every case on real threads now, with this build
+(the same scenario, seed, requests and threads; median of REPS runs; the
+1-minute load average before and after each case), and writes
+OUT_DIR/validate-real-now.txt with both real sides and both ratios: the
+quiet passes above were taken with older builds, so the model is also
+checked against the build it runs in. Only meaningful on a quiet machine.
+--real-now-from FILE reads those real medians back from an earlier
+validate-real-now.txt instead of running them again (to compare cost tables
+or model versions against the same real runs).
+
+--cost-table FILE runs the virtual side under that table (`psmr calibrate
+--json` writes one) instead of the reference; every row says so.
 """
 import io
 import json
@@ -35,6 +49,7 @@ DATA = os.path.join(ROOT, "docs/benchmarks/data")
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "engine/target"))
 PSMR = os.environ.get("PSMR", os.path.join(TARGET, "release/psmr"))
 TABLE = "reference cost table"
+COST_TABLE = None
 # The real passes ran on this 2-core machine: the model gets as many cores.
 MACHINE_CORES = 2
 QUIET = "late-epaxos-2026-11-23-quiet"
@@ -67,6 +82,8 @@ def virtual(scenario, label, threads, requests=None, seed=None):
         args += ["--requests", str(requests)]
     if seed is not None:
         args += ["--seed", str(seed)]
+    if COST_TABLE:
+        args += ["--cost-table", COST_TABLE]
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout.splitlines()
     for line in out[2:]:
         line = line.strip()
@@ -75,6 +92,20 @@ def virtual(scenario, label, threads, requests=None, seed=None):
                 raise SystemExit(f"unlabelled virtual row: {line}")
             return float(line[len(label):].split()[2])
     raise SystemExit(f"no row for {label} in {out}")
+
+
+def real_now(scenario, label, threads, requests, seed, reps):
+    """Median real throughput of `reps` runs now, and the load averages."""
+    args = [PSMR, "run", scenario, "--scheduler", label, "--threads", str(threads), "--no-trace",
+            "--json", "--requests", str(requests), "--seed", str(seed)]
+    before = os.getloadavg()[0]
+    got = []
+    for _ in range(reps):
+        rep = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+        if "mode" in rep:
+            raise SystemExit(f"a real run reported a mode: {rep['mode']}")
+        got.append(rep["runs"][0]["throughput_ops_s"])
+    return statistics.median(got), min(got), max(got), f"{before:.2f}-{os.getloadavg()[0]:.2f}"
 
 
 def cases():
@@ -124,13 +155,50 @@ def cases():
 
 
 def main():
-    out_dir = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp()
+    args = sys.argv[1:]
+    reps = 0
+    if "--real-now" in args:
+        i = args.index("--real-now")
+        reps = int(args[i + 1])
+        del args[i:i + 2]
+    global TABLE, COST_TABLE
+    if "--cost-table" in args:
+        i = args.index("--cost-table")
+        COST_TABLE = args[i + 1]
+        TABLE = f"cost table from {os.path.basename(COST_TABLE)}"
+        del args[i:i + 2]
+    earlier = {}
+    if "--real-now-from" in args:
+        i = args.index("--real-now-from")
+        for line in open(args[i + 1]):
+            if line.startswith("#"):
+                continue
+            c = line.split()
+            earlier[(c[2], c[3], c[4])] = (float(c[8]), float(c[9]), float(c[10]), c[-1])
+        reps = int(re.search(r"of (\d+)", open(args[i + 1]).readline()).group(1))
+        del args[i:i + 2]
+    out_dir = args[0] if args else tempfile.mkdtemp()
     os.makedirs(out_dir, exist_ok=True)
     rows = []
+    now_rows = []
     for kind, family, sc, label, t, seed, req, real, load in cases():
         v = virtual(sc, label, t, req, seed)
-        rows.append((kind, family, os.path.basename(sc).replace(".scenario", ""), label, t, seed, req,
-                     real, v, v / real, load))
+        name = os.path.basename(sc).replace(".scenario", "")
+        rows.append((kind, family, name, label, t, seed, req, real, v, v / real, load))
+        if reps:
+            med, lo, hi, now_load = earlier.get((name, label, str(t))) or real_now(
+                sc, label, t, req, seed, reps)
+            now_rows.append((kind, family, name, label, t, seed, req, real, med, lo, hi, v,
+                             v / real, v / med, now_load))
+    if reps:
+        with open(os.path.join(out_dir, "validate-real-now.txt"), "w") as f:
+            f.write(f"# set family scenario label threads seed requests real_then_ops_s "
+                    f"real_now_median_ops_s real_now_min real_now_max(of {reps}) "
+                    f"virtual_ops_s(model, {TABLE}) virtual/real_then virtual/real_now "
+                    "load1_before-after\n")
+            for r in now_rows:
+                f.write(" ".join(str(x) if not isinstance(x, float) else f"{x:.4g}" for x in r)
+                        + "\n")
     with open(os.path.join(out_dir, "validate.txt"), "w") as f:
         f.write("# set family scenario label threads seed requests real_ops_s "
                 f"virtual_ops_s(model, {TABLE}) virtual/real real_load1\n")
@@ -143,6 +211,14 @@ def main():
         mark = "" if 0.8 <= ratio <= 1.25 else " **out**"
         print(f"| {kind} | {family} | {sc} | {label} | {t} | {seed} | {real:,.0f} ({load}) | "
               f"{v:,.0f} | {ratio:.2f}{mark} |")
+    if reps:
+        print(f"\n| set | family | scenario | scheduler | threads | real then | real now (median of {reps}, "
+              f"load) | virtual (model, {TABLE}) | virtual / real now |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for kind, family, sc, label, t, _, _, real, med, lo, hi, v, _, rn, nl in now_rows:
+            mark = "" if 0.8 <= rn <= 1.25 else " **out**"
+            print(f"| {kind} | {family} | {sc} | {label} | {t} | {real:,.0f} | {med:,.0f} "
+                  f"({lo:,.0f}-{hi:,.0f}; {nl}) | {v:,.0f} | {rn:.2f}{mark} |")
 
 
 if __name__ == "__main__":

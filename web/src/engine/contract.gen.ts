@@ -199,6 +199,13 @@ export interface CostTable {
    * thread that gets a core another thread ran on last.
    */
   context_switch?: number;
+  /**
+   * The delivering thread's own work per delivery unit outside every
+   * synchronization point (making the request, admitting it, its
+   * trace event), paid at each `Deliverer::next`. 0 in the reference
+   * table.
+   */
+  deliver?: number;
   /** Fixed part of executing any request (the call, the log's slot). */
   execute_base: number;
   /** Moving a cache line written on another core. */
@@ -207,6 +214,13 @@ export interface CostTable {
   lock_contended: number;
   /** Taking a lock nobody holds. */
   lock_uncontended: number;
+  /**
+   * Spin iterations (each `spin`) a contended lock makes before it
+   * sleeps: a waiter released within them takes the lock without a
+   * wake-up (std's futex mutex spins 100 times). 0 in the reference
+   * table (every contended waiter sleeps and pays `wake_up`).
+   */
+  mutex_spins?: number;
   /** Handing an item to another thread through a queue. */
   queue_handoff: number;
   /**
@@ -222,7 +236,17 @@ export interface CostTable {
    * for one, before the modelled OS preempts it.
    */
   time_slice?: number;
-  /** From a notify (or unlock) to the woken thread running again. */
+  /**
+   * The waker's own part of a wake-up (the notify call: a futex wake
+   * system call and the interrupt it sends), paid by the waking thread
+   * when it wakes someone. 0 in the reference table (the woken thread
+   * pays the whole `wake_up`, the model's first version).
+   */
+  wake_notify?: number;
+  /**
+   * From a notify (or unlock) to the woken thread running again: the
+   * woken thread's clock becomes at least the waker's plus this.
+   */
   wake_up: number;
   /** One unit of application work (a list node walked, a key touched). */
   work_unit: number;

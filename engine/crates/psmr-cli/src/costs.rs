@@ -96,6 +96,7 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
             r.queue_handoff,
         ),
         ("wake_up", m.wake_up, t.wake_up, r.wake_up),
+        ("wake_notify", m.wake_notify, t.wake_notify, r.wake_notify),
         ("spin", m.spin, t.spin, r.spin),
         ("yield_now", m.yield_now, t.yield_now, r.yield_now),
         ("work_unit", m.work_unit, t.work_unit, r.work_unit),
@@ -109,14 +110,18 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
     let missed = rows.iter().any(|r| !r.1.is_finite());
     // Never measured: fitted on CBASE's scheduler cost (`CostTable::reference`).
     rows.push(("scan_step", f64::NAN, t.scan_step, r.scan_step));
-    // Never measured: the OS's switch and slice on oversubscribed cores.
+    // Never measured here: needs a run's delivery loop (virtual.md).
+    rows.push(("deliver", f64::NAN, t.deliver, r.deliver));
+    // std's constant, not measured (a count of spins, not ns).
+    rows.push(("mutex_spins", f64::NAN, t.mutex_spins, r.mutex_spins));
+    // Measured on Linux only (two threads pinned to one CPU).
     rows.push((
         "context_switch",
-        f64::NAN,
+        m.context_switch,
         t.context_switch,
         r.context_switch,
     ));
-    rows.push(("time_slice", f64::NAN, t.time_slice, r.time_slice));
+    rows.push(("time_slice", m.time_slice, t.time_slice, r.time_slice));
     let cells: Vec<Vec<String>> = rows
         .into_iter()
         .map(|(name, measured, ns, reference)| {

@@ -18,6 +18,27 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
     psmr(&all)
 }
 
+/// The JSON report of 300 requests of quickstart's sequential run on 2
+/// virtual cores, under the cost table file `table` or the reference.
+fn sequential_300(table: Option<&std::path::Path>) -> serde_json::Value {
+    let mut args = vec![
+        "--virtual-cores",
+        "2",
+        "--requests",
+        "300",
+        "--no-trace",
+        "--scheduler",
+        "sequential",
+        "--json",
+    ];
+    if let Some(p) = table {
+        args.extend(["--cost-table", p.to_str().unwrap()]);
+    }
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(0), "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
 /// A file of this test run's own.
 fn temp(name: &str) -> std::path::PathBuf {
     temp_dir("psmr-virtual-tests").join(name)
@@ -89,23 +110,9 @@ fn a_cost_table_file_is_used_and_named_in_the_label() {
     table["table"]["execute_base"] = 5_000.into();
     let path = temp("calibrated.json");
     std::fs::write(&path, table.to_string()).unwrap();
-    let args = [
-        "--virtual-cores",
-        "2",
-        "--requests",
-        "300",
-        "--no-trace",
-        "--scheduler",
-        "sequential",
-        "--json",
-        "--cost-table",
-        path.to_str().unwrap(),
-    ];
-    let (code, out, err) = run(&args);
-    assert_eq!(code, Some(0), "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = sequential_300(Some(&path));
     let label = format!("virtual 2 cores (model, calibrated on {where_}, {when})");
-    assert_eq!(v["mode"]["virtual"]["label"], label.as_str(), "{out}");
+    assert_eq!(v["mode"]["virtual"]["label"], label.as_str(), "{v}");
     assert_eq!(v["runs"][0]["mode_label"], label.as_str());
     // 300 requests of at least 5 us each in virtual time: at most 200,000
     // ops/s, far below the reference table's.
@@ -127,6 +134,26 @@ fn a_cost_table_file_is_used_and_named_in_the_label() {
 }
 
 #[test]
+fn the_delivering_threads_own_work_is_charged_per_request() {
+    // The reference table charges nothing for it; a table that charges
+    // 10 us per delivery makes a sequential run (which delivers and
+    // executes on one thread) at most 100,000 ops/s.
+    let ops = |path: Option<&std::path::Path>| {
+        sequential_300(path)["runs"][0]["throughput_ops_s"]
+            .as_f64()
+            .unwrap()
+    };
+    let mut table = serde_json::to_value(psmr_core::virt::CostTable::reference()).unwrap();
+    assert_eq!(table["deliver"], 0);
+    table["deliver"] = 10_000.into();
+    let path = temp("deliver.json");
+    std::fs::write(&path, table.to_string()).unwrap();
+    let (reference, charged) = (ops(None), ops(Some(&path)));
+    assert!(reference > 100_000.0, "{reference}");
+    assert!(charged <= 100_000.0, "{charged}");
+}
+
+#[test]
 fn calibrate_prints_every_kind_beside_the_reference() {
     let (code, out, err) = psmr(&["calibrate", "--ms-per-kind", "2"]);
     assert_eq!(code, Some(0), "{err}");
@@ -142,6 +169,11 @@ fn calibrate_prints_every_kind_beside_the_reference() {
         "yield_now",
         "work_unit",
         "execute_base",
+        "wake_notify",
+        "deliver",
+        "mutex_spins",
+        "context_switch",
+        "time_slice",
     ] {
         let row = out
             .lines()

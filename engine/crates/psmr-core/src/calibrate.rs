@@ -22,16 +22,20 @@ use crate::threads::ThreadHost;
 use crate::virt::sync::{Condvar, Mutex};
 use crate::virt::CostTable;
 
+/// Spins of std's futex mutex before it sleeps
+/// (`library/std/src/sys/sync/mutex/futex.rs`, `spin`).
+pub const STD_MUTEX_SPINS: u64 = 100;
+
 /// How long to measure.
 #[derive(Clone, Copy, Debug)]
 pub struct Calibration {
-    /// Wall time spent on each of the ten kinds, in ms (the whole
-    /// calibration takes about ten times this).
+    /// Wall time spent on each measurement, in ms (the whole calibration
+    /// takes about ten times this; the time slice at least 50 ms).
     pub per_kind_ms: u64,
 }
 
 impl Default for Calibration {
-    /// About 2 s in all.
+    /// About 2.3 s in all.
     fn default() -> Self {
         Calibration { per_kind_ms: 200 }
     }
@@ -48,16 +52,25 @@ pub struct Measured {
     pub line_transfer: f64,
     pub queue_handoff: f64,
     pub wake_up: f64,
+    /// The waker's part of `wake_up`: the notify call itself (measured
+    /// in the same ping-pong as `wake_up`).
+    pub wake_notify: f64,
     pub spin: f64,
     pub yield_now: f64,
     pub work_unit: f64,
     pub execute_base: f64,
+    /// Handing one core from a thread to another (Linux only: the two
+    /// threads are pinned to one CPU; `NAN` elsewhere, e.g. in wasm).
+    pub context_switch: f64,
+    /// How long the OS lets a thread keep a core another thread waits
+    /// for (Linux only, as `context_switch`).
+    pub time_slice: f64,
 }
 
 impl Measured {
     /// The table: each cost rounded to whole nanoseconds, at least 1 (a
     /// free point would let a wait loop spin without its clock moving); a
-    /// kind not measured (and `scan_step`, `context_switch`, `time_slice`, never measured) keeps the
+    /// kind not measured (and `scan_step`, never measured) keeps the
     /// reference table's value.
     pub fn table(&self) -> CostTable {
         let r = CostTable::reference();
@@ -75,6 +88,13 @@ impl Measured {
             line_transfer: ns(self.line_transfer, r.line_transfer),
             queue_handoff: ns(self.queue_handoff, r.queue_handoff),
             wake_up: ns(self.wake_up, r.wake_up),
+            wake_notify: ns(self.wake_notify, r.wake_notify),
+            // Not measured here: it needs a run's delivery loop
+            // (docs/benchmarks/virtual.md measures it on real runs).
+            deliver: r.deliver,
+            // std's futex mutex (natively and in wasm with atomics) spins
+            // 100 times before it sleeps: its constant, not measured.
+            mutex_spins: STD_MUTEX_SPINS,
             spin: ns(self.spin, r.spin),
             yield_now: ns(self.yield_now, r.yield_now),
             work_unit: ns(self.work_unit, r.work_unit),
@@ -82,10 +102,8 @@ impl Measured {
             // Not measured here: a step of a scheduler's own search is
             // fitted on CBASE's scheduler cost (see `CostTable::reference`).
             scan_step: r.scan_step,
-            // Not measured either: the OS's switch and slice (the
-            // reference values, see `CostTable::reference`).
-            context_switch: r.context_switch,
-            time_slice: r.time_slice,
+            context_switch: ns(self.context_switch, r.context_switch),
+            time_slice: ns(self.time_slice, r.time_slice),
         }
     }
 }
@@ -98,17 +116,22 @@ pub fn calibrate(host: &ThreadHost, cal: Calibration) -> Result<Measured, String
     }
     let ms = cal.per_kind_ms.max(1);
     let (work_unit, execute_base) = list_walk(ms);
+    let yield_now = yield_now(ms);
+    let (wake_up, wake_notify) = wake_up_and_notify(host, ms)?;
     Ok(Measured {
         lock_uncontended: lock_uncontended(ms),
         lock_contended: lock_contended(host, ms)?,
         atomic_rmw: atomic_rmw(ms),
         line_transfer: line_transfer(host, ms)?,
         queue_handoff: queue_handoff(host, ms)?,
-        wake_up: wake_up(host, ms)?,
+        wake_up,
+        wake_notify,
         spin: spin(ms),
-        yield_now: yield_now(ms),
+        yield_now,
         work_unit,
         execute_base,
+        context_switch: context_switch(host, ms, yield_now)?,
+        time_slice: time_slice(host, ms)?,
     })
 }
 
@@ -374,47 +397,252 @@ fn queue_handoff(host: &ThreadHost, ms: u64) -> Result<f64, String> {
     pair(host, &stop, partner, driver)
 }
 
+/// The partner of a condition-variable ping-pong: wait until `turn` is
+/// odd (the driver's move), make it even and notify back; until `stop`.
+fn answer_wakes(turn: &Mutex<u64>, cv: &Condvar, stop: &AtomicBool) {
+    let mut want = 1;
+    let mut g = turn.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        while *g != want {
+            // Relaxed: `stop` only ends the loop; a timed wait sees it
+            // within 10 ms even if no notify follows.
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let (ng, _) = cv
+                .wait_timeout(g, std::time::Duration::from_millis(10))
+                .unwrap_or_else(|p| p.into_inner());
+            g = ng;
+        }
+        *g += 1;
+        want += 2;
+        cv.notify_all();
+    }
+}
+
 /// Condition-variable ping-pong: each round wakes the partner and is woken
 /// back, two wake-ups (a futex wake and a switch to the woken thread).
-fn wake_up(host: &ThreadHost, ms: u64) -> Result<f64, String> {
+/// Returns the wake-up (half the fastest batch's round: a wake-up goes
+/// through the OS scheduler by nature, so no batch is discarded as too
+/// slow) and the waker's part of it, the driver's notify calls alone,
+/// each made while the partner waits (the median batch's mean: a notify
+/// racing with the partner's going to sleep finds no one to wake and is
+/// cheap, so the fastest batch would under-read it).
+fn wake_up_and_notify(host: &ThreadHost, ms: u64) -> Result<(f64, f64), String> {
+    const ROUNDS: u64 = 200;
     let turn = Mutex::new(0u64);
     let cv = Condvar::new();
     let stop = AtomicBool::new(false);
-    let partner = || {
-        let mut want = 1;
-        let mut g = turn.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            while *g != want {
-                // Relaxed: `stop` only ends the loop; the driver notifies
-                // after raising it (see `pair`'s caller below).
-                if stop.load(Ordering::Relaxed) {
-                    return;
+    // The notify's result, as f64 bits (the driver returns the wake-up).
+    let notify = AtomicU64::new(f64::NAN.to_bits());
+    let partner = || answer_wakes(&turn, &cv, &stop);
+    let driver = || {
+        let end = now_ns() + (ms / 2).max(1) * 1_000_000;
+        let (mut rounds, mut notifies) = (Vec::new(), Vec::new());
+        let mut i = 0u64;
+        while rounds.len() < 3 || now_ns() < end {
+            let (start, mut notify_ns) = (now_ns(), 0u64);
+            for _ in 0..ROUNDS {
+                // Notify under the lock, as the schedulers do: the woken
+                // thread then also waits for the lock (a wake-up in the
+                // model is followed by its re-lock, see `Condvar::wait`).
+                let mut g = turn.lock().unwrap_or_else(|p| p.into_inner());
+                *g = 2 * i + 1;
+                let t = now_ns();
+                cv.notify_all();
+                notify_ns += now_ns() - t;
+                while *g != 2 * i + 2 {
+                    g = cv.wait(g).unwrap_or_else(|p| p.into_inner());
                 }
-                let (ng, _) = cv
-                    .wait_timeout(g, std::time::Duration::from_millis(10))
-                    .unwrap_or_else(|p| p.into_inner());
-                g = ng;
+                i += 1;
             }
-            *g += 1;
-            want += 2;
-            cv.notify_all();
+            rounds.push((now_ns() - start) as f64 / ROUNDS as f64);
+            notifies.push(notify_ns as f64 / ROUNDS as f64);
+        }
+        rounds.sort_by(f64::total_cmp);
+        notifies.sort_by(f64::total_cmp);
+        // Relaxed: read after `pair` returns, which joined this thread.
+        notify.store(notifies[notifies.len() / 2].to_bits(), Ordering::Relaxed);
+        rounds[0] / 2.0
+    };
+    let up = pair(host, &stop, partner, driver)?;
+    Ok((up, f64::from_bits(notify.load(Ordering::Relaxed))))
+}
+
+/// Run `partner` and `driver` as [`pair`] does, both pinned to one CPU
+/// (the first the driver may run on), so that they time-share one core;
+/// each thread's affinity is restored before it returns (the pool's
+/// threads run later work). `NAN` where threads cannot be pinned (not
+/// Linux, or the OS refused).
+fn pinned_pair<P, D>(
+    host: &ThreadHost,
+    stop: &AtomicBool,
+    partner: P,
+    driver: D,
+) -> Result<f64, String>
+where
+    P: Fn() + Sync,
+    D: FnOnce() -> f64 + Send,
+{
+    let Some(cpu) = pin::first_cpu() else {
+        return Ok(f64::NAN);
+    };
+    let ready = AtomicBool::new(false);
+    pair(
+        host,
+        stop,
+        || {
+            let old = pin::pin_to(cpu);
+            // Release/Acquire: the driver starts timing only once the
+            // partner is pinned (it then shares the driver's core).
+            ready.store(true, Ordering::Release);
+            if old.is_some() {
+                partner();
+            }
+            pin::restore(old);
+        },
+        || {
+            let old = pin::pin_to(cpu);
+            let partner_pinned = spin_until(stop, || ready.load(Ordering::Acquire));
+            let r = if old.is_some() && partner_pinned {
+                driver()
+            } else {
+                f64::NAN
+            };
+            pin::restore(old);
+            r
+        },
+    )
+}
+
+/// Two threads on one core, each yielding in a loop: every yield of the
+/// driver's switches to the partner, whose yield switches back. One
+/// driver yield is then two yields and two switches; less the yield alone
+/// (`yield_now`, nobody else runnable), half of it is one switch.
+fn context_switch(host: &ThreadHost, ms: u64, yield_alone: f64) -> Result<f64, String> {
+    let stop = AtomicBool::new(false);
+    let partner = || {
+        // Relaxed: `stop` only ends the loop.
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::yield_now();
         }
     };
     let driver = || {
-        // Not `fastest_batch`: a wake-up goes through the OS scheduler by
-        // nature; its fastest batch is the measurement however slow.
-        let b = timed_rounds(ms / 2, 200, |i| {
-            let mut g = turn.lock().unwrap_or_else(|p| p.into_inner());
-            *g = 2 * i + 1;
-            cv.notify_all();
-            while *g != 2 * i + 2 {
-                g = cv.wait(g).unwrap_or_else(|p| p.into_inner());
+        let both = fastest(ms, |n| {
+            for _ in 0..n {
+                std::thread::yield_now();
             }
-            true
         });
-        b.first().copied().unwrap_or(f64::NAN) / 2.0
+        (both / 2.0 - yield_alone).max(1.0)
     };
-    pair(host, &stop, partner, driver)
+    pinned_pair(host, &stop, partner, driver)
+}
+
+/// A wall-clock gap this long in a thread's tight loop of clock readings
+/// is a time it did not run: no interrupt handler takes 50 us.
+const OFF_CORE_NS: u64 = 50_000;
+
+/// Two busy threads on one core: the driver reads the clock in a tight
+/// loop and cuts its time into the stretches it ran between gaps
+/// ([`OFF_CORE_NS`]) when the partner had the core. The median stretch is
+/// the OS's slice (the first stretch, begun before the partner was
+/// there, and the last, cut by the end, do not count); `NAN` if fewer
+/// than three whole stretches fit in `ms` (a slice longer than a third
+/// of it).
+fn time_slice(host: &ThreadHost, ms: u64) -> Result<f64, String> {
+    let stop = AtomicBool::new(false);
+    let partner = || {
+        // Relaxed: `stop` only ends the loop.
+        while !stop.load(Ordering::Relaxed) {
+            std::hint::spin_loop();
+        }
+    };
+    let driver = || {
+        let end = now_ns() + ms.max(50) * 1_000_000;
+        let (mut start, mut last) = (now_ns(), now_ns());
+        let mut stretches = Vec::new();
+        while last < end {
+            let t = now_ns();
+            if t - last > OFF_CORE_NS {
+                stretches.push((last - start) as f64);
+                start = t;
+            }
+            last = t;
+        }
+        if stretches.len() < 4 {
+            return f64::NAN;
+        }
+        let mut whole = stretches.split_off(1);
+        whole.sort_by(f64::total_cmp);
+        whole[whole.len() / 2]
+    };
+    pinned_pair(host, &stop, partner, driver)
+}
+
+/// Pinning the calling thread to one CPU (Linux's `sched_setaffinity`).
+#[cfg(target_os = "linux")]
+mod pin {
+    use std::mem::{size_of, zeroed};
+
+    pub type Mask = libc::cpu_set_t;
+
+    /// The calling thread's allowed CPUs.
+    fn mask() -> Option<Mask> {
+        // SAFETY: `cpu_set_t` is plain bits, valid when zeroed; the call
+        // writes at most `size_of::<Mask>()` bytes into it.
+        unsafe {
+            let mut m: Mask = zeroed();
+            (libc::sched_getaffinity(0, size_of::<Mask>(), &mut m) == 0).then_some(m)
+        }
+    }
+
+    /// The lowest CPU the calling thread may run on.
+    pub fn first_cpu() -> Option<usize> {
+        let m = mask()?;
+        // SAFETY: `CPU_ISSET` reads the mask within its size.
+        (0..libc::CPU_SETSIZE as usize).find(|&c| unsafe { libc::CPU_ISSET(c, &m) })
+    }
+
+    /// Pin the calling thread to `cpu`; its previous mask, to restore.
+    pub fn pin_to(cpu: usize) -> Option<Mask> {
+        let old = mask()?;
+        // SAFETY: as in `mask`; `CPU_SET` writes within the mask's size
+        // (`cpu` < `CPU_SETSIZE`, from `first_cpu`), and the call only
+        // reads `size_of::<Mask>()` bytes.
+        unsafe {
+            let mut one: Mask = zeroed();
+            libc::CPU_SET(cpu, &mut one);
+            (libc::sched_setaffinity(0, size_of::<Mask>(), &one) == 0).then_some(old)
+        }
+    }
+
+    /// Give the calling thread its previous mask back.
+    pub fn restore(old: Option<Mask>) {
+        if let Some(m) = old {
+            // SAFETY: reads `size_of::<Mask>()` bytes of a valid mask. A
+            // failure leaves the thread pinned, which only slows it.
+            unsafe {
+                libc::sched_setaffinity(0, size_of::<Mask>(), &m);
+            }
+        }
+    }
+}
+
+/// No pinning outside Linux (the browser has no way to ask): the kinds
+/// that need it are not measured.
+#[cfg(not(target_os = "linux"))]
+mod pin {
+    pub struct Mask;
+
+    pub fn first_cpu() -> Option<usize> {
+        None
+    }
+
+    pub fn pin_to(_cpu: usize) -> Option<Mask> {
+        None
+    }
+
+    pub fn restore(_old: Option<Mask>) {}
 }
 
 #[cfg(test)]
@@ -443,6 +671,7 @@ mod tests {
             ("lock_uncontended", m.lock_uncontended),
             ("atomic_rmw", m.atomic_rmw),
             ("wake_up", m.wake_up),
+            ("wake_notify", m.wake_notify),
             ("spin", m.spin),
             ("yield_now", m.yield_now),
         ] {
@@ -454,6 +683,18 @@ mod tests {
             m.work_unit.is_finite() && m.execute_base.is_finite(),
             "{m:?}"
         );
+        // Pinned kinds: measured on Linux (NAN elsewhere). No bound on the
+        // slice: other processes on the pinned CPU cut the driver's
+        // stretches short on a loaded machine.
+        if cfg!(target_os = "linux") {
+            assert!(
+                m.context_switch.is_nan() || m.context_switch >= 1.0,
+                "{m:?}"
+            );
+            assert!(m.time_slice.is_nan() || m.time_slice > 0.0, "{m:?}");
+        } else {
+            assert!(m.context_switch.is_nan() && m.time_slice.is_nan());
+        }
         // A wake-up (a switch between threads) costs more than one atomic.
         assert!(t.wake_up > t.atomic_rmw, "{t:?}");
         assert!(t.spin >= 1 && t.work_unit >= 1, "{t:?}");

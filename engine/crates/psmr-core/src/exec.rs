@@ -562,6 +562,14 @@ impl Deliverer<'_, '_> {
         }
         let d = self.next;
         self.next += 1;
+        // Virtual cores: the deliverer's own work for this unit (local
+        // work, no point; nothing when the table charges 0).
+        virt::with_current(|h| {
+            let ns = h.costs().deliver;
+            if ns > 0 {
+                h.advance(ns);
+            }
+        });
         let now = rec.admission_now();
         let events = ctx.stream.kind() == StreamKind::Events;
         for r in ctx.stream.delivery(d) {

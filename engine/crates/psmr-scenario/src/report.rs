@@ -42,7 +42,8 @@ pub enum RunMode {
     #[default]
     Real,
     /// On virtual cores under a conductor: a model's numbers.
-    Virtual(VirtualMode),
+    // Boxed: the cost table makes it far larger than `Real`.
+    Virtual(Box<VirtualMode>),
 }
 
 /// A virtual run's cores, cost table and where the table came from.
@@ -63,12 +64,12 @@ pub struct VirtualMode {
 impl RunMode {
     /// A run on `cores` virtual cores under `costs`.
     pub fn virtual_run(cores: usize, costs: &Costs) -> Self {
-        RunMode::Virtual(VirtualMode {
+        RunMode::Virtual(Box::new(VirtualMode {
             cores,
             cost_table: costs.table,
             source: costs.source.clone(),
             label: costs.label(cores),
-        })
+        }))
     }
     pub fn is_real(&self) -> bool {
         matches!(self, RunMode::Real)

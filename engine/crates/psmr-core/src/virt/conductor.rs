@@ -544,12 +544,33 @@ impl Conductor {
 
     /// Wake the threads blocked on `key` (the oldest one, or all): each
     /// becomes runnable at the latest of its own clock and `me`'s plus the
-    /// wake-up cost. No hand-off: the woken are never earlier than `me`.
+    /// wake-up cost; `me` pays `wake_notify` (the notify call) if anyone
+    /// woke. No hand-off: the woken are never earlier than `me` (the
+    /// woken's time is at least the waker's after its own part).
     /// Returns how many woke.
     pub fn wake(&self, me: usize, key: usize, all: bool) -> usize {
+        self.wake_as(me, key, all, false)
+    }
+
+    /// An unlock waking the oldest thread blocked on the mutex `key`. A
+    /// contended lock spins before it sleeps (`mutex_spins` iterations of
+    /// the table; std's futex mutex makes 100): a waiter that blocked at
+    /// most that many `spin`s before this release was still spinning, so it
+    /// takes the lock at the release plus a `line_transfer`, and nobody
+    /// pays a wake-up. Later than that (always, with `mutex_spins` 0) it
+    /// was asleep: as [`Conductor::wake`].
+    pub fn wake_lock_waiter(&self, me: usize, key: usize) -> usize {
+        self.wake_as(me, key, false, true)
+    }
+
+    fn wake_as(&self, me: usize, key: usize, all: bool, mutex: bool) -> usize {
         let mut st = self.lock();
-        let at = st.clock[me].saturating_add(self.costs.wake_up);
+        let now = st.clock[me];
+        let (woken_part, waker_part) = (self.costs.wake_up, self.costs.wake_notify);
+        let slept_at = now.saturating_add(woken_part.max(waker_part));
+        let spin_window = self.costs.mutex_spins.saturating_mul(self.costs.spin);
         let mut woken = 0;
+        let mut slept = false;
         loop {
             let oldest = (0..st.status.len())
                 .filter_map(|i| match st.status[i] {
@@ -559,6 +580,15 @@ impl Conductor {
                 .min();
             let Some((_, i)) = oldest else { break };
             st.status[i] = Status::Runnable;
+            let spinning = mutex
+                && self.costs.mutex_spins > 0
+                && now.saturating_sub(st.clock[i]) <= spin_window;
+            let at = if spinning {
+                now.saturating_add(self.costs.line_transfer)
+            } else {
+                slept = true;
+                slept_at
+            };
             st.clock[i] = st.clock[i].max(at);
             woken += 1;
             if !all {
@@ -567,6 +597,10 @@ impl Conductor {
         }
         if woken > 0 {
             st.spinning[me] = false;
+        }
+        if slept {
+            // Local work of the waker (rule 7): no reschedule.
+            st.clock[me] = now.saturating_add(waker_part);
         }
         woken
     }

@@ -24,8 +24,27 @@ pub struct CostTable {
     pub line_transfer: u64,
     /// Handing an item to another thread through a queue.
     pub queue_handoff: u64,
-    /// From a notify (or unlock) to the woken thread running again.
+    /// From a notify (or unlock) to the woken thread running again: the
+    /// woken thread's clock becomes at least the waker's plus this.
     pub wake_up: u64,
+    /// The waker's own part of a wake-up (the notify call: a futex wake
+    /// system call and the interrupt it sends), paid by the waking thread
+    /// when it wakes someone. 0 in the reference table (the woken thread
+    /// pays the whole `wake_up`, the model's first version).
+    #[serde(default)]
+    pub wake_notify: u64,
+    /// The delivering thread's own work per delivery unit outside every
+    /// synchronization point (making the request, admitting it, its
+    /// trace event), paid at each `Deliverer::next`. 0 in the reference
+    /// table.
+    #[serde(default)]
+    pub deliver: u64,
+    /// Spin iterations (each `spin`) a contended lock makes before it
+    /// sleeps: a waiter released within them takes the lock without a
+    /// wake-up (std's futex mutex spins 100 times). 0 in the reference
+    /// table (every contended waiter sleeps and pays `wake_up`).
+    #[serde(default)]
+    pub mutex_spins: u64,
     /// One busy-wait iteration (`spin_loop`).
     pub spin: u64,
     /// One yield to the OS scheduler.
@@ -74,6 +93,11 @@ impl CostTable {
             line_transfer: 80,
             queue_handoff: 50,
             wake_up: 3_000,
+            // Not charged by the reference (the model's first versions);
+            // a calibrated table measures them (docs/benchmarks/virtual.md).
+            wake_notify: 0,
+            deliver: 0,
+            mutex_spins: 0,
             spin: 10,
             yield_now: 300,
             work_unit: 2,

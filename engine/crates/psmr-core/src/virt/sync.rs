@@ -149,7 +149,7 @@ impl<T: ?Sized> MutexGuard<'_, T> {
             with_current(|h| {
                 h.conductor.release_lock(h.me, key);
                 if h.conductor.has_waiters(key) {
-                    h.wake(key, false);
+                    h.conductor.wake_lock_waiter(h.me, key);
                 }
             });
         }

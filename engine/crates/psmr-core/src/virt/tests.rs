@@ -145,10 +145,12 @@ fn spinners_jump_to_the_next_working_thread_instead_of_polling_each_other() {
     assert!(c.stats().handoffs < 20, "{:?}", c.stats());
 }
 
-#[test]
-fn a_woken_thread_resumes_at_the_wakers_clock_plus_the_wake_up() {
-    let c = Arc::new(Conductor::new(names(2), CostTable::reference()));
-    let resumed = std::sync::Mutex::new(0);
+/// Thread 0 blocks on a key; thread 1 makes a point of 1,000 ns and wakes
+/// it twice (the second time nobody waits). Thread 0's clock when it
+/// resumes, and thread 1's after each wake.
+fn wake_times(costs: CostTable) -> (u64, [u64; 2]) {
+    let c = Arc::new(Conductor::new(names(2), costs));
+    let (resumed, waker) = (std::sync::Mutex::new(0), std::sync::Mutex::new([0; 2]));
     let r = team(&c, 2, |i| {
         with_current(|h| {
             if i == 0 {
@@ -157,13 +159,80 @@ fn a_woken_thread_resumes_at_the_wakers_clock_plus_the_wake_up() {
             } else {
                 h.point(1_000);
                 assert_eq!(h.wake(42, false), 1);
+                let first = h.now();
                 assert_eq!(h.wake(42, false), 0, "nobody else waits");
+                *waker.lock().unwrap() = [first, h.now()];
             }
         });
     });
     assert!(r.iter().all(Option::is_none), "{r:?}");
-    let wake = CostTable::reference().wake_up;
-    assert_eq!(*resumed.lock().unwrap(), 1_000 + wake);
+    let t = (*resumed.lock().unwrap(), *waker.lock().unwrap());
+    t
+}
+
+#[test]
+fn a_woken_thread_resumes_at_the_wakers_clock_plus_the_wake_up() {
+    let (resumed, waker) = wake_times(CostTable::reference());
+    assert_eq!(resumed, 1_000 + CostTable::reference().wake_up);
+    assert_eq!(waker, [1_000; 2], "the reference's waker pays nothing");
+}
+
+#[test]
+fn the_waker_pays_its_part_of_a_wake_up_only_when_someone_wakes() {
+    let mut costs = CostTable::reference();
+    costs.wake_up = 5_000;
+    costs.wake_notify = 700;
+    let (resumed, waker) = wake_times(costs);
+    // The woken thread's latency counts from the notify's start.
+    assert_eq!(resumed, 1_000 + 5_000);
+    assert_eq!(
+        waker, [1_700; 2],
+        "the notify call is the waker's; waking nobody is free"
+    );
+}
+
+/// Thread 1 holds a mutex from 0 until it releases it at `release` (its
+/// clock); thread 0 tries at 100 and blocks. When thread 0 resumes.
+fn lock_waiter_resumes_at(release: u64, mutex_spins: u64) -> u64 {
+    let mut costs = CostTable::reference();
+    costs.mutex_spins = mutex_spins;
+    costs.spin = 10;
+    let c = Arc::new(Conductor::new(names(2), costs));
+    let m = Mutex::new(());
+    let resumed = std::sync::Mutex::new(0);
+    let r = team(&c, 2, |i| {
+        if i == 1 {
+            let g = m.lock().unwrap();
+            // A point inside the critical section: thread 0 (earlier)
+            // runs, finds the lock held and blocks on it.
+            point(|_| 200);
+            with_current(|h| h.advance(release.saturating_sub(h.now())));
+            drop(g);
+        } else {
+            point(|_| 100);
+            drop(m.lock().unwrap());
+            *resumed.lock().unwrap() = now().unwrap();
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    let t = *resumed.lock().unwrap();
+    t
+}
+
+#[test]
+fn a_lock_waiter_released_within_its_spins_takes_the_lock_without_a_wake_up() {
+    let r = CostTable::reference();
+    // 100 spins of 10 ns: a release 500 ns after the waiter blocked finds
+    // it spinning (the lock's line moves, no wake-up).
+    let spun = lock_waiter_resumes_at(700, 100);
+    assert!(spun < 700 + r.wake_up, "{spun}");
+    assert!(spun >= 700 + r.line_transfer, "{spun}");
+    // Released 5 us later it had gone to sleep: a wake-up.
+    let slept = lock_waiter_resumes_at(5_000, 100);
+    assert!(slept >= 5_000 + r.wake_up, "{slept}");
+    // The reference table (mutex_spins 0): every contended waiter sleeps.
+    let reference = lock_waiter_resumes_at(700, 0);
+    assert!(reference >= 700 + r.wake_up, "{reference}");
 }
 
 #[test]
