@@ -211,7 +211,8 @@ function Found({ track, variant }: { track: Track; variant: BrokenVariant }) {
         )}
       </p>
       <p className="break-it-meta muted">
-        Schedule {found.schedule} of {tried} tried, {v ? modelLabel(v) : 'virtual cores (model)'}; replay token{' '}
+        {found.schedule < 0 ? 'A shared find' : `Schedule ${found.schedule} of ${tried} tried`},{' '}
+        {v ? modelLabel(v) : 'virtual cores (model)'}; replay token{' '}
         <code data-testid="breakit-token">{found.token}</code> <ShareFind track={track} variant={variant} />
       </p>
     </div>
