@@ -61,7 +61,9 @@ export function BreakIt() {
   if (!track || variants.length === 0) return null;
   // A break-it lesson keeps it open; otherwise the toggle does, or what it is doing.
   if (!open && !steps && phase === 'idle') return null;
-  const variant = variants.find((v) => v.name === pick) ?? variants[0];
+  // Until one is picked, the find on screen's fault (a shared find opens with it), else the first.
+  const chosen = pick ?? (showing ? asked?.fault : null);
+  const variant = variants.find((v) => v.name === chosen) ?? variants[0];
   const busy = phase === 'exploring' || phase === 'replaying';
   const find = () => {
     const st = breakItStore.getState();
