@@ -60,6 +60,8 @@ async function expectPairShown(
   const guardLine = page.getByTestId("pseudo-guard-line");
   await expect(guardLine).toHaveCount(1);
   await expect(guardLine).toContainText(line);
+  // Scrolled into view in the listing when the find opened (not below its fold).
+  await expect.poll(() => fullyVisible(guardLine)).toBe(true);
   for (const id of ["breakit-sentence", "breakit-guard", "breakit-lanes"])
     expect(await fullyVisible(page.getByTestId(id)), id).toBe(true);
   for (const chip of await chips.all())
@@ -78,6 +80,7 @@ async function start(page: Page) {
 
 test("the Break it lesson finds early's bad interleaving without its barrier", async ({
   page,
+  context,
 }, info: TestInfo) => {
   test.setTimeout(300_000);
   await start(page);
@@ -89,6 +92,28 @@ test("the Break it lesson finds early's bad interleaving without its barrier", a
   // The share link holds the token.
   await page.getByTestId("breakit-share").click();
   await expect(page.getByTestId("breakit-link")).toHaveValue(/scenario=/);
+  const url = await page.getByTestId("breakit-link").inputValue();
+
+  // Someone else opens it: the find replays and the bar reopens on it, the fault chosen.
+  const other = await context.newPage();
+  await other.setViewportSize({ width: 1280, height: 720 });
+  await other.goto(url);
+  await expect(other.getByTestId("breakit-found")).toBeVisible({
+    timeout: 120_000,
+  });
+  await expect(other.getByTestId("breakit-variant")).toHaveValue(
+    "early-no-barrier",
+  );
+  await expect(other.getByTestId("breakit-sentence")).toHaveText(
+    (await page.getByTestId("breakit-sentence").textContent()) ?? "",
+  );
+  await expect(other.getByTestId("breakit-guard")).toContainText(
+    "barrier[c].await()",
+  );
+  await expect(other.getByTestId("pseudo-guard-line")).toHaveCount(1);
+  await expect(other.getByTestId("breakit-token")).toHaveText(
+    (await page.getByTestId("breakit-token").textContent()) ?? "",
+  );
 });
 
 test("break-it on work stealing: a stealer that ignores the flags", async ({

@@ -61,7 +61,9 @@ export function BreakIt() {
   if (!track || variants.length === 0) return null;
   // A break-it lesson keeps it open; otherwise the toggle does, or what it is doing.
   if (!open && !steps && phase === 'idle') return null;
-  const variant = variants.find((v) => v.name === pick) ?? variants[0];
+  // Until one is picked, the find on screen's fault (a shared find opens with it), else the first.
+  const chosen = pick ?? (showing ? asked?.fault : null);
+  const variant = variants.find((v) => v.name === chosen) ?? variants[0];
   const busy = phase === 'exploring' || phase === 'replaying';
   const find = () => {
     const st = breakItStore.getState();
@@ -211,7 +213,8 @@ function Found({ track, variant }: { track: Track; variant: BrokenVariant }) {
         )}
       </p>
       <p className="break-it-meta muted">
-        Schedule {found.schedule} of {tried} tried, {v ? modelLabel(v) : 'virtual cores (model)'}; replay token{' '}
+        {found.schedule < 0 ? 'A shared find' : `Schedule ${found.schedule} of ${tried} tried`},{' '}
+        {v ? modelLabel(v) : 'virtual cores (model)'}; replay token{' '}
         <code data-testid="breakit-token">{found.token}</code> <ShareFind track={track} variant={variant} />
       </p>
     </div>

@@ -30,6 +30,14 @@ export const breakItStore = createBreakItStore({
   },
 });
 
+// A shared find (views/breakit/logic.ts `pinnedText`) reopens the bar on
+// its find once the link's run is done; the bar's own replays run the
+// broken text without a pinned token, so they are not taken for one.
+runStore.subscribe((s, prev) => {
+  if (s.phase === 'done' && prev.phase !== 'done' && s.report)
+    breakItStore.getState().adoptShared(s.text, s.runSerial, s.report.runs);
+});
+
 export function useBreakIt<T>(sel: (s: BreakItState) => T): T {
   return useStore(breakItStore, sel);
 }

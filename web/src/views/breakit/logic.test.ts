@@ -3,7 +3,16 @@ import catalog from '../../engine/catalog.json';
 import { decode, encode, make, SCHEDULER } from '../../trace/codec';
 import '../families';
 import { codeFor } from '../pseudocode/PseudoPanel';
-import { brokenVariants, guardLine, pairMoment, pairOf, pairSentence, pinnedText, withFault } from './logic';
+import {
+  brokenVariants,
+  guardLine,
+  pairMoment,
+  pairOf,
+  pairSentence,
+  pinnedText,
+  sharedFind,
+  withFault,
+} from './logic';
 
 const SCENARIO = JSON.stringify({
   name: 's',
@@ -60,6 +69,25 @@ describe('scenario text of a broken variant', () => {
     expect(t.workload).toEqual({ seed: 3, requests: 120 });
     expect(t.run).toEqual({ trace: true, schedule: 's3-c2-pct:7:4:90' });
     expect(t.expect).toEqual({ correct: false });
+  });
+});
+
+describe('a shared find', () => {
+  it('reads back the entry, fault and token that a pinned counterexample holds', () => {
+    const pinned = pinnedText(SCENARIO, 'early (optimizer)', 'early-no-barrier', 's3c2d4k90x7', 120);
+    expect(sharedFind(pinned)).toEqual({
+      scheduler: 'early (optimizer)',
+      fault: 'early-no-barrier',
+      token: 's3c2d4k90x7',
+    });
+  });
+
+  it('is nothing for a scenario without a fault, without a token, or not JSON', () => {
+    expect(sharedFind(SCENARIO)).toBeNull();
+    expect(sharedFind(withFault(SCENARIO, 'early (optimizer)', 'early-no-barrier'))).toBeNull();
+    const pinnedNoFault = JSON.stringify({ ...JSON.parse(SCENARIO), run: { schedule: 's3c2' } });
+    expect(sharedFind(pinnedNoFault)).toBeNull();
+    expect(sharedFind('{ not json')).toBeNull();
   });
 });
 

@@ -96,6 +96,34 @@ export function pinnedText(text: string, name: string, fault: string, token: str
   return `${JSON.stringify(sc, null, 2)}\n`;
 }
 
+/** What a shared find's scenario names: the broken entry, its fault, the pinned token. */
+export interface SharedFind {
+  /** The entry's label, else its id. */
+  scheduler: string;
+  fault: string;
+  token: string;
+}
+
+/**
+ * The find a scenario text shares, as {@link pinnedText} writes it: exactly
+ * one entry with a `fault` and a `run.schedule` token; null for any other
+ * text (a shipped scenario, a scenario pinned without a fault, or one
+ * whose JSON does not parse).
+ */
+export function sharedFind(text: string): SharedFind | null {
+  let sc: { schedulers?: EntryJson[]; run?: { schedule?: unknown } };
+  try {
+    sc = JSON.parse(text) as typeof sc;
+  } catch {
+    return null;
+  }
+  const token = sc?.run?.schedule;
+  const broken = (sc?.schedulers ?? []).filter((e) => typeof e.fault === 'string');
+  if (typeof token !== 'string' || broken.length !== 1) return null;
+  const e = broken[0];
+  return { scheduler: e.label ?? e.id, fault: e.fault as string, token };
+}
+
 /** The two requests the oracle found out of order (first = first in sequential order). */
 export interface Pair {
   first: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ExploreOutcome, PollSnapshot, RunOptions } from '../../engine/protocol';
+import type { ExploreOutcome, PollSnapshot, RunOptions, RunReport } from '../../engine/protocol';
+import { pinnedText } from './logic';
 import { createBreakItStore, type BreakItDeps, type BreakRequest } from './store';
 
 const TEXT = JSON.stringify({ name: 's', schedulers: [{ id: 'early' }] });
@@ -107,5 +108,36 @@ describe('break-it store', () => {
     expect(s.getState()).toMatchObject({ phase: 'stopped', tried: 4 });
     s.getState().reset();
     expect(s.getState().phase).toBe('idle');
+  });
+
+  it('a shared find, once its run broke, reopens the bar on that find', () => {
+    const s = createBreakItStore(deps({ ok: false, diagnostics: [] }).d);
+    const pinned = pinnedText(TEXT, 'early', 'early-no-barrier', 's3c2d4k90x7', 120);
+    const run = (violation: string | null) =>
+      ({ label: 'early', scheduler: 'early', violation }) as unknown as RunReport;
+    // The run judged correct, or a text that shares nothing: no find.
+    s.getState().adoptShared(pinned, 4, [run(null)]);
+    s.getState().adoptShared(TEXT, 4, [run('order')]);
+    expect(s.getState()).toMatchObject({ phase: 'idle', open: false, found: null });
+    s.getState().adoptShared(pinned, 5, [run('order')]);
+    expect(s.getState()).toMatchObject({
+      phase: 'found',
+      open: true,
+      serial: 5,
+      asked: { scheduler: 'early', fault: 'early-no-barrier' },
+      found: { token: 's3c2d4k90x7', violation: 'order', schedule: -1 },
+    });
+  });
+
+  it('a shared find does not interrupt an exploration under way', () => {
+    const { d } = deps({ ok: false, diagnostics: [] });
+    d.explore = () => new Promise<ExploreOutcome>(() => {});
+    const s = createBreakItStore(d);
+    void s.getState().explore(ASK);
+    const pinned = pinnedText(TEXT, 'early', 'early-no-barrier', 's3c2', 120);
+    s.getState().adoptShared(pinned, 5, [
+      { label: 'early', scheduler: 'early', violation: 'order' } as unknown as RunReport,
+    ]);
+    expect(s.getState().phase).toBe('exploring');
   });
 });

@@ -8,8 +8,15 @@
  * `found` belongs to the report of run serial `serial` (the replay).
  */
 import { createStore } from 'zustand/vanilla';
-import type { ExploreFound, ExploreOptions, ExploreOutcome, PollSnapshot, RunOptions } from '../../engine/protocol';
-import { withFault } from './logic';
+import type {
+  ExploreFound,
+  ExploreOptions,
+  ExploreOutcome,
+  PollSnapshot,
+  RunOptions,
+  RunReport,
+} from '../../engine/protocol';
+import { sharedFind, withFault } from './logic';
 
 export type BreakPhase = 'idle' | 'exploring' | 'replaying' | 'found' | 'clean' | 'stopped' | 'failed';
 
@@ -48,6 +55,15 @@ export interface BreakItState {
   cancel(): Promise<void>;
   /** Back to idle (another variant, another lesson). */
   reset(): void;
+  /**
+   * A run finished (serial `serial`, scenario `text`): if the text is a
+   * shared find (`pinnedText`: one entry with a fault, a pinned token) and
+   * that entry's run broke, show it as this bar's find, bar open, as if it
+   * had been explored here (`found.schedule` is -1: a link does not say
+   * after how many schedules). Anything else, or an exploration under way,
+   * leaves the state alone.
+   */
+  adoptShared(text: string, serial: number, runs: readonly RunReport[]): void;
 }
 
 /** What the store needs: the engine's explore/cancel, and a way to replay a run (resolves with its serial, or null). */
@@ -119,6 +135,28 @@ export function createBreakItStore(deps: BreakItDeps) {
     reset() {
       if (get().phase === 'exploring' || get().phase === 'replaying') return;
       set({ phase: 'idle', asked: null, tried: 0, found: null, serial: -1, error: null });
+    },
+    adoptShared(text, serial, runs) {
+      if (get().phase === 'exploring' || get().phase === 'replaying') return;
+      const f = sharedFind(text);
+      const run = f && runs.find((r) => r.label === f.scheduler || r.scheduler === f.scheduler);
+      if (!f || !run?.violation) return;
+      const found: ExploreFound = {
+        schedule: -1,
+        token: f.token,
+        violation: run.violation,
+        detail: run.violation_detail ?? null,
+        trace_digest: '',
+      };
+      set({
+        phase: 'found',
+        asked: { text, scheduler: f.scheduler, fault: f.fault },
+        tried: 0,
+        found,
+        serial,
+        error: null,
+        open: true,
+      });
     },
   }));
 }

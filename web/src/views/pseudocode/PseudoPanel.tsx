@@ -172,6 +172,23 @@ export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEven
   return out;
 }
 
+/**
+ * Scroll listing box `b` (only it, never the page) so that line `first`
+ * is in view, and line `also` with it when both fit; nothing moves when
+ * they already are in view. Reads layout: call it in an animation frame.
+ */
+function reveal(b: HTMLElement, first: HTMLElement, also: HTMLElement | null): void {
+  const lo = Math.min(first.offsetTop, also?.offsetTop ?? Infinity);
+  const hi = Math.max(first.offsetTop + first.offsetHeight, also ? also.offsetTop + also.offsetHeight : -Infinity);
+  const [top, height] = hi - lo <= b.clientHeight ? [lo, hi - lo] : [first.offsetTop, first.offsetHeight];
+  if (top < b.scrollTop || top + height > b.scrollTop + b.clientHeight) {
+    // A third of the box above the lines, unless the box is too low for
+    // that and the whole span (compare mode's short listings).
+    const above = Math.max(0, Math.min(b.clientHeight / 3, b.clientHeight - height));
+    b.scrollTop = Math.max(0, top - above);
+  }
+}
+
 /** A barrier has no cycles: its sync events are worded without one. */
 function describeOptions(track: Track): DescribeOptions {
   return { cycle: profileOf(track.scheduler).sync?.kind !== 'barrier' };
@@ -246,6 +263,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
   // Break-it mode: the line the dropped rule would have enforced.
   const guard = useGuardLine(track?.scheduler, code);
   const hl = useRef<HTMLLIElement>(null);
+  const gl = useRef<HTMLLIElement>(null);
   const [pinned, setPinned] = useState<string[]>([]);
   const box = useRef<HTMLDivElement>(null);
   // Large type moves the lines, and a longer or shorter caption moves and
@@ -259,19 +277,20 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
     // Read the layout in the next frame, where the browser lays the page
     // out anyway: reading it here would force a second layout per step.
     const id = requestAnimationFrame(() => {
-      const el = hl.current;
-      const b = box.current;
-      if (!el || !b) return;
-      const top = el.offsetTop;
-      if (top < b.scrollTop || top + el.offsetHeight > b.scrollTop + b.clientHeight) {
-        // A third of the box above the line, unless the box is too low for
-        // that and the whole line (compare mode's short listings).
-        const above = Math.max(0, Math.min(b.clientHeight / 3, b.clientHeight - el.offsetHeight));
-        b.scrollTop = Math.max(0, top - above);
-      }
+      if (hl.current && box.current) reveal(box.current, hl.current, gl.current);
     });
     return () => cancelAnimationFrame(id);
   }, [target?.listing, target?.line, large, capText]);
+  // Break-it: when a find opens (or its line changes), its guard line comes
+  // into view first (with the current line too, when both fit), wherever the
+  // listing had been scrolled. Declared after the effect above, so its
+  // frame runs after that one's.
+  useEffect(() => {
+    const id = requestAnimationFrame(() => {
+      if (gl.current && box.current) reveal(box.current, gl.current, hl.current);
+    });
+    return () => cancelAnimationFrame(id);
+  }, [guard?.listing, guard?.n, large]);
   if (!track) return null;
   const names = track.classNames;
   return (
@@ -325,7 +344,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
                       return (
                         <li
                           key={line.n}
-                          ref={on ? hl : undefined}
+                          ref={on ? hl : guarded ? gl : undefined}
                           className={`pseudo-line${on ? ' current' : ''}${guarded ? ' guard' : ''}`}
                           data-current={on ? 'true' : undefined}
                           data-testid={guarded ? 'pseudo-guard-line' : undefined}
