@@ -274,14 +274,15 @@ pub fn virtual_cores(sc: &Scenario, opts: &RunOptions) -> Option<u32> {
     opts.virtual_cores.or(sc.run.virtual_cores)
 }
 /// The cache domains of a scenario's virtual machine: the smallest
-/// `cores_per_cache` any of its event-coloring entries states (the
-/// topology the paper's heuristics are told about), else 0 (every core
-/// shares one cache). One value for the whole file, so every scheduler
-/// of a scenario runs on the same modelled machine.
+/// cores per cache any of its entries' parameter objects states (the
+/// topology a family's heuristics are told about, declared by the family's
+/// `Params::cores_per_cache`), else 0 (every core shares one cache). One
+/// value for the whole file, so every scheduler of a scenario runs on the
+/// same modelled machine.
 pub fn virtual_cores_per_cache(sc: &Scenario) -> usize {
     sc.schedulers
         .iter()
-        .filter_map(|s| s.coloring.as_ref()?.cores_per_cache)
+        .filter_map(|s| s.cores_per_cache())
         .min()
         .map_or(0, |c| c as usize)
 }

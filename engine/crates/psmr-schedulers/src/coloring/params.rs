@@ -75,6 +75,12 @@ impl Params for ColoringParams {
         check_spin(&mut out, "spin", self.spin);
         out
     }
+
+    /// Mely's locality heuristic is told `cores_per_cache`: a virtual
+    /// machine gives its cores that topology.
+    fn cores_per_cache(&self) -> Option<u32> {
+        self.cores_per_cache
+    }
 }
 
 /// Locality-aware stealing orders victims by cache distance: a
