@@ -400,7 +400,7 @@ fn run_once(
     opts: &RunOptions,
     files: &RunFiles<'_>,
 ) -> Result<(Scenario, Report), ExitCode> {
-    let mut sc = load(file).map_err(|d| bad_input(&d))?;
+    let mut sc = shared::load_for_run(file, opts).map_err(|d| bad_input(&d))?;
     if let Some(path) = files.commits {
         sc = replay_commits(&sc, path, opts)?;
     }

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use psmr_core::exec::Delivery;
 use psmr_core::threads::ThreadHost;
 use psmr_core::virt::StallHook;
-use psmr_scenario::{parse_scenario, Diagnostic, Scenario};
+use psmr_scenario::parse::parse_unvalidated;
+use psmr_scenario::runner::check_with_overrides;
+use psmr_scenario::{parse_scenario, Diagnostic, Limits, RunOptions, Scenario};
 
 /// Exit code of a run whose oracle found a violation, or a failed check.
 pub(crate) const EXIT_FAILED: u8 = 1;
@@ -20,6 +22,20 @@ pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 pub(crate) fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {
     let (text, name) = read(file)?;
     parse_scenario(&text, &name)
+}
+
+/// Read `file` for a run with `opts`: parsed, then validated once with
+/// the overrides applied (a file's `threads` that `--threads` or
+/// `--virtual-cores` replaces is not judged; an override out of range is
+/// located at the field it replaces).
+pub(crate) fn load_for_run(
+    file: &std::path::Path,
+    opts: &RunOptions,
+) -> Result<Scenario, Vec<Diagnostic>> {
+    let (text, name) = read(file)?;
+    let sc = parse_unvalidated(&text, &name)?;
+    check_with_overrides(&sc, opts, &Limits::native())?;
+    Ok(sc)
 }
 
 /// The text of `file` and its name for diagnostics, or the diagnostic of

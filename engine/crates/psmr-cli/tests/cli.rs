@@ -24,6 +24,32 @@ fn validate_refuses(test: &str, text: &str) -> (PathBuf, String) {
     (f, err)
 }
 
+/// The file's `threads` is judged after `--threads` / `--virtual-cores`
+/// replace it: an illegal file value an override replaces runs, an
+/// illegal override is located at the `threads` line it replaces.
+#[test]
+fn threads_are_validated_after_the_overrides() {
+    let text = VALID.replace("\"threads\": 2", "\"threads\": 999");
+    let f = scenario_file("threads_over_limit", &text);
+    let file = f.to_str().unwrap();
+    refused_at_threads(&psmr(&["run", file, "--requests", "50"]));
+    for args in [["--threads", "3"], ["--virtual-cores", "3"]] {
+        let o = psmr(&["run", file, "--requests", "50", "--json", args[0], args[1]]);
+        assert_ok(&o);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["runs"][0]["threads"], 3, "{args:?}");
+    }
+    let legal = scenario_file("threads_override_over_limit", VALID);
+    refused_at_threads(&psmr(&["run", legal.to_str().unwrap(), "--threads", "999"]));
+}
+
+/// Exit code 2 with the 999 threads located at line 6 of `VALID`.
+fn refused_at_threads(o: &std::process::Output) {
+    let err = bad_input(o);
+    let line = err.lines().find(|l| l.contains("got 999"));
+    assert!(line.is_some_and(|l| l.contains(":6:14: threads:")), "{err}");
+}
+
 #[test]
 fn run_json_reports_the_contract_fields() {
     let f = scenario_file("run_json", VALID);

@@ -38,6 +38,7 @@ pub enum Skew {
 }
 
 /// Workload parameters of a scenario.
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadSpec {
@@ -57,12 +58,10 @@ pub struct WorkloadSpec {
     pub skew: Skew,
     /// Explicit share of each class by name (e.g. `{"R1": 0.45, "Wg": 0.1}`);
     /// when given, `writes`, `global` and `skew` are ignored.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mix: Option<BTreeMap<String, f64>>,
     /// Mean length of a group of contiguous non-conflicting requests
     /// between writes, drawn from an exponential distribution (paper 000
     /// section 5.3). Absent: each request is a write independently.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_mean: Option<f64>,
     /// Key-value store only: share of reads that are scans.
     #[serde(default)]
@@ -73,17 +72,14 @@ pub struct WorkloadSpec {
     /// Handlers application only: an event workload (paper 002), which
     /// makes an event stream of `requests` events; the fields above about
     /// writes, globals, skew, mix and scans do not apply to it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<EventWorkload>,
     /// Key-value store only: a YCSB core workload (A, D, E) instead of the
     /// class-share generator; then leave `writes`, `global`, `skew`, `mix`,
     /// `group_mean`, `scans` and `scan_len` out.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ycsb: Option<crate::workload_ycsb::YcsbSpec>,
     /// Make the stream an ePaxos commit stream (paper 004): the same
     /// commands, ordered by a simulated ePaxos or replayed from a commit
     /// stream in JSON (see `workload_commits`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commits: Option<crate::workload_commits::CommitsSpec>,
 }
 

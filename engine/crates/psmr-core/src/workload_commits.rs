@@ -37,43 +37,35 @@ use crate::stream::{Stream, StreamBuilder};
 /// `workload.commits`: make the stream an ePaxos commit stream. Every
 /// field is optional; the simulation's defaults are paper 004's setting
 /// (docs/epaxos-commit-model.md).
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CommitsSpec {
     /// Seed of the ordering simulation (default: the workload's seed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// Replicas, each a command leader (1..=7; default 3, as paper 004).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<u32>,
     /// Period of a leader's batch timer in ns; 0 proposes every command on
     /// arrival (default 5 ms, paper 004 section IV-C).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_ns: Option<u64>,
     /// How late a batch tick may land, drawn per tick (default 1 ms, at
     /// most half of `batch_ns`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_jitter_ns: Option<u64>,
     /// A leader's queue this long is proposed at once (1..=100000; default
     /// 1000, paper 004).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_max: Option<u32>,
     /// Mean gap between two client commands in ns (default 50000).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrival_gap_ns: Option<u64>,
     /// One-way message delay in ns (default 50000: paper 004's 0.1 ms round
     /// trip).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_ns: Option<u64>,
     /// Extra per-message delay, uniform in 0..=this (ns; default 20000).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_jitter_ns: Option<u64>,
     /// A commit stream to replay instead of simulating one: instances in
     /// commit order, each with its commands (indices into the workload's
     /// client order, together each of `0..requests` exactly once), its seq
     /// and its dependencies (positions in this list). The shape `psmr
     /// commits` writes. The simulation fields do not apply with it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instances: Option<Vec<InstanceJson>>,
 }
 

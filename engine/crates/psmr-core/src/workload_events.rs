@@ -57,19 +57,17 @@ use crate::stream::{EventForest, Stream, StreamBuilder};
 pub const LINE_COST_NS: u32 = 2;
 
 /// A scenario's override of one handler's work and annotations.
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HandlerNote {
     /// Spin time of each event, in nanoseconds (replaces the shape's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ns: Option<u32>,
     /// Annotated average processing time, in nanoseconds (Mely's time-left
     /// heuristic adds these up per color).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_ns: Option<u32>,
     /// Stealing penalty, at least 1 (Mely's penalty-aware heuristic counts
     /// an event as `cost_ns / penalty`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub penalty: Option<u16>,
 }
 

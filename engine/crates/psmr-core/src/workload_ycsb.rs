@@ -101,6 +101,7 @@ pub enum YcsbDistribution {
 /// Its record count is the store's `keys`, its operation count the
 /// workload's `requests`, its seed the workload's `seed`; the value size is
 /// the store's `value_bytes`.
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct YcsbSpec {
@@ -110,13 +111,10 @@ pub struct YcsbSpec {
     #[serde(default)]
     pub key_order: YcsbKeyOrder,
     /// Overrides the workload's key distribution.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distribution: Option<YcsbDistribution>,
     /// Overrides the shortest scan (records), `1..=max_scan_len`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_scan_len: Option<u32>,
     /// Overrides the longest scan (records), at most 1000.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_scan_len: Option<u32>,
 }
 

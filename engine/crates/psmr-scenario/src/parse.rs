@@ -101,6 +101,19 @@ pub fn parse_scenario_with(
     file: &str,
     limits: &Limits,
 ) -> Result<Scenario, Vec<Diagnostic>> {
+    let sc = parse_unvalidated(text, file)?;
+    let errors = validate(&sc, limits);
+    if errors.is_empty() {
+        Ok(sc)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Parse `text` as a scenario with its source kept for locating errors,
+/// without [`validate`]: for a caller that applies overrides first and then
+/// validates the result once (`runner::check_with_overrides`).
+pub fn parse_unvalidated(text: &str, file: &str) -> Result<Scenario, Vec<Diagnostic>> {
     let (mut sc, locator) = parse_located::<Scenario>(text, file).map_err(|d| vec![d])?;
     // A struct written as a JSON array (serde takes fields by position) is
     // refused, located at the array.
@@ -112,12 +125,7 @@ pub fn parse_scenario_with(
         file: file.to_string(),
         locator: Arc::new(locator),
     });
-    let errors = validate(&sc, limits);
-    if errors.is_empty() {
-        Ok(sc)
-    } else {
-        Err(errors)
-    }
+    Ok(sc)
 }
 
 /// Parse `text` (named `file` in diagnostics) as any JSON document type

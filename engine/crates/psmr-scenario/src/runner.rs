@@ -268,20 +268,57 @@ fn virtual_cores_host(
         .cores_per_cache(cores_per_cache))
 }
 
+/// The options a run of `sc` takes: `opts` with a replay schedule's seed
+/// and cores (`options::with_schedule`), and on N virtual cores N workers
+/// unless `threads` is given. An out-of-range core count is reported at
+/// `run.virtual_cores` alone: `threads` gets a valid stand-in meanwhile.
+pub fn run_options(
+    sc: &Scenario,
+    opts: &RunOptions,
+    limits: &Limits,
+) -> Result<(RunOptions, psmr_core::virt::Schedule), Vec<Diagnostic>> {
+    let (mut o, schedule) = crate::options::with_schedule(sc, opts)?;
+    if let Some(n) = virtual_cores(sc, &o) {
+        let workers = o.threads.unwrap_or(n as usize);
+        o.threads = Some(workers.clamp(1, limits.max_threads.min(MAX_WORKERS)));
+        o.virtual_cores = Some(n);
+    }
+    Ok((o, schedule))
+}
+
+/// Validate a scenario read by `parse::parse_unvalidated` once, with the
+/// overrides of `opts` applied (the run's threads, virtual cores,
+/// requests...): a file's value that an override replaces is not judged,
+/// and an override out of range is located at the field it replaces.
+pub fn check_with_overrides(
+    sc: &Scenario,
+    opts: &RunOptions,
+    limits: &Limits,
+) -> Result<(), Vec<Diagnostic>> {
+    let (o, _) = run_options(sc, opts, limits)?;
+    let errors = crate::parse::validate(&effective(sc, &o), limits);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
 /// The virtual cores a run of `sc` with `opts` uses, if any: the option,
 /// else the scenario's `run.virtual_cores`.
 pub fn virtual_cores(sc: &Scenario, opts: &RunOptions) -> Option<u32> {
     opts.virtual_cores.or(sc.run.virtual_cores)
 }
 /// The cache domains of a scenario's virtual machine: the smallest
-/// `cores_per_cache` any of its event-coloring entries states (the
-/// topology the paper's heuristics are told about), else 0 (every core
-/// shares one cache). One value for the whole file, so every scheduler
-/// of a scenario runs on the same modelled machine.
+/// cores per cache any of its entries' parameter objects states (the
+/// topology a family's heuristics are told about, declared by the family's
+/// `Params::cores_per_cache`), else 0 (every core shares one cache). One
+/// value for the whole file, so every scheduler of a scenario runs on the
+/// same modelled machine.
 pub fn virtual_cores_per_cache(sc: &Scenario) -> usize {
     sc.schedulers
         .iter()
-        .filter_map(|s| s.coloring.as_ref()?.cores_per_cache)
+        .filter_map(|s| s.cores_per_cache())
         .min()
         .map_or(0, |c| c as usize)
 }
@@ -303,28 +340,9 @@ pub fn run_scenario(
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
-    let (scheduled, schedule) = crate::options::with_schedule(sc, opts)?;
-    let opts = &scheduled;
+    let (run_opts, schedule) = run_options(sc, opts, limits)?;
+    let opts = &run_opts;
     let cores = virtual_cores(sc, opts);
-    let virtual_opts;
-    let opts = match cores {
-        Some(n) => {
-            // N cores run N workers unless `threads` is given. An
-            // out-of-range count is reported at `run.virtual_cores` alone:
-            // `threads` gets a valid stand-in meanwhile.
-            let workers = opts
-                .threads
-                .unwrap_or(n as usize)
-                .clamp(1, limits.max_threads.min(MAX_WORKERS));
-            virtual_opts = RunOptions {
-                threads: Some(workers),
-                virtual_cores: Some(n),
-                ..opts.clone()
-            };
-            &virtual_opts
-        }
-        None => opts,
-    };
     let eff = effective(sc, opts);
     // A virtual run gets a pool of its own when the caller's is too small.
     let pool = match cores {

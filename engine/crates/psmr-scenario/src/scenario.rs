@@ -88,25 +88,22 @@ impl PartialEq for Scenario {
 }
 
 /// How the runs of a scenario are carried out.
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunSettings {
     /// Extra busy time per executed request, in nanoseconds, to slow a run
     /// down to watching speed in a classroom (0 = full speed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pace_ns: Option<u64>,
     /// Record the event trace (default true). Off for throughput numbers
     /// with the least overhead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<bool>,
     /// How many times `psmr check` and bench runs repeat each scheduler
     /// (the median counts); default 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 100))]
     pub repetitions: Option<u32>,
     /// Upper bound of trace events kept per run (default and maximum: the
     /// engine's limit, 2,000,000).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub max_trace_events: Option<usize>,
     /// Run on this many virtual cores instead of real threads (1..=64
@@ -116,7 +113,6 @@ pub struct RunSettings {
     /// virtual time with a cost model (docs/protocols/virtual-cores.md;
     /// `psmr run --threads T` sets the workers apart). The numbers are a model's and
     /// every report says so. Absent: real threads (the default).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 64))]
     pub virtual_cores: Option<u32>,
     /// Replay one schedule on virtual cores: a token printed by
@@ -125,7 +121,6 @@ pub struct RunSettings {
     /// when every delay falls on one slow thread); its seed and cores
     /// replace the workload's seed and the threads. A saved counterexample
     /// pins its violation with it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = r"^s[0-9]+c[0-9]+(d[0-9]+k[0-9]+x[0-9]+(v1)?)?$"))]
     pub schedule: Option<String>,
 }

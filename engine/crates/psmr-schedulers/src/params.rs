@@ -50,6 +50,14 @@ impl ParamIssue {
 pub trait Params: Serialize + Default {
     /// Every value out of range, with its path inside the object.
     fn check(&self, env: &ParamEnv<'_>) -> Vec<ParamIssue>;
+
+    /// The cores per shared cache this object tells its family's
+    /// heuristics about, which a virtual-core run models as the machine's
+    /// cache domains; `None` for a family that assumes no topology (the
+    /// default) or an object that leaves it unset.
+    fn cores_per_cache(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// `queue_capacity` (or `queue_bound`) within `1..=MAX_QUEUE_CAPACITY`;

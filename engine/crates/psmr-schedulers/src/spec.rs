@@ -100,6 +100,13 @@ macro_rules! scheduler_spec {
                 })*
                 out
             }
+
+            /// The cores per shared cache the entry's parameter object
+            /// states (`Params::cores_per_cache`), if any.
+            pub fn cores_per_cache(&self) -> Option<u32> {
+                use $crate::params::Params;
+                None$(.or(self.$key.as_ref().and_then(Params::cores_per_cache)))*
+            }
         }
 
         impl $crate::spec::ParamObjects for SchedulerSpec {
@@ -205,6 +212,25 @@ mod tests {
         let tables = SchedulerSpec::param_tables();
         let early = tables.iter().find(|t| t.0 == "early").map(|t| &t.1);
         assert_eq!(early, Some(&vec!["mapping", "queue_capacity", "spin"]));
+    }
+
+    #[test]
+    fn cache_topology_comes_from_the_family_that_declares_one() {
+        let mut s = SchedulerSpec::new(SchedulerId::Mely);
+        assert_eq!(s.cores_per_cache(), None);
+        s.coloring = Some(ColoringParams::default());
+        assert_eq!(s.cores_per_cache(), None);
+        s.coloring = Some(ColoringParams {
+            cores_per_cache: Some(4),
+            ..ColoringParams::default()
+        });
+        assert_eq!(s.cores_per_cache(), Some(4));
+        let mut e = SchedulerSpec::new(SchedulerId::Early);
+        e.early = Some(EarlyParams {
+            queue_capacity: Some(4),
+            ..EarlyParams::default()
+        });
+        assert_eq!(e.cores_per_cache(), None);
     }
 
     #[test]

@@ -16,43 +16,35 @@ pub const MAX_STEAL_COST_NS: u32 = 10_000_000;
 /// Parameters of the event-coloring runtimes (`libasync`, `mely`): the
 /// scenario entry's `coloring` object. `libasync` takes `stealing`,
 /// `queue_capacity` and `spin`; `mely` takes every field.
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ColoringParams {
     /// Idle cores steal colors from others (default true).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stealing: Option<bool>,
     /// `mely`: events of one color run in a row before the core moves to
     /// its next color-queue (default 10, as in the paper).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<u32>,
     /// `mely`: locality-aware stealing, nearest victims first (default true).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locality: Option<bool>,
     /// `mely`: time-left stealing, only colors whose time left exceeds the
     /// cost of a steal (default true).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_left: Option<bool>,
     /// `mely`: penalty-aware stealing, a handler's penalty divides its
     /// events' weight (default true).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub penalty: Option<bool>,
     /// `mely`: cores per shared cache in the topology the locality
     /// heuristic uses (default 2: the paper's Xeon pairs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cores_per_cache: Option<u32>,
     /// `mely`: the steal cost assumed before any steal was measured, ns,
     /// and the unit of the stealing queue's time-left intervals (default
     /// 1000).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steal_cost_ns: Option<u32>,
     /// Delivered root events a core may hold before the driver waits
     /// (default 1024); events registered by handlers never wait.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_capacity: Option<usize>,
     /// How an idle core waits between steal attempts: spin, yield, then
     /// sleep `park_us` (woken at once by a registration).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spin: Option<SpinPolicy>,
 }
 
@@ -82,6 +74,12 @@ impl Params for ColoringParams {
         check_capacity(&mut out, "queue_capacity", self.queue_capacity, "events");
         check_spin(&mut out, "spin", self.spin);
         out
+    }
+
+    /// Mely's locality heuristic is told `cores_per_cache`: a virtual
+    /// machine gives its cores that topology.
+    fn cores_per_cache(&self) -> Option<u32> {
+        self.cores_per_cache
     }
 }
 

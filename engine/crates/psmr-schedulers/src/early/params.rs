@@ -12,19 +12,17 @@ use crate::spin::SpinPolicy;
 /// Parameters of early scheduling: the `early` object of `early` and
 /// `busy-wait` (`spin` applies to `busy-wait` only) and the `stealing`
 /// object of work stealing (`ws-*`).
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EarlyParams {
     /// How classes map to threads (default: the optimizer).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mapping: Option<MappingSpec>,
     /// Capacity of each worker's queue (requests; work stealing: its ready
     /// queue); the scheduler blocks when a queue is full. Default 1024.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_capacity: Option<usize>,
     /// The bounded spin policy of busy-wait cycles (`busy-wait`) or of
     /// cycles, flags and markers (`ws-*`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spin: Option<SpinPolicy>,
 }
 

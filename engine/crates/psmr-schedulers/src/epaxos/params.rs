@@ -8,12 +8,12 @@ use crate::spin::SpinPolicy;
 
 /// Parameters of PePaxos (`pepaxos`): the scenario entry's `epaxos`
 /// object. (`epaxos` itself takes none.)
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EpaxosParams {
     /// The bounded spin policy of a worker waiting for an instance of
     /// another SCC to be executed (paper 004 Algorithm 3 line 30 busy-waits).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spin: Option<SpinPolicy>,
 }
 

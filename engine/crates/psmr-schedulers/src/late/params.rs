@@ -12,13 +12,13 @@ pub const MAX_GRAPH_BOUND: usize = 65_536;
 
 /// Parameters of late scheduling (`late`): the scenario entry's `late`
 /// object.
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LateParams {
     /// Most requests in the dependency graph (1..=65536); the scheduler
     /// blocks while it is full. Default: 50 when every request of the
     /// stream writes, 150 otherwise (paper 003 section 6.1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph_bound: Option<usize>,
 }
 

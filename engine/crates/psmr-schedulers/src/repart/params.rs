@@ -19,20 +19,18 @@ pub enum Strategy {
 /// `repart-base`, `repart-async`; paper 001): the scenario entry's `repart`
 /// object. `delta_p` applies to `repart-base`, `window` to `repart-async`,
 /// `queue_bound` to all four.
+#[serde_with_macros::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RepartParams {
     /// `repart-base`: repartition every `delta_p` scheduled requests (the
     /// paper's Δp). Default 10,000.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delta_p: Option<u32>,
     /// `repart-async`: build the workload graph from the last `window`
     /// requests only (the paper's sliding window W). Default: every request.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<u32>,
     /// Most requests in each worker queue (the paper's Q): the scheduler
     /// waits for room. Default 1,048,576 (the paper's queues are unbounded).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_bound: Option<usize>,
 }
 
