@@ -1,6 +1,6 @@
 import { CompletionContext } from '@codemirror/autocomplete';
 import { json } from '@codemirror/lang-json';
-import { EditorState } from '@codemirror/state';
+import { EditorState, type TransactionSpec } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
 import { hoverTexts, scenarioSchemaFacet, schemaCompletion } from './schemaAssist';
 import type { Schema } from './schemaCheck';
@@ -39,7 +39,21 @@ function at(text: string, schema: Schema | null = ROOT) {
 function complete(text: string, explicit = true) {
   const { state, pos } = at(text);
   const r = schemaCompletion(new CompletionContext(state, pos, explicit));
-  return r && { labels: r.options.map((o) => o.label), apply: r.options.map((o) => o.apply), from: r.from };
+  /** The document after choosing option `i`, with the cursor shown as `|`. */
+  const choose = (i: number) => {
+    let after = state;
+    const apply = r?.options[i].apply;
+    if (typeof apply !== 'function') throw new Error('apply is not a function');
+    apply(
+      { dispatch: (spec: TransactionSpec) => (after = state.update(spec).state) } as never,
+      r!.options[i],
+      r!.from,
+      pos,
+    );
+    const c = after.selection.main.head;
+    return after.doc.sliceString(0, c) + '|' + after.doc.sliceString(c);
+  };
+  return r && { labels: r.options.map((o) => o.label), from: r.from, choose };
 }
 
 function hover(text: string, schema?: Schema) {
@@ -52,8 +66,16 @@ describe('completion from the schema', () => {
   it('offers the property names not yet used, in a key being typed', () => {
     const r = complete('{\n  "name": "x",\n  "|"\n}');
     expect(r?.labels).toEqual(['"threads"', '"app"', '"flag"', '"cost"']);
-    expect(r?.apply[0]).toBe('"threads": ');
+    expect(r?.choose(0)).toBe('{\n  "name": "x",\n  "threads": |\n}');
     expect(r?.from).toBe(19); // the opening quote of the key
+  });
+
+  it('offers property names after an opening quote with no closing one', () => {
+    const r = complete('{\n  "|\n}');
+    expect(r?.labels).toContain('"threads"');
+    expect(r?.from).toBe(4);
+    expect(r?.choose(0)).toBe('{\n  "threads": |\n}');
+    expect(complete('{"name": "x", "|\n}')?.labels).not.toContain('"name"');
   });
 
   it('offers property names on request in an empty object, and nothing unasked', () => {
@@ -63,13 +85,16 @@ describe('completion from the schema', () => {
 
   it('offers the properties of the oneOf branch the tag picks, else of every branch', () => {
     expect(complete('{"app": {"kind": "kv", "|"}}')?.labels).toEqual(['"keys"']);
+    expect(complete('{"app": {"kind": "kv", "k|": 3}}')?.choose(0)).toBe('{"app": {"kind": "kv", "keys"|: 3}}');
     expect(complete('{"app": {"|"}}')?.labels).toEqual(['"kind"', '"shards"', '"keys"']);
   });
 
   it('offers constants at a value: enums, booleans and null, oneOf consts', () => {
     expect(complete('{"cost": |}')?.labels).toEqual(['"light"', '"heavy"']);
     expect(complete('{"flag": |}')?.labels).toEqual(['true', 'false', 'null']);
-    expect(complete('{"app": {"kind": "l|"}}')?.labels).toEqual(['"list"', '"kv"']);
+    const tag = complete('{"app": {"kind": "l|"}}');
+    expect(tag?.labels).toEqual(['"list"', '"kv"']);
+    expect(tag?.choose(1)).toBe('{"app": {"kind": "kv"|}}');
   });
 
   it('offers nothing without a schema or where the schema says nothing', () => {

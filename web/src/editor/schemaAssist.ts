@@ -134,12 +134,30 @@ function valuesOf(root: Schema, s: Schema, out: Completion[] = []): Completion[]
   return out;
 }
 
+/** A completion's apply: insert `text` from the completion's start through `keyEnd` (at least to the cursor). */
+export function replaceKey(text: string, keyEnd: number) {
+  return (view: Pick<EditorView, 'dispatch'>, _c: Completion, from: number, to: number) => {
+    view.dispatch({
+      changes: { from, to: Math.max(to, keyEnd), insert: text },
+      selection: { anchor: from + text.length },
+      userEvent: 'input.complete',
+    });
+  };
+}
+
 /** Property names (in the object being typed in) and constant values (at a value), from the schema. */
 export function schemaCompletion(ctx: CompletionContext): CompletionResult | null {
   const node = syntaxTree(ctx.state).resolveInner(ctx.pos, -1);
   const punctuation = (node.name === '{' || node.name === ',') && node.parent?.name === 'Object';
   const inObject = node.name === 'Object' || punctuation;
-  const inKey = node.name === 'PropertyName' || (node.name === 'String' && node.parent?.name === 'Object') || inObject;
+  // A key being typed: a property's name, a lone string in an object, or an
+  // unterminated one (the parser's error node) when the closing quote is absent.
+  const unterminated = node.name === '⚠' && node.parent?.name === 'Object' && text(ctx.state, node).startsWith('"');
+  const inKey =
+    node.name === 'PropertyName' ||
+    (node.name === 'String' && node.parent?.name === 'Object') ||
+    unterminated ||
+    inObject;
   if (inKey) {
     const object = inObject
       ? node.name === 'Object'
@@ -155,15 +173,21 @@ export function schemaCompletion(ctx: CompletionContext): CompletionResult | nul
     const data = dataOf(ctx.state, object) as Record<string, unknown>;
     const typed = inObject ? '' : keyOf(ctx.state, node);
     const hasValue = node.parent?.name === 'Property' && node.nextSibling?.name === ':';
+    // The rest of the key (its closing quote) is replaced too, not matched:
+    // CodeMirror filters the options by the text from `from` to the result's end.
+    const keyEnd = inObject || unterminated ? ctx.pos : Math.max(ctx.pos, node.to);
     const options = Object.entries(propertiesOf(found.root, found.schema, data))
       .filter(([k]) => !(k in data) || k === typed)
       .map(([k, s]) => {
         const label = JSON.stringify(k);
-        return { label, type: 'property', info: s.description, apply: hasValue ? label : `${label}: ` };
+        return {
+          label,
+          type: 'property',
+          info: s.description,
+          apply: replaceKey(hasValue ? label : `${label}: `, keyEnd),
+        };
       });
-    const from = inObject ? ctx.pos : node.from;
-    const to = inObject ? ctx.pos : Math.max(ctx.pos, node.to);
-    return { from, to, options, validFor: /^"?[\w-]*"?$/ };
+    return { from: inObject ? ctx.pos : node.from, options, validFor: /^"?[\w-]*$/ };
   }
   // A value: after `"key": `, or a scalar being typed there or in an array.
   const atColon = node.name === 'Property' || node.name === ':';
@@ -191,7 +215,11 @@ export function schemaCompletion(ctx: CompletionContext): CompletionResult | nul
   const options: Completion[] = [];
   for (const sch of schemas) valuesOf(root, sch, options);
   if (options.length === 0) return null;
-  return { from: value ? value.from : ctx.pos, to: value ? value.to : ctx.pos, options };
+  const end = value ? value.to : ctx.pos;
+  return {
+    from: value ? value.from : ctx.pos,
+    options: options.map((o) => ({ ...o, apply: replaceKey(o.label, end) })),
+  };
 }
 
 /** One line saying what a place accepts: its types, constants, range or pattern. */
