@@ -48,6 +48,20 @@ export function locateJson(text: string): Located {
     p++;
     return JSON.parse(text.slice(from, p)) as string;
   };
+  /** Comma-separated entries, each read by `entry`, up to and including `close`. */
+  const list = (close: string, entry: () => void) => {
+    blank();
+    if (text[p] === close) {
+      p++;
+      return;
+    }
+    for (;;) {
+      entry();
+      blank();
+      if (text[p] !== ',') return expect(close);
+      p++;
+    }
+  };
   const value = (): Located => {
     blank();
     const from = p;
@@ -55,41 +69,21 @@ export function locateJson(text: string): Located {
     if (c === '{') {
       p++;
       const members: Member[] = [];
-      blank();
-      if (text[p] === '}') p++;
-      else
-        for (;;) {
-          blank();
-          const keyFrom = p;
-          const key = str();
-          const keyTo = p;
-          blank();
-          expect(':');
-          members.push({ key, keyFrom, keyTo, value: value() });
-          blank();
-          if (text[p] === ',') p++;
-          else {
-            expect('}');
-            break;
-          }
-        }
+      list('}', () => {
+        blank();
+        const keyFrom = p;
+        const key = str();
+        const keyTo = p;
+        blank();
+        expect(':');
+        members.push({ key, keyFrom, keyTo, value: value() });
+      });
       return { kind: 'object', from, to: p, members };
     }
     if (c === '[') {
       p++;
       const items: Located[] = [];
-      blank();
-      if (text[p] === ']') p++;
-      else
-        for (;;) {
-          items.push(value());
-          blank();
-          if (text[p] === ',') p++;
-          else {
-            expect(']');
-            break;
-          }
-        }
+      list(']', () => items.push(value()));
       return { kind: 'array', from, to: p, items };
     }
     if (c === '"') return { kind: 'scalar', from, value: str(), to: p };
