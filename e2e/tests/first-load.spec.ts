@@ -65,6 +65,16 @@ async function openFirstScreen(page: Page) {
 
 const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
 
+/** Gzipped and raw totals of `fetched`, and one line per response. */
+function totals(fetched: Fetched[]) {
+  const gzip = fetched.reduce((a, f) => a + f.gzip, 0);
+  const raw = fetched.reduce((a, f) => a + f.raw, 0);
+  const table = fetched
+    .map((f) => `${kb(f.gzip).padStart(9)} gz ${kb(f.raw).padStart(9)} raw  ${new URL(f.url).pathname}`)
+    .join('\n');
+  return { gzip, raw, table };
+}
+
 test('the first screen loads under 300 KB gzipped without the engine; the first lesson starts it and runs', async ({
   page,
   context,
@@ -76,11 +86,7 @@ test('the first screen loads under 300 KB gzipped without the engine; the first 
   await openFirstScreen(page);
 
   const first = await traffic.responses();
-  const gzip = first.reduce((a, f) => a + f.gzip, 0);
-  const raw = first.reduce((a, f) => a + f.raw, 0);
-  const table = first
-    .map((f) => `${kb(f.gzip).padStart(9)} gz ${kb(f.raw).padStart(9)} raw  ${new URL(f.url).pathname}`)
-    .join('\n');
+  const { gzip, raw, table } = totals(first);
   await info.attach('first-load.txt', { body: `${table}\n${kb(gzip)} gzipped, ${kb(raw)} raw\n` });
   console.log(`first screen: ${first.length} responses, ${kb(gzip)} gzipped (${kb(raw)} raw)\n${table}`);
   expect(first.length, 'the first screen fetched its page and scripts').toBeGreaterThan(2);
@@ -96,6 +102,13 @@ test('the first screen loads under 300 KB gzipped without the engine; the first 
   await expect(page.getByTestId('lesson-bar')).toHaveAttribute('data-lesson', 'barriers', { timeout: 120_000 });
   await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('timeline')).toBeVisible();
+  // What the first lesson cost in all (docs/benchmarks/frontend.md): every URL once (the pool's
+  // workers fetch the glue again, from the cache). Logged, not checked: the 700 KB goal is not met.
+  await page.waitForLoadState('networkidle');
+  const lesson = [...new Map((await traffic.responses()).map((f) => [f.url, f])).values()];
+  const all = totals(lesson.sort((a, b) => b.gzip - a.gzip));
+  await info.attach('first-lesson.txt', { body: `${all.table}\n${kb(all.gzip)} gzipped, ${kb(all.raw)} raw\n` });
+  console.log(`first lesson: ${lesson.length} URLs, ${kb(all.gzip)} gzipped (${kb(all.raw)} raw)\n${all.table}`);
   await page.getByTestId('tab-run').click();
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-correct', 'true');
   // The recorder does see the engine's requests (made from its worker): the check above could fail.

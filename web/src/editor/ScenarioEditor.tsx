@@ -25,17 +25,17 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
-import { jsonCompletion, jsonSchemaHover, stateExtensions } from 'codemirror-json-schema';
-import type { JSONSchema7 } from 'json-schema';
 import { useEffect, useRef } from 'react';
 import type { Problem, ValidateFn } from './lint';
+import { scenarioSchemaFacet, schemaCompletion, schemaHover } from './schemaAssist';
+import type { Schema } from './schemaCheck';
 import { liveValidation, revalidate, type ValidationReport } from './validation';
 
 export interface ScenarioEditorProps {
   /** The text to show. When it differs from the editor's text (a file was opened), the editor takes it. */
   text: string;
   onTextChange: (text: string) => void;
-  schema: JSONSchema7 | undefined;
+  schema: Schema | undefined;
   /** The engine's validate; `null` while the engine is not ready. */
   validate: ValidateFn | null;
   onReport: (report: ValidationReport) => void;
@@ -96,9 +96,9 @@ export function ScenarioEditor({
             indentWithTab,
           ]),
           json(),
-          jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
-          hoverTooltip(jsonSchemaHover()),
-          stateExtensions(schema),
+          jsonLanguage.data.of({ autocomplete: schemaCompletion }),
+          hoverTooltip(schemaHover),
+          scenarioSchemaFacet.of(schema),
           liveValidation({
             getValidate: () => validateRef.current,
             onReport: (r) => onReportRef.current(r),

@@ -1,10 +1,10 @@
 import { json } from '@codemirror/lang-json';
 import { forEachDiagnostic } from '@codemirror/lint';
 import { EditorState, Text, type TransactionSpec } from '@codemirror/state';
-import { stateExtensions } from 'codemirror-json-schema';
-import type { JSONSchema7 } from 'json-schema';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineProblems, lineColOf, offsetOf, pointerToPath, tokenEnd, type EngineDiagnostic } from './lint';
+import { scenarioSchemaFacet } from './schemaAssist';
+import type { Schema } from './schemaCheck';
 import { LiveValidator, revalidate, type ValidationReport, type ViewLike } from './validation';
 
 const doc = Text.of(['{', '  "name": "ü😀x",', '  "threads": 99', '}']);
@@ -38,7 +38,7 @@ describe('positions', () => {
   });
 });
 
-const SCHEMA: JSONSchema7 = {
+const SCHEMA: Schema = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -70,7 +70,7 @@ class FakeView implements ViewLike {
 function editor(text: string, validate: ((t: string) => Promise<EngineDiagnostic[]>) | null, delayMs = 5) {
   const reports: ValidationReport[] = [];
   const waiters: Array<() => void> = [];
-  const view = new FakeView(EditorState.create({ doc: text, extensions: [json(), stateExtensions(SCHEMA)] }));
+  const view = new FakeView(EditorState.create({ doc: text, extensions: [json(), scenarioSchemaFacet.of(SCHEMA)] }));
   view.validator = new LiveValidator(view, {
     getValidate: () => validate,
     onReport: (r) => {
@@ -179,7 +179,7 @@ describe('live validation', () => {
     let validate: ((t: string) => Promise<EngineDiagnostic[]>) | null = null;
     const reports: ValidationReport[] = [];
     const view = new FakeView(
-      EditorState.create({ doc: '{"threads": 3}', extensions: [json(), stateExtensions(SCHEMA)] }),
+      EditorState.create({ doc: '{"threads": 3}', extensions: [json(), scenarioSchemaFacet.of(SCHEMA)] }),
     );
     view.validator = new LiveValidator(view, {
       getValidate: () => validate,

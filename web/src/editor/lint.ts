@@ -3,7 +3,7 @@
  * the same way (CodeMirror diagnostics at a line and column, plus a list):
  *
  * 1. syntax: `JSON.parse` (through `@codemirror/lang-json`'s parse linter);
- * 2. schema: the committed JSON Schema (`codemirror-json-schema`);
+ * 2. schema: the committed JSON Schema (`schemaCheck.ts`);
  * 3. engine: the engine's own validation through the worker bridge, which
  *    knows what no schema can say (a mapping that breaks rule R.4, more
  *    threads than the browser pool has, an unknown class name).
@@ -16,7 +16,9 @@ import { jsonParseLinter } from '@codemirror/lang-json';
 import type { Diagnostic } from '@codemirror/lint';
 import type { EditorState, Text } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
-import { JSONValidation, jsonPointerForPosition } from 'codemirror-json-schema';
+import { locateJson } from './jsonLocate';
+import { scenarioSchemaFacet } from './schemaAssist';
+import { validate } from './schemaCheck';
 
 /** One problem as the engine reports it (see `psmr_scenario::Diagnostic`): 1-based line and column. */
 export interface EngineDiagnostic {
@@ -105,30 +107,8 @@ export function engineProblems(doc: Text, diags: readonly EngineDiagnostic[]): P
   });
 }
 
-/**
- * Start of the value at or after `from`: the schema linter may place a
- * value's problem at the `:` before it; skip that and the blanks.
- */
-function valueStart(doc: Text, from: number): number {
-  const l = doc.lineAt(from);
-  let p = from;
-  while (p < l.to && /[\s:]/.test(doc.sliceString(p, p + 1))) p++;
-  return p < l.to ? p : from;
-}
-
-function fromCm(state: EditorState, source: ProblemSource, cm: Diagnostic): Problem {
-  let path = '';
-  let d = cm;
-  if (source === 'schema') {
-    const from = valueStart(state.doc, cm.from);
-    d = { ...cm, from, to: cm.to > from ? cm.to : tokenEnd(state.doc, from) };
-    try {
-      path = pointerToPath(jsonPointerForPosition(state, d.from, 1, 'json4'));
-    } catch {
-      path = '';
-    }
-  }
-  return { source, from: d.from, to: d.to, ...lineColOf(state.doc, d.from), path, message: d.message };
+function fromCm(state: EditorState, source: ProblemSource, d: Diagnostic): Problem {
+  return { source, from: d.from, to: d.to, ...lineColOf(state.doc, d.from), path: '', message: d.message };
 }
 
 const parseLint = jsonParseLinter();
@@ -138,9 +118,32 @@ export function syntaxProblems(view: EditorView): Problem[] {
   return parseLint(view).map((d) => fromCm(view.state, 'syntax', d));
 }
 
-/** Schema problems (only meaningful once the syntax is valid). */
-export function schemaProblems(view: EditorView, validation: JSONValidation): Problem[] {
-  return validation.doValidation(view).map((d) => fromCm(view.state, 'schema', d));
+/**
+ * Schema problems against the state's schema ({@link scenarioSchemaFacet}),
+ * each at the offending value (or key, for an unknown or missing property)
+ * with its field path; empty without a schema or when the text is not JSON
+ * (syntax problems come first).
+ */
+export function schemaProblems(state: EditorState): Problem[] {
+  const schema = state.facet(scenarioSchemaFacet);
+  if (!schema) return [];
+  let root;
+  try {
+    root = locateJson(state.doc.toString());
+  } catch {
+    return [];
+  }
+  return validate(schema, schema, root).map((p) => {
+    const to = p.to > p.from ? p.to : tokenEnd(state.doc, p.from);
+    return {
+      source: 'schema' as const,
+      from: p.from,
+      to,
+      ...lineColOf(state.doc, p.from),
+      path: pointerToPath(p.pointer),
+      message: p.message,
+    };
+  });
 }
 
 /** The CodeMirror diagnostic of a problem; the message names the field path. */

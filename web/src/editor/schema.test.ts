@@ -1,15 +1,14 @@
 import { json } from '@codemirror/lang-json';
 import { EditorState } from '@codemirror/state';
-import type { EditorView } from '@codemirror/view';
-import { JSONValidation, stateExtensions } from 'codemirror-json-schema';
 import { describe, expect, it } from 'vitest';
 import { shippedScenarios } from '../gallery/scenarios';
 import { schemaProblems } from './lint';
+import { scenarioSchemaFacet } from './schemaAssist';
 import { scenarioSchema } from './schema';
 
 function problems(text: string) {
-  const state = EditorState.create({ doc: text, extensions: [json(), stateExtensions(scenarioSchema)] });
-  return schemaProblems({ state } as EditorView, new JSONValidation());
+  const state = EditorState.create({ doc: text, extensions: [json(), scenarioSchemaFacet.of(scenarioSchema)] });
+  return schemaProblems(state);
 }
 
 describe('the committed scenario schema in the editor', () => {

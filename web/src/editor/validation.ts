@@ -5,7 +5,6 @@
 import { setDiagnostics } from '@codemirror/lint';
 import { StateEffect } from '@codemirror/state';
 import { ViewPlugin, type EditorView, type ViewUpdate } from '@codemirror/view';
-import { JSONValidation } from 'codemirror-json-schema';
 import {
   engineProblems,
   mergeProblems,
@@ -77,7 +76,6 @@ export class LiveValidator {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped on every schedule and on destroy; a run whose number is stale publishes nothing. */
   private generation = 0;
-  private readonly schemaValidation = new JSONValidation();
   private readonly delayMs: number;
   private readonly timeoutMs: number;
 
@@ -121,7 +119,7 @@ export class LiveValidator {
       this.publish(gen, syntax, { state: 'skipped' });
       return;
     }
-    const local = schemaProblems(view, this.schemaValidation);
+    const local = schemaProblems(view.state);
     const validate = this.options.getValidate();
     if (!validate) {
       this.publish(gen, local, { state: 'off' });
