@@ -19,6 +19,7 @@ mod ctot;
 mod fresh_tests;
 #[cfg(test)]
 mod instances;
+mod mask;
 pub mod naive;
 mod o3_bound;
 pub mod optimizer;

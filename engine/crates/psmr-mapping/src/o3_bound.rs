@@ -18,6 +18,8 @@
 //! `ceil(log2(|K| - n + 1))`. During the search the same clique is counted
 //! on the columns built so far ([`Requirements::extra_o3`]).
 
+use crate::mask::bits;
+
 /// One mode vector's requirement clique.
 pub(crate) struct Requirements {
     /// Closures of the members of the clique.
@@ -51,25 +53,13 @@ impl Requirements {
                 }
             }
         }
-        let nbr = |mask: u64| -> u64 {
-            let mut m = mask & seq;
-            let mut out = 0;
-            while m != 0 {
-                let x = m.trailing_zeros() as usize;
-                m &= m - 1;
-                out |= indep[x];
-            }
-            out
-        };
-        let pairs = |mask: u64| -> u32 {
-            let mut m = mask & seq;
-            let mut total = 0;
-            while m != 0 {
-                let x = m.trailing_zeros() as usize;
-                m &= m - 1;
-                total += (indep[x] & mask).count_ones();
-            }
-            total / 2
+        let nbr = |mask: u64| bits(mask & seq).fold(0, |out, x| out | indep[x]);
+        // Each independent pair of `mask` is counted from both ends.
+        let pairs = |mask: u64| {
+            let ends: u32 = bits(mask & seq)
+                .map(|x| (indep[x] & mask).count_ones())
+                .sum();
+            ends / 2
         };
         let mut self_o3 = 0;
         let mut self_close = 0;
@@ -126,14 +116,7 @@ impl Requirements {
 
     /// Sequential classes independent of some class of `mask`.
     fn nbr(&self, mask: u64) -> u64 {
-        let mut m = mask;
-        let mut out = 0;
-        while m != 0 {
-            let x = m.trailing_zeros() as usize;
-            m &= m - 1;
-            out |= self.indep[x];
-        }
-        out
+        bits(mask).fold(0, |out, x| out | self.indep[x])
     }
 
     /// Lower bound on the O.3 still to be added to columns `cols` (thread

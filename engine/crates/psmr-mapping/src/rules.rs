@@ -97,6 +97,20 @@ fn name(t: &ClassTable, c: usize) -> String {
     t.get(c as ClassId).name.clone()
 }
 
+/// A violation of `rule` by `classes` (named from `t`).
+fn violation(
+    rule: &'static str,
+    t: &ClassTable,
+    classes: &[usize],
+    message: String,
+) -> RuleViolation {
+    RuleViolation {
+        rule,
+        classes: classes.iter().map(|&c| name(t, c)).collect(),
+        message,
+    }
+}
+
 fn check_structure(m: &CtoT, t: &ClassTable) -> Vec<RuleViolation> {
     let mut out = Vec::new();
     if m.classes.len() != t.len() {
@@ -113,16 +127,11 @@ fn check_structure(m: &CtoT, t: &ClassTable) -> Vec<RuleViolation> {
     }
     for (c, cm) in m.classes.iter().enumerate() {
         if let Some(&bad) = cm.threads.iter().find(|&&th| th >= m.threads) {
-            out.push(RuleViolation {
-                rule: "CtoT",
-                classes: vec![name(t, c)],
-                message: format!(
-                    "class {} uses thread {bad}, but there are only {} threads (ids 0..{})",
-                    name(t, c),
-                    m.threads,
-                    m.threads
-                ),
-            });
+            let (n, threads) = (name(t, c), m.threads);
+            let message = format!(
+                "class {n} uses thread {bad}, but there are only {threads} threads (ids 0..{threads})"
+            );
+            out.push(violation("CtoT", t, &[c], message));
         }
     }
     out
@@ -131,14 +140,11 @@ fn check_structure(m: &CtoT, t: &ClassTable) -> Vec<RuleViolation> {
 fn check_r1(m: &CtoT, t: &ClassTable, out: &mut Vec<RuleViolation>) {
     for (c, cm) in m.classes.iter().enumerate() {
         if cm.threads.is_empty() {
-            out.push(RuleViolation {
-                rule: R1,
-                classes: vec![name(t, c)],
-                message: format!(
-                    "class {} has no thread, so its requests would never run",
-                    name(t, c)
-                ),
-            });
+            let message = format!(
+                "class {} has no thread, so its requests would never run",
+                name(t, c)
+            );
+            out.push(violation(R1, t, &[c], message));
         }
     }
 }
@@ -146,14 +152,11 @@ fn check_r1(m: &CtoT, t: &ClassTable, out: &mut Vec<RuleViolation>) {
 fn check_r2(m: &CtoT, t: &ClassTable, out: &mut Vec<RuleViolation>) {
     for (c, cm) in m.classes.iter().enumerate() {
         if t.conflicts(c as ClassId, c as ClassId) && cm.mode == Mode::Concurrent {
-            out.push(RuleViolation {
-                rule: R2,
-                classes: vec![name(t, c)],
-                message: format!(
-                    "class {} conflicts with itself, so it must be sequential, not concurrent",
-                    name(t, c)
-                ),
-            });
+            let message = format!(
+                "class {} conflicts with itself, so it must be sequential, not concurrent",
+                name(t, c)
+            );
+            out.push(violation(R2, t, &[c], message));
         }
     }
 }
@@ -169,32 +172,28 @@ fn check_pairs(m: &CtoT, t: &ClassTable, out: &mut Vec<RuleViolation>) {
             }
             let (ma, mb) = (&m.classes[a], &m.classes[b]);
             match (ma.mode, mb.mode) {
-                (Mode::Concurrent, Mode::Concurrent) => out.push(RuleViolation {
-                    rule: R3,
-                    classes: vec![name(t, a), name(t, b)],
-                    message: format!(
+                (Mode::Concurrent, Mode::Concurrent) => {
+                    let message = format!(
                         "classes {} and {} conflict, so at least one of them must be sequential, \
                          but both are concurrent",
                         name(t, a),
                         name(t, b)
-                    ),
-                }),
+                    );
+                    out.push(violation(R3, t, &[a, b], message));
+                }
                 (Mode::Sequential, Mode::Concurrent) => check_r4(t, a, b, m, out),
                 (Mode::Concurrent, Mode::Sequential) => check_r4(t, b, a, m, out),
                 (Mode::Sequential, Mode::Sequential) => {
                     if !ma.threads.iter().any(|th| mb.threads.contains(th)) {
-                        out.push(RuleViolation {
-                            rule: R5,
-                            classes: vec![name(t, a), name(t, b)],
-                            message: format!(
-                                "sequential classes {} {:?} and {} {:?} conflict, so they must \
-                                 share at least one thread",
-                                name(t, a),
-                                ma.threads,
-                                name(t, b),
-                                mb.threads
-                            ),
-                        });
+                        let message = format!(
+                            "sequential classes {} {:?} and {} {:?} conflict, so they must \
+                             share at least one thread",
+                            name(t, a),
+                            ma.threads,
+                            name(t, b),
+                            mb.threads
+                        );
+                        out.push(violation(R5, t, &[a, b], message));
                     }
                 }
             }
@@ -212,18 +211,12 @@ fn check_r4(t: &ClassTable, seq: usize, conc: usize, m: &CtoT, out: &mut Vec<Rul
         .filter(|th| !ms.threads.contains(th))
         .collect();
     if !missing.is_empty() {
-        out.push(RuleViolation {
-            rule: R4,
-            classes: vec![name(t, seq), name(t, conc)],
-            message: format!(
-                "sequential class {} conflicts with concurrent class {}, so it must include all \
-                 threads of {}; it lacks {:?}",
-                name(t, seq),
-                name(t, conc),
-                name(t, conc),
-                missing
-            ),
-        });
+        let (s, c) = (name(t, seq), name(t, conc));
+        let message = format!(
+            "sequential class {s} conflicts with concurrent class {c}, so it must include all \
+             threads of {c}; it lacks {missing:?}"
+        );
+        out.push(violation(R4, t, &[seq, conc], message));
     }
 }
 

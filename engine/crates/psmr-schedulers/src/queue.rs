@@ -48,6 +48,8 @@
 use std::collections::VecDeque;
 
 use crate::sync::{charge_handoff, Condvar, Mutex};
+use psmr_core::trace::{EventKind, Recorder};
+use psmr_core::{RequestId, ThreadRef, WaitReason};
 
 /// Lock the queue state. A poisoned queue means a worker panicked; the
 /// items are still consistent (every critical section is one push or pop),
@@ -148,6 +150,39 @@ impl<T> BoundedFifo<T> {
             self.not_empty.notify_one();
         }
         len
+    }
+
+    /// [`push`](Self::push) by a producer that records: a block on the
+    /// full queue is a `FullQueue` wait of `req` on thread `waits_on` (the
+    /// queue's consumer), and `enqueued`, when it names the consumer, gets
+    /// an `Enqueued` event once the item is in. Both are recorded under the
+    /// queue's lock, so they come before the consumer's `Dequeued` of the
+    /// item in seq order. Returns the time blocked, in ns.
+    pub fn push_recorded(
+        &self,
+        item: T,
+        rec: &mut Recorder<'_>,
+        req: RequestId,
+        waits_on: u32,
+        enqueued: Option<ThreadRef>,
+    ) -> u64 {
+        let mut since: Option<u64> = None;
+        let mut blocked = 0;
+        self.push(item, |e| match e {
+            PushEvent::Blocked => {
+                since = Some(rec.wait_begin(WaitReason::FullQueue, req, waits_on))
+            }
+            PushEvent::Pushed { .. } => {
+                if let Some(s) = since {
+                    blocked = rec.now().saturating_sub(s);
+                    rec.wait_done(WaitReason::FullQueue, req, s, 0);
+                }
+                if let Some(to) = enqueued {
+                    rec.record(EventKind::Enqueued { req, to });
+                }
+            }
+        });
+        blocked
     }
 
     /// Take the oldest item, blocking while the queue is empty and open.

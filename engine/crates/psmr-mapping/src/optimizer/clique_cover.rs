@@ -18,6 +18,7 @@
 //! keeps the cheapest cover.
 
 use super::ModeModel;
+use crate::mask::bits;
 use psmr_core::workload::SplitMix64;
 
 /// Greedy covers tried (each from its own random choices).
@@ -146,15 +147,4 @@ fn prune(m: &ModeModel, adj: &[u64], mut cols: Vec<u64>) -> Vec<u64> {
 
 fn cover_cost(m: &ModeModel, cols: &[u64]) -> f64 {
     cols.iter().flat_map(|&c| bits(c)).map(|v| m.alpha[v]).sum()
-}
-
-fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let b = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        Some(b)
-    })
 }

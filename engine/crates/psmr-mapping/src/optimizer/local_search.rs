@@ -20,6 +20,7 @@
 //! deterministic.
 
 use super::{ModeModel, EPS};
+use crate::mask::bits;
 use psmr_core::workload::SplitMix64;
 
 /// How often (in steps) the clock is read.
@@ -342,15 +343,4 @@ fn pair(a: usize, b: usize, n: usize) -> usize {
     } else {
         b * n + a
     }
-}
-
-/// The set bits of `mask`, lowest first.
-fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let b = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            b
-        })
-    })
 }

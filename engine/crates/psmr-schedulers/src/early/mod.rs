@@ -42,7 +42,7 @@ use psmr_mapping::CtoT;
 use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
 use crate::plan::{Plan, Router};
 use crate::probe::{CtxProbe, Probe};
-use crate::queue::{BoundedFifo, PushEvent};
+use crate::queue::BoundedFifo;
 use crate::registry::{boxed_or_broken, Fault, Registration};
 use crate::BuildEnv;
 
@@ -155,22 +155,8 @@ fn drive(ctx: &RunContext<'_>, plan: &Plan, queues: &[BoundedFifo<Job>]) -> RunO
             class: req.class,
         };
         for &to in router.targets(req.class) {
-            let mut full_since: Option<u64> = None;
-            // Both events are recorded under the queue's lock: the wait's
-            // end and `Enqueued` get smaller seqs than the worker's
-            // `Dequeued`, which it records after taking the same lock.
-            queues[to as usize].push(job, |e| match e {
-                PushEvent::Blocked => {
-                    full_since = Some(rec.wait_begin(WaitReason::FullQueue, req.id, to as u32));
-                }
-                PushEvent::Pushed { .. } => {
-                    if let Some(since) = full_since {
-                        full_wait_ns += rec.now().saturating_sub(since);
-                        rec.wait_done(WaitReason::FullQueue, req.id, since, 0);
-                    }
-                    rec.record(EventKind::Enqueued { req: req.id, to });
-                }
-            });
+            let q = &queues[to as usize];
+            full_wait_ns += q.push_recorded(job, &mut rec, req.id, to as u32, Some(to));
         }
         if out.delivered % sample_every == 0 {
             for (t, q) in queues.iter().enumerate() {

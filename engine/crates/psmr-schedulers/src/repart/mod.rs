@@ -40,7 +40,7 @@ use psmr_partition::PartitionConfig;
 
 use crate::params::MAX_QUEUE_CAPACITY;
 use crate::probe::CtxProbe;
-use crate::queue::{BoundedFifo, PushEvent};
+use crate::queue::BoundedFifo;
 use crate::registry::{BuildArgs, Fault, Registration, StreamView};
 use crate::roles::RoleSignal;
 use crate::spin::Backoff;
@@ -640,41 +640,13 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
     /// Push a command to worker `to`'s queue; returns the time blocked on
     /// a full queue.
     fn push(&self, rec: &mut Recorder<'_>, to: ThreadRef, cmd: Cmd, req: RequestId) -> u64 {
-        let mut since: Option<u64> = None;
-        let mut blocked = 0;
-        // Both events are recorded under the queue's lock, so they come
-        // before the worker's `Dequeued` of the command in seq order.
-        self.queues[to as usize].push(cmd, |e| match e {
-            PushEvent::Blocked => {
-                since = Some(rec.wait_begin(WaitReason::FullQueue, req, to as u32))
-            }
-            PushEvent::Pushed { .. } => {
-                if let Some(s) = since {
-                    blocked = rec.now().saturating_sub(s);
-                    rec.wait_done(WaitReason::FullQueue, req, s, 0);
-                }
-                rec.record(EventKind::Enqueued { req, to });
-            }
-        });
-        blocked
+        self.queues[to as usize].push_recorded(cmd, rec, req, to as u32, Some(to))
     }
 
     /// Hand a scheduled request to the tracker; returns the time blocked.
     fn push_tracker(&self, rec: &mut Recorder<'_>, req: RequestId) -> u64 {
-        let mut since: Option<u64> = None;
-        let mut blocked = 0;
-        self.tracker_q.push(req, |e| match e {
-            PushEvent::Blocked => {
-                since = Some(rec.wait_begin(WaitReason::FullQueue, req, AUX_BASE as u32))
-            }
-            PushEvent::Pushed { .. } => {
-                if let Some(s) = since {
-                    blocked = rec.now().saturating_sub(s);
-                    rec.wait_done(WaitReason::FullQueue, req, s, 0);
-                }
-            }
-        });
-        blocked
+        self.tracker_q
+            .push_recorded(req, rec, req, AUX_BASE as u32, None)
     }
 }
 
