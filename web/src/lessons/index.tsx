@@ -1,17 +1,9 @@
 /** The Lessons tab (the app's first screen) and the instructor guide, plugged into the shell. */
-import { createElement, lazy, Suspense } from 'react';
+import { lazyPanel } from '../components/lazyPanel';
 import type { PanelDef } from '../components/panels';
 import { LessonsPanel } from './LessonsPanel';
 
-const Guide = lazy(() => import('./Guide').then((m) => ({ default: m.Guide })));
-
-function GuidePanel() {
-  return createElement(
-    Suspense,
-    { fallback: createElement('p', { className: 'muted' }, 'Loading the guide…') },
-    createElement(Guide),
-  );
-}
+const GuidePanel = lazyPanel(() => import('./Guide').then((m) => m.Guide), 'the guide');
 
 export const panels: PanelDef[] = [
   { id: 'lessons', title: 'Lessons', order: -10, component: LessonsPanel },

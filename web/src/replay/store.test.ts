@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadTraceHere } from '../trace/load';
-import { synthesize } from '../trace/synth';
+import { synthesizeSmall } from '../trace/synth';
 import { handleKey } from './keys';
 import { completedAt } from './progress';
 import { nextStep, startsStep } from './steps';
 import { createReplayStore, type Track } from './store';
 
 function track(key: string, mode: 'early' | 'busy-wait' | 'ws', seed: number): Track {
-  const s = synthesize({ threads: 4, requests: 200, shards: 2, writes: 0.3, global: 0.1, mode, seed, execTicks: 3 });
+  const s = synthesizeSmall({ mode, seed, execTicks: 3 });
   return {
     key,
     label: mode,

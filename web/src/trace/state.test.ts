@@ -3,7 +3,7 @@ import { AUX_BASE, decode, encode, KIND, KIND_CODES, REASON, SCHEDULER, type Tra
 import { analyze, buildCheckpoints, buildIndex, positionAtTime } from './index';
 import { ReplayModel } from './model';
 import { apply, emptyState, serialize, type ReplayState } from './state';
-import { rng, synthesize } from './synth';
+import { rng, synthesizeSmall } from './synth';
 
 /** Random events over a few threads, requests and classes: any order, any kind. */
 function randomTrace(seed: number, n: number, threads: number): ArrayBuffer {
@@ -51,8 +51,7 @@ describe('replay reducer', () => {
 
   it('steps forward then back to the same states (random walk)', () => {
     const m = modelOf(
-      synthesize({ threads: 4, requests: 300, shards: 2, writes: 0.4, global: 0.15, mode: 'ws', seed: 9, execTicks: 3 })
-        .buffer,
+      synthesizeSmall({ requests: 300, writes: 0.4, global: 0.15, mode: 'ws', seed: 9, execTicks: 3 }).buffer,
       32,
     );
     const seen = new Map<number, Float64Array>();
@@ -154,16 +153,7 @@ describe('replay reducer', () => {
 
 describe('trace index', () => {
   it('finds lanes, requests, classes and seeks by time', () => {
-    const { events, buffer } = synthesize({
-      threads: 6,
-      requests: 200,
-      shards: 3,
-      writes: 0.3,
-      global: 0.1,
-      mode: 'busy-wait',
-      seed: 3,
-      execTicks: 2,
-    });
+    const { events, buffer } = synthesizeSmall({ threads: 6, shards: 3, mode: 'busy-wait', seed: 3 });
     const a = analyze(decode(buffer));
     expect(a.index.threads).toBe(6);
     expect(a.index.requests).toBe(200);
@@ -178,10 +168,8 @@ describe('trace index', () => {
 
   it('the simulator executes every request exactly once', () => {
     for (const mode of ['early', 'busy-wait', 'ws'] as const) {
-      const { events } = synthesize({
-        threads: 4,
+      const { events } = synthesizeSmall({
         requests: 150,
-        shards: 2,
         writes: 0.1,
         global: 0.05,
         mode,
@@ -199,16 +187,7 @@ describe('trace index', () => {
 
 describe('classes seen in the trace', () => {
   it('records which threads each class used and which classes were multicast', () => {
-    const { buffer, mapping } = synthesize({
-      threads: 4,
-      requests: 400,
-      shards: 2,
-      writes: 0.3,
-      global: 0.1,
-      mode: 'early',
-      seed: 21,
-      execTicks: 2,
-    });
+    const { buffer, mapping } = synthesizeSmall({ requests: 400, seed: 21 });
     const { index } = analyze(decode(buffer));
     for (let c = 0; c < index.classes; c++) {
       const used = [0, 1, 2, 3].filter((t) => index.classThreads[c * 4 + t] === 1);

@@ -115,6 +115,27 @@ export interface SynthTrace {
   buffer: ArrayBuffer;
 }
 
+/**
+ * The small sharded run the tests start from (4 threads, 200 requests, 2
+ * shards, 30 % writes, 10 % global requests, early, seed 1, 2 ticks a
+ * request); a test names only the fields it depends on.
+ */
+export const SMALL_RUN: SynthOptions = {
+  threads: 4,
+  requests: 200,
+  shards: 2,
+  writes: 0.3,
+  global: 0.1,
+  mode: 'early',
+  seed: 1,
+  execTicks: 2,
+};
+
+/** `synthesize` on `SMALL_RUN` with the fields of `over` replaced. */
+export function synthesizeSmall(over: Partial<SynthOptions> = {}): SynthTrace {
+  return synthesize({ ...SMALL_RUN, ...over });
+}
+
 export function synthesize(o: SynthOptions): SynthTrace {
   const rand = rng(o.seed);
   const classes = shardedClasses(o.shards);

@@ -28,6 +28,7 @@ import { virtualOf } from '../engine/virtualCores';
 import { patchHash } from '../components/nav';
 import { nameMoment } from './moments';
 import type { Track } from '../replay/store';
+import { ShareLinkOutput, useShareLink } from './ShareLink';
 
 /**
  * Go to a shared moment: its view, its leading run, its place. Returns, in
@@ -130,38 +131,25 @@ function useLessonMomentInHash(on: boolean, picks: Pick[]): void {
 /** "Share this moment": a link that runs this scenario and opens the classroom at this moment. */
 function ShareMoment({ picks }: { picks: Pick[] }) {
   const tracks = useReplay((s) => s.tracks);
-  const [url, setUrl] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { url, error, made } = useShareLink();
   if (tracks.length === 0) return null;
   const share = async () => {
     const m = currentMoment(picks);
     if (!m) return;
-    const r = await momentUrl(runStore.getState().text, m, lessonStore.getState().lessonId);
-    if (typeof r === 'string') {
-      setUrl(r);
-      setError(null);
-      try {
-        await navigator.clipboard?.writeText(r);
-      } catch {
-        // No clipboard permission: the link is shown to copy by hand.
-      }
-    } else setError(r.error);
+    const link = made(await momentUrl(runStore.getState().text, m, lessonStore.getState().lessonId));
+    if (link === null) return;
+    try {
+      await navigator.clipboard?.writeText(link);
+    } catch {
+      // No clipboard permission: the link is shown to copy by hand.
+    }
   };
   return (
     <span className="share-moment">
       <button type="button" onClick={() => void share()} data-testid="share-moment" title="A link to this moment">
         share this moment
       </button>
-      {url && (
-        <input
-          readOnly
-          value={url}
-          aria-label="link to this moment"
-          data-testid="moment-url"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-      )}
-      {error && <span className="warn">{error}</span>}
+      <ShareLinkOutput url={url} error={error} label="link to this moment" testId="moment-url" />
     </span>
   );
 }

@@ -124,29 +124,20 @@ export function LessonBar({
   // The bookmark last jumped to, named on the compact line.
   const [chosen, setChosen] = useState<number | null>(null);
   const close = () => setOpen(false);
+  /** Closes the compact menu and shows the runs `ids` side by side. */
+  const pick = (ids: string[]) => {
+    close();
+    onPick(ids);
+  };
   const tools = (
     <div className={compact ? 'lesson-row lesson-more' : 'lesson-row'} data-testid="lesson-tools">
       {compareIds.length > 1 && (
-        <button
-          type="button"
-          data-testid="lesson-compare"
-          onClick={() => {
-            close();
-            onPick(compareIds);
-          }}
-        >
+        <button type="button" data-testid="lesson-compare" onClick={() => pick(compareIds)}>
           compare {lesson.compare?.join(' and ')}
         </button>
       )}
       {beforePair && (
-        <button
-          type="button"
-          data-testid="compare-before"
-          onClick={() => {
-            close();
-            onPick(beforePair);
-          }}
-        >
+        <button type="button" data-testid="compare-before" onClick={() => pick(beforePair)}>
           compare with the run before
         </button>
       )}

@@ -2,23 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { shardedClasses } from '../engine/classes';
 import type { RunReport } from '../engine/protocol';
 import { loadTraceHere } from '../trace/load';
-import { synthesize } from '../trace/synth';
+import { synthesizeSmall } from '../trace/synth';
 import { landMoment } from './exactMoment';
 import { nameMoment } from './moments';
 import { makeTrack } from './tracks';
 
 /** A replay track of a synthetic early run (seed `seed`: another seed stands for a re-run with new timings). */
 function track(seed: number) {
-  const s = synthesize({
-    threads: 2,
-    requests: 200,
-    shards: 2,
-    writes: 0.3,
-    global: 0.1,
-    mode: 'early',
-    seed,
-    execTicks: 2,
-  });
+  const s = synthesizeSmall({ threads: 2, seed });
   const run = { scheduler: 'early', label: 'early' } as RunReport;
   return makeTrack('k', 'early', run, loadTraceHere(s.buffer), shardedClasses(2));
 }

@@ -3,17 +3,9 @@
  * classroom code (views, d3, the replay) is a separate chunk, fetched when
  * the tab is first opened, so it does not weigh on the app's first load.
  */
-import { createElement, lazy, Suspense } from 'react';
+import { lazyPanel } from '../components/lazyPanel';
 import type { PanelDef } from '../components/panels';
 
-const ClassroomPanel = lazy(() => import('./ClassroomPanel').then((m) => ({ default: m.ClassroomPanel })));
-
-function Classroom() {
-  return createElement(
-    Suspense,
-    { fallback: createElement('p', { className: 'muted' }, 'Loading the classroom…') },
-    createElement(ClassroomPanel),
-  );
-}
+const Classroom = lazyPanel(() => import('./ClassroomPanel').then((m) => m.ClassroomPanel), 'the classroom');
 
 export const panels: PanelDef[] = [{ id: 'classroom', title: 'Classroom', order: 10, component: Classroom }];

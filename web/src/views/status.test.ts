@@ -11,7 +11,7 @@ import { encode, KIND, make, NO_REQUEST, SCHEDULER, type KindName } from '../tra
 import { loadTraceHere } from '../trace/load';
 import type { ReplayModel } from '../trace/model';
 import type { ReplayState } from '../trace/state';
-import { rng, synthesize } from '../trace/synth';
+import { rng, synthesizeSmall } from '../trace/synth';
 import { shardedClasses } from '../engine/classes';
 import { classNames as namesOf, inferMapping } from './classes';
 import { REASON } from '../trace/codec';
@@ -120,12 +120,8 @@ function randomPositions(model: ReplayModel, seed: number, n: number): number[] 
 describe('thread status agrees across views (synthetic traces)', () => {
   for (const mode of ['early', 'busy-wait', 'ws'] as const) {
     it(`${mode}: random positions`, () => {
-      const synth = synthesize({
-        threads: 4,
+      const synth = synthesizeSmall({
         requests: 400,
-        shards: 2,
-        writes: 0.3,
-        global: 0.1,
         mode,
         seed: 7,
         execTicks: 3,

@@ -3,7 +3,7 @@ import { shardedClasses } from '../engine/classes';
 import type { RunReport } from '../engine/protocol';
 import { KIND, SCHEDULER } from '../trace/codec';
 import { loadTraceHere } from '../trace/load';
-import { synthesize } from '../trace/synth';
+import { synthesizeSmall } from '../trace/synth';
 import { conflictGraph, inferMapping } from './classes';
 import { codeFor, codes, pseudoEvent } from './pseudocode/PseudoPanel';
 import { lineFor } from './pseudocode/types';
@@ -41,16 +41,7 @@ describe("classes (the engine report's, never rebuilt on the web)", () => {
   });
 
   it('reads the mapping off a trace: multicast classes are sequential', () => {
-    const s = synthesize({
-      threads: 4,
-      requests: 300,
-      shards: 2,
-      writes: 0.3,
-      global: 0.1,
-      mode: 'early',
-      seed: 2,
-      execTicks: 2,
-    });
+    const s = synthesizeSmall({ requests: 300, seed: 2 });
     const m = inferMapping(
       loadTraceHere(s.buffer),
       shardedClasses(2).map((c) => c.name),
@@ -64,16 +55,7 @@ describe("classes (the engine report's, never rebuilt on the web)", () => {
   });
 
   it("takes class names and conflicts from the report's classes", () => {
-    const s = synthesize({
-      threads: 2,
-      requests: 50,
-      shards: 3,
-      writes: 0,
-      global: 0,
-      mode: 'early',
-      seed: 1,
-      execTicks: 1,
-    });
+    const s = synthesizeSmall({ threads: 2, requests: 50, shards: 3, writes: 0, global: 0, execTicks: 1 });
     const classes = shardedClasses(3);
     const track = makeTrack('k', 'early', runOf('early'), loadTraceHere(s.buffer), classes);
     expect(track.classNames).toEqual(['R1', 'W1', 'R2', 'W2', 'R3', 'W3', 'Rg', 'Wg']);
@@ -86,16 +68,7 @@ describe("classes (the engine report's, never rebuilt on the web)", () => {
 
 describe('captions name a class as the report describes it', () => {
   it("says read or write, and which shard, from the engine's classes, not from the class name", () => {
-    const s = synthesize({
-      threads: 2,
-      requests: 60,
-      shards: 2,
-      writes: 0.5,
-      global: 0.2,
-      mode: 'early',
-      seed: 3,
-      execTicks: 1,
-    });
+    const s = synthesizeSmall({ threads: 2, requests: 60, writes: 0.5, global: 0.2, seed: 3, execTicks: 1 });
     const model = loadTraceHere(s.buffer);
     const classes = shardedClasses(2);
     const track = makeTrack('k', 'early', runOf('early'), model, classes);
@@ -147,16 +120,7 @@ describe('pseudo-code panel', () => {
   });
 
   it('turns trace events into the panel events the rules read', () => {
-    const s = synthesize({
-      threads: 4,
-      requests: 200,
-      shards: 2,
-      writes: 0.3,
-      global: 0.1,
-      mode: 'busy-wait',
-      seed: 4,
-      execTicks: 2,
-    });
+    const s = synthesizeSmall({ mode: 'busy-wait', seed: 4 });
     const model = loadTraceHere(s.buffer);
     const track = makeTrack(
       'k',
@@ -187,17 +151,7 @@ describe('pseudo-code panel', () => {
     ] as const) {
       const code = codeFor(id);
       if (!code) continue; // the family's listing is not written yet
-      const s = synthesize({
-        threads: 4,
-        requests: 150,
-        shards: 2,
-        writes: 0.3,
-        global: 0.1,
-        mode,
-        seed: 6,
-        execTicks: 2,
-        skew: 0.8,
-      });
+      const s = synthesizeSmall({ requests: 150, mode, seed: 6, skew: 0.8 });
       const model = loadTraceHere(s.buffer);
       const track = makeTrack('k', id, runOf(id, { mapping: s.mapping, mapping_how: '' }), model, shardedClasses(2));
       let placed = 0;

@@ -14,6 +14,7 @@ import { lessonStore, useLesson } from '../../lessons/store';
 import { lessonById } from '../../lessons/lessons';
 import { momentUrl } from '../../components/links';
 import { runViolation } from '../../components/verdict';
+import { ShareLinkOutput, useShareLink } from '../ShareLink';
 import { modelLabel, virtualOf } from '../../engine/virtualCores';
 import { codeFor } from '../pseudocode/PseudoPanel';
 import { classroomStore } from '../classroomStore';
@@ -223,8 +224,7 @@ function Found({ track, variant }: { track: Track; variant: BrokenVariant }) {
 
 /** A link that runs the counterexample again (its token pinned in the scenario) and opens this moment. */
 function ShareFind({ track, variant }: { track: Track; variant: BrokenVariant }) {
-  const [url, setUrl] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { url, error, made } = useShareLink();
   const share = async () => {
     const st = breakItStore.getState();
     if (!st.asked || !st.found) return;
@@ -232,27 +232,14 @@ function ShareFind({ track, variant }: { track: Track; variant: BrokenVariant })
     const text = pinnedText(st.asked.text, name, variant.name, st.found.token, st.asked.requests);
     const at = nameMoment(track, replayStore.getState().position);
     const view = classroomStore.getState().viewId;
-    const r = await momentUrl(text, { runs: [name], view, lead: name, at }, lessonStore.getState().lessonId);
-    if (typeof r === 'string') {
-      setUrl(r);
-      setError(null);
-    } else setError(r.error);
+    made(await momentUrl(text, { runs: [name], view, lead: name, at }, lessonStore.getState().lessonId));
   };
   return (
     <>
       <button type="button" onClick={() => void share()} data-testid="breakit-share">
         share this find
       </button>
-      {url && (
-        <input
-          readOnly
-          value={url}
-          aria-label="link to this find"
-          data-testid="breakit-link"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-      )}
-      {error && <span className="warn">{error}</span>}
+      <ShareLinkOutput url={url} error={error} label="link to this find" testId="breakit-link" />
     </>
   );
 }

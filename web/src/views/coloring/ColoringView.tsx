@@ -64,6 +64,25 @@ function lastBefore<T extends { i: number }>(xs: readonly T[], pos: number): { a
   return { at: lo, x: lo > 0 ? xs[lo - 1] : undefined };
 }
 
+/**
+ * A button that leads the replay of track `track` to just after the first of
+ * `marks` at or after `pos` (disabled when none is left).
+ */
+function NextMark(p: { marks: readonly { i: number }[]; track: number; pos: number; testId: string; what: string }) {
+  const next = p.marks.find((m) => m.i >= p.pos);
+  const jump = () => {
+    if (!next) return;
+    const st = replayStore.getState();
+    st.pause();
+    st.lead(p.track, next.i + 1);
+  };
+  return (
+    <button type="button" disabled={!next} onClick={jump} data-testid={p.testId}>
+      next {p.what} ({p.marks.length})
+    </button>
+  );
+}
+
 function ColoringTrack({ i, track, tNs, pos }: { i: number; track: Track; tNs: number; pos: number }) {
   const pal = usePalette();
   const cores = track.model.index.threads;
@@ -72,13 +91,6 @@ function ColoringTrack({ i, track, tNs, pos }: { i: number; track: Track; tNs: n
   const steal = lastBefore(tl.steals, pos);
   const refusal = lastBefore(tl.refusals, pos);
   const justStole = steal.x !== undefined && steal.x.i === pos - 1;
-  const jump = (marks: readonly { i: number }[]) => {
-    const next = marks.find((m) => m.i >= pos);
-    if (!next) return;
-    const st = replayStore.getState();
-    st.pause();
-    st.lead(i, next.i + 1);
-  };
   const mely = track.scheduler === 'mely';
   // The color to follow: the last one stolen, else one that runs now.
   const focus = steal.x?.color ?? now.cores.find((c) => c.running?.color !== undefined)?.running?.color;
@@ -88,22 +100,8 @@ function ColoringTrack({ i, track, tNs, pos }: { i: number; track: Track; tNs: n
       <h4>
         {track.label}: {steal.at} color steals, {refusal.at} refused so far
         <span className="coloring-jumps">
-          <button
-            type="button"
-            disabled={!tl.steals.some((s) => s.i >= pos)}
-            onClick={() => jump(tl.steals)}
-            data-testid="next-color-steal"
-          >
-            next steal ({tl.steals.length})
-          </button>
-          <button
-            type="button"
-            disabled={!tl.refusals.some((s) => s.i >= pos)}
-            onClick={() => jump(tl.refusals)}
-            data-testid="next-refusal"
-          >
-            next refusal ({tl.refusals.length})
-          </button>
+          <NextMark marks={tl.steals} track={i} pos={pos} testId="next-color-steal" what="steal" />
+          <NextMark marks={tl.refusals} track={i} pos={pos} testId="next-refusal" what="refusal" />
         </span>
       </h4>
       <p className="coloring-legend">
