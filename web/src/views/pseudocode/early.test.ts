@@ -24,6 +24,18 @@ describe('early pseudo-code', () => {
     expect(seq!.line).toBeGreaterThan(conc!.line);
   });
 
+  // classroom-spin.json maps W1 as sequential on one thread ({T1}): the
+  // class self-conflicts, so the paper's rule makes it seq whatever its
+  // thread count, and the engine runs each W1 request through a barrier of
+  // one party (SyncArrive, then the execution as the class's smallest id).
+  // Its execution is line 9, under `if me = min(CtoT(c))`, not line 5.
+  it('puts a one-thread sequential class (W1 on classroom-spin) under if me = min(CtoT(c))', () => {
+    const w1 = lineFor(early, { kind: 'ExecStart', thread: 1, req: 4, class: 1, sequential: true });
+    expect(w1).toEqual({ listing: 'worker', line: 9 });
+    expect(text(early, 'worker', 8)).toBe('if me = min(CtoT(c)):');
+    expect(text(early, 'worker', 9)).toBe('execute r');
+  });
+
   it('puts busy-wait releases on the mark reset and waits on the polling loop', () => {
     const rel = lineFor(busyWait, { kind: 'SyncRelease', thread: 1, executor: 1, cycle: 1 });
     expect(text(busyWait, rel!.listing, rel!.line)).toContain('set(0)');
