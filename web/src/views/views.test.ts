@@ -118,6 +118,34 @@ describe('captions name a class as the report describes it', () => {
   });
 });
 
+describe('early captions follow the mapping on an execution with no meeting', () => {
+  it('never calls a class the mapping makes sequential concurrent', () => {
+    const s = synthesize({
+      threads: 2,
+      requests: 60,
+      shards: 2,
+      writes: 0.5,
+      global: 0.2,
+      mode: 'early',
+      seed: 3,
+      execTicks: 1,
+    });
+    const model = loadTraceHere(s.buffer);
+    const classes = shardedClasses(2);
+    // Every class sequential on one thread: its executions (met or not) are no concurrent ones.
+    const mapping = classes.map((c) => ({ class: c.name, sequential: true, threads: [0] }));
+    const track = makeTrack('k', 'early', runOf('early', { mapping } as unknown as RunReport['info']), model, classes);
+    let execs = 0;
+    for (let i = 0; i < model.length; i++) {
+      if (model.trace.event(i).kind !== KIND.ExecStart) continue;
+      const said = caption(track, i + 1, model.stateAt(i + 1))?.text ?? '';
+      expect(said).not.toContain('is concurrent');
+      execs++;
+    }
+    expect(execs).toBeGreaterThan(10);
+  });
+});
+
 describe('view registry', () => {
   it('offers synchronization and mapping views to the early and stealing families only', () => {
     expect(familyOf('busy-wait')).toBe('early');
