@@ -405,7 +405,11 @@ impl Conductor {
         st.site[me] = at;
         st.clock[me] = st.clock[me].saturating_add(ns);
         st.points += 1;
-        Self::pay_delay(&mut st, me);
+        let points = st.points;
+        if let Some(p) = st.perturb.as_mut() {
+            let delay = p.delay_at(points);
+            st.clock[me] = st.clock[me].saturating_add(delay);
+        }
         let slice_over = st
             .cores
             .as_ref()
@@ -414,21 +418,6 @@ impl Conductor {
             self.yield_core_if_awaited(&mut st, me);
         }
         drop(self.reschedule(st, me));
-    }
-
-    /// A perturbed schedule ("Exploring schedules"): every change point the
-    /// run's point count (just incremented for `me`'s point) has reached is
-    /// paid by `me`, the thread at that point, whatever the point's kind:
-    /// an ordinary point, a wait-loop iteration (the OS preempts a spinner,
-    /// so it sees the awaited change late) or a block (it resumes late once
-    /// woken). Pushing `me`'s clock forward only ever makes it run later,
-    /// so the run stays a conservative simulation.
-    fn pay_delay(st: &mut State, me: usize) {
-        let points = st.points;
-        if let Some(p) = st.perturb.as_mut() {
-            let delay = p.delay_at(points);
-            st.clock[me] = st.clock[me].saturating_add(delay);
-        }
     }
 
     /// On time-shared cores: if another thread is waiting for a core at
@@ -484,7 +473,6 @@ impl Conductor {
                 st = self.count_lone(st, me, here);
             }
         }
-        Self::pay_delay(&mut st, me);
         self.yield_core_if_awaited(&mut st, me);
         drop(self.reschedule(st, me));
     }
@@ -544,9 +532,6 @@ impl Conductor {
         }
         st.status[me] = Status::Blocked { key, seq, deadline };
         Self::leave_core(&mut st, me);
-        // After giving the core up: the delay is a late resumption, not a
-        // core held while blocked.
-        Self::pay_delay(&mut st, me);
         let st = self.reschedule(st, me);
         st.timed_out[me]
     }

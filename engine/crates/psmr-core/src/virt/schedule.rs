@@ -100,8 +100,8 @@ pub(crate) struct Perturbation {
 impl Perturbation {
     /// The delay owed by the thread at point number `points` (the run's
     /// count so far): the sum of every change point reached and not yet
-    /// paid. Called at every point (ordinary, spin or block), so each
-    /// change point is paid by the thread that reached it.
+    /// paid. Called at ordinary points only (not spins or blocks), so a
+    /// change point falling on a spin is paid at the next ordinary point.
     pub(crate) fn delay_at(&mut self, points: u64) -> u64 {
         let mut d = 0u64;
         while let Some(&(at, ns)) = self.changes.get(self.next) {
