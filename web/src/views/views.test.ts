@@ -84,20 +84,24 @@ describe("classes (the engine report's, never rebuilt on the web)", () => {
   });
 });
 
+/** A synthetic early trace (2 threads, 2 shards, 60 requests) and its classes. */
+function earlyTrace() {
+  const s = synthesize({
+    threads: 2,
+    requests: 60,
+    shards: 2,
+    writes: 0.5,
+    global: 0.2,
+    mode: 'early',
+    seed: 3,
+    execTicks: 1,
+  });
+  return { model: loadTraceHere(s.buffer), classes: shardedClasses(2) };
+}
+
 describe('captions name a class as the report describes it', () => {
   it("says read or write, and which shard, from the engine's classes, not from the class name", () => {
-    const s = synthesize({
-      threads: 2,
-      requests: 60,
-      shards: 2,
-      writes: 0.5,
-      global: 0.2,
-      mode: 'early',
-      seed: 3,
-      execTicks: 1,
-    });
-    const model = loadTraceHere(s.buffer);
-    const classes = shardedClasses(2);
+    const { model, classes } = earlyTrace();
     const track = makeTrack('k', 'early', runOf('early'), model, classes);
     // The same trace with the report's class facts swapped: the caption follows the report.
     const swapped = classes.map((c) => ({ ...c, write: !c.write }));
@@ -120,18 +124,7 @@ describe('captions name a class as the report describes it', () => {
 
 describe('early captions follow the mapping on an execution with no meeting', () => {
   it('never calls a class the mapping makes sequential concurrent', () => {
-    const s = synthesize({
-      threads: 2,
-      requests: 60,
-      shards: 2,
-      writes: 0.5,
-      global: 0.2,
-      mode: 'early',
-      seed: 3,
-      execTicks: 1,
-    });
-    const model = loadTraceHere(s.buffer);
-    const classes = shardedClasses(2);
+    const { model, classes } = earlyTrace();
     // Every class sequential on one thread: its executions (met or not) are no concurrent ones.
     const mapping = classes.map((c) => ({ class: c.name, sequential: true, threads: [0] }));
     const track = makeTrack('k', 'early', runOf('early', { mapping } as unknown as RunReport['info']), model, classes);
