@@ -127,3 +127,37 @@ test("break-it on work stealing: a stealer that ignores the flags", async ({
   await expectPairShown(page, pair, "if Valid(v, c):");
   await shot(page, info, "classroom/break-it-ws-present-1280");
 });
+
+/**
+ * Every family's guard line at 1280x720 in present mode: a find opened in
+ * each family's lesson (one fault the earliest-clock schedule already
+ * breaks) shows its guard line fully visible in the pseudo-code panel,
+ * wherever that line sits in the listings. Coloring is left out: its
+ * lesson's one client never queues two events of a color at once, so
+ * `steal-running` cannot happen there (docs/benchmarks/break-it.md).
+ */
+for (const [lesson, fault] of [
+  ["cycles", "busy-wait-early-release"],
+  ["late", "late-ignore-conflicts"],
+  ["epaxos", "epaxos-ignore-seq"],
+  ["repartitioning", "repart-swap-pairs"],
+] as const) {
+  test(`the guard line of ${fault} is in view when its find opens (${lesson} lesson)`, async ({
+    page,
+  }, info: TestInfo) => {
+    test.setTimeout(300_000);
+    await start(page);
+    await presentLesson(page, lesson);
+    await page.getByTestId("breakit-toggle").click();
+    await page.getByTestId("breakit-variant").selectOption(fault);
+    await page.getByTestId("breakit-find").click();
+    await expect(page.getByTestId("breakit-found")).toBeVisible({
+      timeout: 240_000,
+    });
+    const guardLine = page.getByTestId("pseudo-guard-line");
+    await expect(guardLine).toHaveCount(1);
+    await expect.poll(() => fullyVisible(guardLine)).toBe(true);
+    expect(await pageScrolls(page)).toBe(false);
+    await shot(page, info, `classroom/break-it-${lesson}-present-1280`);
+  });
+}

@@ -66,11 +66,15 @@ describe("classes (the engine report's, never rebuilt on the web)", () => {
   });
 });
 
+/** A synthetic early trace (2 threads, 2 shards, 60 requests) and its classes. */
+function earlyTrace() {
+  const s = synthesizeSmall({ threads: 2, requests: 60, writes: 0.5, global: 0.2, seed: 3, execTicks: 1 });
+  return { model: loadTraceHere(s.buffer), classes: shardedClasses(2) };
+}
+
 describe('captions name a class as the report describes it', () => {
   it("says read or write, and which shard, from the engine's classes, not from the class name", () => {
-    const s = synthesizeSmall({ threads: 2, requests: 60, writes: 0.5, global: 0.2, seed: 3, execTicks: 1 });
-    const model = loadTraceHere(s.buffer);
-    const classes = shardedClasses(2);
+    const { model, classes } = earlyTrace();
     const track = makeTrack('k', 'early', runOf('early'), model, classes);
     // The same trace with the report's class facts swapped: the caption follows the report.
     const swapped = classes.map((c) => ({ ...c, write: !c.write }));
@@ -88,6 +92,23 @@ describe('captions name a class as the report describes it', () => {
       seen.add(c.name);
     }
     expect(seen.size).toBeGreaterThan(3);
+  });
+});
+
+describe('early captions follow the mapping on an execution with no meeting', () => {
+  it('never calls a class the mapping makes sequential concurrent', () => {
+    const { model, classes } = earlyTrace();
+    // Every class sequential on one thread: its executions (met or not) are no concurrent ones.
+    const mapping = classes.map((c) => ({ class: c.name, sequential: true, threads: [0] }));
+    const track = makeTrack('k', 'early', runOf('early', { mapping } as unknown as RunReport['info']), model, classes);
+    let execs = 0;
+    for (let i = 0; i < model.length; i++) {
+      if (model.trace.event(i).kind !== KIND.ExecStart) continue;
+      const said = caption(track, i + 1, model.stateAt(i + 1))?.text ?? '';
+      expect(said).not.toContain('is concurrent');
+      execs++;
+    }
+    expect(execs).toBeGreaterThan(10);
   });
 });
 

@@ -82,6 +82,14 @@ function execText(c: StepContext, e: EventOf<'ExecStart'>): string {
     if (need === 1) return `T${th}, ${name}'s only thread, executes r${req}.`;
     return `All ${need} threads of ${name} have arrived: T${th} (${rule}) executes r${req} while the others wait, so nothing that conflicts with it runs at the same time.`;
   }
+  if (took && c.sequential(cls)) {
+    // A sequential class's request with no meeting recorded: the class has
+    // this one thread, or (a broken variant) its threads skipped the meeting.
+    const only = c.members(cls).length === 1;
+    return only
+      ? `T${th} takes ${reqName(c, req)} from the head of its queue and starts executing it: ${name} is sequential and T${th} is its only thread, so no other thread has to meet it.`
+      : `T${th} takes ${reqName(c, req)} from the head of its queue and starts executing it: ${name} is sequential, yet T${th} runs it without meeting ${name}'s other threads first.`;
+  }
   if (took)
     return `T${th} takes ${reqName(c, req)} from the head of its queue and starts executing it: ${name} is concurrent, so no other thread has to wait for it.`;
   return `T${th} executes ${reqName(c, req)}.`;

@@ -264,6 +264,9 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
   const guard = useGuardLine(track?.scheduler, code);
   const hl = useRef<HTMLLIElement>(null);
   const gl = useRef<HTMLLIElement>(null);
+  /** A find's guard line just appeared: the next move of the current line keeps it in view. */
+  const keepGuard = useRef(false);
+  const guardKey = guard ? `${guard.listing}:${guard.n}` : null;
   const [pinned, setPinned] = useState<string[]>([]);
   const box = useRef<HTMLDivElement>(null);
   // Large type moves the lines, and a longer or shorter caption moves and
@@ -276,8 +279,14 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
     // again on every replay step.
     // Read the layout in the next frame, where the browser lays the page
     // out anyway: reading it here would force a second layout per step.
+    // Right after a find opened, its guard line keeps priority for one more
+    // move (the find's jump to its moment), then the current line leads.
+    const guardFirst = keepGuard.current;
+    keepGuard.current = false;
     const id = requestAnimationFrame(() => {
-      if (hl.current && box.current) reveal(box.current, hl.current, gl.current);
+      const b = box.current;
+      if (guardFirst && gl.current && b) reveal(b, gl.current, hl.current);
+      else if (hl.current && b) reveal(b, hl.current, gl.current);
     });
     return () => cancelAnimationFrame(id);
   }, [target?.listing, target?.line, large, capText]);
@@ -286,11 +295,12 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
   // listing had been scrolled. Declared after the effect above, so its
   // frame runs after that one's.
   useEffect(() => {
+    keepGuard.current = guardKey !== null;
     const id = requestAnimationFrame(() => {
       if (gl.current && box.current) reveal(box.current, gl.current, hl.current);
     });
     return () => cancelAnimationFrame(id);
-  }, [guard?.listing, guard?.n, large]);
+  }, [guardKey, large]);
   if (!track) return null;
   const names = track.classNames;
   return (
