@@ -17,19 +17,22 @@ pub extern "C" fn list_init(entries: u32) {
     LIST.with(|l| *l.borrow_mut() = Some(ShardedList::new(1, entries)));
 }
 
+/// Runs `op(i, draw)` for `i` in `0..n` with pseudo-random draws in `0..modulus`
+/// (a 64-bit LCG seeded with `seed`) and sums the responses.
+fn drive(n: u32, modulus: u64, seed: u32, mut op: impl FnMut(u32, u64) -> u64) -> u64 {
+    let mut s = seed as u64;
+    (0..n).fold(0u64, |acc, i| acc.wrapping_add(op(i, lcg(&mut s) % modulus)))
+}
+
 /// `n` contains on the heavy list, keys uniform in 0..2*entries (as the workload draws them).
 #[no_mangle]
 pub extern "C" fn list_run(n: u32, entries: u32, seed: u32) -> u64 {
     LIST.with(|l| {
         let l = l.borrow();
         let app = l.as_ref().unwrap();
-        let mut s = seed as u64;
-        let mut acc = 0u64;
-        for _ in 0..n {
-            let key = (lcg(&mut s) % (2 * entries as u64)) as u32;
-            acc = acc.wrapping_add(app.execute(&Op::ListContains { shard: 0, key }));
-        }
-        acc
+        drive(n, 2 * entries as u64, seed, |_, key| {
+            app.execute(&Op::ListContains { shard: 0, key: key as u32 })
+        })
     })
 }
 
@@ -38,22 +41,18 @@ pub extern "C" fn kv_init(keys: u32) {
     KV.with(|k| *k.borrow_mut() = Some(KvStore::new(1, keys as u64)));
 }
 
+/// `n` key-value operations: one 100-key scan and one write in eight, reads otherwise.
 #[no_mangle]
 pub extern "C" fn kv_run(n: u32, keys: u32, seed: u32) -> u64 {
     KV.with(|k| {
         let k = k.borrow();
         let app = k.as_ref().unwrap();
-        let mut s = seed as u64;
-        let mut acc = 0u64;
-        for i in 0..n {
-            let key = lcg(&mut s) % keys as u64;
-            let op = match i % 8 {
+        drive(n, keys as u64, seed, |i, key| {
+            app.execute(&match i % 8 {
                 0 => Op::KvScan { start: key, len: 100 },
                 1 => Op::KvWrite { key, value: i as u64 },
                 _ => Op::KvRead { key },
-            };
-            acc = acc.wrapping_add(app.execute(&op));
-        }
-        acc
+            })
+        })
     })
 }
