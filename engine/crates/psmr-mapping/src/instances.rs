@@ -185,19 +185,35 @@ pub fn comparison_family() -> Vec<Instance> {
     for k in 0..30 {
         let n = 3 + rng.below(8) as usize;
         let density = 0.2 + 0.7 * rng.unit();
-        let weights = if rng.below(2) == 0 {
-            Weights::Equal
-        } else {
-            Weights::Uniform
-        };
+        let equal = rng.below(2) == 0;
         let threads = 2 + rng.below(15) as usize;
-        out.push(Instance {
-            name: format!("random-{k:02}-n{n}-t{threads}"),
-            table: random_table(&mut rng, n, density, 0.3, weights),
-            threads,
-        });
+        let shape = (n, density, equal);
+        out.push(random_instance(&mut rng, "random", k, shape, threads));
     }
     out
+}
+
+/// Instance `k` of a random family: `n` classes conflicting at `density`
+/// (each with itself at 0.3), equal or uniform weights, on `threads`,
+/// named `{family}-{k}-n{n}-t{threads}`. The caller draws the shape first,
+/// so each family's draws stay in their order.
+fn random_instance(
+    rng: &mut SplitMix64,
+    family: &str,
+    k: usize,
+    (n, density, equal): (usize, f64, bool),
+    threads: usize,
+) -> Instance {
+    let weights = if equal {
+        Weights::Equal
+    } else {
+        Weights::Uniform
+    };
+    Instance {
+        name: format!("{family}-{k:02}-n{n}-t{threads}"),
+        table: random_table(rng, n, density, 0.3, weights),
+        threads,
+    }
 }
 
 /// The hard shapes of issue 20: 8 skewed shards (the shipped skewed
@@ -219,17 +235,14 @@ pub fn hard_family() -> Vec<Instance> {
     for k in 0..12 {
         let n = 7 + rng.below(4) as usize;
         let density = 0.6 + 0.3 * rng.unit();
-        let weights = if k % 2 == 0 {
-            Weights::Equal
-        } else {
-            Weights::Uniform
-        };
         let threads = 7 + rng.below(8) as usize;
-        out.push(Instance {
-            name: format!("dense-{k:02}-n{n}-t{threads}"),
-            table: random_table(&mut rng, n, density, 0.3, weights),
+        out.push(random_instance(
+            &mut rng,
+            "dense",
+            k,
+            (n, density, k % 2 == 0),
             threads,
-        });
+        ));
     }
     out
 }
