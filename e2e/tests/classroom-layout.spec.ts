@@ -170,6 +170,20 @@ async function walkBookmarks(
           message: `${where}: the steal arrow inside the view and the window`,
         })
         .toBe(true);
+    if (l.bookmarks[i].view === "coloring") {
+      // The stolen color's lane (its executions, never overlapping) under the steal, not cut by the view.
+      if (l.bookmarks[i].finder === "color-steal")
+        await expect
+          .poll(() => fullyVisible(page.getByTestId("coloring-lane").first()), {
+            message: `${where}: the color lane inside the view and the window`,
+          })
+          .toBe(true);
+      // A chip per color with queued events only: no "c0×0" for an emptied color-queue.
+      await expect(
+        page.locator("[data-testid=color-chip][data-count='0']"),
+        `${where}: a chip for a color with no queued event`,
+      ).toHaveCount(0);
+    }
     await shot(
       page,
       info,
