@@ -128,6 +128,30 @@ async function pictureHeight(page: Page): Promise<number> {
   return (await page.locator(".view-box").boundingBox())?.height ?? 0;
 }
 
+/**
+ * The ePaxos instances (the SCC boxes' and the grid of those not in an SCC
+ * yet) whose circle passes the left or right side of their graph's box:
+ * the grid is fitted to the width, not scrolled sideways.
+ */
+async function instancesOutsideCanvas(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const canvas of document.querySelectorAll(".graphs-canvas")) {
+      const c = canvas.getBoundingClientRect();
+      for (const inst of canvas.querySelectorAll(
+        "[data-testid=instance] circle",
+      )) {
+        const r = inst.getBoundingClientRect();
+        if (r.left < c.left - 1 || r.right > c.right + 1)
+          out.push(
+            `instance ${inst.parentElement!.getAttribute("data-id")}: ${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(c.left)}..${Math.round(c.right)}`,
+          );
+      }
+    }
+    return out;
+  });
+}
+
 /** Click bookmark `i` if the run reached it; false if it did not (an optional moment). */
 async function openBookmark(page: Page, i: number): Promise<boolean> {
   const b = page.getByTestId(`bookmark-${i}`);
@@ -170,6 +194,25 @@ async function walkBookmarks(
           message: `${where}: the steal arrow inside the view and the window`,
         })
         .toBe(true);
+    if (l.bookmarks[i].view === "coloring") {
+      // The stolen color's lane (its executions, never overlapping) under the steal, not cut by the view.
+      if (l.bookmarks[i].finder === "color-steal")
+        await expect
+          .poll(() => fullyVisible(page.getByTestId("coloring-lane").first()), {
+            message: `${where}: the color lane inside the view and the window`,
+          })
+          .toBe(true);
+      // A chip per color with queued events only: no "c0×0" for an emptied color-queue.
+      await expect(
+        page.locator("[data-testid=color-chip][data-count='0']"),
+        `${where}: a chip for a color with no queued event`,
+      ).toHaveCount(0);
+    }
+    if (l.bookmarks[i].view === "graph")
+      expect(
+        await instancesOutsideCanvas(page),
+        `${where}: ePaxos instances cut at the right of their graph`,
+      ).toEqual([]);
     await shot(
       page,
       info,

@@ -139,7 +139,9 @@ function CoreRow({ c, pal, steal }: { c: CoreNow; pal: Palette; steal?: Steal })
   const drawn: { color: number; count: number; shown: number[] }[] = [];
   let hidden = 0;
   for (const q of c.colorQueues) {
-    if (room <= 0 && q.events.length > 0) {
+    // A Mely color-queue stays, empty, until the trace says it left (model.ts): no chip for it, chips are queued events.
+    if (q.events.length === 0) continue;
+    if (room <= 0) {
       hidden += q.events.length;
       continue;
     }

@@ -108,7 +108,7 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
   const { width } = useSize(box, { width: 800, height: 0 });
   const events = eventsOf(track.model.trace);
   const g = useMemo(() => epaxosGraph(events, position), [events, position]);
-  const layout = useMemo(() => layoutEpaxos(g, font), [g, font]);
+  const layout = useMemo(() => layoutEpaxos(g, font, width), [g, font, width]);
   const running = g.sccs.filter((s) => s.state === 'running');
   return (
     <section className="graphs-track" data-testid="epaxos-track" data-scheduler={track.scheduler}>
@@ -256,7 +256,13 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
           })}
           {layout.pendingX !== null ? (
             <text x={layout.pendingX - NODE_R} y={font + 2} fontSize={font - 1} fill={pal.dim}>
-              committed, not in an SCC yet{' '}
+              committed, not in an SCC yet
+              {/* Those beyond the columns that fit the width: counted, not drawn (a short text, on the grid's line). */}
+              {layout.pendingHidden > 0 ? (
+                <tspan data-testid="pending-hidden" data-count={layout.pendingHidden}>
+                  , +{layout.pendingHidden} more
+                </tspan>
+              ) : null}{' '}
               {g.instances.some((i) => i.state === 'waiting-commit') ? '(dashed: waits for a commit)' : ''}
             </text>
           ) : null}
@@ -277,12 +283,19 @@ interface EpaxosLayout {
   edges: [number, number][];
   pendingX: number | null;
   hidden: number;
+  /** Instances not in an SCC yet that found no column within the width. */
+  pendingHidden: number;
   w: number;
   h: number;
 }
 
-/** Columns by SCC layer (dependencies left), boxes stacked in each column; pending instances in a last column. */
-function layoutEpaxos(g: EpaxosGraph, font: number): EpaxosLayout {
+/**
+ * Columns by SCC layer (dependencies left), boxes stacked in each column;
+ * pending instances in a grid after them, with as many columns as fit in
+ * `width` (at least one): the grid's last column is never cut, the
+ * instances beyond it are counted in `pendingHidden`.
+ */
+function layoutEpaxos(g: EpaxosGraph, font: number, width: number): EpaxosLayout {
   const shown = [...g.sccs].sort((a, b) => a.group - b.group).slice(-MAX_SCCS);
   const hidden = g.sccs.length - shown.length;
   const layers = sccLayers(g);
@@ -314,12 +327,17 @@ function layoutEpaxos(g: EpaxosGraph, font: number): EpaxosLayout {
     x += w + gapX;
   }
   // Instances not in an SCC yet: a grid of PENDING_ROWS rows, filled column by column.
-  const pending = g.instances.filter((i) => i.group === undefined);
+  const waiting = g.instances.filter((i) => i.group === undefined);
   let pendingX: number | null = null;
-  if (pending.length > 0) {
+  let pendingHidden = 0;
+  if (waiting.length > 0) {
     pendingX = x + NODE_R;
     const rowH = NODE_R * 2 + font + 8;
     const colW = NODE_R * 2 + 3 * font;
+    // A column takes colW (its node and its "seq N" centered in it); the last one half of it, plus the margin.
+    const fit = Math.max(1, Math.floor((width - 10 - pendingX - colW / 2) / colW) + 1);
+    const pending = waiting.slice(0, fit * PENDING_ROWS);
+    pendingHidden = waiting.length - pending.length;
     pending.forEach((inst, k) =>
       at.set(inst.id, {
         x: (pendingX as number) + Math.floor(k / PENDING_ROWS) * colW,
@@ -327,12 +345,14 @@ function layoutEpaxos(g: EpaxosGraph, font: number): EpaxosLayout {
       }),
     );
     h = Math.max(h, head + 14 + Math.min(pending.length, PENDING_ROWS) * rowH);
-    x += Math.max(14 * font, Math.ceil(pending.length / PENDING_ROWS) * colW + NODE_R);
+    // Room for the grid's label where the width allows: the grid's columns alone never pass the width.
+    const label = Math.min(14 * font, width - 10 - x);
+    x += Math.max(label, Math.ceil(pending.length / PENDING_ROWS) * colW + NODE_R);
   }
   // Inside an SCC the order is seq, not the edges; pending instances' edges
   // would hide the boxes: draw the dependencies between boxes only.
   const edges = crossSccEdges(g).filter(([a, b]) => at.has(a) && at.has(b));
-  return { boxes, at, edges, pendingX, hidden, w: x + 10, h: h + 10 };
+  return { boxes, at, edges, pendingX, hidden, pendingHidden, w: x + 10, h: h + 10 };
 }
 
 // ---------------------------------------------------------------------------
