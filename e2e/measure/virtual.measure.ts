@@ -7,7 +7,11 @@
  *   npx playwright test -c e2e virtual.measure
  *
  * Optional: PSMR_VIRTUAL_SCENARIO (default quickstart.json),
- * PSMR_VIRTUAL_REQUESTS (10000), PSMR_VIRTUAL_CORES (16). Each of the
+ * PSMR_VIRTUAL_REQUESTS (10000), PSMR_VIRTUAL_CORES (16), PSMR_VIRTUAL_ONLY
+ * (comma-separated scheduler ids or labels: time only those; default all),
+ * PSMR_VIRTUAL_ACTION_MS (60000: the limit of every click, fill and check,
+ * so a hung page fails the measurement at once instead of after the
+ * run's 20 minutes). Each of the
  * scenario's schedulers runs alone (the others unticked), traces on as in
  * the scenario; the wall time is from Run to the report, as a user waits
  * (stream generation and the sequential reference included). The machine's
@@ -25,6 +29,9 @@ if (out) {
     page,
   }) => {
     test.setTimeout(1_800_000);
+    page.setDefaultTimeout(
+      Number(process.env.PSMR_VIRTUAL_ACTION_MS ?? 60_000),
+    );
     const file = process.env.PSMR_VIRTUAL_SCENARIO ?? "quickstart.json";
     const requests = Number(process.env.PSMR_VIRTUAL_REQUESTS ?? 10_000);
     const cores = Number(process.env.PSMR_VIRTUAL_CORES ?? 16);
@@ -36,6 +43,13 @@ if (out) {
     };
     doc.workload.requests = requests;
     const names = doc.schedulers.map((s) => s.label ?? s.id);
+    const only = process.env.PSMR_VIRTUAL_ONLY?.split(",");
+    const timed = doc.schedulers
+      .filter(
+        (s) => !only || only.includes(s.id) || only.includes(s.label ?? ""),
+      )
+      .map((s) => s.label ?? s.id);
+    if (timed.length === 0) throw new Error(`no scheduler in ${only}`);
     const enc = await encodeScenario(JSON.stringify(doc, null, 2));
     if (!enc.ok) throw new Error(enc.error);
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -46,9 +60,9 @@ if (out) {
     await page.getByTestId("run-virtual").check();
     await page.getByTestId("run-virtual-cores").fill(String(cores));
     const rows: Record<string, unknown>[] = [];
-    for (const only of names) {
+    for (const one of timed) {
       for (const n of names)
-        await page.getByTestId(`run-scheduler-${n}`).setChecked(n === only);
+        await page.getByTestId(`run-scheduler-${n}`).setChecked(n === one);
       const load = loadavg()[0];
       const t0 = Date.now();
       await page.getByTestId("run").click();
@@ -60,7 +74,7 @@ if (out) {
       const wallMs = Date.now() - t0;
       const row = page.getByTestId("result-row").first();
       rows.push({
-        scheduler: only,
+        scheduler: one,
         requests,
         virtual_cores: cores,
         wall_ms: wallMs,
