@@ -531,7 +531,12 @@ impl Conductor {
         let cond: *const (dyn Fn() -> bool + Sync + '_) = cond;
         // SAFETY: only the lifetime is erased (same fat pointer); see
         // `PollCond` for why the pointee outlives every call.
-        let cond = PollCond(unsafe { std::mem::transmute(cond) });
+        let cond = PollCond(unsafe {
+            std::mem::transmute::<
+                *const (dyn Fn() -> bool + Sync + '_),
+                *const (dyn Fn() -> bool + Sync + 'static),
+            >(cond)
+        });
         st.polls[me] = Some(Poll {
             cond,
             ns,
