@@ -625,7 +625,7 @@ impl Deliverer<'_, '_> {
                     return true;
                 }
                 let need = ctx.stream.runnable(d + 1 - c) as u64;
-                wait_until(ctx.cancel, || ctx.progress.executed() >= need)
+                wait_until_polled(ctx.cancel, || ctx.progress.executed() >= need)
             }
             Delivery::Rate { per_s } => {
                 let due = self.start_ns + (self.next as f64 * 1e9 / per_s.max(1e-9)) as u64;
@@ -660,6 +660,25 @@ fn wait_until(cancel: &CancelToken, mut ready: impl FnMut() -> bool) -> bool {
             std::thread::sleep(std::time::Duration::from_micros(20));
         }
     }
+}
+
+/// [`wait_until`] for a `ready` that only reads atomics: on virtual cores
+/// the conductor makes the wait's spins without waking this thread while
+/// neither `ready` nor the cancellation holds (`Conductor::poll`: the same
+/// evaluations at the same turns, so the same schedule and trace).
+fn wait_until_polled(cancel: &CancelToken, ready: impl Fn() -> bool + Sync) -> bool {
+    let stop = || ready() || cancel.is_cancelled();
+    let left_to_conductor = || {
+        virt::with_current(|h| {
+            if stop() {
+                return false;
+            }
+            h.poll(h.costs().spin, u32::MAX, &stop);
+            true
+        })
+    };
+    while left_to_conductor() == Some(true) {}
+    wait_until(cancel, ready)
 }
 
 /// The thread id the delivering thread records under.

@@ -219,6 +219,39 @@ impl Backoff {
         }
     }
 
+    /// `while !done() { self.snooze() }`, with the same counts and, on
+    /// virtual cores, the same schedule; there the spin and yield phases
+    /// are left to the conductor ([`sync::poll_spins`]), which makes an
+    /// iteration without waking this thread while `done` stays false.
+    /// `done` must only read atomics (no lock, no charge).
+    #[track_caller]
+    pub fn wait_until(&mut self, done: impl Fn() -> bool + Sync) {
+        while !done() {
+            let spin_left = self.policy.spins.saturating_sub(self.spins);
+            let yield_left = self
+                .policy
+                .spins
+                .saturating_add(self.policy.yields)
+                .saturating_sub(self.spins)
+                .min(self.policy.yields);
+            let (budget, yielding) = if spin_left > 0 {
+                (spin_left, false)
+            } else {
+                (yield_left, true)
+            };
+            if cfg!(not(any(loom, shuttle))) && budget > 0 {
+                if let Some(k) = sync::poll_spins(budget, yielding, &done) {
+                    self.spins = self.spins.saturating_add(k);
+                    if yielding {
+                        self.yields += k;
+                    }
+                    continue;
+                }
+            }
+            self.snooze();
+        }
+    }
+
     /// Wait a little, escalating from spinning to yielding to parking. On
     /// virtual cores each phase is a point of its cost (spin, yield, a
     /// sleep of `park_us`); a spinner nothing can release is reported by

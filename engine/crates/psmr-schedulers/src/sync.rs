@@ -62,6 +62,30 @@ pub fn spin_loop() {
     std::hint::spin_loop();
 }
 
+/// On virtual cores: up to `budget` iterations of the wait loop `while
+/// !done() { spin_loop() }` (or of `yield_now()` with `yielding`), whose
+/// condition the caller has just found false, made by the conductor
+/// without waking the caller while `done` stays false (the same schedule;
+/// see `Conductor::poll`). Returns the iterations made, or `None` outside
+/// a virtual run (the caller spins itself). `done` must only read atomics.
+#[track_caller]
+pub fn poll_spins(budget: u32, yielding: bool, done: &(dyn Fn() -> bool + Sync)) -> Option<u32> {
+    #[cfg(not(any(loom, shuttle)))]
+    {
+        let at = std::panic::Location::caller();
+        psmr_core::virt::with_current(|h| {
+            let c = h.costs();
+            let ns = if yielding { c.yield_now } else { c.spin };
+            h.conductor.poll(h.me, ns, budget, at, done)
+        })
+    }
+    #[cfg(any(loom, shuttle))]
+    {
+        let _ = (budget, yielding, done);
+        None
+    }
+}
+
 /// Sleep briefly (a yield under loom and shuttle, which have no time; a
 /// sleep in virtual time on virtual cores).
 #[track_caller]

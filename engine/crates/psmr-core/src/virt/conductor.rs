@@ -83,7 +83,37 @@ struct State {
     /// Fewer modelled cores than threads: who is on which (`None`: a
     /// core per thread, nothing shared).
     cores: Option<Cores>,
+    /// The wait loop each thread left with the conductor (see
+    /// [`Conductor::poll`]).
+    polls: Vec<Option<Poll>>,
 }
+
+/// A wait loop `while !cond() { spin(ns) }` whose thread is waiting for
+/// the token inside [`Conductor::poll`]: when the thread is chosen, the
+/// token holder evaluates `cond` and, while it is false, makes the spin
+/// on the thread's behalf (`left` more at most), without waking it.
+#[derive(Clone, Copy, Debug)]
+struct Poll {
+    cond: PollCond,
+    ns: u64,
+    here: &'static Location<'static>,
+    /// Iterations the conductor may still make for the thread (0: none,
+    /// the thread runs its loop itself next).
+    left: u32,
+    /// Iterations made so far, the thread's own first one included.
+    made: u32,
+}
+
+/// The condition of a [`Poll`], its lifetime erased.
+#[derive(Clone, Copy, Debug)]
+struct PollCond(*const (dyn Fn() -> bool + Sync + 'static));
+
+// SAFETY: the pointee is `Sync`, so calling it from another thread is
+// allowed; it is only called under the state lock, while no run failure
+// is recorded, and its owner cannot leave `Conductor::poll` (its stack
+// frame, where the closure lives) before it holds the token (then nobody
+// else calls it: only the holder chooses) or the run failed.
+unsafe impl Send for PollCond {}
 
 /// Who last wrote each tracked line, for the cost of moving it.
 ///
@@ -176,6 +206,7 @@ impl Conductor {
                 perturb: None,
                 lines: Lines::default(),
                 cores: None,
+                polls: vec![None; n],
             }),
             turns: (0..n).map(|_| Gate::default()).collect(),
             names,
@@ -458,23 +489,123 @@ impl Conductor {
     /// core up when another thread waits for one at its (new) clock.
     pub fn spin(&self, me: usize, ns: u64, here: &'static Location<'static>) {
         let mut st = self.lock();
+        if self.spin_step(&mut st, me, ns, here) {
+            st = self.count_lone(st, me, here);
+        }
+        drop(self.reschedule(st, me));
+    }
+
+    /// Up to `budget` iterations of the wait loop `while !cond() {
+    /// spin(ns) }`, whose condition the caller has just found false: the
+    /// first spin now, then, each time `me` is chosen, `cond` evaluated and
+    /// (while false) the next spin made by whichever thread holds the token,
+    /// without handing it to `me`. The conductor does exactly what `me`
+    /// would (the same evaluations at the same turns, the same [`spin`]
+    /// bookkeeping), so the schedule is the same; only the OS hand-offs to
+    /// a thread that would find nothing changed are saved. Returns the
+    /// iterations made (at least 1 when `budget` is); the caller then holds
+    /// the token and evaluates `cond` itself.
+    ///
+    /// `cond` must only read memory (atomics): no point, charge or other
+    /// call of this conductor (it runs under the state lock, on another
+    /// thread, whose identity a charge would take). A lone spinner (no
+    /// other thread can run) is handed the token and spins itself, so the
+    /// livelock watchdog fails the run on the spinner's own thread.
+    ///
+    /// [`spin`]: Conductor::spin
+    pub fn poll(
+        &self,
+        me: usize,
+        ns: u64,
+        budget: u32,
+        here: &'static Location<'static>,
+        cond: &(dyn Fn() -> bool + Sync),
+    ) -> u32 {
+        if budget == 0 {
+            return 0;
+        }
+        let mut st = self.lock();
+        if self.spin_step(&mut st, me, ns, here) {
+            st = self.count_lone(st, me, here);
+        }
+        let cond: *const (dyn Fn() -> bool + Sync + '_) = cond;
+        // SAFETY: only the lifetime is erased (same fat pointer); see
+        // `PollCond` for why the pointee outlives every call.
+        let cond = PollCond(unsafe {
+            std::mem::transmute::<
+                *const (dyn Fn() -> bool + Sync + '_),
+                *const (dyn Fn() -> bool + Sync + 'static),
+            >(cond)
+        });
+        st.polls[me] = Some(Poll {
+            cond,
+            ns,
+            here,
+            left: budget - 1,
+            made: 1,
+        });
+        let mut st = self.reschedule(st, me);
+        st.polls[me].take().map_or(1, |p| p.made)
+    }
+
+    /// The bookkeeping of one spin of `me` (see [`Conductor::spin`]);
+    /// returns whether it was a lone one (the caller counts it with
+    /// [`Conductor::count_lone`]).
+    fn spin_step(
+        &self,
+        st: &mut State,
+        me: usize,
+        ns: u64,
+        here: &'static Location<'static>,
+    ) -> bool {
         st.site[me] = here;
         st.points += 1;
         st.spinning[me] = true;
         let stepped = st.clock[me].saturating_add(ns);
-        let working = self.earliest_other_where(&st, me, |st, i| !st.spinning[i]);
-        match working.or_else(|| self.earliest_other(&st, me)) {
+        let working = self.earliest_other_where(st, me, |st, i| !st.spinning[i]);
+        let lone = match working.or_else(|| self.earliest_other(st, me)) {
             Some((t, _)) => {
                 st.lone_spins = 0;
                 st.clock[me] = stepped.max(t);
+                false
             }
             None => {
                 st.clock[me] = stepped;
-                st = self.count_lone(st, me, here);
+                true
             }
+        };
+        self.yield_core_if_awaited(st, me);
+        lone
+    }
+
+    /// Thread `s`, just chosen, left a wait loop with the conductor: if
+    /// its condition is still false, make its next spin here and return
+    /// true (choose again); false when `s` must run itself (no loop, its
+    /// budget spent, its condition true, the run failed, or `s` would spin
+    /// alone).
+    fn poll_for(&self, st: &mut State, s: usize) -> bool {
+        let Some(p) = st.polls[s] else {
+            return false;
+        };
+        if p.left == 0 || st.failed.is_some() || self.earliest_other(st, s).is_none() {
+            return false;
         }
-        self.yield_core_if_awaited(&mut st, me);
-        drop(self.reschedule(st, me));
+        // SAFETY: no failure is recorded and `s` has not taken the token
+        // since it registered (it takes the registration out first), so it
+        // is still inside `poll`, where the closure lives: waiting at its
+        // gate, or the caller itself in `poll`'s reschedule (see `PollCond`).
+        let cond = unsafe { &*p.cond.0 };
+        if cond() {
+            return false;
+        }
+        let lone = self.spin_step(st, s, p.ns, p.here);
+        debug_assert!(!lone, "checked above: another thread can run");
+        st.polls[s] = Some(Poll {
+            left: p.left - 1,
+            made: p.made + 1,
+            ..p
+        });
+        true
     }
 
     /// One more wait-loop iteration (a spin or a sleep) while no other
@@ -622,9 +753,8 @@ impl Conductor {
         if st.failed.is_some() {
             return;
         }
-        match self.choose(&mut st) {
+        match self.next_holder(&mut st) {
             Some(next) => {
-                self.hand(&mut st, next);
                 drop(st);
                 self.turns[next].open();
             }
@@ -718,15 +848,18 @@ impl Conductor {
     /// Choose who runs next; if not `me`, hand the token over and wait for
     /// it back. Fails the run on a deadlock.
     fn reschedule<'s>(&'s self, mut st: MutexGuard<'s, State>, me: usize) -> MutexGuard<'s, State> {
-        match self.choose(&mut st) {
+        match self.next_holder(&mut st) {
             Some(next) if next == me => st,
             Some(next) => {
-                self.hand(&mut st, next);
+                let seen = (st.points, st.handoffs);
                 // Release the state lock before waking `next`, so it
-                // never wakes into a lock still held here.
+                // never wakes into a lock still held here; and go straight
+                // to our own gate without taking the lock again (the token
+                // is `next`'s now, so `running != me` until someone hands
+                // it back through our gate): `next` finds the lock free.
                 drop(st);
                 self.turns[next].open();
-                self.wait_turn(self.lock(), me)
+                self.wait_at_gate(seen, me)
             }
             None => {
                 let msg = format!(
@@ -740,8 +873,24 @@ impl Conductor {
         }
     }
 
-    /// Give the token to `next` (in the state); the caller opens its gate
-    /// after releasing the state lock.
+    /// Choose the next holder of the token and give it to it in the state
+    /// (the caller opens its gate, after releasing the state lock, unless
+    /// it is the caller). Chosen threads whose wait loop the conductor runs
+    /// for them ([`Conductor::poll`]) take their turn here, each counted as
+    /// the hand-off it would have been.
+    fn next_holder(&self, st: &mut State) -> Option<usize> {
+        loop {
+            let next = self.choose(st)?;
+            if next != st.running {
+                self.hand(st, next);
+            }
+            if !self.poll_for(st, next) {
+                return Some(next);
+            }
+        }
+    }
+
+    /// Give the token to `next` (in the state).
     fn hand(&self, st: &mut State, next: usize) {
         st.lone_spins = 0;
         st.running = next;
@@ -764,20 +913,20 @@ impl Conductor {
     /// holder and its last point (the loop is after that line), every
     /// waiting thread stops, and the hook (if any) is called: the holder
     /// itself cannot be stopped from here.
-    fn wait_turn<'s>(&'s self, mut st: MutexGuard<'s, State>, me: usize) -> MutexGuard<'s, State> {
-        let mut seen = (st.points, st.handoffs);
+    fn wait_turn<'s>(&'s self, st: MutexGuard<'s, State>, me: usize) -> MutexGuard<'s, State> {
+        match Self::take_turn(st, me) {
+            Ok(st) => st,
+            Err(seen) => self.wait_at_gate(seen, me),
+        }
+    }
+
+    /// The loop of [`Conductor::wait_turn`] entered at the gate, without
+    /// the state lock: `me` has just handed the token on (or found it
+    /// elsewhere), and `seen` are the counters at that moment.
+    fn wait_at_gate(&self, mut seen: (u64, u64), me: usize) -> MutexGuard<'_, State> {
         loop {
-            if let Some(msg) = &st.failed {
-                let msg = msg.clone();
-                drop(st);
-                panic!("{msg}");
-            }
-            if st.running == me {
-                return st;
-            }
-            drop(st);
             let opened = self.turns[me].pass(self.stall);
-            st = self.lock();
+            let mut st = self.lock();
             let now = (st.points, st.handoffs);
             if !opened && now == seen && st.running != NOBODY && st.failed.is_none() {
                 let msg = self.stall_message(&st);
@@ -791,8 +940,28 @@ impl Conductor {
                     eprintln!("{msg}");
                 }
             }
-            seen = now;
+            match Self::take_turn(st, me) {
+                Ok(st) => return st,
+                Err(_) => seen = now,
+            }
         }
+    }
+
+    /// `st` back if `me` holds the token; otherwise the lock released and
+    /// the counters (points, hand-offs) seen. Panics if the run failed.
+    fn take_turn(
+        st: MutexGuard<'_, State>,
+        me: usize,
+    ) -> Result<MutexGuard<'_, State>, (u64, u64)> {
+        if let Some(msg) = &st.failed {
+            let msg = msg.clone();
+            drop(st);
+            panic!("{msg}");
+        }
+        if st.running == me {
+            return Ok(st);
+        }
+        Err((st.points, st.handoffs))
     }
 
     /// The stall watchdog's message: who holds the token, since where.

@@ -145,6 +145,68 @@ fn spinners_jump_to_the_next_working_thread_instead_of_polling_each_other() {
     assert!(c.stats().handoffs < 20, "{:?}", c.stats());
 }
 
+/// Two threads wait for a flag that a third sets after 40 steps of work,
+/// either spinning themselves or leaving the loop to the conductor
+/// (`poll`, with `budget` iterations a call); returns the run's counters,
+/// each thread's end time and each waiter's iterations and calls.
+fn flag_wait(budget: Option<u32>) -> (ConductorStats, Vec<u64>, Vec<(u32, u32)>) {
+    let go = AtomicBool::new(false);
+    let c = Arc::new(Conductor::new(names(3), CostTable::reference()));
+    let ends = std::sync::Mutex::new(vec![0; 3]);
+    let spins = std::sync::Mutex::new(vec![(0, 0); 2]);
+    let r = team(&c, 3, |i| {
+        with_current(|h| {
+            if i == 2 {
+                for _ in 0..40 {
+                    h.work(1_000);
+                }
+                go.store(true, Ordering::Relaxed);
+            } else {
+                let (mut made, mut calls) = (0, 0);
+                let done = || go.load(Ordering::Relaxed);
+                while !done() {
+                    calls += 1;
+                    match budget {
+                        Some(b) => made += h.poll(10, b, &done),
+                        None => {
+                            h.spin(10);
+                            made += 1;
+                        }
+                    }
+                }
+                spins.lock().unwrap()[i] = (made, calls);
+            }
+            ends.lock().unwrap()[i] = h.now();
+        });
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    let ends = ends.into_inner().unwrap();
+    (c.stats(), ends, spins.into_inner().unwrap())
+}
+
+#[test]
+fn a_wait_loop_left_to_the_conductor_keeps_the_schedule_without_waking_its_thread() {
+    let (stats, ends, spun) = flag_wait(None);
+    // Each waiter polls once per step of the worker, each poll a hand-off.
+    assert!(spun.iter().all(|&(made, _)| made >= 40), "{spun:?}");
+    for budget in [1, 3, 1_000] {
+        let (s, e, p) = flag_wait(Some(budget));
+        assert_eq!((s, &e), (stats, &ends), "budget {budget}");
+        for (w, (&(made, calls), &(alone, _))) in p.iter().zip(&spun).enumerate() {
+            assert_eq!(
+                made, alone,
+                "waiter {w}, budget {budget}: the same iterations"
+            );
+            // The conductor made the iterations the budget allowed without
+            // handing the waiter the token.
+            assert!(
+                calls <= made.div_ceil(budget) + 1,
+                "{calls} calls for {made}"
+            );
+        }
+    }
+}
+
 /// Thread 0 blocks on a key; thread 1 makes a point of 1,000 ns and wakes
 /// it twice (the second time nobody waits). Thread 0's clock when it
 /// resumes, and thread 1's after each wake.

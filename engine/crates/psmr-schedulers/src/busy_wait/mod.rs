@@ -82,9 +82,7 @@ impl CycleSync {
         }
         let since = probe.wait_begin(WaitReason::Cycle, job.req, NO_REQUEST);
         let mut backoff = Backoff::new(self.spin.of(WaitKind::Cycle));
-        while !pending.released() {
-            backoff.snooze();
-        }
+        backoff.wait_until(|| pending.released());
         probe.wait_done(WaitReason::Cycle, job.req, since, backoff.spins);
         probe.count(Counter::CycleWaits, 1);
         probe.count(Counter::Spins, u64::from(backoff.spins));

@@ -301,9 +301,7 @@ fn wait_for_room<D: Discipline>(
     let k = rt.target_of(root) as u32;
     let t0 = p.wait_begin(WaitReason::FullQueue, root, k);
     let mut b = crate::spin::Backoff::new(spin);
-    while full(rt) {
-        b.snooze();
-    }
+    b.wait_until(|| !full(rt));
     p.wait_done(WaitReason::FullQueue, root, t0, b.spins);
     p.now().saturating_sub(t0)
 }

@@ -328,7 +328,7 @@ fn wait_for<P: Probe>(
     d: u32,
     probe: &mut P,
     spin: SpinPolicy,
-    done: impl Fn(&Pool<'_>) -> bool,
+    done: impl Fn(&Pool<'_>) -> bool + Sync,
 ) {
     if done(pool) {
         return;
@@ -337,9 +337,7 @@ fn wait_for<P: Probe>(
     let t = probe.wait_begin(WaitReason::Scc, req, on);
     probe.count(Counter::DependencyWaits, 1);
     let mut backoff = Backoff::new(spin);
-    while !done(pool) {
-        backoff.snooze();
-    }
+    backoff.wait_until(|| done(pool));
     probe.count(Counter::Spins, backoff.spins as u64);
     probe.count(Counter::Yields, backoff.yields as u64);
     probe.count(Counter::Parks, backoff.parks as u64);

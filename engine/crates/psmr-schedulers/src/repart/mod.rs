@@ -525,9 +525,7 @@ impl<'s, 'c, 'a> Shared<'s, 'c, 'a> {
         let t0 = rec.now();
         let mut backoff = Backoff::new(Default::default());
         // Acquire pairs with the tracker's Release of its count.
-        while self.tracked.load(Ordering::Acquire) < scheduled {
-            backoff.snooze();
-        }
+        backoff.wait_until(|| self.tracked.load(Ordering::Acquire) >= scheduled);
         let snap = self
             .graph
             .lock()
