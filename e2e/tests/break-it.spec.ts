@@ -150,6 +150,10 @@ for (const [lesson, fault] of [
     await presentLesson(page, lesson);
     await page.getByTestId("breakit-toggle").click();
     await page.getByTestId("breakit-variant").selectOption(fault);
+    // The rule to drop reads in full, whatever its length (the select's box cuts it).
+    const rule = page.getByTestId("breakit-rule");
+    await expect(rule).toContainText(/Dropped rule: \S/);
+    expect(await fullyVisible(rule)).toBe(true);
     await page.getByTestId("breakit-find").click();
     await expect(page.getByTestId("breakit-found")).toBeVisible({
       timeout: 240_000,
