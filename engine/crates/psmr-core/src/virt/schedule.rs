@@ -332,14 +332,7 @@ mod tests {
 
     #[test]
     fn delays_are_paid_once_at_or_after_their_point() {
-        let mut p = Perturbation {
-            start: vec![0],
-            changes: vec![(3, 10), (3, 5), (8, 1)],
-            next: 0,
-            victim: None,
-            slow: 1,
-            owed: 0,
-        };
+        let mut p = changes_at(vec![(3, 10), (3, 5), (8, 1)], None, 1);
         assert_eq!(p.delay_at(2, 0), 0);
         assert_eq!(p.delay_at(4, 1), 15);
         assert_eq!(p.delay_at(5, 0), 0);
@@ -347,16 +340,22 @@ mod tests {
         assert_eq!(p.delay_at(100, 1), 0);
     }
 
+    /// A perturbation of three threads starting at 0 with these change
+    /// points, victim and slowdown.
+    fn changes_at(changes: Vec<(u64, u64)>, victim: Option<usize>, slow: u64) -> Perturbation {
+        Perturbation {
+            start: vec![0; 3],
+            changes,
+            next: 0,
+            victim,
+            slow,
+            owed: 0,
+        }
+    }
+
     #[test]
     fn with_a_victim_only_the_victim_pays_and_pays_everything_owed() {
-        let mut p = Perturbation {
-            start: vec![0, 0, 0],
-            changes: vec![(3, 10), (5, 5), (8, 1)],
-            next: 0,
-            victim: Some(2),
-            slow: 4,
-            owed: 0,
-        };
+        let mut p = changes_at(vec![(3, 10), (5, 5), (8, 1)], Some(2), 4);
         assert_eq!((p.cost(2, 10), p.cost(0, 10)), (40, 10));
         assert_eq!(p.delay_at(4, 0), 0, "thread 0 reached the point, 2 owes it");
         assert_eq!(p.delay_at(6, 1), 0);
