@@ -305,7 +305,8 @@ function layoutEpaxos(g: EpaxosGraph, font: number, width: number): EpaxosLayout
     const l = (layers.get(s.group) ?? 0) - (Number.isFinite(minLayer) ? minLayer : 0);
     cols.set(l, [...(cols.get(l) ?? []), s]);
   }
-  const slot = NODE_R * 2 + 14;
+  // Room for an instance and its "seq 12" label (about 0.55 em a character), so labels never overlap.
+  const slot = Math.max(NODE_R * 2 + 14, Math.ceil(3.6 * font));
   const head = font + 8;
   const boxH = head + NODE_R * 2 + font + 10;
   const gapX = 46;
