@@ -173,10 +173,12 @@ export function drawLanes(
     // Stolen requests wait right after the exec slot, outlined in the steal color.
     let x = ex + l.execW + l.chipGap * 2;
     const maxX = l.width - l.font * 3;
+    let stolenShown = 0;
     for (const r of ln.stolen) {
       if (x + l.chipW > maxX) break;
       addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : p.steal, 's');
       x += l.chipW + l.chipGap;
+      stolenShown++;
     }
     if (ln.stolen.length > 0) x += l.chipGap * 3;
     // The queue, oldest first (next to be taken is on the left).
@@ -187,7 +189,8 @@ export function drawLanes(
       x += l.chipW + l.chipGap;
       shown++;
     }
-    const hidden = ln.queue.length - shown;
+    // Every request of the lane not drawn is counted, stolen ones included.
+    const hidden = ln.stolen.length - stolenShown + ln.queue.length - shown;
     if (hidden > 0) {
       ctx.fillStyle = p.dim;
       ctx.font = `${Math.round(l.font * 0.85)}px system-ui, sans-serif`;
