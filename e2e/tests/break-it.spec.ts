@@ -158,6 +158,8 @@ for (const [lesson, fault] of [
     await expect(page.getByTestId("breakit-found")).toBeVisible({
       timeout: 240_000,
     });
+    // The find states the dropped rule with its guard line: it is not said twice.
+    await expect(rule).toHaveCount(0);
     const guardLine = page.getByTestId("pseudo-guard-line");
     await expect(guardLine).toHaveCount(1);
     await expect.poll(() => fullyVisible(guardLine)).toBe(true);

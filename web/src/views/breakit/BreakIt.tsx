@@ -108,10 +108,13 @@ export function BreakIt() {
           </details>
         )}
       </div>
-      {/* The select's closed box cuts a long rule at 1280 px; the rule in full, wrapped. */}
-      <p className="break-it-rule" data-testid="breakit-rule">
-        Dropped rule: {variant.rule}
-      </p>
+      {/* The select's closed box cuts a long rule at 1280 px: the rule in full, wrapped; a find
+          says it again with its guard line, so then it is not repeated here. */}
+      {!showing && (
+        <p className="break-it-rule" data-testid="breakit-rule">
+          Dropped rule: {variant.rule}
+        </p>
+      )}
       {showing && <Found track={track} variant={variants.find((v) => v.name === asked?.fault) ?? variant} />}
     </section>
   );
