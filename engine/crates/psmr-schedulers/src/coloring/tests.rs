@@ -165,7 +165,12 @@ fn idle_cores_steal_from_the_loaded_one() {
             assert!(extra(&r, metric::STOLEN_TIME_NS) > 0.0, "{name}");
             check_steal_trace(&r);
             let sq = name == "mely" || name == "mely-penalty" || name == "mely-time-left";
-            let (checked, sq_steals) = check_queue_trace(&r, &s, 2);
+            let unit = match name {
+                "mely" => Some(1000),
+                "mely-time-left" => Some(10),
+                _ => None,
+            };
+            let (checked, sq_steals) = check_queue_trace(&r, &s, 2, unit);
             assert_eq!(checked, steals, "{name}: every steal replayed");
             if sq {
                 assert_eq!(
@@ -218,16 +223,45 @@ fn check_steal_trace(r: &RunResult) {
 /// an interval or leaves; a color that leaves a core's stealing queue and
 /// then goes with the same thread's next `ColorSteal` (a steal, not a
 /// registrant moving it to another interval) was the head of that core's
-/// highest non-empty interval. Every count ends at zero. Returns the steals
-/// replayed and those of them taken from a stealing queue.
-fn check_queue_trace(r: &RunResult, s: &Stream, cores: usize) -> (u64, u64) {
+/// highest non-empty interval, unless time-left (`time_left_unit`, the
+/// interval unit) let the stealer skip that head: it skips a color whose
+/// time left is not above the steal-cost estimate of that moment. The
+/// estimate is a running mean of measured steals, so it never exceeds the
+/// largest of the first estimate (the unit) and the per-event cost of any
+/// steal in the run; a skipped head's interval floor (0, one unit, eight)
+/// is at most its time left, so it must be at most that bound. Every count
+/// ends at zero. Returns the steals replayed and those of them taken from a
+/// stealing queue.
+fn check_queue_trace(
+    r: &RunResult,
+    s: &Stream,
+    cores: usize,
+    time_left_unit: Option<u64>,
+) -> (u64, u64) {
     use std::collections::{BTreeMap, VecDeque};
+    let max_estimate = time_left_unit.map(|unit| {
+        let mut moved: BTreeMap<u16, u64> = BTreeMap::new();
+        let mut max = unit;
+        for e in &r.trace {
+            match e.kind {
+                EventKind::ColorSteal { count, .. } => {
+                    moved.insert(e.thread, u64::from(count));
+                }
+                EventKind::StealCost { steal_ns, .. } => {
+                    let n = moved.remove(&e.thread).unwrap_or(1).max(1);
+                    max = max.max(u64::from(steal_ns) / n);
+                }
+                _ => {}
+            }
+        }
+        max
+    });
     let mut held: Vec<BTreeMap<u32, i64>> = vec![BTreeMap::new(); cores];
     let mut sq: Vec<[VecDeque<u32>; 3]> = vec![Default::default(); cores];
     let (mut regs, mut steals, mut sq_steals) = (0usize, 0u64, 0u64);
     // Per thread: the color it just took out of another core's stealing
-    // queue (core, color, was it the best offer).
-    let mut taken: BTreeMap<u16, (u16, u32, bool)> = BTreeMap::new();
+    // queue (core, color, was it the best offer, the best offer's interval).
+    let mut taken: BTreeMap<u16, (u16, u32, bool, usize)> = BTreeMap::new();
     for e in &r.trace {
         match e.kind {
             EventKind::Registered {
@@ -254,9 +288,17 @@ fn check_queue_trace(r: &RunResult, s: &Stream, cores: usize) -> (u64, u64) {
                 assert_eq!(n, count as i64, "the whole color {color} moved");
                 *held[e.thread as usize].entry(color).or_default() += n;
                 steals += 1;
-                if let Some((core, c, best)) = taken.remove(&e.thread) {
+                if let Some((core, c, best, top_at)) = taken.remove(&e.thread) {
                     if (core, c) == (victim, color) {
-                        assert!(best, "a stealer takes the best offer");
+                        if !best {
+                            let floor = time_left_unit.map(|u| [0, u, 8 * u][top_at]);
+                            assert!(
+                                floor.zip(max_estimate).is_some_and(|(f, m)| f <= m),
+                                "a stealer takes the best offer unless time-left \
+                                 skipped it (interval {top_at}, estimate at most \
+                                 {max_estimate:?} ns)"
+                            );
+                        }
                         sq_steals += 1;
                     }
                 }
@@ -282,8 +324,11 @@ fn check_queue_trace(r: &RunResult, s: &Stream, cores: usize) -> (u64, u64) {
                 } else {
                     let b = at.expect("a color leaves the stealing queue it is in");
                     if e.thread != core {
-                        let top = q.iter().rev().find_map(|b| b.front().copied());
-                        taken.insert(e.thread, (core, color, top == Some(color)));
+                        let (top_at, top) = (0..3)
+                            .rev()
+                            .find_map(|i| q[i].front().map(|&c| (i, c)))
+                            .expect("the color leaving is queued");
+                        taken.insert(e.thread, (core, color, top == color, top_at));
                     }
                     q[b].retain(|&c| c != color);
                 }
