@@ -140,14 +140,65 @@ pub fn run_progress(
     pace_ns: u64,
     progress: &Progress,
 ) -> Result<RunResult, RunError> {
-    // Room for the scheduler's auxiliary roles too (tracker, partitioner).
+    let host = host_for(scheduler, threads).map_err(RunError::Threads)?;
+    run_on(&host, scheduler, stream, threads, trace, cancel, pace_ns, progress)
+}
+
+/// A host with room for `threads` workers and the scheduler's auxiliary
+/// roles (tracker, partitioner).
+fn host_for(
+    scheduler: &dyn Scheduler,
+    threads: usize,
+) -> Result<ThreadHost, String> {
+    ThreadHost::with_capacity(threads + crate::needs(scheduler.id()).roles.len())
+}
+
+/// Run `scheduler` with `threads` workers on virtual cores (issue 25's
+/// conductor, the reference cost table), tracing on. The same run gives
+/// the same trace every time, so a test can require what real threads show
+/// only when the OS lets them (a background partitioner finishing a map
+/// before the stream ends on a loaded machine).
+pub fn run_virtual(scheduler: &dyn Scheduler, stream: &Stream, threads: usize) -> RunResult {
+    let host = host_for(scheduler, threads)
+        .unwrap_or_else(|e| panic!("threads: {e}"))
+        .virtual_cores(psmr_core::virt::CostTable::reference());
+    let progress = Progress::new(threads + 1);
+    let r = run_on(
+        &host,
+        scheduler,
+        stream,
+        threads,
+        TraceConfig::on(),
+        &CancelToken::default(),
+        0,
+        &progress,
+    )
+    .unwrap_or_else(|e| panic!("{} on {threads} virtual cores: {e}", scheduler.id()));
+    let stats = host
+        .last_virtual_stats()
+        .expect("the team ran on virtual cores");
+    assert!(stats.points > 0, "{stats:?}");
+    r
+}
+
+/// One checked run of `scheduler` on `host`.
+#[allow(clippy::too_many_arguments)]
+fn run_on(
+    host: &ThreadHost,
+    scheduler: &dyn Scheduler,
+    stream: &Stream,
+    threads: usize,
+    trace: TraceConfig,
+    cancel: &CancelToken,
+    pace_ns: u64,
+    progress: &Progress,
+) -> Result<RunResult, RunError> {
     let roles = crate::needs(scheduler.id()).roles;
-    let host = ThreadHost::with_capacity(threads + roles.len()).map_err(RunError::Threads)?;
     let input = RunInput {
         app: &stream.app,
         classes: &stream.classes,
         stream: &stream.stream,
-        host: &host,
+        host,
         trace,
         pace_ns,
         thread_pace_ns: &[],

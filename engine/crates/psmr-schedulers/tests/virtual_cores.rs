@@ -11,11 +11,7 @@
 use std::collections::BTreeSet;
 
 use psmr_core::app::AppSpec;
-use psmr_core::cancel::CancelToken;
-use psmr_core::exec::{Delivery, Progress};
-use psmr_core::run::{run_checked, RunInput, RunResult};
-use psmr_core::threads::ThreadHost;
-use psmr_core::trace::TraceConfig;
+use psmr_core::run::RunResult;
 use psmr_core::virt::CostTable;
 use psmr_core::workload::{SplitMix64, WorkloadSpec};
 use psmr_core::workload_ycsb::{YcsbKeyOrder, YcsbSpec, YcsbWorkload};
@@ -56,36 +52,7 @@ fn seeds() -> Vec<u64> {
 
 /// One checked run of `s` on `threads` virtual workers (reference table).
 fn run_virtual(s: &dyn Scheduler, stream: &Stream, threads: usize) -> RunResult {
-    let roles = psmr_schedulers::needs(s.id()).roles;
-    let host = ThreadHost::with_capacity(threads + roles.len())
-        .unwrap()
-        .virtual_cores(CostTable::reference());
-    let input = RunInput {
-        app: &stream.app,
-        classes: &stream.classes,
-        stream: &stream.stream,
-        host: &host,
-        trace: TraceConfig::on(),
-        pace_ns: 0,
-        thread_pace_ns: &[],
-        delivery: Delivery::Saturate,
-    };
-    let progress = Progress::new(threads + 1);
-    let r = run_checked(
-        s,
-        roles,
-        threads,
-        &input,
-        &stream.reference,
-        &CancelToken::default(),
-        &progress,
-    )
-    .unwrap_or_else(|e| panic!("{} on {threads} virtual cores: {e}", s.id()));
-    let stats = host
-        .last_virtual_stats()
-        .expect("the team ran on virtual cores");
-    assert!(stats.points > 0, "{stats:?}");
-    r
+    testkit::run_virtual(s, stream, threads)
 }
 
 /// FNV-1a of the run's whole trace (order, threads, times, events).

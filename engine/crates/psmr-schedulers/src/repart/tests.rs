@@ -140,11 +140,19 @@ fn base_repartitions_every_delta_p() {
 
 /// Async partitions while scheduling goes on, never pausing for it; it
 /// stops only to install each map, and that time is measured (issue 28
-/// item 7: `install_ms`, reported for every strategy).
+/// item 7: `install_ms`, reported for every strategy). On virtual cores, so
+/// the partitioner always gets its turns: on a loaded machine the OS may
+/// starve it until the stream is over, and then no map is installed (that
+/// run is correct, and checked below on real threads too, but shows
+/// nothing of the mechanism).
 #[test]
 fn async_installs_maps_without_pausing() {
     let s = ycsb(YcsbWorkload::EPaper001, 1000, 20_000, 5);
-    let r = testkit::run(&Repart::new(Strategy::Async { window: Some(1000) }), &s, 4);
+    let strategy = Repart::new(Strategy::Async { window: Some(1000) });
+    let real = testkit::run(&strategy, &s, 4);
+    assert_correct(&real);
+    assert_eq!(extra(&real, "scheduler_pause_ms"), 0.0);
+    let r = testkit::run_virtual(&strategy, &s, 4);
     assert_correct(&r);
     assert!(extra(&r, "repartitions") >= 1.0);
     assert_eq!(extra(&r, "scheduler_pause_ms"), 0.0);
