@@ -141,15 +141,14 @@ pub fn run_progress(
     progress: &Progress,
 ) -> Result<RunResult, RunError> {
     let host = host_for(scheduler, threads).map_err(RunError::Threads)?;
-    run_on(&host, scheduler, stream, threads, trace, cancel, pace_ns, progress)
+    run_on(
+        &host, scheduler, stream, threads, trace, cancel, pace_ns, progress,
+    )
 }
 
 /// A host with room for `threads` workers and the scheduler's auxiliary
 /// roles (tracker, partitioner).
-fn host_for(
-    scheduler: &dyn Scheduler,
-    threads: usize,
-) -> Result<ThreadHost, String> {
+fn host_for(scheduler: &dyn Scheduler, threads: usize) -> Result<ThreadHost, String> {
     ThreadHost::with_capacity(threads + crate::needs(scheduler.id()).roles.len())
 }
 
