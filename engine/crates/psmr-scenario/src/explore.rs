@@ -113,6 +113,20 @@ pub fn with_fault(
     fault: &str,
     limits: &Limits,
 ) -> Result<Scenario, Vec<Diagnostic>> {
+    let sc = select_fault(sc, name, fault)?;
+    let errors = crate::validate(&sc, limits);
+    if errors.is_empty() {
+        Ok(sc)
+    } else {
+        Err(errors)
+    }
+}
+
+/// [`with_fault`] without the validation, for a caller that validates
+/// the result once with its run's overrides (`runner::plan_run`); only a
+/// name that is no entry nor id, or a build without fault injection, is
+/// refused here.
+pub fn select_fault(sc: &Scenario, name: &str, fault: &str) -> Result<Scenario, Vec<Diagnostic>> {
     let mut sc = sc.clone();
     let i = match sc.find_scheduler(name) {
         Some(i) => i,
@@ -125,12 +139,7 @@ pub fn with_fault(
         }
     };
     set_fault(&mut sc.schedulers[i], fault).map_err(|e| vec![sc.diagnostic("schedulers", e)])?;
-    let errors = crate::validate(&sc, limits);
-    if errors.is_empty() {
-        Ok(sc)
-    } else {
-        Err(errors)
-    }
+    Ok(sc)
 }
 
 #[cfg(feature = "fault-injection")]

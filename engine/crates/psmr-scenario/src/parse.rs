@@ -6,7 +6,8 @@
 //! shares, names that must exist, limits of the engine) and places each
 //! error with the [`Locator`]. Before a run, [`check_run`] makes the same
 //! checks on the scenario with the run's overrides, in the same pass as the
-//! run's own (per-thread pace, selected entries, thread pool). Parameter
+//! run's own (per-thread pace, selected entries); [`check_pool`] judges the
+//! host's thread pool once the run has one. Parameter
 //! values are checked by each family (`psmr_schedulers::params::Params`).
 
 use std::collections::BTreeSet;
@@ -112,7 +113,7 @@ pub fn parse_scenario_with(
 
 /// Parse `text` as a scenario with its source kept for locating errors,
 /// without [`validate`]: for a caller that applies overrides first and then
-/// validates the result once (`runner::check_with_overrides`).
+/// validates the result once (`runner::plan_run`).
 pub fn parse_unvalidated(text: &str, file: &str) -> Result<Scenario, Vec<Diagnostic>> {
     let (mut sc, locator) = parse_located::<Scenario>(text, file).map_err(|d| vec![d])?;
     // A struct written as a JSON array (serde takes fields by position) is
@@ -343,16 +344,15 @@ pub fn validate(sc: &Scenario, limits: &Limits) -> Vec<Diagnostic> {
 /// overrides applied) starts, in one pass: the file's fields, the
 /// per-thread pace, the entries `opts` selects (each scheduler's needs asked
 /// once: the file's entries here, an id named only by `opts` when it is
-/// selected), and a thread pool of `pool` threads for the largest run.
-/// Stops at the first stage with errors: the file and the pace, then the
-/// selection, then the entries named only by `opts`, then the pool. The
-/// checks that need the stream (covering classes) and each family's own
-/// refusals come when the run is built (`runner::build_selected`).
+/// selected). Stops at the first stage with errors: the file and the pace,
+/// then the selection, then the entries named only by `opts`. The host's
+/// thread pool is judged when the run has one ([`check_pool`]); the checks
+/// that need the stream (covering classes) and each family's own refusals
+/// come when the run is built (`runner::build_selected`).
 pub fn check_run(
     sc: &Scenario,
     opts: &RunOptions,
     limits: &Limits,
-    pool: usize,
 ) -> Result<Vec<Selected>, Vec<Diagnostic>> {
     let needs = entry_needs(sc);
     let mut c = Checker::new(sc, limits);
@@ -365,9 +365,38 @@ pub fn check_run(
         c.scheduler(&s.path(), &s.spec, s.needs);
     }
     c.stage()?;
-    c.pool(&selected, pool);
-    c.stage()?;
     Ok(selected)
+}
+
+/// A thread pool of `capacity` threads holds a run of `sc` (checked by
+/// [`check_run`]) with the `selected` entries: its workers, the largest
+/// entry's auxiliary roles and the driver. Located at `threads`.
+pub fn check_pool(
+    sc: &Scenario,
+    selected: &[Selected],
+    capacity: usize,
+) -> Result<(), Vec<Diagnostic>> {
+    let threads = sc.threads;
+    let roles = selected
+        .iter()
+        .map(|s| s.needs.roles.len())
+        .max()
+        .unwrap_or(0);
+    if threads + 1 + roles <= capacity {
+        return Ok(());
+    }
+    let aux = if roles > 0 {
+        format!(" (and {roles} auxiliary)")
+    } else {
+        String::new()
+    };
+    Err(vec![sc.diagnostic(
+        "threads",
+        format!(
+            "a run with {threads} worker threads{aux} needs {} pool threads, this engine has {capacity}",
+            threads + 1 + roles,
+        ),
+    )])
 }
 
 struct Checker<'s> {
@@ -791,31 +820,6 @@ impl<'s> Checker<'s> {
             self.err(
                 "run.pace_ns",
                 format!("thread_pace_ns[{t}]: expected at most {MAX_PACE_NS} ns, got {ns}"),
-            );
-        }
-    }
-
-    /// A pool of `capacity` threads runs the workers, the largest run's
-    /// auxiliary roles and the driver.
-    fn pool(&mut self, selected: &[Selected], capacity: usize) {
-        let threads = self.sc.threads;
-        let roles = selected
-            .iter()
-            .map(|s| s.needs.roles.len())
-            .max()
-            .unwrap_or(0);
-        if threads + 1 + roles > capacity {
-            let aux = if roles > 0 {
-                format!(" (and {roles} auxiliary)")
-            } else {
-                String::new()
-            };
-            self.err(
-                "threads",
-                format!(
-                    "a run with {threads} worker threads{aux} needs {} pool threads, this engine has {capacity}",
-                    threads + 1 + roles,
-                ),
             );
         }
     }
