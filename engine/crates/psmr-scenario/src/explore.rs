@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::diag::Diagnostic;
 use crate::parse::Limits;
 use crate::runner::{run_scenario, RunMonitor, RunOptions, RunReport};
-use crate::scenario::Scenario;
+use crate::scenario::{EntryMatch, Scenario};
 
 /// What to explore: one scheduler entry and the budget of schedules.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -128,9 +128,15 @@ pub fn with_fault(
 /// refused here.
 pub fn select_fault(sc: &Scenario, name: &str, fault: &str) -> Result<Scenario, Vec<Diagnostic>> {
     let mut sc = sc.clone();
-    let i = match sc.find_scheduler(name) {
-        Some(i) => i,
-        None => {
+    let i = match sc.match_scheduler(name) {
+        EntryMatch::One(i) => i,
+        EntryMatch::Several(entries) => {
+            let m = sc.ambiguous_name(name, &entries);
+            return Err(vec![
+                sc.diagnostic("schedulers", format!("--scheduler: {m}"))
+            ]);
+        }
+        EntryMatch::None => {
             let id = name.parse().map_err(|e: String| {
                 vec![sc.diagnostic("schedulers", format!("--scheduler: {e}"))]
             })?;

@@ -27,7 +27,7 @@ use crate::expectations::known_counter;
 use crate::locate::{element, member, Locator};
 use crate::options::{entry_needs, select_with, RunOptions, Selected};
 pub use crate::scenario::stream_kind_of;
-use crate::scenario::{Scenario, Source};
+use crate::scenario::{EntryMatch, Scenario, Source};
 
 /// Limits of the engine that runs a scenario. Validation errors name the
 /// limit they hit.
@@ -356,6 +356,7 @@ pub fn check_run(
 ) -> Result<Vec<Selected>, Vec<Diagnostic>> {
     let needs = entry_needs(sc);
     let mut c = Checker::new(sc, limits);
+    c.threads_override = opts.threads.is_some();
     c.file(&needs);
     c.thread_pace(opts.thread_pace_ns.as_deref());
     c.stage()?;
@@ -403,6 +404,9 @@ struct Checker<'s> {
     sc: &'s Scenario,
     limits: Limits,
     out: Vec<Diagnostic>,
+    /// The worker count is the run's override (`--threads`), not the
+    /// file's: an error about it says so.
+    threads_override: bool,
 }
 
 impl<'s> Checker<'s> {
@@ -411,6 +415,7 @@ impl<'s> Checker<'s> {
             sc,
             limits: *limits,
             out: Vec::new(),
+            threads_override: false,
         }
     }
 
@@ -464,9 +469,16 @@ impl<'s> Checker<'s> {
         let t = self.sc.threads;
         let max = limits.max_threads.min(MAX_WORKERS);
         if t == 0 || t > max {
+            let from = if self.threads_override {
+                " from the run's threads override (--threads)"
+            } else {
+                ""
+            };
             self.err(
                 "threads",
-                format!("expected 1..={max} worker threads (limit max_threads = {max}), got {t}"),
+                format!(
+                    "expected 1..={max} worker threads (limit max_threads = {max}), got {t}{from}"
+                ),
             );
         }
     }
@@ -916,9 +928,13 @@ impl<'s> Checker<'s> {
         }
     }
 
-    /// `name` must be a label or id of one of the scenario's schedulers.
+    /// `name` must name one of the scenario's schedulers (a label, or an
+    /// id no two entries share).
     fn scheduler_ref(&mut self, path: &str, name: &str) {
-        if self.sc.find_scheduler(name).is_none() {
+        if let EntryMatch::Several(entries) = self.sc.match_scheduler(name) {
+            let m = self.sc.ambiguous_name(name, &entries);
+            self.err(path, m);
+        } else if self.sc.find_scheduler(name).is_none() {
             let known: Vec<String> = self.sc.schedulers.iter().map(|s| s.name()).collect();
             self.err(
                 path,

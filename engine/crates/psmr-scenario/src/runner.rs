@@ -271,7 +271,9 @@ fn virtual_cores_host(
 /// The options a run of `sc` takes: `opts` with a replay schedule's seed
 /// and cores (`options::with_schedule`), and on N virtual cores N workers
 /// unless `threads` is given. An out-of-range core count is reported at
-/// `run.virtual_cores` alone: `threads` gets a valid stand-in meanwhile.
+/// `run.virtual_cores` alone: the workers it implies get a valid stand-in
+/// meanwhile. A `threads` the caller gives is kept as given, so one out of
+/// range is an error at `threads` ([`check_run`]), never changed.
 pub fn run_options(
     sc: &Scenario,
     opts: &RunOptions,
@@ -279,8 +281,8 @@ pub fn run_options(
 ) -> Result<(RunOptions, psmr_core::virt::Schedule), Vec<Diagnostic>> {
     let (mut o, schedule) = crate::options::with_schedule(sc, opts)?;
     if let Some(n) = virtual_cores(sc, &o) {
-        let workers = o.threads.unwrap_or(n as usize);
-        o.threads = Some(workers.clamp(1, limits.max_threads.min(MAX_WORKERS)));
+        let stand_in = (n as usize).clamp(1, limits.max_threads.min(MAX_WORKERS));
+        o.threads = Some(o.threads.unwrap_or(stand_in));
         o.virtual_cores = Some(n);
     }
     Ok((o, schedule))
@@ -329,6 +331,10 @@ impl RunPlan {
     /// `threads` was given).
     pub fn threads(&self) -> usize {
         self.scenario.threads
+    }
+    /// The entries the run runs, in order.
+    pub fn selected(&self) -> &[Selected] {
+        &self.selected
     }
     /// The virtual cores of the run, if it runs on them.
     pub fn virtual_cores(&self) -> Option<u32> {
