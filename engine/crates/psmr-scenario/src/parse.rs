@@ -180,22 +180,14 @@ pub(crate) fn serde_diagnostic(
             {
                 message = format!("{message}; {hint}");
             }
-            let at = if path.ends_with(&field) {
-                path.clone()
-            } else {
-                member(&path, &field)
-            };
+            let at = field_path(&path, &field);
             if let Some(p) = locator.key(&at) {
                 pos = p;
                 path = at;
             }
         } else if let Some(field) = quoted_after(&message, "duplicate field `") {
             // A repeated key: point at its second occurrence.
-            let at = if path.ends_with(&field) {
-                path.clone()
-            } else {
-                member(&path, &field)
-            };
+            let at = field_path(&path, &field);
             if let Some(p) = locator.repeated_key(&at) {
                 pos = p;
                 path = at;
@@ -209,6 +201,16 @@ pub(crate) fn serde_diagnostic(
         }
     }
     Diagnostic::new(file, pos, &path, message)
+}
+
+/// The path of the key `field` a serde error names at `path`: serde stops
+/// at the object for an unknown or repeated key, or already at the key.
+fn field_path(path: &str, field: &str) -> String {
+    if path.ends_with(field) {
+        path.to_string()
+    } else {
+        member(path, field)
+    }
 }
 
 pub(crate) fn path_string(p: &serde_path_to_error::Path) -> String {
