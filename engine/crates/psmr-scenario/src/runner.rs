@@ -498,14 +498,24 @@ pub fn check_scenario(
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<CheckOutcome, Vec<Diagnostic>> {
+    check_plan(sc, &plan_run(sc, opts, limits)?, host, monitor)
+}
+
+/// [`check_scenario`] with `sc` already planned ([`plan_run`]), for a
+/// caller that sizes its host by the plan.
+pub fn check_plan(
+    sc: &Scenario,
+    plan: &RunPlan,
+    host: &ThreadHost,
+    monitor: &RunMonitor,
+) -> Result<CheckOutcome, Vec<Diagnostic>> {
     let n = repetitions(sc);
-    let plan = plan_run(sc, opts, limits)?;
     let mut reports = Vec::with_capacity(n as usize);
     for _ in 0..n {
         if monitor.is_cancelled() {
             break;
         }
-        reports.push(run_plan(&plan, host, monitor)?);
+        reports.push(run_plan(plan, host, monitor)?);
     }
     let results = evaluate(sc, &reports);
     Ok(CheckOutcome {
