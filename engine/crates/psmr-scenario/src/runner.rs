@@ -332,6 +332,12 @@ impl RunPlan {
     pub fn threads(&self) -> usize {
         self.scenario.threads
     }
+    /// The same checked run under another conductor schedule: what
+    /// exploring varies from one run to the next (the replay token's seed
+    /// and cores, which the plan was checked with, stay).
+    pub fn set_schedule(&mut self, schedule: psmr_core::virt::Schedule) {
+        self.schedule = schedule;
+    }
     /// The entries the run runs, in order.
     pub fn selected(&self) -> &[Selected] {
         &self.selected
