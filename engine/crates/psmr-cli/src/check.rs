@@ -4,10 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use psmr_scenario::{check_scenario, CheckOutcome, Limits, RunMonitor, RunOptions};
+use psmr_scenario::runner::{check_plan, plan_run};
+use psmr_scenario::{CheckOutcome, Limits, RunMonitor, RunOptions};
 
 use crate::inputs::{expand, Shard};
-use crate::shared::{host_for, load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
+use crate::shared::{host_for, print_diagnostics, read_scenario, EXIT_BAD_INPUT, EXIT_FAILED};
 
 /// One file's outcome: its results, or the diagnostics that stopped it.
 struct FileOutcome {
@@ -117,13 +118,14 @@ fn check_file(f: &Path, opts: &RunOptions) -> FileOutcome {
             outcome: Err(d.iter().map(|d| d.to_string()).collect()),
         }
     };
-    let sc = match load(f) {
-        Ok(sc) => sc,
+    // One validation pass, with the overrides applied.
+    let planned = read_scenario(f)
+        .and_then(|sc| plan_run(&sc, opts, &Limits::native()).map(|plan| (sc, plan)));
+    let (sc, plan) = match planned {
+        Ok(p) => p,
         Err(d) => return fail(d),
     };
-    let workers =
-        psmr_scenario::runner::virtual_cores(&sc, opts).map_or(sc.threads, |v| v as usize);
-    let host = match host_for(workers) {
+    let host = match host_for(plan.threads()) {
         Ok(h) => h,
         Err(_) => {
             return FileOutcome {
@@ -132,7 +134,7 @@ fn check_file(f: &Path, opts: &RunOptions) -> FileOutcome {
             }
         }
     };
-    match check_scenario(&sc, opts, &Limits::native(), &host, &RunMonitor::new()) {
+    match check_plan(&sc, &plan, &host, &RunMonitor::new()) {
         Ok(c) => {
             for r in c.reports.iter().flat_map(|r| r.runs.iter()) {
                 if let Some(v) = &r.violation {

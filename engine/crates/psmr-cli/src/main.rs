@@ -12,7 +12,9 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand};
 use psmr_core::exec::Delivery;
 use psmr_core::virt::Costs;
-use psmr_scenario::{run_scenario, Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario};
+use psmr_scenario::commits::ReadCommits;
+use psmr_scenario::runner::{plan_run, run_plan};
+use psmr_scenario::{Diagnostic, Limits, Report, RunMonitor, RunOptions, Scenario};
 
 mod check;
 mod costs;
@@ -373,12 +375,14 @@ fn bad_input(d: &[Diagnostic]) -> ExitCode {
     ExitCode::from(EXIT_BAD_INPUT)
 }
 
-/// `sc` with the commit stream of `path` (errors located in that file).
+/// `sc` with the commit stream of `path`, its syntax and shape checked
+/// (errors located in that file); its conflicts are checked once the
+/// scenario is ([`ReadCommits::check_conflicts`]).
 fn replay_commits(
     sc: &Scenario,
     path: &std::path::Path,
     opts: &RunOptions,
-) -> Result<Scenario, ExitCode> {
+) -> Result<(Scenario, ReadCommits), ExitCode> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| {
         bad_input(&[Diagnostic::new(
@@ -389,36 +393,44 @@ fn replay_commits(
         )])
     })?;
     let requests = opts.requests.unwrap_or(sc.workload.requests);
-    let instances = psmr_scenario::commits::parse_commit_file(&text, &name, sc, requests)
+    let read = psmr_scenario::commits::read_commit_file(&text, &name, requests)
         .map_err(|d| bad_input(&d))?;
-    Ok(psmr_scenario::commits::with_commits(sc, instances))
+    let sc = psmr_scenario::commits::with_commits(sc, read.instances.clone());
+    Ok((sc, read))
 }
 
-/// Run a scenario once; `Err` carries the exit code of bad input.
+/// Run a scenario once; `Err` carries the exit code of bad input. The
+/// file, with the replayed commits and the fault in it, is validated once
+/// with the overrides applied ([`plan_run`]); the commit file's conflicts
+/// are then checked against the stream that runs.
 fn run_once(
     file: &std::path::Path,
     opts: &RunOptions,
     files: &RunFiles<'_>,
 ) -> Result<(Scenario, Report), ExitCode> {
-    let mut sc = shared::load_for_run(file, opts).map_err(|d| bad_input(&d))?;
+    let mut sc = shared::read_scenario(file).map_err(|d| bad_input(&d))?;
+    let mut commits = None;
     if let Some(path) = files.commits {
-        sc = replay_commits(&sc, path, opts)?;
+        let (with, read) = replay_commits(&sc, path, opts)?;
+        sc = with;
+        commits = Some(read);
     }
     if let Some(fault) = files.fault {
         let [name] = opts.schedulers.as_slice() else {
             eprintln!("psmr: --fault needs exactly one --scheduler");
             return Err(ExitCode::from(EXIT_BAD_INPUT));
         };
-        sc = explore::with_fault(&sc, name, fault).map_err(|d| bad_input(&d))?;
+        sc = psmr_scenario::explore::select_fault(&sc, name, fault).map_err(|d| bad_input(&d))?;
     }
-    let workers = opts.threads.unwrap_or_else(|| {
-        psmr_scenario::runner::virtual_cores(&sc, opts).map_or(sc.threads, |v| v as usize)
-    });
-    let host = host_for(workers)?;
+    let plan = plan_run(&sc, opts, &Limits::native()).map_err(|d| bad_input(&d))?;
+    if let Some(read) = &commits {
+        read.check_conflicts(plan.scenario())
+            .map_err(|d| bad_input(&d))?;
+    }
+    let host = host_for(plan.threads())?;
     let monitor = Arc::new(RunMonitor::new());
     cancel_on_ctrl_c(&monitor);
-    let report =
-        run_scenario(&sc, opts, &Limits::native(), &host, &monitor).map_err(|d| bad_input(&d))?;
+    let report = run_plan(&plan, &host, &monitor).map_err(|d| bad_input(&d))?;
     Ok((sc, report))
 }
 

@@ -8,8 +8,7 @@ use psmr_core::exec::Delivery;
 use psmr_core::threads::ThreadHost;
 use psmr_core::virt::StallHook;
 use psmr_scenario::parse::parse_unvalidated;
-use psmr_scenario::runner::check_with_overrides;
-use psmr_scenario::{parse_scenario, Diagnostic, Limits, RunOptions, Scenario};
+use psmr_scenario::{parse_scenario, Diagnostic, Scenario};
 
 /// Exit code of a run whose oracle found a violation, or a failed check.
 pub(crate) const EXIT_FAILED: u8 = 1;
@@ -24,18 +23,12 @@ pub(crate) fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> 
     parse_scenario(&text, &name)
 }
 
-/// Read `file` for a run with `opts`: parsed, then validated once with
-/// the overrides applied (a file's `threads` that `--threads` or
-/// `--virtual-cores` replaces is not judged; an override out of range is
-/// located at the field it replaces).
-pub(crate) fn load_for_run(
-    file: &std::path::Path,
-    opts: &RunOptions,
-) -> Result<Scenario, Vec<Diagnostic>> {
+/// Read and parse `file` without validating it: for a run, which
+/// validates it once with its overrides applied
+/// (`psmr_scenario::runner::plan_run`).
+pub(crate) fn read_scenario(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {
     let (text, name) = read(file)?;
-    let sc = parse_unvalidated(&text, &name)?;
-    check_with_overrides(&sc, opts, &Limits::native())?;
-    Ok(sc)
+    parse_unvalidated(&text, &name)
 }
 
 /// The text of `file` and its name for diagnostics, or the diagnostic of

@@ -141,3 +141,23 @@ fn a_bad_shard_is_refused_with_what_was_expected() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("expected i/n with 1 <= i <= n"), "{err}");
 }
+
+/// `psmr check` judges the file once, with its overrides applied: a
+/// file's request count that `--requests` replaces is not judged; without
+/// the override it is one located error.
+#[test]
+fn a_file_value_an_override_replaces_is_not_judged() {
+    let f = scenario("over-limit", "{}");
+    let text = std::fs::read_to_string(&f)
+        .unwrap()
+        .replace("\"requests\": 1500", "\"requests\": 20000000");
+    std::fs::write(&f, text).unwrap();
+    let file = f.to_str().unwrap();
+    let (code, out, err) = check(&[file, "--requests", "300"]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    let (code, out, err) = check(&[file]);
+    assert_eq!(code, Some(2), "{out}\n{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.contains("got 20000000")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(errors[0].contains(":5:29: workload.requests:"), "{err}");
+}

@@ -40,14 +40,59 @@ fn threads_are_validated_after_the_overrides() {
         assert_eq!(v["runs"][0]["threads"], 3, "{args:?}");
     }
     let legal = scenario_file("threads_override_over_limit", VALID);
-    refused_at_threads(&psmr(&["run", legal.to_str().unwrap(), "--threads", "999"]));
+    let legal = legal.to_str().unwrap();
+    for args in [
+        &["--threads", "999"][..],
+        &["--threads", "999", "--virtual-cores", "3"],
+    ] {
+        let o = psmr(&[&["run", legal][..], args].concat());
+        let err = refused_at_threads(&o);
+        assert!(
+            err.contains("got 999 from the run's threads override (--threads)"),
+            "{args:?}: {err}"
+        );
+    }
 }
 
-/// Exit code 2 with the 999 threads located at line 6 of `VALID`.
-fn refused_at_threads(o: &std::process::Output) {
+/// Exit code 2 with the 999 threads located at line 6 of `VALID`, said
+/// once (the run validates once); returns stderr.
+fn refused_at_threads(o: &std::process::Output) -> String {
     let err = bad_input(o);
-    let line = err.lines().find(|l| l.contains("got 999"));
-    assert!(line.is_some_and(|l| l.contains(":6:14: threads:")), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("got 999")).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains(":6:14: threads:"), "{err}");
+    err
+}
+
+/// `--scheduler ID` where several labelled entries have that id is an
+/// error listing their labels (not the first of them, silently); a label
+/// runs its entry.
+#[test]
+fn an_id_two_entries_share_is_refused_with_their_labels() {
+    let text = VALID.replace(
+        r#"[ { "id": "sequential" } ]"#,
+        r#"[ { "id": "sequential", "label": "one" }, { "id": "sequential", "label": "two" } ]"#,
+    );
+    let f = scenario_file("two_sequential", &text);
+    let file = f.to_str().unwrap();
+    let err = bad_input(&psmr(&["run", file, "--scheduler", "sequential"]));
+    assert!(
+        err.contains("schedulers: --scheduler: `sequential` is the id of 2 entries of this scenario (one, two); name one by its label"),
+        "{err}"
+    );
+    let o = psmr(&[
+        "run",
+        file,
+        "--requests",
+        "50",
+        "--json",
+        "--scheduler",
+        "two",
+    ]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["runs"].as_array().unwrap().len(), 1);
+    assert_eq!(v["runs"][0]["label"], "two");
 }
 
 #[test]

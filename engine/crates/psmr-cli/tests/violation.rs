@@ -245,3 +245,40 @@ fn validate_refuses_a_fault_of_another_scheduler() {
         "{err}"
     );
 }
+
+/// `psmr run --fault` validates the file once, with the overrides and the
+/// fault in it: a file's `threads` that `--threads` replaces is not judged
+/// (the fault's own check used to judge the file without the overrides),
+/// and a fault the scheduler does not declare is refused once, located.
+#[test]
+fn run_with_a_fault_judges_the_file_with_its_overrides_once() {
+    let list = r#"{ "kind": "linked-list", "shards": 2, "size": 100 }"#;
+    let workload = r#"{ "seed": 2, "requests": 200, "writes": 0.5, "global": 0.1 }"#;
+    let text = broken("sequential", "seq-swap-pairs", list, workload, 999);
+    let p = write_scenario("threads-replaced", &text);
+    let file = p.to_str().unwrap();
+    let run = |fault: &str| {
+        psmr(&[
+            "run",
+            file,
+            "--threads",
+            "2",
+            "--scheduler",
+            "sequential",
+            "--fault",
+            fault,
+        ])
+    };
+    assert_violation(&run("seq-swap-pairs"), "sequential");
+    let o = run("ws-ignore-flags");
+    let err = support::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].contains(":6:")
+            && lines[0]
+                .contains("schedulers[0].fault: unknown fault `ws-ignore-flags` for `sequential`"),
+        "{err}"
+    );
+}

@@ -21,6 +21,7 @@ use psmr_core::workload_commits::{order, CommitsSpec};
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
+use crate::locate::Locator;
 use crate::parse::parse_located;
 use crate::runner::{stream_of, Report};
 use crate::scenario::Scenario;
@@ -82,40 +83,92 @@ struct CommitFile {
 /// for `sc`'s workload made with `requests` commands. Syntax, type and
 /// shape errors, and a conflicting pair of commands the dependencies leave
 /// unordered ([`psmr_core::workload_commits::ordered_conflicts`]), are
-/// located in that file.
+/// located in that file. `sc` must be valid (its stream is generated):
+/// [`read_commit_file`] and [`ReadCommits::check_conflicts`] are the two
+/// halves for a caller that validates the scenario with the stream in it.
 pub fn parse_commit_file(
     text: &str,
     file: &str,
     sc: &Scenario,
     requests: u32,
 ) -> Result<Vec<InstanceJson>, Vec<Diagnostic>> {
+    let read = read_commit_file(text, file, requests)?;
+    let mut workload = sc.workload.clone();
+    workload.requests = requests;
+    read.conflicts_in(&sc.app, workload)?;
+    Ok(read.instances)
+}
+
+/// A commit stream read from its file, its syntax and shape checked; its
+/// conflicts are checked against a scenario later
+/// ([`ReadCommits::check_conflicts`]). Keeps the file's locations.
+#[derive(Clone, Debug)]
+pub struct ReadCommits {
+    pub instances: Vec<InstanceJson>,
+    file: String,
+    locator: Locator,
+}
+
+/// The first half of [`parse_commit_file`]: syntax, type and shape errors
+/// of the commit stream in `text` (named `file`) of `requests` commands,
+/// located in that file; needs no scenario.
+pub fn read_commit_file(
+    text: &str,
+    file: &str,
+    requests: u32,
+) -> Result<ReadCommits, Vec<Diagnostic>> {
     let (parsed, locator) = parse_located::<CommitFile>(text, file).map_err(|d| vec![d])?;
     let spec = CommitsSpec {
         instances: Some(parsed.instances),
         ..CommitsSpec::default()
     };
-    let located = |e: psmr_core::workload_commits::CommitsError| {
-        vec![Diagnostic::new(
-            file,
-            locator.nearest(&e.path),
+    let read = |instances| ReadCommits {
+        instances,
+        file: file.to_string(),
+        locator,
+    };
+    match spec.check(requests) {
+        Ok(()) => Ok(read(spec.instances.unwrap_or_default())),
+        Err(e) => Err(vec![read(Vec::new()).located(e)]),
+    }
+}
+
+impl ReadCommits {
+    /// The second half of [`parse_commit_file`]: every pair of conflicting
+    /// commands of the total stream `sc` (valid, with these instances as its
+    /// commits: [`with_commits`]) makes is ordered by the dependencies;
+    /// an unordered pair is located in the commit file.
+    pub fn check_conflicts(&self, sc: &Scenario) -> Result<(), Vec<Diagnostic>> {
+        self.conflicts_in(&sc.app, sc.workload.clone())
+    }
+
+    /// [`ReadCommits::check_conflicts`] against the total stream `app`
+    /// and `workload` (its `commits` dropped) make.
+    fn conflicts_in(
+        &self,
+        app: &psmr_core::app::AppSpec,
+        mut workload: psmr_core::workload::WorkloadSpec,
+    ) -> Result<(), Vec<Diagnostic>> {
+        workload.commits = None;
+        let mut classes = app.classes();
+        classes.set_weights(&psmr_core::workload::class_weights_for(
+            Some(app),
+            &classes,
+            &workload,
+        ));
+        let total = generate(app, &classes, &workload);
+        psmr_core::workload_commits::check_replayed(&total, &self.instances)
+            .map_err(|e| vec![self.located(e)])
+    }
+
+    fn located(&self, e: psmr_core::workload_commits::CommitsError) -> Diagnostic {
+        Diagnostic::new(
+            &self.file,
+            self.locator.nearest(&e.path),
             &e.path,
             e.message,
-        )]
-    };
-    spec.check(requests).map_err(located)?;
-    let instances = spec.instances.unwrap_or_default();
-    let mut workload = sc.workload.clone();
-    workload.requests = requests;
-    workload.commits = None;
-    let mut classes = sc.app.classes();
-    classes.set_weights(&psmr_core::workload::class_weights_for(
-        Some(&sc.app),
-        &classes,
-        &workload,
-    ));
-    let total = generate(&sc.app, &classes, &workload);
-    psmr_core::workload_commits::check_replayed(&total, &instances).map_err(located)?;
-    Ok(instances)
+        )
+    }
 }
 
 /// `sc` with its commit stream replaced by `instances` (any simulation

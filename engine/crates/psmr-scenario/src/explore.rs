@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
 use crate::parse::Limits;
-use crate::runner::{run_scenario, RunMonitor, RunOptions, RunReport};
-use crate::scenario::Scenario;
+use crate::runner::{plan_run, run_plan, RunMonitor, RunOptions, RunReport};
+use crate::scenario::{EntryMatch, Scenario};
 
 /// What to explore: one scheduler entry and the budget of schedules.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -113,10 +113,30 @@ pub fn with_fault(
     fault: &str,
     limits: &Limits,
 ) -> Result<Scenario, Vec<Diagnostic>> {
+    let sc = select_fault(sc, name, fault)?;
+    let errors = crate::validate(&sc, limits);
+    if errors.is_empty() {
+        Ok(sc)
+    } else {
+        Err(errors)
+    }
+}
+
+/// [`with_fault`] without the validation, for a caller that validates
+/// the result once with its run's overrides (`runner::plan_run`); only a
+/// name that is no entry nor id, or a build without fault injection, is
+/// refused here.
+pub fn select_fault(sc: &Scenario, name: &str, fault: &str) -> Result<Scenario, Vec<Diagnostic>> {
     let mut sc = sc.clone();
-    let i = match sc.find_scheduler(name) {
-        Some(i) => i,
-        None => {
+    let i = match sc.match_scheduler(name) {
+        EntryMatch::One(i) => i,
+        EntryMatch::Several(entries) => {
+            let m = sc.ambiguous_name(name, &entries);
+            return Err(vec![
+                sc.diagnostic("schedulers", format!("--scheduler: {m}"))
+            ]);
+        }
+        EntryMatch::None => {
             let id = name.parse().map_err(|e: String| {
                 vec![sc.diagnostic("schedulers", format!("--scheduler: {e}"))]
             })?;
@@ -125,12 +145,7 @@ pub fn with_fault(
         }
     };
     set_fault(&mut sc.schedulers[i], fault).map_err(|e| vec![sc.diagnostic("schedulers", e)])?;
-    let errors = crate::validate(&sc, limits);
-    if errors.is_empty() {
-        Ok(sc)
-    } else {
-        Err(errors)
-    }
+    Ok(sc)
 }
 
 #[cfg(feature = "fault-injection")]
@@ -206,8 +221,9 @@ pub fn explore(
     monitor: &RunMonitor,
     mut after: impl FnMut(u32, u32) -> ControlFlow<()>,
 ) -> Result<Explored, Vec<Diagnostic>> {
+    // The fault is judged with the rest, in the plan's one pass.
     let mut sc = match &o.fault {
-        Some(f) => with_fault(sc, &o.scheduler, f, limits)?,
+        Some(f) => select_fault(sc, &o.scheduler, f)?,
         None => sc.clone(),
     };
     sc.run.schedule = None;
@@ -222,6 +238,21 @@ pub fn explore(
         stopped: false,
         found: None,
     };
+    // Every schedule runs the same checked plan: only the conductor's
+    // schedule changes (the token's seed and cores do not).
+    let earliest = ReplayToken {
+        seed,
+        cores,
+        schedule: Schedule::EARLIEST,
+    };
+    let opts = RunOptions {
+        schedulers: vec![o.scheduler.clone()],
+        requests: o.requests,
+        delivery: o.delivery,
+        schedule: Some(earliest.to_string()),
+        ..RunOptions::default()
+    };
+    let mut plan = plan_run(&sc, &opts, limits)?;
     for i in 0..budget {
         let schedule = if i == 0 {
             Schedule::EARLIEST
@@ -239,14 +270,8 @@ pub fn explore(
             cores,
             schedule,
         };
-        let opts = RunOptions {
-            schedulers: vec![o.scheduler.clone()],
-            requests: o.requests,
-            delivery: o.delivery,
-            schedule: Some(token.to_string()),
-            ..RunOptions::default()
-        };
-        let report = run_scenario(&sc, &opts, limits, host, monitor)?;
+        plan.set_schedule(schedule);
+        let report = run_plan(&plan, host, monitor)?;
         out.schedules = i + 1;
         if i == 0 {
             out.horizon = host.last_virtual_stats().map_or(1, |s| s.points.max(1));

@@ -40,4 +40,4 @@ pub use runner::{
     check_scenario, run_scenario, CheckOutcome, MonitorSnapshot, Report, RunMonitor, RunOptions,
     RunReport,
 };
-pub use scenario::{RunSettings, Scenario};
+pub use scenario::{EntryMatch, RunSettings, Scenario};

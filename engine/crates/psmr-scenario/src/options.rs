@@ -12,14 +12,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
 use crate::locate::element;
-use crate::scenario::Scenario;
+use crate::scenario::{EntryMatch, Scenario};
 
 /// Overrides of a scenario's settings for one invocation (CLI flags, the
 /// lab's controls). `None` keeps the scenario's value.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunOptions {
     /// Scheduler labels or ids to run, in this order; empty = all of the
-    /// scenario. An id the scenario does not list runs with its defaults.
+    /// scenario. An id the scenario does not list runs with its defaults;
+    /// an id several labelled entries share is refused (name one by its
+    /// label, `Scenario::match_scheduler`).
     #[serde(default)]
     pub schedulers: Vec<String>,
     pub threads: Option<usize>,
@@ -127,13 +129,21 @@ pub(crate) fn select_with(
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for name in &opts.schedulers {
-        if let Some(i) = sc.find_scheduler(name) {
-            out.push(Selected {
-                index: Some(i),
-                spec: sc.schedulers[i].clone(),
-                needs: entry_needs[i],
-            });
-            continue;
+        match sc.match_scheduler(name) {
+            EntryMatch::One(i) => {
+                out.push(Selected {
+                    index: Some(i),
+                    spec: sc.schedulers[i].clone(),
+                    needs: entry_needs[i],
+                });
+                continue;
+            }
+            EntryMatch::Several(entries) => {
+                let m = sc.ambiguous_name(name, &entries);
+                errors.push(sc.diagnostic("schedulers", format!("--scheduler: {m}")));
+                continue;
+            }
+            EntryMatch::None => {}
         }
         match SchedulerId::from_str(name) {
             Ok(id) => out.push(Selected {

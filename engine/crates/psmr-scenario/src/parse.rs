@@ -6,7 +6,8 @@
 //! shares, names that must exist, limits of the engine) and places each
 //! error with the [`Locator`]. Before a run, [`check_run`] makes the same
 //! checks on the scenario with the run's overrides, in the same pass as the
-//! run's own (per-thread pace, selected entries, thread pool). Parameter
+//! run's own (per-thread pace, selected entries); [`check_pool`] judges the
+//! host's thread pool once the run has one. Parameter
 //! values are checked by each family (`psmr_schedulers::params::Params`).
 
 use std::collections::BTreeSet;
@@ -26,7 +27,7 @@ use crate::expectations::known_counter;
 use crate::locate::{element, member, Locator};
 use crate::options::{entry_needs, select_with, RunOptions, Selected};
 pub use crate::scenario::stream_kind_of;
-use crate::scenario::{Scenario, Source};
+use crate::scenario::{EntryMatch, Scenario, Source};
 
 /// Limits of the engine that runs a scenario. Validation errors name the
 /// limit they hit.
@@ -112,7 +113,7 @@ pub fn parse_scenario_with(
 
 /// Parse `text` as a scenario with its source kept for locating errors,
 /// without [`validate`]: for a caller that applies overrides first and then
-/// validates the result once (`runner::check_with_overrides`).
+/// validates the result once (`runner::plan_run`).
 pub fn parse_unvalidated(text: &str, file: &str) -> Result<Scenario, Vec<Diagnostic>> {
     let (mut sc, locator) = parse_located::<Scenario>(text, file).map_err(|d| vec![d])?;
     // A struct written as a JSON array (serde takes fields by position) is
@@ -179,22 +180,14 @@ pub(crate) fn serde_diagnostic(
             {
                 message = format!("{message}; {hint}");
             }
-            let at = if path.ends_with(&field) {
-                path.clone()
-            } else {
-                member(&path, &field)
-            };
+            let at = field_path(&path, &field);
             if let Some(p) = locator.key(&at) {
                 pos = p;
                 path = at;
             }
         } else if let Some(field) = quoted_after(&message, "duplicate field `") {
             // A repeated key: point at its second occurrence.
-            let at = if path.ends_with(&field) {
-                path.clone()
-            } else {
-                member(&path, &field)
-            };
+            let at = field_path(&path, &field);
             if let Some(p) = locator.repeated_key(&at) {
                 pos = p;
                 path = at;
@@ -208,6 +201,16 @@ pub(crate) fn serde_diagnostic(
         }
     }
     Diagnostic::new(file, pos, &path, message)
+}
+
+/// The path of the key `field` a serde error names at `path`: serde stops
+/// at the object for an unknown or repeated key, or already at the key.
+fn field_path(path: &str, field: &str) -> String {
+    if path.ends_with(field) {
+        path.to_string()
+    } else {
+        member(path, field)
+    }
 }
 
 pub(crate) fn path_string(p: &serde_path_to_error::Path) -> String {
@@ -343,19 +346,19 @@ pub fn validate(sc: &Scenario, limits: &Limits) -> Vec<Diagnostic> {
 /// overrides applied) starts, in one pass: the file's fields, the
 /// per-thread pace, the entries `opts` selects (each scheduler's needs asked
 /// once: the file's entries here, an id named only by `opts` when it is
-/// selected), and a thread pool of `pool` threads for the largest run.
-/// Stops at the first stage with errors: the file and the pace, then the
-/// selection, then the entries named only by `opts`, then the pool. The
-/// checks that need the stream (covering classes) and each family's own
-/// refusals come when the run is built (`runner::build_selected`).
+/// selected). Stops at the first stage with errors: the file and the pace,
+/// then the selection, then the entries named only by `opts`. The host's
+/// thread pool is judged when the run has one ([`check_pool`]); the checks
+/// that need the stream (covering classes) and each family's own refusals
+/// come when the run is built (`runner::build_selected`).
 pub fn check_run(
     sc: &Scenario,
     opts: &RunOptions,
     limits: &Limits,
-    pool: usize,
 ) -> Result<Vec<Selected>, Vec<Diagnostic>> {
     let needs = entry_needs(sc);
     let mut c = Checker::new(sc, limits);
+    c.threads_override = opts.threads.is_some();
     c.file(&needs);
     c.thread_pace(opts.thread_pace_ns.as_deref());
     c.stage()?;
@@ -365,15 +368,47 @@ pub fn check_run(
         c.scheduler(&s.path(), &s.spec, s.needs);
     }
     c.stage()?;
-    c.pool(&selected, pool);
-    c.stage()?;
     Ok(selected)
+}
+
+/// A thread pool of `capacity` threads holds a run of `sc` (checked by
+/// [`check_run`]) with the `selected` entries: its workers, the largest
+/// entry's auxiliary roles and the driver. Located at `threads`.
+pub fn check_pool(
+    sc: &Scenario,
+    selected: &[Selected],
+    capacity: usize,
+) -> Result<(), Vec<Diagnostic>> {
+    let threads = sc.threads;
+    let roles = selected
+        .iter()
+        .map(|s| s.needs.roles.len())
+        .max()
+        .unwrap_or(0);
+    if threads + 1 + roles <= capacity {
+        return Ok(());
+    }
+    let aux = if roles > 0 {
+        format!(" (and {roles} auxiliary)")
+    } else {
+        String::new()
+    };
+    Err(vec![sc.diagnostic(
+        "threads",
+        format!(
+            "a run with {threads} worker threads{aux} needs {} pool threads, this engine has {capacity}",
+            threads + 1 + roles,
+        ),
+    )])
 }
 
 struct Checker<'s> {
     sc: &'s Scenario,
     limits: Limits,
     out: Vec<Diagnostic>,
+    /// The worker count is the run's override (`--threads`), not the
+    /// file's: an error about it says so.
+    threads_override: bool,
 }
 
 impl<'s> Checker<'s> {
@@ -382,6 +417,7 @@ impl<'s> Checker<'s> {
             sc,
             limits: *limits,
             out: Vec::new(),
+            threads_override: false,
         }
     }
 
@@ -435,9 +471,16 @@ impl<'s> Checker<'s> {
         let t = self.sc.threads;
         let max = limits.max_threads.min(MAX_WORKERS);
         if t == 0 || t > max {
+            let from = if self.threads_override {
+                " from the run's threads override (--threads)"
+            } else {
+                ""
+            };
             self.err(
                 "threads",
-                format!("expected 1..={max} worker threads (limit max_threads = {max}), got {t}"),
+                format!(
+                    "expected 1..={max} worker threads (limit max_threads = {max}), got {t}{from}"
+                ),
             );
         }
     }
@@ -795,31 +838,6 @@ impl<'s> Checker<'s> {
         }
     }
 
-    /// A pool of `capacity` threads runs the workers, the largest run's
-    /// auxiliary roles and the driver.
-    fn pool(&mut self, selected: &[Selected], capacity: usize) {
-        let threads = self.sc.threads;
-        let roles = selected
-            .iter()
-            .map(|s| s.needs.roles.len())
-            .max()
-            .unwrap_or(0);
-        if threads + 1 + roles > capacity {
-            let aux = if roles > 0 {
-                format!(" (and {roles} auxiliary)")
-            } else {
-                String::new()
-            };
-            self.err(
-                "threads",
-                format!(
-                    "a run with {threads} worker threads{aux} needs {} pool threads, this engine has {capacity}",
-                    threads + 1 + roles,
-                ),
-            );
-        }
-    }
-
     fn run(&mut self, limits: &Limits) {
         let r = &self.sc.run;
         if let Some(p) = r.pace_ns {
@@ -912,9 +930,13 @@ impl<'s> Checker<'s> {
         }
     }
 
-    /// `name` must be a label or id of one of the scenario's schedulers.
+    /// `name` must name one of the scenario's schedulers (a label, or an
+    /// id no two entries share).
     fn scheduler_ref(&mut self, path: &str, name: &str) {
-        if self.sc.find_scheduler(name).is_none() {
+        if let EntryMatch::Several(entries) = self.sc.match_scheduler(name) {
+            let m = self.sc.ambiguous_name(name, &entries);
+            self.err(path, m);
+        } else if self.sc.find_scheduler(name).is_none() {
             let known: Vec<String> = self.sc.schedulers.iter().map(|s| s.name()).collect();
             self.err(
                 path,

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::diag::Diagnostic;
 use crate::expect::{evaluate, repetitions, ExpectationResult};
 pub use crate::options::{effective, select, RunOptions, Selected};
-use crate::parse::{check_run, Limits};
+use crate::parse::{check_pool, check_run, Limits};
 pub use crate::report::{
     available_cores, class_infos, fill_speedups, stream_info, ClassInfo, Report, RunMode,
     RunReport, StreamInfo, VirtualMode,
@@ -271,7 +271,9 @@ fn virtual_cores_host(
 /// The options a run of `sc` takes: `opts` with a replay schedule's seed
 /// and cores (`options::with_schedule`), and on N virtual cores N workers
 /// unless `threads` is given. An out-of-range core count is reported at
-/// `run.virtual_cores` alone: `threads` gets a valid stand-in meanwhile.
+/// `run.virtual_cores` alone: the workers it implies get a valid stand-in
+/// meanwhile. A `threads` the caller gives is kept as given, so one out of
+/// range is an error at `threads` ([`check_run`]), never changed.
 pub fn run_options(
     sc: &Scenario,
     opts: &RunOptions,
@@ -279,29 +281,11 @@ pub fn run_options(
 ) -> Result<(RunOptions, psmr_core::virt::Schedule), Vec<Diagnostic>> {
     let (mut o, schedule) = crate::options::with_schedule(sc, opts)?;
     if let Some(n) = virtual_cores(sc, &o) {
-        let workers = o.threads.unwrap_or(n as usize);
-        o.threads = Some(workers.clamp(1, limits.max_threads.min(MAX_WORKERS)));
+        let stand_in = (n as usize).clamp(1, limits.max_threads.min(MAX_WORKERS));
+        o.threads = Some(o.threads.unwrap_or(stand_in));
         o.virtual_cores = Some(n);
     }
     Ok((o, schedule))
-}
-
-/// Validate a scenario read by `parse::parse_unvalidated` once, with the
-/// overrides of `opts` applied (the run's threads, virtual cores,
-/// requests...): a file's value that an override replaces is not judged,
-/// and an override out of range is located at the field it replaces.
-pub fn check_with_overrides(
-    sc: &Scenario,
-    opts: &RunOptions,
-    limits: &Limits,
-) -> Result<(), Vec<Diagnostic>> {
-    let (o, _) = run_options(sc, opts, limits)?;
-    let errors = crate::parse::validate(&effective(sc, &o), limits);
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
 }
 
 /// The virtual cores a run of `sc` with `opts` uses, if any: the option,
@@ -323,16 +307,72 @@ pub fn virtual_cores_per_cache(sc: &Scenario) -> usize {
         .map_or(0, |c| c as usize)
 }
 
+/// A run checked before it starts: the scenario with the run's overrides
+/// applied, the options it runs with and the entries it runs. Only
+/// [`plan_run`] makes one, in the run's one validation pass; [`run_plan`]
+/// runs it without judging the scenario again, so a caller that must know
+/// the run's shape first (its worker count, to size a thread host) does
+/// not validate twice.
+#[derive(Clone, Debug)]
+pub struct RunPlan {
+    scenario: Scenario,
+    options: RunOptions,
+    schedule: psmr_core::virt::Schedule,
+    selected: Vec<Selected>,
+    limits: Limits,
+}
+
+impl RunPlan {
+    /// The scenario with the run's overrides applied.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    /// Worker threads of each run (on virtual cores, the cores unless
+    /// `threads` was given).
+    pub fn threads(&self) -> usize {
+        self.scenario.threads
+    }
+    /// The same checked run under another conductor schedule: what
+    /// exploring varies from one run to the next (the replay token's seed
+    /// and cores, which the plan was checked with, stay).
+    pub fn set_schedule(&mut self, schedule: psmr_core::virt::Schedule) {
+        self.schedule = schedule;
+    }
+    /// The entries the run runs, in order.
+    pub fn selected(&self) -> &[Selected] {
+        &self.selected
+    }
+    /// The virtual cores of the run, if it runs on them.
+    pub fn virtual_cores(&self) -> Option<u32> {
+        virtual_cores(&self.scenario, &self.options)
+    }
+}
+
+/// Validate `sc` (read by `parse::parse_unvalidated`, or already valid)
+/// for a run with `opts`, in one pass over the scenario with the overrides
+/// applied ([`check_run`]): a file's value that an override replaces is not
+/// judged, and an override out of range is located at the field it
+/// replaces. A replay token the options name that does not parse is a
+/// diagnostic at `run.schedule`.
+pub fn plan_run(
+    sc: &Scenario,
+    opts: &RunOptions,
+    limits: &Limits,
+) -> Result<RunPlan, Vec<Diagnostic>> {
+    let (options, schedule) = run_options(sc, opts, limits)?;
+    let scenario = effective(sc, &options);
+    let selected = check_run(&scenario, &options, limits)?;
+    Ok(RunPlan {
+        scenario,
+        options,
+        schedule,
+        selected,
+        limits: *limits,
+    })
+}
+
 /// Run every selected scheduler of `sc` on one stream, each checked by the
-/// oracle. Errors (invalid overrides, limits, a scheduler that cannot run)
-/// come back as located diagnostics before any long run starts
-/// ([`check_run`], then [`build_selected`] once the stream exists), except
-/// a host refusing threads, which is found when that run starts. On
-/// virtual cores (`opts.virtual_cores` or the scenario's
-/// `run.virtual_cores`, N) the modelled machine has N cores, shared by the
-/// workers (N of them, or `opts.threads`), the roles and the driver
-/// (docs/protocols/virtual-cores.md, "Cores and time-sharing"); the report
-/// says so in its `mode` and every run's `mode_label`.
+/// oracle: [`plan_run`], then [`run_plan`].
 pub fn run_scenario(
     sc: &Scenario,
     opts: &RunOptions,
@@ -340,16 +380,31 @@ pub fn run_scenario(
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<Report, Vec<Diagnostic>> {
-    let (run_opts, schedule) = run_options(sc, opts, limits)?;
-    let opts = &run_opts;
-    let cores = virtual_cores(sc, opts);
-    let eff = effective(sc, opts);
+    run_plan(&plan_run(sc, opts, limits)?, host, monitor)
+}
+
+/// Run a checked plan: every selected scheduler on one stream, each
+/// checked by the oracle. Errors that need the host or the stream come
+/// back as located diagnostics before any long run starts (a real run's
+/// pool too small, [`check_pool`]; then [`build_selected`] once the stream
+/// exists), except a host refusing threads, which is found when that run
+/// starts. On virtual cores (`opts.virtual_cores` or the scenario's
+/// `run.virtual_cores`, N) the modelled machine has N cores, shared by the
+/// workers (N of them, or `opts.threads`), the roles and the driver
+/// (docs/protocols/virtual-cores.md, "Cores and time-sharing"); the report
+/// says so in its `mode` and every run's `mode_label`.
+pub fn run_plan(
+    plan: &RunPlan,
+    host: &ThreadHost,
+    monitor: &RunMonitor,
+) -> Result<Report, Vec<Diagnostic>> {
+    let (opts, eff, selected) = (&plan.options, &plan.scenario, &plan.selected);
+    let schedule = plan.schedule;
+    let cores = plan.virtual_cores();
     // A virtual run gets a pool of its own when the caller's is too small.
-    let pool = match cores {
-        Some(_) => usize::MAX,
-        None => host.capacity(),
-    };
-    let selected = check_run(&eff, opts, limits, pool)?;
+    if cores.is_none() {
+        check_pool(eff, selected, host.capacity())?;
+    }
     let costs = opts.costs.clone().unwrap_or_else(Costs::reference);
     let mode = match cores {
         Some(n) => RunMode::virtual_run(n as usize, &costs),
@@ -367,7 +422,7 @@ pub fn run_scenario(
                 host,
                 eff.threads + 1 + roles,
                 &costs,
-                virtual_cores_per_cache(&eff),
+                virtual_cores_per_cache(eff),
             )
             .map_err(|e| vec![eff.diagnostic("run.virtual_cores", e)])?
             .machine_cores(cores.map_or(0, |n| n as usize))
@@ -376,16 +431,16 @@ pub fn run_scenario(
         }
         None => host,
     };
-    let prepared = prepare(&eff)?;
-    let built = build_selected(&eff, &selected, &prepared)?;
+    let prepared = prepare(eff)?;
+    let built = build_selected(eff, selected, &prepared)?;
     let threads = eff.threads;
     let trace = TraceConfig {
         enabled: eff.run.trace(),
         max_events: eff
             .run
             .max_trace_events
-            .unwrap_or(limits.max_trace_events)
-            .min(limits.max_trace_events),
+            .unwrap_or(plan.limits.max_trace_events)
+            .min(plan.limits.max_trace_events),
     };
     let input = RunInput {
         app: &eff.app,
@@ -414,7 +469,7 @@ pub fn run_scenario(
             monitor.cancel_token(),
             &progress,
         )
-        .map_err(|e| vec![run_error_diagnostic(&eff, sel, &e)])?;
+        .map_err(|e| vec![run_error_diagnostic(eff, sel, &e)])?;
         let mut run =
             RunReport::from_result(&sel.spec, sel.needs.family, eff.workload.requests, result);
         run.mode_label = mode.label().map(str::to_string);
@@ -441,10 +496,22 @@ pub struct CheckOutcome {
 
 /// Run `sc` as many times as its expectations ask ([`repetitions`])
 /// and judge them: the one implementation behind `psmr check` and the lab.
+/// The scenario is validated once ([`plan_run`]) for all repetitions.
 pub fn check_scenario(
     sc: &Scenario,
     opts: &RunOptions,
     limits: &Limits,
+    host: &ThreadHost,
+    monitor: &RunMonitor,
+) -> Result<CheckOutcome, Vec<Diagnostic>> {
+    check_plan(sc, &plan_run(sc, opts, limits)?, host, monitor)
+}
+
+/// [`check_scenario`] with `sc` already planned ([`plan_run`]), for a
+/// caller that sizes its host by the plan.
+pub fn check_plan(
+    sc: &Scenario,
+    plan: &RunPlan,
     host: &ThreadHost,
     monitor: &RunMonitor,
 ) -> Result<CheckOutcome, Vec<Diagnostic>> {
@@ -454,7 +521,7 @@ pub fn check_scenario(
         if monitor.is_cancelled() {
             break;
         }
-        reports.push(run_scenario(sc, opts, limits, host, monitor)?);
+        reports.push(run_plan(plan, host, monitor)?);
     }
     let results = evaluate(sc, &reports);
     Ok(CheckOutcome {

@@ -137,18 +137,60 @@ impl RunSettings {
     }
 }
 
+/// Which of a scenario's scheduler entries a name picks
+/// ([`Scenario::match_scheduler`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntryMatch {
+    /// The entry at this index.
+    One(usize),
+    /// No entry: the name is no label nor id of the file.
+    None,
+    /// Several entries share this id and none is named by it.
+    Several(Vec<usize>),
+}
+
 impl Scenario {
     /// The kind of stream the workload makes.
     pub fn stream_kind(&self) -> StreamKind {
         stream_kind_of(&self.workload)
     }
 
-    /// Index of the scheduler named `name` (a label first, else an id).
+    /// Index of the scheduler named `name` ([`Scenario::match_scheduler`]);
+    /// `None` when no entry or several have that name.
     pub fn find_scheduler(&self, name: &str) -> Option<usize> {
-        self.schedulers
-            .iter()
-            .position(|s| s.label.as_deref() == Some(name))
-            .or_else(|| self.schedulers.iter().position(|s| s.id.as_str() == name))
+        match self.match_scheduler(name) {
+            EntryMatch::One(i) => Some(i),
+            EntryMatch::None | EntryMatch::Several(_) => None,
+        }
+    }
+
+    /// The entries `name` picks: the entry it names (its label, or the id
+    /// of an entry without a label: names are distinct in a valid file),
+    /// else the one entry of that id. An id several labelled entries share
+    /// picks none of them by itself: which one runs would be a guess.
+    pub fn match_scheduler(&self, name: &str) -> EntryMatch {
+        if let Some(i) = self.schedulers.iter().position(|s| s.name() == name) {
+            return EntryMatch::One(i);
+        }
+        let of_id: Vec<usize> = (0..self.schedulers.len())
+            .filter(|&i| self.schedulers[i].id.as_str() == name)
+            .collect();
+        match of_id.as_slice() {
+            [] => EntryMatch::None,
+            [i] => EntryMatch::One(*i),
+            _ => EntryMatch::Several(of_id),
+        }
+    }
+
+    /// Why `name` picks none of the `entries` it matches (all of its id):
+    /// the names to choose from.
+    pub fn ambiguous_name(&self, name: &str, entries: &[usize]) -> String {
+        let names: Vec<String> = entries.iter().map(|&i| self.schedulers[i].name()).collect();
+        format!(
+            "`{name}` is the id of {} entries of this scenario ({}); name one by its label",
+            entries.len(),
+            names.join(", ")
+        )
     }
 
     /// The delivery model (default: saturate).

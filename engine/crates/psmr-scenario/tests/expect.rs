@@ -6,17 +6,22 @@ use psmr_scenario::report::RunMode;
 use psmr_scenario::{evaluate, parse_scenario, Report, RunReport, Scenario};
 
 fn scenario(expect: &str) -> Scenario {
-    let text = format!(
+    let schedulers = r#"[ { "id": "early" }, { "id": "ws-optimistic", "label": "wso" } ]"#;
+    parse_scenario(&scenario_text(schedulers, expect), "e.json").unwrap()
+}
+
+/// A small scenario with these `schedulers` and `expect` (JSON texts).
+fn scenario_text(schedulers: &str, expect: &str) -> String {
+    format!(
         r#"{{
   "name": "e", "description": "d",
   "app": {{ "kind": "spin", "shards": 2, "ns": 10 }},
   "workload": {{ "requests": 10 }},
   "threads": 4,
-  "schedulers": [ {{ "id": "early" }}, {{ "id": "ws-optimistic", "label": "wso" }} ],
+  "schedulers": {schedulers},
   "expect": {expect}
 }}"#
-    );
-    parse_scenario(&text, "e.json").unwrap()
+    )
 }
 
 fn run(label: &str, throughput: f64, steals: u64, correct: bool) -> RunReport {
@@ -188,4 +193,25 @@ fn a_virtual_run_is_judged_by_its_virtual_cores_and_says_so() {
         "{:?}",
         r[2]
     );
+}
+
+/// An expectation naming an id two labelled entries share is refused with
+/// the labels to choose from (which entry it judges would be a guess).
+#[test]
+fn an_expectation_on_an_id_two_entries_share_is_refused() {
+    let text = scenario_text(
+        r#"[ { "id": "early", "label": "a" }, { "id": "early", "label": "b" } ]"#,
+        r#"{ "counters": [ { "scheduler": "early", "counter": "steals", "op": ">=", "value": 0 } ] }"#,
+    );
+    let e = parse_scenario(&text, "e.json").unwrap_err();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].path, "expect.counters[0].scheduler");
+    assert!(
+        e[0].message
+            .contains("`early` is the id of 2 entries of this scenario (a, b)"),
+        "{}",
+        e[0]
+    );
+    let ok = text.replace(r#""scheduler": "early""#, r#""scheduler": "b""#);
+    assert!(parse_scenario(&ok, "e.json").is_ok());
 }

@@ -2,6 +2,7 @@
 //! report, run errors as located diagnostics.
 
 use psmr_core::threads::ThreadHost;
+use psmr_scenario::runner::plan_run;
 use psmr_scenario::{parse_scenario, run_scenario, Limits, RunMonitor, RunOptions};
 
 const TEXT: &str = r#"{
@@ -233,4 +234,73 @@ fn thread_pace_slows_one_worker() {
         assert_eq!(e[0].path, "run.pace_ns", "{e:?}");
         assert!(e[0].message.contains("thread_pace_ns"), "{e:?}");
     }
+}
+
+/// The labels of the entries `names` select from `sc`, or the messages of
+/// the errors (one validation pass, `plan_run`).
+fn picked(sc: &psmr_scenario::Scenario, names: &[&str]) -> Result<Vec<String>, Vec<String>> {
+    match plan_run(sc, &opts(names), &Limits::native()) {
+        Ok(p) => Ok(p.selected().iter().map(|s| s.spec.name()).collect()),
+        Err(e) => Err(e
+            .iter()
+            .map(|d| format!("{}: {}", d.path, d.message))
+            .collect()),
+    }
+}
+
+/// An entry's name (its label, or the id of the entry without one) picks
+/// it; an id only one entry has picks that entry; an id several labelled
+/// entries share picks none: the error lists their labels, once.
+#[test]
+fn an_id_several_entries_share_is_named_by_label() {
+    let sc = parse_scenario(TEXT, "run.json").unwrap();
+    assert_eq!(
+        picked(&sc, &["sequential", "again", "early"]).unwrap(),
+        ["sequential", "again", "early"]
+    );
+    let text = TEXT.replace(
+        r#"{ "id": "sequential" },"#,
+        r#"{ "id": "sequential", "label": "first" },"#,
+    );
+    let sc = parse_scenario(&text, "run.json").unwrap();
+    assert_eq!(
+        picked(&sc, &["sequential"]).unwrap_err(),
+        ["schedulers: --scheduler: `sequential` is the id of 2 entries of this scenario (first, again); name one by its label"]
+    );
+    assert_eq!(
+        picked(&sc, &["again", "first", "early"]).unwrap(),
+        ["again", "first", "early"]
+    );
+}
+
+/// A worker count given with virtual cores is judged as given: out of the
+/// limit it is one error at `threads` naming the override, never clamped;
+/// without one, the cores give the workers.
+#[test]
+fn a_threads_override_out_of_range_is_an_error_on_virtual_cores_too() {
+    let sc = parse_scenario(TEXT, "run.json").unwrap();
+    let plan = |threads, limits: &Limits| {
+        let o = RunOptions {
+            threads,
+            virtual_cores: Some(4),
+            ..opts(&["sequential"])
+        };
+        plan_run(&sc, &o, limits)
+    };
+    for (t, limits) in [
+        (0, Limits::native()),
+        (65, Limits::native()),
+        (17, Limits::browser()),
+    ] {
+        let e = plan(Some(t), &limits).unwrap_err();
+        let max = limits.max_threads;
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].path, "threads");
+        assert_eq!(
+            e[0].message,
+            format!("expected 1..={max} worker threads (limit max_threads = {max}), got {t} from the run's threads override (--threads)")
+        );
+    }
+    assert_eq!(plan(Some(16), &Limits::browser()).unwrap().threads(), 16);
+    assert_eq!(plan(None, &Limits::native()).unwrap().threads(), 4);
 }
