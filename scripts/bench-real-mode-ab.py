@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Real mode, before and after (issue 25 must-show 4; docs/benchmarks/virtual.md,
+"Real mode after the facade change"). Real threads only: no virtual core here.
+
+    scripts/bench-real-mode-ab.py BEFORE_PSMR AFTER_PSMR OUT_FILE [ROUNDS] [REQUESTS]
+
+Each round runs, interleaved, before T=1, after T=1, before T=2, after T=2
+(the order of the two builds alternates from round to round, so a load that
+drifts during a round does not always favour the same build) of
+`psmr run scenarios/early-rw-read-heavy.json --threads T --requests REQUESTS
+--no-trace --json` (sequential, early, busy-wait in each run). Appends one line
+per run to OUT_FILE:
+
+    round side threads load1 scheduler=ops_per_s/scheduler_ns_per_request ...
+
+and prints the medians. Defaults: 12 rounds, 2,000 requests (short runs, so
+many pairs fit between the other processes' bursts on a shared machine).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIO = os.path.join(ROOT, "scenarios/early-rw-read-heavy.json")
+
+
+def run(psmr, threads, requests):
+    out = subprocess.run(
+        [psmr, "run", SCENARIO, "--threads", str(threads), "--requests", str(requests),
+         "--no-trace", "--json"], check=True, capture_output=True, text=True).stdout
+    rep = json.loads(out)
+    if "mode" in rep:
+        raise SystemExit(f"a real run reported a mode: {rep['mode']}")
+    return {r["label"]: (r["throughput_ops_s"], r["metrics"]["scheduler_ns_per_request"] or 0.0)
+            for r in rep["runs"]}
+
+
+def main():
+    before, after, out = sys.argv[1:4]
+    rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 12
+    requests = int(sys.argv[5]) if len(sys.argv) > 5 else 2000
+    sides = {"before": before, "after": after}
+    with open(out, "a") as f:
+        for i in range(1, rounds + 1):
+            order = ["before", "after"] if i % 2 else ["after", "before"]
+            for t in (1, 2):
+                for side in order:
+                    load = os.getloadavg()[0]
+                    got = run(sides[side], t, requests)
+                    cells = " ".join(f"{k}={v[0]:.0f}/{v[1]:.2f}" for k, v in got.items())
+                    f.write(f"{i} {side} threads={t} load={load:.2f} {cells}\n")
+                    f.flush()
+    summarize(out)
+
+
+def summarize(path):
+    rows = {}
+    for line in open(path):
+        c = line.split()
+        side, t = c[1], c[2].split("=")[1]
+        for cell in c[4:]:
+            label, v = cell.split("=")
+            ops, ns = v.split("/")
+            rows.setdefault((label, t, side), []).append((float(ops), float(ns)))
+    for (label, t, side), v in sorted(rows.items()):
+        ops = sorted(x[0] for x in v)
+        ns = [x[1] for x in v]
+        print(f"{label} T={t} {side}: n={len(v)} ops/s median {statistics.median(ops):.0f} "
+              f"(range {ops[0]:.0f}-{ops[-1]:.0f}) sched ns/req median {statistics.median(ns):.1f}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--summary":
+        summarize(sys.argv[2])
+    else:
+        main()
