@@ -56,19 +56,39 @@ def main():
 
 
 def summarize(path):
-    rows = {}
+    """Medians per side, then the per-round ratios after / before (each
+    round's pair ran back to back, so the load is about the same for both)
+    and, at 2 threads, the medians of the fast runs only (two workers on two
+    cores: over 1.5x the 1-thread median; a run that lost a core to another
+    process is in the slow mode, see virtual.md)."""
+    rows, pairs = {}, {}
     for line in open(path):
         c = line.split()
-        side, t = c[1], c[2].split("=")[1]
+        rnd, side, t = c[0], c[1], c[2].split("=")[1]
         for cell in c[4:]:
             label, v = cell.split("=")
-            ops, ns = v.split("/")
-            rows.setdefault((label, t, side), []).append((float(ops), float(ns)))
+            ops, ns = (float(x) for x in v.split("/"))
+            rows.setdefault((label, t, side), []).append((ops, ns))
+            pairs.setdefault((label, t, rnd), {})[side] = (ops, ns)
+    med = statistics.median
     for (label, t, side), v in sorted(rows.items()):
         ops = sorted(x[0] for x in v)
-        ns = [x[1] for x in v]
-        print(f"{label} T={t} {side}: n={len(v)} ops/s median {statistics.median(ops):.0f} "
-              f"(range {ops[0]:.0f}-{ops[-1]:.0f}) sched ns/req median {statistics.median(ns):.1f}")
+        print(f"{label} T={t} {side}: n={len(v)} ops/s median {med(ops):.0f} "
+              f"(range {ops[0]:.0f}-{ops[-1]:.0f}) sched ns/req median {med(x[1] for x in v):.1f}")
+    for label, t in sorted({(k[0], k[1]) for k in rows}):
+        r = sorted(p["after"][0] / p["before"][0] for (lb, tt, _), p in pairs.items()
+                   if lb == label and tt == t and len(p) == 2)
+        q = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0]] * 3
+        print(f"{label} T={t} after/before per round: median {med(r):.3f} "
+              f"(quartiles {q[0]:.3f}-{q[2]:.3f}, range {r[0]:.3f}-{r[-1]:.3f}, n={len(r)})")
+    for label in sorted({k[0] for k in rows}):
+        one = med(x[0] for s in ("before", "after") for x in rows.get((label, "1", s), []))
+        for side in ("before", "after"):
+            fast = sorted(x[0] for x in rows.get((label, "2", side), []) if x[0] > 1.5 * one)
+            if fast:
+                print(f"{label} T=2 {side} fast runs: {len(fast)} of "
+                      f"{len(rows[(label, '2', side)])}, median {med(fast):.0f} "
+                      f"(range {fast[0]:.0f}-{fast[-1]:.0f}); speedup over T=1 {med(fast) / one:.2f}")
 
 
 if __name__ == "__main__":
