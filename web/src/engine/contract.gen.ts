@@ -194,6 +194,14 @@ export interface CostTable {
   /** One atomic read-modify-write. */
   atomic_rmw: number;
   /**
+   * Reading the clock (`Instant::now`: the vDSO's `clock_gettime`),
+   * paid by the reading thread after each reading a virtual run makes
+   * where a real run reads the clock (the run's timestamps: execution
+   * start and end, waits, steal timing). 0 in the reference table (a
+   * reading is free, the model's first versions).
+   */
+  clock_read?: number;
+  /**
    * Putting another thread on a core (its registers, and the caches it
    * refills) when more threads than cores time-share them: paid by the
    * thread that gets a core another thread ran on last.

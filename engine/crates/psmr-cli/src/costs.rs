@@ -97,6 +97,7 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
         ),
         ("wake_up", m.wake_up, t.wake_up, r.wake_up),
         ("wake_notify", m.wake_notify, t.wake_notify, r.wake_notify),
+        ("clock_read", m.clock_read, t.clock_read, r.clock_read),
         ("spin", m.spin, t.spin, r.spin),
         ("yield_now", m.yield_now, t.yield_now, r.yield_now),
         ("work_unit", m.work_unit, t.work_unit, r.work_unit),

@@ -170,6 +170,7 @@ fn calibrate_prints_every_kind_beside_the_reference() {
         "work_unit",
         "execute_base",
         "wake_notify",
+        "clock_read",
         "deliver",
         "mutex_spins",
         "context_switch",

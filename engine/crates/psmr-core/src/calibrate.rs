@@ -55,6 +55,8 @@ pub struct Measured {
     /// The waker's part of `wake_up`: the notify call itself (measured
     /// in the same ping-pong as `wake_up`).
     pub wake_notify: f64,
+    /// One reading of the run's clock ([`now_ns`]).
+    pub clock_read: f64,
     pub spin: f64,
     pub yield_now: f64,
     pub work_unit: f64,
@@ -95,6 +97,7 @@ impl Measured {
             // std's futex mutex (natively and in wasm with atomics) spins
             // 100 times before it sleeps: its constant, not measured.
             mutex_spins: STD_MUTEX_SPINS,
+            clock_read: ns(self.clock_read, r.clock_read),
             spin: ns(self.spin, r.spin),
             yield_now: ns(self.yield_now, r.yield_now),
             work_unit: ns(self.work_unit, r.work_unit),
@@ -126,6 +129,7 @@ pub fn calibrate(host: &ThreadHost, cal: Calibration) -> Result<Measured, String
         queue_handoff: queue_handoff(host, ms)?,
         wake_up,
         wake_notify,
+        clock_read: clock_read(ms),
         spin: spin(ms),
         yield_now,
         work_unit,
@@ -178,6 +182,16 @@ fn atomic_rmw(ms: u64) -> f64 {
             // SeqCst: the strongest (and on x86 the same) RMW a scheduler
             // uses; the measured cost is what matters, not the ordering.
             black_box(a.fetch_add(1, Ordering::SeqCst));
+        }
+    })
+}
+
+/// The clock every timestamp of a run reads (natively `Instant`, in the
+/// browser `performance.now()`).
+fn clock_read(ms: u64) -> f64 {
+    fastest(ms, |n| {
+        for _ in 0..n {
+            black_box(now_ns());
         }
     })
 }
@@ -672,6 +686,7 @@ mod tests {
             ("atomic_rmw", m.atomic_rmw),
             ("wake_up", m.wake_up),
             ("wake_notify", m.wake_notify),
+            ("clock_read", m.clock_read),
             ("spin", m.spin),
             ("yield_now", m.yield_now),
         ] {

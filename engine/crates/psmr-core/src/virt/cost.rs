@@ -45,6 +45,13 @@ pub struct CostTable {
     /// table (every contended waiter sleeps and pays `wake_up`).
     #[serde(default)]
     pub mutex_spins: u64,
+    /// Reading the clock (`Instant::now`: the vDSO's `clock_gettime`),
+    /// paid by the reading thread after each reading a virtual run makes
+    /// where a real run reads the clock (the run's timestamps: execution
+    /// start and end, waits, steal timing). 0 in the reference table (a
+    /// reading is free, the model's first versions).
+    #[serde(default)]
+    pub clock_read: u64,
     /// One busy-wait iteration (`spin_loop`).
     pub spin: u64,
     /// One yield to the OS scheduler.
@@ -98,6 +105,7 @@ impl CostTable {
             wake_notify: 0,
             deliver: 0,
             mutex_spins: 0,
+            clock_read: 0,
             spin: 10,
             yield_now: 300,
             work_unit: 2,

@@ -118,9 +118,18 @@ pub fn is_virtual() -> bool {
 }
 
 /// The calling thread's virtual clock, if it belongs to a virtual run.
+/// The reading costs the table's `clock_read` (local work, after the
+/// reading: a real `Instant::now` returns a time taken during its call).
 #[inline(always)]
 pub fn now() -> Option<u64> {
-    with_current(|h| h.now())
+    with_current(|h| {
+        let t = h.now();
+        let read = h.costs().clock_read;
+        if read > 0 {
+            h.advance(read);
+        }
+        t
+    })
 }
 
 /// A synchronization point of the given kind's cost (no-op in a real run).

@@ -253,6 +253,32 @@ fn the_waker_pays_its_part_of_a_wake_up_only_when_someone_wakes() {
     );
 }
 
+/// One thread reads the clock three times under a table whose readings
+/// cost `read`: the three readings it got.
+fn three_readings(read: u64) -> Vec<u64> {
+    let mut costs = CostTable::reference();
+    costs.clock_read = read;
+    let c = Arc::new(Conductor::new(names(1), costs));
+    let got = std::sync::Mutex::new(Vec::new());
+    let r = team(&c, 1, |_| {
+        point(|_| 100);
+        for _ in 0..3 {
+            let t = now().unwrap();
+            got.lock().unwrap().push(t);
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    got.into_inner().unwrap()
+}
+
+#[test]
+fn each_clock_reading_costs_the_reader_its_clock_read() {
+    // A reading returns the time at its start and then costs `clock_read`.
+    assert_eq!(three_readings(40), [100, 140, 180]);
+    // The reference table's readings are free (its traces do not move).
+    assert_eq!(three_readings(0), [100; 3]);
+}
+
 /// Thread 1 holds a mutex from 0 until it releases it at `release` (its
 /// clock); thread 0 tries at 100 and blocks. When thread 0 resumes.
 fn lock_waiter_resumes_at(release: u64, mutex_spins: u64) -> u64 {
