@@ -9,7 +9,7 @@ function report(cancelled = false): Report {
 
 /** A fake engine whose plan is the `repetitions` field of the text (the real one is the engine's). */
 function fakeEngine(outcomes: RunOutcome[], results: ExpectationResult[] = []) {
-  const calls = { runs: 0, evaluated: [] as Report[][] };
+  const calls = { runs: 0, evaluated: [] as number[][] };
   const engine: CheckEngine = {
     async plan(text) {
       const doc = JSON.parse(text) as { repetitions?: number; invalid?: boolean };
@@ -23,8 +23,8 @@ function fakeEngine(outcomes: RunOutcome[], results: ExpectationResult[] = []) {
       if (!o) throw new Error('worker gone');
       return o;
     },
-    async evaluate(_text, reports) {
-      calls.evaluated.push(reports);
+    async evaluate(_text, reportIds) {
+      calls.evaluated.push(reportIds);
       return results;
     },
   };
@@ -38,9 +38,9 @@ describe('runCheck', () => {
     { name: 'steals', passed: false, message: 'steals = 0, expected > 0' },
   ];
 
-  it('runs the asked repetitions and hands every report to the engine', async () => {
+  it('runs the asked repetitions and hands every report id to the engine', async () => {
     const { engine, calls } = fakeEngine(
-      [0, 1, 2].map(() => ({ ok: true, report: report() })),
+      [40, 41, 42].map((report_id) => ({ ok: true, report: report(), report_id })),
       results,
     );
     const progress: number[] = [];
@@ -48,7 +48,7 @@ describe('runCheck', () => {
     expect(out).toEqual({ kind: 'checked', results, repetitions: 3 });
     expect(calls.runs).toBe(3);
     expect(calls.evaluated).toHaveLength(1);
-    expect(calls.evaluated[0]).toHaveLength(3);
+    expect(calls.evaluated[0]).toEqual([40, 41, 42]);
     expect(new Set(progress)).toEqual(new Set([1, 2, 3]));
     expect(results.map(statusOf)).toEqual(['pass', 'skipped', 'fail']);
     expect(summarize(results)).toEqual({ pass: 1, fail: 1, skipped: 1 });
@@ -62,7 +62,7 @@ describe('runCheck', () => {
   });
 
   it('refuses a scenario the engine cannot plan, running nothing', async () => {
-    const { engine, calls } = fakeEngine([{ ok: true, report: report() }]);
+    const { engine, calls } = fakeEngine([{ ok: true, report: report(), report_id: 1 }]);
     const out = await runCheck(engine, '{"invalid":true}');
     expect(out).toEqual({ kind: 'refused', diagnostics: [expect.objectContaining({ path: 'x' })] });
     expect(calls.runs).toBe(0);
@@ -70,8 +70,8 @@ describe('runCheck', () => {
 
   it('stops at a cancelled run', async () => {
     const { engine, calls } = fakeEngine([
-      { ok: true, report: report() },
-      { ok: true, report: report(true) },
+      { ok: true, report: report(), report_id: 1 },
+      { ok: true, report: report(true), report_id: 2 },
     ]);
     expect(await runCheck(engine, '{"repetitions":4}')).toEqual({
       kind: 'cancelled',

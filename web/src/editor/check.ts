@@ -1,19 +1,12 @@
 /**
  * The browser's `psmr check`: ask the engine how many runs the scenario's
  * expect block wants, run it that many times, then let the engine judge the
- * reports. Both the count and the judging are the engine's
+ * reports (the engine keeps each run's report; it is named here by its
+ * `report_id`, never sent back). Both the count and the judging are the engine's
  * (`psmr_scenario::expect::{repetitions, evaluate}`, through the worker), the
  * same Rust code the CLI runs; nothing here decides pass or fail.
  */
-import type {
-  CheckPlan,
-  Diagnostic,
-  ExpectationResult,
-  Report,
-  RunOptions,
-  RunOutcome,
-  RunSnapshot,
-} from '../engine/protocol';
+import type { CheckPlan, Diagnostic, ExpectationResult, RunOptions, RunOutcome, RunSnapshot } from '../engine/protocol';
 
 export type { ExpectationResult } from '../engine/protocol';
 
@@ -28,7 +21,8 @@ export function statusOf(r: ExpectationResult): ExpectationStatus {
 export interface CheckEngine {
   plan(text: string): Promise<CheckPlan>;
   run(text: string, options: RunOptions, onProgress?: (snapshot: RunSnapshot | null) => void): Promise<RunOutcome>;
-  evaluate(text: string, reports: Report[]): Promise<ExpectationResult[]>;
+  /** Judge `text` on the reports the engine kept under `reportIds` (one per repetition). */
+  evaluate(text: string, reportIds: number[]): Promise<ExpectationResult[]>;
 }
 
 export type CheckOutcome =
@@ -65,7 +59,7 @@ export async function runCheck(
     const plan = await engine.plan(text);
     if (!plan.ok) return { kind: 'refused', diagnostics: plan.diagnostics };
     const { repetitions } = plan;
-    const reports: Report[] = [];
+    const reportIds: number[] = [];
     for (let k = 1; k <= repetitions; k++) {
       onProgress?.({ repetition: k, repetitions, snapshot: null });
       const outcome = await engine.run(text, { trace: false }, (snapshot) =>
@@ -73,9 +67,9 @@ export async function runCheck(
       );
       if (!outcome.ok) return { kind: 'refused', diagnostics: outcome.diagnostics };
       if (outcome.report.runs.some((r) => r.cancelled)) return { kind: 'cancelled', repetition: k, repetitions };
-      reports.push(outcome.report);
+      reportIds.push(outcome.report_id);
     }
-    return { kind: 'checked', results: await engine.evaluate(text, reports), repetitions };
+    return { kind: 'checked', results: await engine.evaluate(text, reportIds), repetitions };
   } catch (e) {
     return { kind: 'failed', error: e instanceof Error ? e.message : String(e) };
   }

@@ -5,7 +5,8 @@
  * The text lives in the run store, so the editor, the sidebar's source and
  * "Run" all see the same scenario. Check runs through the store too (one
  * engine run at a time, its progress and Cancel in the sidebar, its last
- * report in the Run tab), then asks the engine to judge the reports.
+ * report in the Run tab), then asks the engine to judge the reports it kept
+ * for those runs (by their ids).
  */
 import { lazy, Suspense, useEffect, useMemo } from 'react';
 import type { PanelDef } from '../components/panels';
@@ -43,8 +44,8 @@ async function runThroughStore(
     case 'failed':
       throw new Error(after.error ?? 'the engine failed');
     default:
-      if (!after.report) throw new Error('the run ended without a report');
-      return { ok: true, report: after.report };
+      if (!after.report || after.reportId === null) throw new Error('the run ended without a report');
+      return { ok: true, report: after.report, report_id: after.reportId };
   }
 }
 
@@ -68,7 +69,7 @@ function AuthorTab() {
         ? {
             plan: (t) => engineBridge().checkPlan(t, file),
             run: runThroughStore,
-            evaluate: (t, reports) => engineBridge().evaluate(t, reports, file),
+            evaluate: (t, reportIds) => engineBridge().evaluate(t, reportIds, file),
           }
         : null,
     [ready, file],

@@ -17,7 +17,6 @@ import type {
   PollSnapshot,
   ReadyInfo,
   Reply,
-  Report,
   Request,
   ResultOf,
   RunOptions,
@@ -133,9 +132,12 @@ export class EngineBridge {
     return this.call<'checkPlan'>({ type: 'checkPlan', text, file });
   }
 
-  /** Judge `text`'s expectations on `reports` (one per repetition) with the engine's `evaluate`. */
-  evaluate(text: string, reports: Report[], file?: string): Promise<ExpectationResult[]> {
-    return this.call<'evaluate'>({ type: 'evaluate', text, reports, file });
+  /**
+   * Judge `text`'s expectations with the engine's `evaluate` on the reports
+   * it kept under `reportIds` (each run's `report_id`, one per repetition).
+   */
+  evaluate(text: string, reportIds: number[], file?: string): Promise<ExpectationResult[]> {
+    return this.call<'evaluate'>({ type: 'evaluate', text, reportIds, file });
   }
 
   /** Calls waiting for an answer. */

@@ -222,10 +222,7 @@ async function handle(req: Request): Promise<void> {
       return;
     }
     case 'evaluate':
-      reply(
-        req.id,
-        JSON.parse(evaluateExpectations(req.text, JSON.stringify(req.reports), req.file)) as ExpectationResult[],
-      );
+      reply(req.id, JSON.parse(evaluateExpectations(req.text, req.reportIds, req.file)) as ExpectationResult[]);
       return;
   }
 }

@@ -207,7 +207,7 @@ export type Request =
   | { id: number; type: 'trace'; runIndex: number }
   | { id: number; type: 'workloadGraph' }
   | { id: number; type: 'checkPlan'; text: string; file?: string }
-  | { id: number; type: 'evaluate'; text: string; reports: Report[]; file?: string };
+  | { id: number; type: 'evaluate'; text: string; reportIds: number[]; file?: string };
 
 /** The result type of each request kind. */
 export interface ResultOf {
@@ -227,7 +227,14 @@ export interface ResultOf {
 
 /** A run either produced a report or was refused with diagnostics. */
 export type RunOutcome =
-  | { ok: true; report: Report; /** Set for a run on virtual cores only. */ virtual_run?: VirtualRun }
+  | {
+      ok: true;
+      report: Report;
+      /** Set for a run on virtual cores only. */
+      virtual_run?: VirtualRun;
+      /** The id the engine keeps this report under, to judge it by (Check). */
+      report_id: number;
+    }
   | { ok: false; diagnostics: Diagnostic[] };
 
 export type Reply =

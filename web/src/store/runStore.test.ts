@@ -119,9 +119,9 @@ describe('run store', () => {
     f.progress(runningPoll({ threads: 3, requests: 100, executed: 40, delivered: 50, elapsed_ms: 20 }));
     expect(s.getState().progress?.executed).toBe(40);
     expect(s.getState().live[0].points).toEqual([{ t_ms: 20, ops_s: 2000 }]);
-    f.settle({ ok: true, report: report() });
+    f.settle({ ok: true, report: report(), report_id: 7 });
     await done;
-    expect(s.getState()).toMatchObject({ phase: 'done', report: report(), diagnostics: [] });
+    expect(s.getState()).toMatchObject({ phase: 'done', report: report(), reportId: 7, diagnostics: [] });
     // The live series stay for the chart until the next run.
     expect(s.getState().live).toHaveLength(1);
     expect(s.getState().runSerial).toBe(1);
@@ -133,13 +133,15 @@ describe('run store', () => {
     const done = s.getState().run({ virtual_cores: 4 });
     expect(s.getState().runVirtualCores).toBe(4);
     const virtual_run = { cores: 4, cost_table: 'reference', trace_digests: ['00000000000000ff'] };
-    f.settle({ ok: true, report: report(), virtual_run });
+    f.settle({ ok: true, report: report(), virtual_run, report_id: 7 });
     await done;
     expect(s.getState().report).toEqual({ ...report(), virtual_run });
     // The next run on real threads says so.
     const again = s.getState().run();
     expect(s.getState().runVirtualCores).toBeNull();
-    f.settle({ ok: true, report: report() });
+    // A new run forgets the last report's id until its own report comes.
+    expect(s.getState().reportId).toBeNull();
+    f.settle({ ok: true, report: report(), report_id: 7 });
     await again;
     expect(s.getState().report).toEqual(report());
   });
@@ -162,7 +164,7 @@ describe('run store', () => {
     const done = s.getState().run();
     await s.getState().cancel();
     expect(f.cancels()).toBe(1);
-    f.settle({ ok: true, report: report(true) });
+    f.settle({ ok: true, report: report(true), report_id: 7 });
     await done;
     expect(s.getState().phase).toBe('cancelled');
   });
@@ -178,11 +180,11 @@ describe('run store', () => {
     await s.getState().setPaused(false);
     expect(f.pauses).toEqual([true, false]);
     await s.getState().setPaused(true);
-    f.settle({ ok: true, report: report() });
+    f.settle({ ok: true, report: report(), report_id: 7 });
     await done;
     const again = s.getState().run();
     expect(s.getState().paused).toBe(false);
-    f.settle({ ok: true, report: report() });
+    f.settle({ ok: true, report: report(), report_id: 7 });
     await again;
   });
 
@@ -192,13 +194,13 @@ describe('run store', () => {
     const done = s.getState().run();
     await s.getState().cancel();
     expect(s.getState().cancelRequested).toBe(true);
-    f.settle({ ok: true, report: { scenario: 'Q', cores: 2, runs: [] } });
+    f.settle({ ok: true, report: { scenario: 'Q', cores: 2, runs: [] }, report_id: 7 });
     await done;
     expect(s.getState().phase).toBe('cancelled');
     // The next run starts clean.
     const next = s.getState().run();
     expect(s.getState().cancelRequested).toBe(false);
-    f.settle({ ok: true, report: report() });
+    f.settle({ ok: true, report: report(), report_id: 7 });
     await next;
     expect(s.getState().phase).toBe('done');
   });
@@ -213,7 +215,7 @@ describe('run store', () => {
     const second = s.getState().run();
     await tick();
     expect(s.getState()).toMatchObject({ phase: 'running', error: null });
-    f.settle({ ok: true, report: report() });
+    f.settle({ ok: true, report: report(), report_id: 7 });
     await second;
     expect(s.getState().phase).toBe('done');
   });
@@ -233,13 +235,13 @@ describe('run store', () => {
     await tick();
     expect(s.getState().engine).toEqual({ state: 'ready', info });
     expect(f.calls).toHaveLength(1);
-    f.settle({ ok: true, report: report() });
+    f.settle({ ok: true, report: report(), report_id: 7 });
     await done;
     expect(s.getState().phase).toBe('done');
     // Later runs use the engine that is up.
     const again = s.getState().run();
     expect(f.calls).toHaveLength(2);
-    f.settle({ ok: true, report: report() });
+    f.settle({ ok: true, report: report(), report_id: 7 });
     await again;
     expect(f.readies()).toBe(1);
   });
@@ -262,7 +264,7 @@ describe('run store', () => {
     const second = s.getState().run();
     await tick();
     expect(s.getState().engine.state).toBe('ready');
-    f.settle({ ok: true, report: report() });
+    f.settle({ ok: true, report: report(), report_id: 7 });
     await second;
     expect(s.getState().phase).toBe('done');
     expect(f.readies()).toBe(2);

@@ -64,6 +64,8 @@ export interface RunState {
   diagnostics: Diagnostic[];
   /** The last report; a run on virtual cores carries its model (engine/virtualCores.ts). */
   report: LabReport | null;
+  /** The id the engine keeps `report` under (Check judges reports by it); null with no report. */
+  reportId: number | null;
   /**
    * The report before the current one (kept when a new run starts), so the
    * classroom can compare a what-if run with the run it changed (never a
@@ -140,6 +142,7 @@ export function createRunStore(
     phase: 'idle',
     diagnostics: [],
     report: null,
+    reportId: null,
     previous: null,
     runVirtualCores: null,
     error: null,
@@ -200,6 +203,7 @@ export function createRunStore(
         diagnostics: [],
         error: null,
         report: null,
+        reportId: null,
         progress: null,
         prevProgress: null,
         live: [],
@@ -235,7 +239,7 @@ export function createRunStore(
           const report: LabReport = outcome.virtual_run
             ? { ...outcome.report, virtual_run: outcome.virtual_run }
             : outcome.report;
-          set({ phase: cancelled ? 'cancelled' : 'done', report });
+          set({ phase: cancelled ? 'cancelled' : 'done', report, reportId: outcome.report_id });
         } else {
           set({ phase: 'refused', diagnostics: outcome.diagnostics });
         }

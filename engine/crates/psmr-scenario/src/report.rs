@@ -246,16 +246,6 @@ impl RunReport {
     }
 }
 
-/// Read a JSON array of reports (the `--json` contract, one per
-/// repetition), as the browser hands them back to be judged.
-///
-/// Not generic on purpose: serde's deserializers for the report types are
-/// then compiled in this crate, which the wasm build optimizes for size
-/// (`scripts/build-wasm.sh`), instead of in each caller.
-pub fn reports_from_json(json: &str) -> serde_json::Result<Vec<Report>> {
-    serde_json::from_str(json)
-}
-
 /// Cores of this machine (1 when unknown, e.g. in wasm).
 pub fn available_cores() -> usize {
     std::thread::available_parallelism()

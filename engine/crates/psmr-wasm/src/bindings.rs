@@ -37,7 +37,7 @@ pub fn install_panic_hook() {
     }));
 }
 
-fn engine() -> &'static Engine {
+pub(crate) fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
     ENGINE.get_or_init(|| Engine::new(ThreadHost::global(), Limits::browser()))
 }

@@ -1,22 +1,24 @@
 //! Expectations judged in the browser (issue 12, the lab's Check button).
 //!
 //! The browser runs a scenario `repetitions` times through the ordinary run
-//! exports (so it gets progress and can cancel), collects the reports as
-//! JSON, and hands them back here to be judged. Judging is
+//! exports (so it gets progress and can cancel), collects the runs'
+//! `report_id`s, and hands them back here: the engine judges the reports it
+//! kept under those ids ([`crate::session::Engine::kept_reports`]), so no
+//! report is read back from JSON (the wasm carries no report deserializer,
+//! issue 30). Judging is
 //! [`psmr_scenario::expect::evaluate`], the very function `psmr check`
 //! calls natively: one implementation of expectations, so a scenario file
 //! passes or fails the same way in both places, given the same reports.
 //!
 //! The only browser-specific input is each report's `cores`, which the web
-//! worker fills from `navigator.hardwareConcurrency`; speed ratios needing
-//! more cores than that are "skipped", never failed.
+//! worker passes as a run option from `navigator.hardwareConcurrency`; speed
+//! ratios needing more cores than that are "skipped", never failed.
 
 // Natively only the tests call these; the wasm exports below are their users.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 use psmr_scenario::expect::{evaluate, repetitions, ExpectationResult};
-use psmr_scenario::report::reports_from_json;
-use psmr_scenario::{parse_scenario_with, Diagnostic, Limits, Scenario};
+use psmr_scenario::{parse_scenario_with, Diagnostic, Limits, Report, Scenario};
 
 /// File name used in diagnostics when the browser gives none.
 const CHECK_FILE: &str = "scenario.json";
@@ -42,16 +44,14 @@ pub fn check_repetitions(text: &str, file: &str) -> Result<u32, CheckError> {
     Ok(repetitions(&parse(text, file)?))
 }
 
-/// Judge `text`'s expectations on `reports_json`, a JSON array of reports
-/// (one per repetition, as the run exports return them).
+/// Judge `text`'s expectations on `reports` (one per repetition, as the
+/// engine kept them).
 pub fn evaluate_reports(
     text: &str,
     file: &str,
-    reports_json: &str,
+    reports: &[Report],
 ) -> Result<Vec<ExpectationResult>, CheckError> {
     let sc = parse(text, file)?;
-    let reports = reports_from_json(reports_json)
-        .map_err(|e| CheckError::Reports(format!("reports are not valid: {e}")))?;
     if reports.is_empty() {
         return Err(CheckError::Reports(
             "no report to judge: run the scenario first".into(),
@@ -63,7 +63,7 @@ pub fn evaluate_reports(
             reports.len()
         )));
     }
-    Ok(evaluate(&sc, &reports))
+    Ok(evaluate(&sc, reports))
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -71,6 +71,7 @@ mod exports {
     use wasm_bindgen::prelude::*;
 
     use super::{check_repetitions, evaluate_reports, CheckError, CHECK_FILE};
+    use crate::bindings::engine;
 
     /// A check error for JS: invalid scenarios throw their diagnostics as a
     /// JSON array (like `startRun`), other errors a plain message.
@@ -91,14 +92,18 @@ mod exports {
     }
 
     /// JSON array of `{name, passed, skipped_reason?, message}`, one per
-    /// expectation of `text`, judged on `reports_json` (JSON array of reports).
+    /// expectation of `text`, judged on the kept reports of `report_ids`
+    /// (the `report_id` of each run's outcome, one per repetition).
     #[wasm_bindgen(js_name = evaluateExpectations)]
     pub fn evaluate_expectations_js(
         text: &str,
-        reports_json: &str,
+        report_ids: &[u32],
         file: Option<String>,
     ) -> Result<String, JsValue> {
-        let results = evaluate_reports(text, file.as_deref().unwrap_or(CHECK_FILE), reports_json)
+        let reports = engine()
+            .kept_reports(report_ids)
+            .map_err(|m| JsValue::from_str(&m))?;
+        let results = evaluate_reports(text, file.as_deref().unwrap_or(CHECK_FILE), &reports)
             .map_err(to_js)?;
         serde_json::to_string(&results).map_err(|e| JsValue::from_str(&e.to_string()))
     }
@@ -156,11 +161,10 @@ mod tests {
     }
 
     #[test]
-    fn browser_judgement_equals_the_native_one_after_the_json_trip() {
+    fn browser_judgement_equals_the_native_one() {
         let reps = reports(SCENARIO, 2);
         let native = evaluate(&parse_scenario(SCENARIO, "t.json").unwrap(), &reps);
-        let json = serde_json::to_string(&reps).unwrap();
-        let browser = evaluate_reports(SCENARIO, "t.json", &json).unwrap();
+        let browser = evaluate_reports(SCENARIO, "t.json", &reps).unwrap();
         assert_eq!(browser, native);
         // The judgement is real: one counter holds, the impossible one
         // fails, the ratio is skipped for lack of cores.
@@ -182,8 +186,7 @@ mod tests {
 
     /// Every shipped scenario (up to MAX_TEST_SHARDS shards): the CLI's `check_scenario` (native limits,
     /// the reports it ran) and the browser path (browser limits, the same
-    /// reports after a JSON trip) ask for the same number of runs and give
-    /// the same verdicts. Requests are cut and pacing is off to keep the test short.
+    /// reports) ask for the same number of runs and give the same verdicts. Requests are cut and pacing is off to keep the test short.
     #[test]
     fn shipped_scenarios_judge_the_same_as_psmr_check() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../scenarios");
@@ -223,9 +226,8 @@ mod tests {
                 .unwrap_or_else(|d| panic!("{file}: {d:?}"));
             let runs = check_repetitions(&text, &file).unwrap_or_else(|e| panic!("{file}: {e:?}"));
             assert_eq!(runs as usize, cli.reports.len(), "{file}: repetitions");
-            let json = serde_json::to_string(&cli.reports).unwrap();
-            let browser =
-                evaluate_reports(&text, &file, &json).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+            let browser = evaluate_reports(&text, &file, &cli.reports)
+                .unwrap_or_else(|e| panic!("{file}: {e:?}"));
             assert_eq!(browser, cli.results, "{file}: verdicts");
             assert!(!browser.is_empty(), "{file}: nothing judged");
             checked += 1;
@@ -250,17 +252,13 @@ mod tests {
             Err(CheckError::Invalid(_))
         ));
         assert!(matches!(
-            evaluate_reports(SCENARIO, "t.json", "[]"),
+            evaluate_reports(SCENARIO, "t.json", &[]),
             Err(CheckError::Reports(_))
         ));
-        assert!(matches!(
-            evaluate_reports(SCENARIO, "t.json", "{\"not\": \"reports\"}"),
-            Err(CheckError::Reports(_))
-        ));
-        let one = serde_json::to_string(&reports(SCENARIO, 1)[0]).unwrap();
-        let at_bound = format!("[{}]", vec![one.as_str(); MAX_REPORTS].join(","));
+        let one = reports(SCENARIO, 1).remove(0);
+        let at_bound = vec![one.clone(); MAX_REPORTS];
         assert!(evaluate_reports(SCENARIO, "t.json", &at_bound).is_ok());
-        let over = format!("[{}]", vec![one.as_str(); MAX_REPORTS + 1].join(","));
+        let over = vec![one; MAX_REPORTS + 1];
         assert!(
             matches!(evaluate_reports(SCENARIO, "t.json", &over), Err(CheckError::Reports(m)) if m.contains("at most"))
         );

@@ -6,7 +6,7 @@
 //! runs on that pool (see `web/src/engine/engine.worker.ts`).
 //!
 //! Everything that crosses the boundary is a JSON string (or bytes for
-//! traces), so the bindings stay thin: the logic lives in [`session`], which
+//! traces, and the ids of kept reports for Check), so the bindings stay thin: the logic lives in [`session`], which
 //! is compiled and tested natively too; only `bindings` is wasm-only.
 
 #[cfg(target_arch = "wasm32")]

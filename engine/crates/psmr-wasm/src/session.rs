@@ -20,7 +20,14 @@
 //! Invariant: `current` is `Some` from a successful `start_run` (or
 //! `start_bench`, `start_explore`) until the matching `take_report`; a
 //! second start in between is refused.
+//!
+//! Every report `take_report` hands out is also kept here (without its
+//! traces) under a `report_id`, the last [`KEPT_REPORTS`] of them: the Check
+//! button judges its runs by these ids ([`Engine::kept_reports`]), so the
+//! reports never travel back from JS as JSON (and the wasm needs no report
+//! deserializer, issue 30).
 
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -130,6 +137,8 @@ pub enum Outcome {
         /// Set for a run on virtual cores only (a real run's JSON is unchanged).
         #[serde(skip_serializing_if = "Option::is_none")]
         virtual_run: Option<VirtualRun>,
+        /// The id this report is kept under for [`Engine::kept_reports`].
+        report_id: u32,
     },
     Bench {
         ok: bool,
@@ -191,6 +200,49 @@ pub struct Engine {
     last: Mutex<Option<Vec<Vec<TraceEvent>>>>,
     /// The scenario of the last report, as it ran (for the workload graph).
     last_scenario: Mutex<Option<Scenario>>,
+    /// The last reports handed out, by id, for judging (Check).
+    kept: Mutex<KeptReports>,
+}
+
+/// How many reports the engine keeps for judging by id: the most runs one
+/// check asks for (`expect.repetitions` is at most this).
+pub const KEPT_REPORTS: usize = psmr_scenario::parse::MAX_REPETITIONS as usize;
+
+/// The last [`KEPT_REPORTS`] reports handed out, oldest first, each under
+/// its id. Invariant: ids increase from front to back, one per report ever
+/// kept (so an id names one report, and a dropped id is never reused
+/// within 2^32 runs).
+#[derive(Debug, Default)]
+struct KeptReports {
+    next_id: u32,
+    reports: VecDeque<(u32, Report)>,
+}
+
+impl KeptReports {
+    /// Keep `report` under a new id, dropping the oldest beyond the bound.
+    fn keep(&mut self, report: Report) -> u32 {
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1);
+        if self.reports.len() == KEPT_REPORTS {
+            self.reports.pop_front();
+        }
+        self.reports.push_back((id, report));
+        id
+    }
+
+    /// The reports of `ids`, in that order; the first id not kept (never
+    /// handed out, or dropped since) is the error.
+    fn get(&self, ids: &[u32]) -> Result<Vec<Report>, u32> {
+        ids.iter()
+            .map(|&id| {
+                self.reports
+                    .iter()
+                    .find(|(k, _)| *k == id)
+                    .map(|(_, r)| r.clone())
+                    .ok_or(id)
+            })
+            .collect()
+    }
 }
 
 /// Lock, ignoring poisoning: every critical section below leaves the data
@@ -234,6 +286,7 @@ impl Engine {
             current: Mutex::new(None),
             last: Mutex::new(None),
             last_scenario: Mutex::new(None),
+            kept: Mutex::new(KeptReports::default()),
         }
     }
 
@@ -510,10 +563,12 @@ impl Engine {
                         .collect(),
                 });
                 *lock(&self.last) = Some(traces);
+                let report_id = lock(&self.kept).keep(report.clone());
                 Outcome::Report {
                     ok: true,
                     report,
                     virtual_run,
+                    report_id,
                 }
             }
             Err(diagnostics) => Outcome::Refused {
@@ -540,6 +595,15 @@ impl Engine {
         let workers = sc.threads.clamp(1, 64) as u32;
         psmr_schedulers::stream_view("workload-graph", &stream, workers)
             .ok_or("no family draws a workload graph")?
+    }
+
+    /// The kept reports of `report_ids` (as `take_report` numbered them),
+    /// in that order, without traces; the error names the first id that is
+    /// not kept (the engine keeps the last [`KEPT_REPORTS`]).
+    pub fn kept_reports(&self, report_ids: &[u32]) -> Result<Vec<Report>, String> {
+        lock(&self.kept).get(report_ids).map_err(|id| {
+            format!("report #{id} is no longer kept (the engine keeps the last {KEPT_REPORTS}): run the check again")
+        })
     }
 
     /// The packed trace (see `psmr_core::codec`) of run `run_index` of the
@@ -600,11 +664,18 @@ mod tests {
                 ok,
                 report,
                 virtual_run,
+                report_id,
             } => {
                 assert!(ok);
                 assert_eq!(virtual_run, None, "a real run says nothing of a model");
                 assert_eq!(report.runs.len(), 1);
                 assert!(report.runs[0].correct, "{:?}", report.runs[0].violation);
+                // The report handed out is the one kept under its id.
+                let kept = e.kept_reports(&[report_id]).unwrap();
+                assert_eq!(
+                    serde_json::to_value(&kept[0]).unwrap(),
+                    serde_json::to_value(&report).unwrap()
+                );
             }
             other => panic!("expected a report: {other:?}"),
         }
@@ -996,6 +1067,53 @@ mod tests {
         assert_eq!(report.runs[0].violation.as_ref(), Some(&found.violation));
         assert_eq!(report.runs[0].violation_detail, found.detail);
         assert_eq!(v.trace_digests, [found.trace_digest]);
+    }
+
+    /// Run [`SMALL`] on `requests` and return its report and id.
+    fn run_small(e: &Engine, requests: u32) -> (Report, u32) {
+        let opts = format!(r#"{{"requests": {requests}, "trace": false}}"#);
+        e.start_run(SMALL, &opts, spawn_thread).unwrap();
+        wait_done(e);
+        match e.take_report() {
+            Some(Outcome::Report {
+                report, report_id, ..
+            }) => (report, report_id),
+            other => panic!("expected a report: {other:?}"),
+        }
+    }
+
+    /// Reports come back by id in the order asked, each the one that run
+    /// produced; an id never handed out is refused with its number.
+    #[test]
+    fn kept_reports_come_back_by_id() {
+        let e = engine();
+        let (a, id_a) = run_small(&e, 100);
+        let (b, id_b) = run_small(&e, 200);
+        assert_ne!(id_a, id_b);
+        let kept = e.kept_reports(&[id_b, id_a, id_b]).unwrap();
+        let requests: Vec<_> = kept.iter().map(|r| r.stream.requests).collect();
+        assert_eq!(
+            requests,
+            [b.stream.requests, a.stream.requests, b.stream.requests]
+        );
+        assert_eq!((a.stream.requests, b.stream.requests), (100, 200));
+        let unknown = id_b.wrapping_add(1);
+        let err = e.kept_reports(&[id_a, unknown]).unwrap_err();
+        assert!(err.contains(&format!("#{unknown}")), "{err}");
+        assert_eq!(e.kept_reports(&[]).unwrap().len(), 0);
+    }
+
+    /// The store holds the last [`KEPT_REPORTS`]: the oldest id goes first.
+    #[test]
+    fn kept_reports_are_bounded_oldest_first() {
+        let (report, _) = run_small(&engine(), 100);
+        let mut kept = KeptReports::default();
+        let ids: Vec<u32> = (0..=KEPT_REPORTS)
+            .map(|_| kept.keep(report.clone()))
+            .collect();
+        assert_eq!(kept.reports.len(), KEPT_REPORTS);
+        assert_eq!(kept.get(&ids[..1]).unwrap_err(), ids[0]);
+        assert_eq!(kept.get(&ids[1..]).unwrap().len(), KEPT_REPORTS);
     }
 
     #[test]
