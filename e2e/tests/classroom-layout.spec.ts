@@ -152,6 +152,48 @@ async function instancesOutsideCanvas(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * The pseudo-code rows (listing titles, lines) that show cut in half: a
+ * row not hidden that crosses the top or the bottom of what its listing
+ * box shows (the box, clipped by its panel); and the current lines that
+ * are not whole on screen. Empty when every panel shows whole lines only.
+ */
+async function pseudoRowsCut(page: Page): Promise<string[]> {
+  const out = await page.evaluate(() => {
+    const cut: string[] = [];
+    document
+      .querySelectorAll<HTMLElement>(".pseudo-listings")
+      .forEach((b, k) => {
+        const box = b.getBoundingClientRect();
+        const panel = b.closest(".pseudo-panel")!;
+        const top = box.top;
+        const bottom = Math.min(
+          box.top + b.clientHeight,
+          panel.getBoundingClientRect().bottom - panel.clientTop,
+        );
+        for (const r of b.querySelectorAll<HTMLElement>(
+          ".pseudo-listing > h4, .pseudo-line",
+        )) {
+          if (getComputedStyle(r).visibility === "hidden") continue;
+          const q = r.getBoundingClientRect();
+          const crosses = (y: number) => q.top < y - 0.5 && q.bottom > y + 0.5;
+          if (crosses(top) || crosses(bottom))
+            cut.push(
+              `panel ${k + 1}: "${r.textContent!.trim().slice(0, 40)}" ${Math.round(q.top)}..${Math.round(q.bottom)} across ${Math.round(top)}..${Math.round(bottom)}`,
+            );
+        }
+      });
+    return cut;
+  });
+  const panels = page.getByTestId("pseudo-panel");
+  for (let k = 0; k < (await panels.count()); k++) {
+    const line = panels.nth(k).locator("[data-current=true]");
+    if ((await line.count()) === 1 && !(await fullyVisible(line)))
+      out.push(`panel ${k + 1}: its current line is not whole on screen`);
+  }
+  return out;
+}
+
 /** Click bookmark `i` if the run reached it; false if it did not (an optional moment). */
 async function openBookmark(page: Page, i: number): Promise<boolean> {
   const b = page.getByTestId(`bookmark-${i}`);
@@ -213,6 +255,12 @@ async function walkBookmarks(
         await instancesOutsideCanvas(page),
         `${where}: ePaxos instances cut at the right of their graph`,
       ).toEqual([]);
+    await expect
+      .poll(() => pseudoRowsCut(page), {
+        message: `${where}: pseudo-code rows cut`,
+        timeout: 5000,
+      })
+      .toEqual([]);
     await shot(
       page,
       info,
@@ -295,6 +343,12 @@ for (const l of LESSONS) {
         })
         .toBeGreaterThanOrEqual(MIN_PICTURE[720]);
       expect(await pageScrolls(page), `${l.id}: compare scrolls`).toBe(false);
+      await expect
+        .poll(() => pseudoRowsCut(page), {
+          message: `${l.id}: side by side, pseudo-code rows cut`,
+          timeout: 5000,
+        })
+        .toEqual([]);
       await shot(page, info, `classroom/${l.id}-compare-present-1280`, false);
     }
 
@@ -345,6 +399,13 @@ test("a what-if of a two-run lesson: four runs side by side keep the picture's h
   await expect
     .poll(() => pictureHeight(page), { message: "four runs at a bookmark" })
     .toBeGreaterThanOrEqual(MIN_PICTURE[720]);
+  // Each run's panel shows whole lines, its current line among them.
+  await expect
+    .poll(() => pseudoRowsCut(page), {
+      message: "four runs: pseudo-code rows cut",
+      timeout: 5000,
+    })
+    .toEqual([]);
   await shot(page, info, "classroom/epaxos-what-if-present-1280");
   expect(problems).toEqual([]);
 });
