@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { fullyVisible, pageScrolls, presentLesson, shot } from "./classroom";
+import {
+  fullyVisible,
+  notFullyVisible,
+  pageScrolls,
+  presentLesson,
+  shot,
+} from "./classroom";
 import { openLab } from "./lab";
 
 /**
@@ -153,6 +159,59 @@ async function instancesOutsideCanvas(page: Page): Promise<string[]> {
 }
 
 /**
+ * The texts of the dependency graphs (box labels, the pending grid's
+ * label) that pass the left or right side of their graph's box: cut there.
+ */
+async function graphTextsOutsideCanvas(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const canvas of document.querySelectorAll(".graphs-canvas")) {
+      const c = canvas.getBoundingClientRect();
+      for (const t of canvas.querySelectorAll("svg text")) {
+        const r = t.getBoundingClientRect();
+        if (r.width > 0 && (r.left < c.left - 1 || r.right > c.right + 1))
+          out.push(
+            `"${t.textContent}": ${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(c.left)}..${Math.round(c.right)}`,
+          );
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * Every run's dependency graph on screen (side by side, not one below the
+ * other past the view's bottom): each run's heading and its first SCC box
+ * inside the view and the window, and no graph text cut at a side.
+ */
+async function expectGraphsOnScreen(page: Page, where: string) {
+  expect(
+    await instancesOutsideCanvas(page),
+    `${where}: ePaxos instances cut at the right of their graph`,
+  ).toEqual([]);
+  expect(
+    await graphTextsOutsideCanvas(page),
+    `${where}: graph texts cut at a side of their graph`,
+  ).toEqual([]);
+  expect(
+    await notFullyVisible(page.locator(".graphs-track > h4")),
+    `${where}: runs' graph headings not on screen`,
+  ).toBe(0);
+  // Each run's graph starts on screen: its first SCC box (the one found
+  // first) is whole. A run with many SCCs may stack later ones past the
+  // bottom, the view scrolls to them.
+  const tracks = page.getByTestId("epaxos-track");
+  for (let k = 0; k < (await tracks.count()); k++) {
+    const first = tracks.nth(k).locator("[data-testid=scc-box]").first();
+    if ((await first.count()) > 0)
+      expect(
+        await fullyVisible(first),
+        `${where}: run ${k + 1}'s first SCC box below the view's bottom`,
+      ).toBe(true);
+  }
+}
+
+/**
  * The pseudo-code rows (listing titles, lines) that show cut in half: a
  * row not hidden that crosses the top or the bottom of what its listing
  * box shows (the box, clipped by its panel); and the current lines that
@@ -251,10 +310,7 @@ async function walkBookmarks(
       ).toHaveCount(0);
     }
     if (l.bookmarks[i].view === "graph")
-      expect(
-        await instancesOutsideCanvas(page),
-        `${where}: ePaxos instances cut at the right of their graph`,
-      ).toEqual([]);
+      await expectGraphsOnScreen(page, where);
     await expect
       .poll(() => pseudoRowsCut(page), {
         message: `${where}: pseudo-code rows cut`,
