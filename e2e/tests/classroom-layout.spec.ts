@@ -160,11 +160,23 @@ async function instancesOutsideCanvas(page: Page): Promise<string[]> {
 
 /**
  * The texts of the dependency graphs (box labels, the pending grid's
- * label) that pass the left or right side of their graph's box: cut there.
+ * label) that pass the left or right side of their graph's box, and the
+ * workers' lines that pass their run's column: cut there.
  */
 async function graphTextsOutsideCanvas(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
+    for (const track of document.querySelectorAll(".graphs-track")) {
+      // The workers' lines under a graph wrap inside the run's column.
+      const w = track.getBoundingClientRect();
+      for (const li of track.querySelectorAll("[data-testid=thread-list] li")) {
+        const r = li.getBoundingClientRect();
+        if (r.right > w.right + 1)
+          out.push(
+            `"${li.textContent}": ends at ${Math.round(r.right)}, past its run's column ${Math.round(w.left)}..${Math.round(w.right)}`,
+          );
+      }
+    }
     for (const canvas of document.querySelectorAll(".graphs-canvas")) {
       const c = canvas.getBoundingClientRect();
       for (const t of canvas.querySelectorAll("svg text")) {
