@@ -294,6 +294,14 @@ async function walkBookmarks(
       })
       .toBeGreaterThanOrEqual(minPicture);
     expect(await pageScrolls(page), `${where}: page scrolls`).toBe(false);
+    // The one-line bar names the chosen bookmark whole (it had shrunk to "A…"
+    // beside a what-if tag or the virtual-cores button).
+    const chosen = page.getByTestId("bookmark-chosen");
+    if ((await chosen.count()) > 0)
+      expect(
+        await chosen.evaluate((e) => e.scrollWidth <= e.clientWidth + 1),
+        `${where}: the chosen bookmark's name "${l.bookmarks[i].title}" is cut`,
+      ).toBe(true);
     expect(
       await fullyVisible(page.getByTestId("scrubber")),
       `${where}: timeline`,
