@@ -245,9 +245,10 @@ async function pseudoRowsCut(page: Page): Promise<string[]> {
         for (const r of b.querySelectorAll<HTMLElement>(
           ".pseudo-listing > h4, .pseudo-line",
         )) {
-          if (getComputedStyle(r).visibility === "hidden") continue;
           const q = r.getBoundingClientRect();
           const crosses = (y: number) => q.top < y - 0.5 && q.bottom > y + 0.5;
+          // A hidden row is one the box cut (PseudoPanel's hideCutRows).
+          if (getComputedStyle(r).visibility === "hidden") continue;
           if (crosses(top) || crosses(bottom))
             cut.push(
               `panel ${k + 1}: "${r.textContent!.trim().slice(0, 40)}" ${Math.round(q.top)}..${Math.round(q.bottom)} across ${Math.round(top)}..${Math.round(bottom)}`,

@@ -209,6 +209,32 @@ function reveal(b: HTMLElement, first: HTMLElement, also: HTMLElement | null): v
     const row = rows(b).find((r) => r.offsetTop >= want - 0.5);
     b.scrollTop = Math.min(row?.offsetTop ?? want, top);
   }
+  startAtRow(b, top, top + height, vh);
+  hideCutRows(b);
+}
+
+/**
+ * A row of listing box `b` may straddle its top (the box was resized or
+ * scrolled by hand, or its scroll stopped at the listing's end): start at
+ * the next row, or where the listing's end stops that, at the straddling
+ * row itself, whichever keeps the span `top`..`bottom` (the lines revealed)
+ * in view; else leave the scroll (the row is hidden, a gap above the lines).
+ */
+function startAtRow(b: HTMLElement, top: number, bottom: number, vh: number): void {
+  const was = b.scrollTop;
+  const r = rows(b).find((x) => x.offsetTop < was - 0.5 && x.offsetTop + x.offsetHeight > was + 0.5);
+  if (!r) return;
+  const down = r.offsetTop + r.offsetHeight;
+  if (down <= top) {
+    b.scrollTop = down;
+    if (b.scrollTop >= down - 0.5) return;
+  }
+  b.scrollTop = bottom <= r.offsetTop + vh ? r.offsetTop : was;
+}
+
+/** No current line: the listing starts at a row's top anyway, and shows whole rows. */
+function settle(b: HTMLElement): void {
+  startAtRow(b, Infinity, -Infinity, visibleHeight(b));
   hideCutRows(b);
 }
 
@@ -248,7 +274,7 @@ function useWholeRows(
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(f);
     };
-    const resized = () => later(() => (line.current ? reveal(b, line.current, null) : hideCutRows(b)));
+    const resized = () => later(() => (line.current ? reveal(b, line.current, null) : settle(b)));
     const scrolled = () => later(() => hideCutRows(b));
     const watch = new ResizeObserver(resized);
     watch.observe(b);
@@ -364,7 +390,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
       const b = box.current;
       if (guardFirst && gl.current && b) reveal(b, gl.current, hl.current);
       else if (hl.current && b) reveal(b, hl.current, gl.current);
-      else if (b) hideCutRows(b);
+      else if (b) settle(b);
     });
     return () => cancelAnimationFrame(id);
   }, [target?.listing, target?.line, large, capText]);
