@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { fullyVisible, pageScrolls, presentLesson, shot } from "./classroom";
+import {
+  fullyVisible,
+  notFullyVisible,
+  pageScrolls,
+  presentLesson,
+  shot,
+} from "./classroom";
 import { openLab } from "./lab";
 
 /**
@@ -152,6 +158,114 @@ async function instancesOutsideCanvas(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * The texts of the dependency graphs (box labels, the pending grid's
+ * label) that pass the left or right side of their graph's box, and the
+ * workers' lines that pass their run's column: cut there.
+ */
+async function graphTextsOutsideCanvas(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const track of document.querySelectorAll(".graphs-track")) {
+      // The workers' lines under a graph wrap inside the run's column.
+      const w = track.getBoundingClientRect();
+      for (const li of track.querySelectorAll("[data-testid=thread-list] li")) {
+        const r = li.getBoundingClientRect();
+        if (r.right > w.right + 1)
+          out.push(
+            `"${li.textContent}": ends at ${Math.round(r.right)}, past its run's column ${Math.round(w.left)}..${Math.round(w.right)}`,
+          );
+      }
+    }
+    for (const canvas of document.querySelectorAll(".graphs-canvas")) {
+      const c = canvas.getBoundingClientRect();
+      for (const t of canvas.querySelectorAll("svg text")) {
+        const r = t.getBoundingClientRect();
+        if (r.width > 0 && (r.left < c.left - 1 || r.right > c.right + 1))
+          out.push(
+            `"${t.textContent}": ${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(c.left)}..${Math.round(c.right)}`,
+          );
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * Every run's dependency graph on screen (side by side, not one below the
+ * other past the view's bottom): each run's heading and its first SCC box
+ * inside the view and the window, and no graph text cut at a side.
+ */
+async function expectGraphsOnScreen(page: Page, where: string) {
+  expect(
+    await instancesOutsideCanvas(page),
+    `${where}: ePaxos instances cut at the right of their graph`,
+  ).toEqual([]);
+  expect(
+    await graphTextsOutsideCanvas(page),
+    `${where}: graph texts cut at a side of their graph`,
+  ).toEqual([]);
+  expect(
+    await notFullyVisible(page.locator(".graphs-track > h4")),
+    `${where}: runs' graph headings not on screen`,
+  ).toBe(0);
+  // Each run's graph starts on screen: its first SCC box (the one found
+  // first) is whole. A run with many SCCs may stack later ones past the
+  // bottom, the view scrolls to them.
+  const tracks = page.getByTestId("epaxos-track");
+  for (let k = 0; k < (await tracks.count()); k++) {
+    const first = tracks.nth(k).locator("[data-testid=scc-box]").first();
+    if ((await first.count()) > 0)
+      expect(
+        await fullyVisible(first),
+        `${where}: run ${k + 1}'s first SCC box below the view's bottom`,
+      ).toBe(true);
+  }
+}
+
+/**
+ * The pseudo-code rows (listing titles, lines) that show cut in half: a
+ * row not hidden that crosses the top or the bottom of what its listing
+ * box shows (the box, clipped by its panel); and the current lines that
+ * are not whole on screen. Empty when every panel shows whole lines only.
+ */
+async function pseudoRowsCut(page: Page): Promise<string[]> {
+  const out = await page.evaluate(() => {
+    const cut: string[] = [];
+    document
+      .querySelectorAll<HTMLElement>(".pseudo-listings")
+      .forEach((b, k) => {
+        const box = b.getBoundingClientRect();
+        const panel = b.closest(".pseudo-panel")!;
+        const top = box.top;
+        const bottom = Math.min(
+          box.top + b.clientHeight,
+          panel.getBoundingClientRect().bottom - panel.clientTop,
+        );
+        for (const r of b.querySelectorAll<HTMLElement>(
+          ".pseudo-listing > h4, .pseudo-line",
+        )) {
+          const q = r.getBoundingClientRect();
+          const crosses = (y: number) => q.top < y - 0.5 && q.bottom > y + 0.5;
+          // A hidden row is one the box cut (PseudoPanel's hideCutRows).
+          if (getComputedStyle(r).visibility === "hidden") continue;
+          if (crosses(top) || crosses(bottom))
+            cut.push(
+              `panel ${k + 1}: "${r.textContent!.trim().slice(0, 40)}" ${Math.round(q.top)}..${Math.round(q.bottom)} across ${Math.round(top)}..${Math.round(bottom)}`,
+            );
+        }
+      });
+    return cut;
+  });
+  const panels = page.getByTestId("pseudo-panel");
+  for (let k = 0; k < (await panels.count()); k++) {
+    const line = panels.nth(k).locator("[data-current=true]");
+    if ((await line.count()) === 1 && !(await fullyVisible(line)))
+      out.push(`panel ${k + 1}: its current line is not whole on screen`);
+  }
+  return out;
+}
+
 /** Click bookmark `i` if the run reached it; false if it did not (an optional moment). */
 async function openBookmark(page: Page, i: number): Promise<boolean> {
   const b = page.getByTestId(`bookmark-${i}`);
@@ -181,6 +295,14 @@ async function walkBookmarks(
       })
       .toBeGreaterThanOrEqual(minPicture);
     expect(await pageScrolls(page), `${where}: page scrolls`).toBe(false);
+    // The one-line bar names the chosen bookmark whole (it had shrunk to "A…"
+    // beside a what-if tag or the virtual-cores button).
+    const chosen = page.getByTestId("bookmark-chosen");
+    if ((await chosen.count()) > 0)
+      expect(
+        await chosen.evaluate((e) => e.scrollWidth <= e.clientWidth + 1),
+        `${where}: the chosen bookmark's name "${l.bookmarks[i].title}" is cut`,
+      ).toBe(true);
     expect(
       await fullyVisible(page.getByTestId("scrubber")),
       `${where}: timeline`,
@@ -209,10 +331,13 @@ async function walkBookmarks(
       ).toHaveCount(0);
     }
     if (l.bookmarks[i].view === "graph")
-      expect(
-        await instancesOutsideCanvas(page),
-        `${where}: ePaxos instances cut at the right of their graph`,
-      ).toEqual([]);
+      await expectGraphsOnScreen(page, where);
+    await expect
+      .poll(() => pseudoRowsCut(page), {
+        message: `${where}: pseudo-code rows cut`,
+        timeout: 5000,
+      })
+      .toEqual([]);
     await shot(
       page,
       info,
@@ -295,6 +420,12 @@ for (const l of LESSONS) {
         })
         .toBeGreaterThanOrEqual(MIN_PICTURE[720]);
       expect(await pageScrolls(page), `${l.id}: compare scrolls`).toBe(false);
+      await expect
+        .poll(() => pseudoRowsCut(page), {
+          message: `${l.id}: side by side, pseudo-code rows cut`,
+          timeout: 5000,
+        })
+        .toEqual([]);
       await shot(page, info, `classroom/${l.id}-compare-present-1280`, false);
     }
 
@@ -345,6 +476,13 @@ test("a what-if of a two-run lesson: four runs side by side keep the picture's h
   await expect
     .poll(() => pictureHeight(page), { message: "four runs at a bookmark" })
     .toBeGreaterThanOrEqual(MIN_PICTURE[720]);
+  // Each run's panel shows whole lines, its current line among them.
+  await expect
+    .poll(() => pseudoRowsCut(page), {
+      message: "four runs: pseudo-code rows cut",
+      timeout: 5000,
+    })
+    .toEqual([]);
   await shot(page, info, "classroom/epaxos-what-if-present-1280");
   expect(problems).toEqual([]);
 });

@@ -70,6 +70,7 @@ export function ClassroomView({ allRuns, runs }: { allRuns: RunReport[]; runs: (
             state={states[i]}
             index={i}
             compare={tracks.length > 1}
+            leading={i === leader}
           />
         ))}
       </div>

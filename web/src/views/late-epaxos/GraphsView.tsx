@@ -114,8 +114,13 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
     <section className="graphs-track" data-testid="epaxos-track" data-scheduler={track.scheduler}>
       <h4>
         {track.label}: {g.instances.length} instances committed, {g.sccs.length} SCCs found, {g.executed} executed
-        {running.length > 0
+        {/* Narrow (side by side): the boxes say which SCC runs where; the heading keeps its lines for the graph. */}
+        {running.length > 0 && !layout.narrow
           ? ` · running: ${running.map((s) => `${sccName(s.group)} on ${threadName(s.worker ?? 0)}`).join(', ')}`
+          : ''}
+        {/* No room to draw the instances not in an SCC yet (narrow): counted here. */}
+        {layout.pendingX === null && layout.pendingHidden > 0
+          ? ` · ${layout.pendingHidden} not in an SCC yet (not drawn)`
           : ''}
         {g.builderBlocked ? ' · builder waits for a credit (every worker busy)' : ''}
       </h4>
@@ -167,8 +172,9 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
                 />
                 <text x={b.x + 6} y={b.y + font + 2} fontSize={font} fontWeight={700} fill={pal.fg}>
                   {sccName(s.group)}
-                  <tspan fontWeight={400} fill={pal.dim}>
-                    {' '}
+                  {/* Narrow: the state on a line of its own, so the box stays narrow. */}
+                  <tspan fontWeight={400} fill={pal.dim} {...(layout.narrow ? { x: b.x + 6, dy: font + 2 } : {})}>
+                    {layout.narrow ? '' : ' '}
                     {s.state === 'found'
                       ? 'waiting'
                       : s.state === 'running'
@@ -255,15 +261,20 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
             );
           })}
           {layout.pendingX !== null ? (
-            <text x={layout.pendingX - NODE_R} y={font + 2} fontSize={font - 1} fill={pal.dim}>
-              committed, not in an SCC yet
-              {/* Those beyond the columns that fit the width: counted, not drawn (a short text, on the grid's line). */}
-              {layout.pendingHidden > 0 ? (
-                <tspan data-testid="pending-hidden" data-count={layout.pendingHidden}>
-                  , +{layout.pendingHidden} more
+            // Wrapped to the room right of the boxes: the label never passes the canvas's right side.
+            <text
+              data-testid="pending-label"
+              data-hidden={layout.pendingHidden}
+              x={layout.pendingX - NODE_R}
+              y={font + 2}
+              fontSize={font - 1}
+              fill={pal.dim}
+            >
+              {layout.pendingLabel.map((line, k) => (
+                <tspan key={k} x={(layout.pendingX as number) - NODE_R} dy={k === 0 ? 0 : font}>
+                  {line}
                 </tspan>
-              ) : null}{' '}
-              {g.instances.some((i) => i.state === 'waiting-commit') ? '(dashed: waits for a commit)' : ''}
+              ))}
             </text>
           ) : null}
         </svg>
@@ -285,6 +296,10 @@ interface EpaxosLayout {
   hidden: number;
   /** Instances not in an SCC yet that found no column within the width. */
   pendingHidden: number;
+  /** The grid's label, wrapped to the room right of the boxes (one string a line). */
+  pendingLabel: string[];
+  /** The boxes' labels on two lines (name, then state): a narrow canvas (side by side). */
+  narrow: boolean;
   w: number;
   h: number;
 }
@@ -307,22 +322,27 @@ function layoutEpaxos(g: EpaxosGraph, font: number, width: number): EpaxosLayout
   }
   // Room for an instance and its "seq 12" label (about 0.55 em a character), so labels never overlap.
   const slot = Math.max(NODE_R * 2 + 14, Math.ceil(3.6 * font));
-  const head = font + 8;
+  // Side by side at a projector's size a run's canvas is narrow: the box
+  // labels take two lines and the columns close up, so two layers of SCCs
+  // and a column of pending instances fit its width.
+  const narrow = width < NARROW_EMS * font;
+  const head = narrow ? 2 * font + 8 : font + 8;
   const boxH = head + NODE_R * 2 + font + 10;
-  const gapX = 46;
+  const gapX = narrow ? 30 : 46;
   const boxes: EpaxosLayout['boxes'] = [];
   const at = new Map<number, Placed>();
   let x = 10;
   let h = 0;
   for (const l of [...cols.keys()].sort((a, b) => a - b)) {
     const col = cols.get(l) ?? [];
-    // Room for the label "SCC #12 ran on T0" (about 0.55 em a character).
-    const w = Math.max(...col.map((s) => s.members.length * slot + 12), 10.5 * font);
-    let y = head + 4;
+    // Room for the label "SCC #12 ran on T0" (about 0.55 em a character), or its longer line "ran on T0" when narrow.
+    const w = Math.max(...col.map((s) => s.members.length * slot + 12), (narrow ? 5.5 : 10.5) * font);
+    // Narrow: the boxes start at the top (the pending grid's label has a column of its own).
+    let y = narrow ? 4 : head + 4;
     for (const s of col) {
       boxes.push({ scc: s, x, y, w, h: boxH });
       s.members.forEach((m, k) => at.set(m, { x: x + 6 + slot / 2 + k * slot, y: y + head + NODE_R }));
-      y += boxH + 12;
+      y += boxH + (narrow ? 8 : 12);
     }
     h = Math.max(h, y);
     x += w + gapX;
@@ -331,7 +351,11 @@ function layoutEpaxos(g: EpaxosGraph, font: number, width: number): EpaxosLayout
   const waiting = g.instances.filter((i) => i.group === undefined);
   let pendingX: number | null = null;
   let pendingHidden = 0;
-  if (waiting.length > 0) {
+  let pendingLabel: string[] = [];
+  if (waiting.length > 0 && width - 10 - x < MIN_PENDING_EMS * font) {
+    // No room for a column and its label beside the boxes: counted in the heading, not drawn.
+    pendingHidden = waiting.length;
+  } else if (waiting.length > 0) {
     pendingX = x + NODE_R;
     const rowH = NODE_R * 2 + font + 8;
     const colW = NODE_R * 2 + 3 * font;
@@ -339,21 +363,51 @@ function layoutEpaxos(g: EpaxosGraph, font: number, width: number): EpaxosLayout
     const fit = Math.max(1, Math.floor((width - 10 - pendingX - colW / 2) / colW) + 1);
     const pending = waiting.slice(0, fit * PENDING_ROWS);
     pendingHidden = waiting.length - pending.length;
+    // Room for the grid's label where the width allows: the grid's columns alone never pass the width.
+    const label = Math.min(14 * font, width - 10 - x);
+    const room = Math.max(label, Math.ceil(pending.length / PENDING_ROWS) * colW + NODE_R);
+    const text =
+      'committed, not in an SCC yet' +
+      // Those beyond the columns that fit the width: counted, not drawn.
+      (pendingHidden > 0 ? `, +${pendingHidden} more` : '') +
+      (g.instances.some((i) => i.state === 'waiting-commit') ? ' (dashed: waits for a commit)' : '');
+    pendingLabel = wrapWords(text, Math.max(8, Math.floor(room / (CHAR_EM * (font - 1)))));
+    // The grid starts under the label's last line.
+    const top = Math.max(head, pendingLabel.length * font + 8) + 14;
     pending.forEach((inst, k) =>
       at.set(inst.id, {
         x: (pendingX as number) + Math.floor(k / PENDING_ROWS) * colW,
-        y: head + 14 + NODE_R + (k % PENDING_ROWS) * rowH,
+        y: top + NODE_R + (k % PENDING_ROWS) * rowH,
       }),
     );
-    h = Math.max(h, head + 14 + Math.min(pending.length, PENDING_ROWS) * rowH);
-    // Room for the grid's label where the width allows: the grid's columns alone never pass the width.
-    const label = Math.min(14 * font, width - 10 - x);
-    x += Math.max(label, Math.ceil(pending.length / PENDING_ROWS) * colW + NODE_R);
+    h = Math.max(h, top + Math.min(pending.length, PENDING_ROWS) * rowH);
+    x += room;
   }
   // Inside an SCC the order is seq, not the edges; pending instances' edges
   // would hide the boxes: draw the dependencies between boxes only.
   const edges = crossSccEdges(g).filter(([a, b]) => at.has(a) && at.has(b));
-  return { boxes, at, edges, pendingX, hidden, pendingHidden, w: x + 10, h: h + 10 };
+  return { boxes, at, edges, pendingX, hidden, pendingHidden, pendingLabel, narrow, w: x + 10, h: h + 10 };
+}
+
+/** The least room (ems) right of the boxes for the grid of pending instances and its label's words. */
+const MIN_PENDING_EMS = 6.5;
+/** Below this many ems of width, a canvas lays its SCC boxes out narrow (see `layoutEpaxos`). */
+const NARROW_EMS = 36;
+/** A character's width in ems, about, in the app's sans-serif font (a slight overestimate: labels never pass their room). */
+const CHAR_EM = 0.58;
+
+/** `text` in lines of at most `max` characters, broken between words (a longer word keeps a line of its own). */
+export function wrapWords(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 // ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  * that its family module registers; a new family's listing is picked up
  * without changing this panel.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import {
   F,
   KIND,
@@ -173,20 +173,120 @@ export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEven
 }
 
 /**
+ * The height of listing box `b` that shows: its own, or less when its
+ * panel (which clips what does not fit, in compare mode's short panels)
+ * cuts it off above the box's bottom.
+ */
+function visibleHeight(b: HTMLElement): number {
+  const panel = b.closest('.pseudo-panel');
+  if (!panel) return b.clientHeight;
+  const cut = panel.getBoundingClientRect().bottom - panel.clientTop - b.getBoundingClientRect().top;
+  return Math.max(0, Math.min(b.clientHeight, cut));
+}
+
+/** The rows of listing box `b` that are scrolled as units: listing titles and lines. */
+function rows(b: HTMLElement): HTMLElement[] {
+  return [...b.querySelectorAll<HTMLElement>('.pseudo-listing > h4, .pseudo-line, .pseudo-source')];
+}
+
+/**
  * Scroll listing box `b` (only it, never the page) so that line `first`
  * is in view, and line `also` with it when both fit; nothing moves when
- * they already are in view. Reads layout: call it in an animation frame.
+ * they already are in view. The box scrolls to the top of a row, never
+ * into the middle of one. Reads layout: call it in an animation frame.
  */
 function reveal(b: HTMLElement, first: HTMLElement, also: HTMLElement | null): void {
+  const vh = visibleHeight(b);
   const lo = Math.min(first.offsetTop, also?.offsetTop ?? Infinity);
   const hi = Math.max(first.offsetTop + first.offsetHeight, also ? also.offsetTop + also.offsetHeight : -Infinity);
-  const [top, height] = hi - lo <= b.clientHeight ? [lo, hi - lo] : [first.offsetTop, first.offsetHeight];
-  if (top < b.scrollTop || top + height > b.scrollTop + b.clientHeight) {
+  const [top, height] = hi - lo <= vh ? [lo, hi - lo] : [first.offsetTop, first.offsetHeight];
+  if (top < b.scrollTop || top + height > b.scrollTop + vh) {
     // A third of the box above the lines, unless the box is too low for
     // that and the whole span (compare mode's short listings).
-    const above = Math.max(0, Math.min(b.clientHeight / 3, b.clientHeight - height));
-    b.scrollTop = Math.max(0, top - above);
+    const above = Math.max(0, Math.min(vh / 3, vh - height));
+    const want = Math.max(0, top - above);
+    // The first row that starts at or below `want` (at worst `first` itself): no row is cut at the top.
+    const row = rows(b).find((r) => r.offsetTop >= want - 0.5);
+    b.scrollTop = Math.min(row?.offsetTop ?? want, top);
   }
+  startAtRow(b, top, top + height, vh);
+  hideCutRows(b);
+}
+
+/**
+ * A row of listing box `b` may straddle its top (the box was resized or
+ * scrolled by hand, or its scroll stopped at the listing's end): start at
+ * the next row, or where the listing's end stops that, at the straddling
+ * row itself, whichever keeps the span `top`..`bottom` (the lines revealed)
+ * in view; else leave the scroll (the row is hidden, a gap above the lines).
+ */
+function startAtRow(b: HTMLElement, top: number, bottom: number, vh: number): void {
+  const was = b.scrollTop;
+  const r = rows(b).find((x) => x.offsetTop < was - 0.5 && x.offsetTop + x.offsetHeight > was + 0.5);
+  if (!r) return;
+  const down = r.offsetTop + r.offsetHeight;
+  if (down <= top) {
+    b.scrollTop = down;
+    if (b.scrollTop >= down - 0.5) return;
+  }
+  b.scrollTop = bottom <= r.offsetTop + vh ? r.offsetTop : was;
+}
+
+/** No current line: the listing starts at a row's top anyway, and shows whole rows. */
+function settle(b: HTMLElement): void {
+  startAtRow(b, Infinity, -Infinity, visibleHeight(b));
+  hideCutRows(b);
+}
+
+/**
+ * Hide the rows of listing box `b` that its visible part cuts (the top of
+ * the box when scrolled by hand, its bottom or the panel's): the listing
+ * shows whole lines only, never the upper or lower half of one. Hidden
+ * rows keep their room (visibility), so nothing else moves.
+ */
+function hideCutRows(b: HTMLElement): void {
+  const top = b.getBoundingClientRect().top;
+  const bottom = top + visibleHeight(b);
+  for (const r of rows(b)) {
+    const box = r.getBoundingClientRect();
+    const cut =
+      (box.top < top - 0.5 && box.bottom > top + 0.5) || (box.top < bottom - 0.5 && box.bottom > bottom + 0.5);
+    if (cut !== r.hasAttribute('data-cut')) r.toggleAttribute('data-cut', cut);
+  }
+}
+
+/**
+ * Whenever listing box `box` or its panel changes size (another run's
+ * caption grew, a run was added) or the box scrolls: in the next frame,
+ * bring `line` back into view if it left it, and hide the rows cut again
+ * (`listings`: the box's content, which mounts it).
+ */
+function useWholeRows(
+  box: RefObject<HTMLDivElement | null>,
+  line: RefObject<HTMLLIElement | null>,
+  listings: unknown,
+): void {
+  useEffect(() => {
+    const b = box.current;
+    if (!b) return;
+    let frame = 0;
+    const later = (f: () => void) => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(f);
+    };
+    const resized = () => later(() => (line.current ? reveal(b, line.current, null) : settle(b)));
+    const scrolled = () => later(() => hideCutRows(b));
+    const watch = new ResizeObserver(resized);
+    watch.observe(b);
+    const panel = b.closest('.pseudo-panel');
+    if (panel) watch.observe(panel);
+    b.addEventListener('scroll', scrolled, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      watch.disconnect();
+      b.removeEventListener('scroll', scrolled);
+    };
+  }, [box, line, listings]);
 }
 
 /** A barrier has no cycles: its sync events are worded without one. */
@@ -249,9 +349,11 @@ export interface PseudoPanelProps {
   /** Compare mode: the panel is one of several (title and own jump buttons). */
   index?: number;
   compare?: boolean;
+  /** Compare mode: this run leads the replay (its panel gets the room; see classroom.css). */
+  leading?: boolean;
 }
 
-export function PseudoPanel({ track, position, state, index = 0, compare = false }: PseudoPanelProps) {
+export function PseudoPanel({ track, position, state, index = 0, compare = false, leading = false }: PseudoPanelProps) {
   const code = track ? codeFor(track.scheduler) : null;
   const ev = track?.model.eventBefore(position) ?? null;
   // Playing by run time moves thousands of events a second: no sentence can
@@ -273,6 +375,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
   // resizes the listing box: scroll again when either changes.
   const large = useDisplay((s) => s.large);
   const capText = cap?.text;
+  useWholeRows(box, hl, code?.listings);
   useEffect(() => {
     // Scroll the panel only (not the page), and only when the line is out
     // of view: scrollIntoView would also scroll the page and lay it out
@@ -287,6 +390,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
       const b = box.current;
       if (guardFirst && gl.current && b) reveal(b, gl.current, hl.current);
       else if (hl.current && b) reveal(b, hl.current, gl.current);
+      else if (b) settle(b);
     });
     return () => cancelAnimationFrame(id);
   }, [target?.listing, target?.line, large, capText]);
@@ -304,7 +408,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
   if (!track) return null;
   const names = track.classNames;
   return (
-    <aside className="pseudo-panel" data-testid="pseudo-panel" data-track={track.key}>
+    <aside className="pseudo-panel" data-testid="pseudo-panel" data-track={track.key} data-leading={leading}>
       <div className="pseudo-head">
         <h3>
           {compare ? track.label : 'What happens'}
