@@ -31,35 +31,15 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { chosenLessons, opt, psmrBinary, root } from "./lesson-cli.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
 const runs = Number(opt("runs", 30));
 const modes = opt("modes", "real,real-2,virtual-16").split(",");
-const psmr = opt("psmr", join(root, "engine/target/release/psmr"));
+const psmr = psmrBinary();
 const jsonOut = opt("json", "");
 const keep = opt("keep", "");
-if (!existsSync(psmr)) {
-  console.error(
-    `no psmr at ${psmr}: build it with (cd engine && cargo build --release -p psmr-cli)`,
-  );
-  process.exit(2);
-}
-const all = JSON.parse(
-  readFileSync(join(root, "web/src/lessons/lessons.json"), "utf8"),
-).lessons;
-const only = opt("lessons", "");
-const lessons = only ? all.filter((l) => only.split(",").includes(l.id)) : all;
-if (lessons.length === 0) {
-  console.error(`no lesson among: ${all.map((l) => l.id).join(", ")}`);
-  process.exit(2);
-}
+const lessons = chosenLessons();
 
 /** `psmr run` arguments of a mode, or null when the mode is the same as `real` for this scenario. */
 function modeArgs(mode, threads, i) {
