@@ -19,6 +19,8 @@
 // bookmark finders) and prints, per lesson, bookmark and mode, the runs in
 // which the lesson bar finds the bookmark. Exits 1 if a bookmark the lesson
 // does not mark optional misses in any run (or a run is not correct).
+// The same vitest file samples 120 steps of every lesson track of the first
+// 3 runs of each mode with the views' consistency kit (views/consistency.ts).
 // Every run of a mode runs one after the other; the machine's load is what
 // it is, and the real-thread rates depend on it.
 import { execFileSync } from "node:child_process";

@@ -8,9 +8,20 @@
  * `$PSMR_LESSON_RUNS/hits.json` for the script's table. Without
  * `PSMR_LESSON_RUNS` (a plain `vitest run`) there is nothing to check and
  * the suite is skipped.
+ *
+ * The same runs also feed the consistency kit (views/consistency.ts): in
+ * the first `CONSISTENCY_RUNS` runs of each mode, every track a lesson
+ * opens is sampled at 120 algorithm steps, none of which may show a
+ * contradiction between views (the per-family tests do this on one
+ * browser-recorded trace per scheduler; this does it on real-thread and
+ * virtual-core runs of every lesson). Only the shared checks and the
+ * Dependency graph view run here; the families' own checks stay in their
+ * tests.
  */
 import { describe, expect, it } from 'vitest';
 import { lessonById } from '../lessons/lessons';
+import { checkLesson } from './consistency';
+import GraphsView from './late-epaxos/GraphsView';
 import { lessonBookmarks, lessonTracks, type BookmarkHit, type ScenarioRun } from './lessonRuns';
 import './builtin';
 
@@ -42,6 +53,15 @@ const join = (...parts: string[]) => parts.join('/');
 
 const dir = env.PSMR_LESSON_RUNS ?? '';
 
+/** Runs per mode whose tracks the consistency kit samples. */
+const CONSISTENCY_RUNS = 3;
+/** Schedulers whose tracks the Dependency graph view draws (its thread list is checked too). */
+const GRAPH_SCHEDULERS = ['late', 'epaxos', 'pepaxos'];
+
+function entries(): Entry[] {
+  return (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { entries: Entry[] }).entries;
+}
+
 function load(e: Entry): ScenarioRun {
   const report = JSON.parse(readFileSync(e.report, 'utf8')) as ScenarioRun['report'];
   const traces = report.runs.map((_, i) => {
@@ -55,11 +75,11 @@ describe.runIf(dir !== '')('lesson bookmarks over CLI runs', () => {
   it(
     'are found in every run unless optional',
     () => {
-      const { entries } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { entries: Entry[] };
-      expect(entries.length).toBeGreaterThan(0);
+      const all = entries();
+      expect(all.length).toBeGreaterThan(0);
       const hits: { lesson: string; mode: string; index: number; hits: BookmarkHit[] }[] = [];
       const missed: string[] = [];
-      for (const e of entries) {
+      for (const e of all) {
         const run = load(e);
         for (const id of e.lessons) {
           const lesson = lessonById(id);
@@ -72,6 +92,32 @@ describe.runIf(dir !== '')('lesson bookmarks over CLI runs', () => {
       }
       writeFileSync(join(dir, 'hits.json'), JSON.stringify(hits) + '\n');
       expect(missed).toEqual([]);
+    },
+    30 * 60_000,
+  );
+
+  it(
+    'show one state, one story at sampled steps of the first runs',
+    () => {
+      const problems: string[] = [];
+      let checked = 0;
+      for (const e of entries().filter((x) => x.index <= CONSISTENCY_RUNS)) {
+        const run = load(e);
+        const seen = new Set<string>();
+        for (const id of e.lessons) {
+          for (const track of lessonTracks(lessonById(id)!, run)) {
+            if (seen.has(track.key)) continue;
+            seen.add(track.key);
+            const views = GRAPH_SCHEDULERS.includes(track.scheduler) ? [GraphsView] : [];
+            const r = checkLesson(track, 120, views);
+            checked++;
+            expect(r.steps, `${track.label} (${e.mode}, run ${e.index})`).toBeGreaterThan(0);
+            problems.push(...r.problems.map((p) => `${track.label} (${e.mode}, run ${e.index}) ${p}`));
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
     },
     30 * 60_000,
   );
