@@ -28,39 +28,19 @@
 // outcome the lesson claims (`better` beats `worse` on its figure, as
 // web/src/lessons/outcome.ts reads it). Every number is a model's.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chosenLessons, flag, opt, psmrBinary, root } from "./lesson-cli.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
 const runs = Number(opt("runs", 20));
 const cores = opt("cores", "");
-const psmr = opt("psmr", join(root, "engine/target/release/psmr"));
+const psmr = psmrBinary();
 const jsonOut = opt("json", "");
 const virtualCores = opt("virtual-cores", "");
-if (!existsSync(psmr)) {
-  console.error(
-    `no psmr at ${psmr}: build it with (cd engine && cargo build --release -p psmr-cli)`,
-  );
-  process.exit(2);
-}
-const only = opt("lessons", "");
-const all = JSON.parse(
-  readFileSync(join(root, "web/src/lessons/lessons.json"), "utf8"),
-).lessons;
 // `--lessons a,b`: only those lessons (the others keep their last recorded results).
-const lessons = only ? all.filter((l) => only.split(",").includes(l.id)) : all;
-if (lessons.length === 0) {
-  console.error(`no lesson among: ${all.map((l) => l.id).join(", ")}`);
-  process.exit(2);
-}
+const lessons = chosenLessons();
 
-if (args.includes("--virtual"))
+if (flag("virtual"))
   process.exit(checkVirtual(lessons.filter((l) => l.virtual)));
 
 /** More throughput is better; a lower latency percentile is (web/src/lessons/outcome.ts). */

@@ -6,7 +6,8 @@
 #           release time and still runs the proptests quickly); the
 #           fault-injection test of the CLI; loom and shuttle model checks
 #   wasm:   build with the fault-injection feature (for the e2e tests)
-#   web:    tsc, eslint, prettier --check, vitest, vite build, Playwright
+#   web:    tsc, eslint, prettier --check, vitest, lesson bookmarks over CLI
+#           runs, vite build, Playwright
 #
 # CARGO_TARGET_DIR / PSMR_WASM_TARGET_DIR override the native / wasm target
 # dirs (defaults engine/target and engine/target/wasm).
@@ -52,6 +53,11 @@ step "web typecheck (tsc -b)" "fix the type errors above" npx tsc -b
 step "web eslint" "fix the lint errors above" npx eslint .
 step "web prettier --check" "run: (cd web && npx prettier --write .)" npx prettier --check .
 step "web unit tests (vitest)" "a vitest test failed, see above" npx vitest run
+# Every lesson bookmark in every run: each lesson scenario run 5 times per
+# mode (real threads, 2 threads, 16 virtual cores) by the psmr that cargo
+# test built, replayed with the lesson bar's own finders.
+step "lesson bookmarks over CLI runs (scripts/check-lesson-bookmarks.mjs --runs 5)" "a lesson bookmark missed in a run, see above" \
+  node "$ROOT/scripts/check-lesson-bookmarks.mjs" --runs 5 --psmr "${CARGO_TARGET_DIR:-$ROOT/engine/target}/debug/psmr"
 # The e2e load test plays synthetic traces on the harness page, which only a
 # PSMR_HARNESS=1 build includes (the app itself never does).
 step "web build (vite build, with the harness page)" "the production build failed, see above" \

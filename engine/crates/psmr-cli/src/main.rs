@@ -99,6 +99,11 @@ enum Command {
         /// and instances for a commit stream) as JSON to this file.
         #[arg(long, value_name = "PATH")]
         order: Option<PathBuf>,
+        /// Write each run's packed trace (the web app's format, see
+        /// `psmr_core::codec`) to `DIR/run-<i>.trace`, `i` the run's index in
+        /// the report; creates DIR.
+        #[arg(long, value_name = "DIR", conflicts_with = "no_trace")]
+        trace_dir: Option<PathBuf>,
     },
     /// Run one scheduler on virtual cores under schedule after schedule
     /// (the earliest clock first, then seeded delays at synchronization
@@ -239,6 +244,7 @@ fn main() -> ExitCode {
             digest,
             commits,
             order,
+            trace_dir,
         } => {
             let opts = RunOptions {
                 schedulers,
@@ -248,7 +254,7 @@ fn main() -> ExitCode {
                 // The execution orders and the digests are read from the trace.
                 trace: if no_trace {
                     Some(false)
-                } else if order.is_some() || digest {
+                } else if order.is_some() || digest || trace_dir.is_some() {
                     Some(true)
                 } else {
                     None
@@ -264,6 +270,7 @@ fn main() -> ExitCode {
                 commits: commits.as_deref(),
                 order: order.as_deref(),
                 fault: fault.as_deref(),
+                trace_dir: trace_dir.as_deref(),
             };
             let output = if digest {
                 Output::Digests
@@ -368,6 +375,8 @@ struct RunFiles<'p> {
     order: Option<&'p std::path::Path>,
     /// `--fault`: a fault-injection variant for the one `--scheduler`.
     fault: Option<&'p str>,
+    /// `--trace-dir`: where each run's packed trace goes.
+    trace_dir: Option<&'p std::path::Path>,
 }
 
 fn bad_input(d: &[Diagnostic]) -> ExitCode {
@@ -543,6 +552,22 @@ enum Output {
     Digests,
 }
 
+/// `DIR/run-<i>.trace`: run `i`'s trace packed as the web app reads it
+/// ([`psmr_core::codec::encode_bytes`]), for checks that replay CLI runs
+/// with the web's own code (scripts/check-lesson-bookmarks.mjs).
+fn write_traces(dir: &std::path::Path, report: &Report) -> Result<(), ExitCode> {
+    let fail = |e: std::io::Error| {
+        eprintln!("psmr: cannot write traces to {}: {e}", dir.display());
+        ExitCode::from(EXIT_BAD_INPUT)
+    };
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    for (i, r) in report.runs.iter().enumerate() {
+        let bytes = psmr_core::codec::encode_bytes(&r.trace);
+        std::fs::write(dir.join(format!("run-{i}.trace")), bytes).map_err(fail)?;
+    }
+    Ok(())
+}
+
 /// `LABEL DIGEST` per run: [`psmr_core::codec::digest`] of its trace.
 fn digests(report: &Report) -> String {
     report
@@ -574,6 +599,11 @@ fn cmd_run(
             Err(d) => return bad_input(&d),
         };
         if let Err(code) = write_json(path, &orders) {
+            return code;
+        }
+    }
+    if let Some(dir) = files.trace_dir {
+        if let Err(code) = write_traces(dir, &report) {
             return code;
         }
     }

@@ -321,3 +321,61 @@ fn delivery_flag_is_parsed_and_reported() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn trace_dir_writes_each_runs_packed_trace() {
+    // Two runs on virtual cores (deterministic): the file of each is the
+    // packed trace whose FNV-1a digest `--digest` prints.
+    let text = VALID.replace(
+        r#"[ { "id": "sequential" } ]"#,
+        r#"[ { "id": "sequential" }, { "id": "early" } ]"#,
+    );
+    let f = scenario_file("trace_dir", &text);
+    let dir = support::temp_dir("psmr-cli-trace-dir").join("out");
+    let _ = std::fs::remove_dir_all(&dir);
+    let common = [
+        f.to_str().unwrap(),
+        "--requests",
+        "200",
+        "--virtual-cores",
+        "2",
+        "--seed",
+        "5",
+    ];
+    let o = psmr(
+        &[
+            &["run", "--json", "--trace-dir", dir.to_str().unwrap()],
+            &common[..],
+        ]
+        .concat(),
+    );
+    assert_ok(&o);
+    let d = psmr(&[&["run", "--digest"], &common[..]].concat());
+    assert_ok(&d);
+    let digests: Vec<String> = support::stdout(&d)
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(digests.len(), 2);
+    for (i, want) in digests.iter().enumerate() {
+        let bytes = std::fs::read(dir.join(format!("run-{i}.trace"))).unwrap();
+        assert!(
+            !bytes.is_empty() && bytes.len().is_multiple_of(6 * 4),
+            "run {i}: {} bytes",
+            bytes.len()
+        );
+        let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        });
+        assert_eq!(&format!("{h:016x}"), want, "run {i}");
+    }
+    assert!(!dir.join("run-2.trace").exists());
+    let both = psmr(&[
+        "run",
+        f.to_str().unwrap(),
+        "--no-trace",
+        "--trace-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+}
