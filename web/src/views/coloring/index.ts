@@ -26,4 +26,6 @@ export const coloring: FamilyModule = {
   captions: [coloringCaption],
   pseudocode: [libasync, mely],
   bookmarks: coloringBookmarks,
+  // Looking at a victim's queue begins a steal attempt (refused or not).
+  stepStarts: ['StealTry'],
 };
