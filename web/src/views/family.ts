@@ -18,7 +18,8 @@ import { registerPseudoCode, type PseudoCode } from './pseudocode/types';
 import { registerView, type ViewDef } from './registry';
 import { registerFamilyStatus, type FamilyStatus } from './status';
 import { registerStepStarts } from '../replay/steps';
-import type { KindName } from '../trace/dispatch';
+import { registerSentences, type Sentence } from '../trace/codec';
+import type { ByKind, KindName } from '../trace/dispatch';
 
 /** A scheduler of the family: its profile without the family (the module's). */
 export type SchedulerDecl = Omit<SchedulerProfile, 'family' | 'steals' | 'stealsWhileWaiting'> &
@@ -44,6 +45,8 @@ export interface FamilyModule {
   pseudocode?: PseudoCode[];
   /** Lesson bookmarks, by the id lessons.json names them with. */
   bookmarks?: Record<string, Finder>;
+  /** `describe`'s sentences for the family's own event kinds (trace/codec.ts). */
+  sentences?: ByKind<Sentence>;
   /** The family's event kinds whose every event starts a Classroom step (replay/steps.ts). */
   stepStarts?: KindName[];
 }
@@ -62,6 +65,7 @@ export function registerFamily(m: FamilyModule): void {
   for (const n of m.captions ?? []) registerNarrator(m.family, n);
   for (const c of m.pseudocode ?? []) registerPseudoCode(c);
   for (const [id, f] of Object.entries(m.bookmarks ?? {})) registerFinder(id, f);
+  registerSentences(m.sentences ?? {});
   registerStepStarts(m.stepStarts ?? []);
 }
 
