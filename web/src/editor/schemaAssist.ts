@@ -9,6 +9,7 @@ import { syntaxTree } from '@codemirror/language';
 import { Facet, type EditorState } from '@codemirror/state';
 import type { EditorView, Tooltip } from '@codemirror/view';
 import type { SyntaxNode } from '@lezer/common';
+import { isValue, keyText, locateNode, plain, type Slice } from './jsonLocate';
 import { joinWithOr, meant, resolve, schemaAt, type Schema } from './schemaCheck';
 
 /** The schema the editor helps with; the last one given wins, none means no help. */
@@ -16,27 +17,14 @@ export const scenarioSchemaFacet = Facet.define<Schema | undefined, Schema | und
   combine: (values) => values[values.length - 1],
 });
 
-const VALUE_NODES = new Set(['Object', 'Array', 'String', 'Number', 'True', 'False', 'Null']);
-const isValue = (n: SyntaxNode) => VALUE_NODES.has(n.name);
+/** The document's text between two offsets. */
+const sliceOf =
+  (state: EditorState): Slice =>
+  (from, to) =>
+    state.doc.sliceString(from, to);
 
-function text(state: EditorState, n: SyntaxNode): string {
-  return state.doc.sliceString(n.from, n.to);
-}
-
-/** A key's text without its quotes (unescaped when it is a whole JSON string). */
 function keyOf(state: EditorState, n: SyntaxNode): string {
-  const t = text(state, n);
-  try {
-    return JSON.parse(t) as string;
-  } catch {
-    return t.replace(/^"|"$/g, '');
-  }
-}
-
-/** The value of a Property node, if it has one. */
-function propertyValue(p: SyntaxNode): SyntaxNode | null {
-  const v = p.lastChild;
-  return v && v.name !== 'PropertyName' && isValue(v) ? v : null;
+  return keyText(sliceOf(state), n);
 }
 
 /** JSON pointer of the value `node` is in (a key stands for its property's value). */
@@ -58,36 +46,8 @@ export function pointerOf(state: EditorState, node: SyntaxNode): string {
 
 /** What the tree says so far about the value of `n` (lenient: half-typed parts are left out). */
 export function dataOf(state: EditorState, n: SyntaxNode | null): unknown {
-  if (!n) return undefined;
-  switch (n.name) {
-    case 'JsonText':
-      return dataOf(state, n.firstChild);
-    case 'Object': {
-      const o: Record<string, unknown> = {};
-      for (const p of n.getChildren('Property')) {
-        const name = p.getChild('PropertyName');
-        if (name) o[keyOf(state, name)] = dataOf(state, propertyValue(p));
-      }
-      return o;
-    }
-    case 'Array': {
-      const items: unknown[] = [];
-      for (let c = n.firstChild; c; c = c.nextSibling) if (isValue(c)) items.push(dataOf(state, c));
-      return items;
-    }
-    case 'String':
-      return keyOf(state, n);
-    case 'Number':
-      return Number(text(state, n));
-    case 'True':
-      return true;
-    case 'False':
-      return false;
-    case 'Null':
-      return null;
-    default:
-      return undefined;
-  }
+  const v = locateNode(sliceOf(state), n);
+  return v && plain(v);
 }
 
 /** The document's schema at `pointer`, with the branches the document's data picks. */
@@ -152,7 +112,10 @@ export function schemaCompletion(ctx: CompletionContext): CompletionResult | nul
   const inObject = node.name === 'Object' || punctuation;
   // A key being typed: a property's name, a lone string in an object, or an
   // unterminated one (the parser's error node) when the closing quote is absent.
-  const unterminated = node.name === '⚠' && node.parent?.name === 'Object' && text(ctx.state, node).startsWith('"');
+  const unterminated =
+    node.name === '⚠' &&
+    node.parent?.name === 'Object' &&
+    ctx.state.doc.sliceString(node.from, node.to).startsWith('"');
   const inKey =
     node.name === 'PropertyName' ||
     (node.name === 'String' && node.parent?.name === 'Object') ||

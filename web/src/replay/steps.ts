@@ -23,7 +23,8 @@
  * (events before it applied). `nextStep(p)` is the first start after p,
  * `prevStep(p)` the last start before p.
  */
-import { F, KIND, REASON, SCHEDULER, type PackedTrace } from '../trace/codec';
+import { F, KIND, KIND_COUNT, REASON, SCHEDULER, type PackedTrace } from '../trace/codec';
+import type { KindName } from '../trace/dispatch';
 
 /** How far back an event looks for the event it finishes. */
 export const WINDOW = 64;
@@ -49,6 +50,18 @@ function dispatching(t: PackedTrace, i: number, req: number): boolean {
 }
 
 /**
+ * Kinds a family declares as always starting a step (`FamilyModule.stepStarts`), by code: 1 = starts.
+ * A byte array read once per event of the `default` branch below, so a family's new kinds need no
+ * case here and the scan stays a switch plus one array read.
+ */
+const FAMILY_STARTS = new Uint8Array(KIND_COUNT);
+
+/** Registers kinds whose every event starts a step (a family's, at registration; see views/family.ts). */
+export function registerStepStarts(kinds: readonly KindName[]): void {
+  for (const k of kinds) FAMILY_STARTS[KIND[k]] = 1;
+}
+
+/**
  * Does event `i` start a step? A switch on the kind code, not a handler
  * table (trace/dispatch.ts): step searches call it for thousands of events
  * per move of the replay, where the table's indirect calls cost long tasks
@@ -69,7 +82,6 @@ export function startsStep(t: PackedTrace, i: number): boolean {
     case KIND.MapSwitch:
     case KIND.Commit:
     case KIND.ColorSteal:
-    case KIND.StealTry:
     case KIND.Partitioned:
     case KIND.ExecEnd:
     case KIND.SchedulerPause:
@@ -122,8 +134,9 @@ export function startsStep(t: PackedTrace, i: number): boolean {
       return true; // empty queue, full queue, marker, dependency...
     }
     default:
-      // WaitEnd, Flag, QueueLen, KeyMoved, MapBalance...: bookkeeping within a step.
-      return false;
+      // A family's own step starts (registered), else WaitEnd, Flag, QueueLen, KeyMoved,
+      // MapBalance...: bookkeeping within a step.
+      return FAMILY_STARTS[k] === 1;
   }
 }
 

@@ -20,10 +20,9 @@ import {
   REASON_COUNT,
   REASON_NAMES,
   SCHEDULER,
-  SMALL,
   type NamedEvent,
 } from './vocabulary.gen';
-import { onEvent } from './dispatch';
+import { kindTable, type ByKind } from './dispatch';
 import { reasonWords } from './reasons';
 
 export type { NamedEvent } from './vocabulary.gen';
@@ -238,20 +237,13 @@ export function sccName(group: number): string {
   return `SCC #${group + 1}`;
 }
 
-/** How a free color got its core (`ColorHome.how`), in words, by code. */
-export const HOME_HOW: Record<number, string> = {
-  [SMALL.ColorHome.how.Hashed]: 'hashed',
-  [SMALL.ColorHome.how.RegisteringCore]: 'the registering core',
-  [SMALL.ColorHome.how.FixedCore]: 'a fixed core',
-};
-
 /** How `describe` words an event. `cycle: false` leaves out the cycle number of sync events (a barrier has none). */
 export interface DescribeOptions {
   cycle?: boolean;
 }
 
 /** What every sentence of `describe` uses: the thread's name, the event's fields, the class names. */
-interface Wording {
+export interface Wording {
   who: string;
   f(w: FieldWord): number;
   className(c: number): string;
@@ -259,9 +251,16 @@ interface Wording {
   cycleOf(c: number): string;
 }
 
-/** The sentence of each kind; a kind without one is named by its code. */
-const SENTENCE = onEvent<TraceEvent, Wording, string>(
-  {
+/** The sentence of one kind of event. */
+export type Sentence = (e: TraceEvent, c: Wording) => string;
+
+/**
+ * The sentence of each kind, by code: the kinds every family shares here, a
+ * family's own kinds registered by its module (`FamilyModule.sentences`,
+ * views/family.ts); a kind without one is named by its code.
+ */
+const SENTENCES: (Sentence | undefined)[] = [
+  ...kindTable<Sentence>({
     Delivered: (_e, c) => `${c.who} delivered r${c.f(F.Delivered.req)} (${c.className(c.f(F.Delivered.class))})`,
     Enqueued: (_e, c) => `${c.who} put r${c.f(F.Enqueued.req)} in T${c.f(F.Enqueued.to)}'s queue`,
     Dequeued: (_e, c) => `${c.who} took r${c.f(F.Dequeued.req)} from its queue`,
@@ -337,44 +336,20 @@ const SENTENCE = onEvent<TraceEvent, Wording, string>(
     SccEnd: (_e, c) => `${c.who} finished every instance of ${sccName(c.f(F.SccEnd.group))}`,
     CommitWait: (_e, c) =>
       `instance ${c.f(F.CommitWait.instance)} waits for instance ${c.f(F.CommitWait.on)} to commit`,
-    ColorHome: (_e, c) => {
-      const how = HOME_HOW[c.f(F.ColorHome.how)] ?? 'a core';
-      return `free color ${c.f(F.ColorHome.color)} goes to T${c.f(F.ColorHome.core)} (${how})`;
-    },
-    ColorQueue: (_e, c) => {
-      const op = ['joins', 'leaves', 'moves to the tail of'][c.f(F.ColorQueue.op)] ?? 'changes in';
-      return `color ${c.f(F.ColorQueue.color)} ${op} T${c.f(F.ColorQueue.core)}'s queue (${c.f(F.ColorQueue.len)} events)`;
-    },
-    StealTry: (_e, c) =>
-      `${c.who} looks at T${c.f(F.StealTry.victim)}'s queue (${c.f(F.StealTry.queued)} events) for a color to steal`,
-    StealRefused: (_e, c) => {
-      const why =
-        [
-          'fewer than two colors queued',
-          'no color under half the queue',
-          'time left not above the steal cost',
-          'no stealable color',
-        ][c.f(F.StealRefused.heuristic)] ?? 'refused';
-      return `${c.who} does not steal color ${c.f(F.StealRefused.color)}: ${why} (time left ${c.f(F.StealRefused.left_ns)} ns, steal cost ${c.f(F.StealRefused.cost_ns)} ns)`;
-    },
-    StealCost: (_e, c) =>
-      `${c.who}'s steal from T${c.f(F.StealCost.victim)} took ${c.f(F.StealCost.steal_ns)} ns for ${c.f(F.StealCost.left_ns)} ns of work`,
-    StealQueue: (_e, c) => {
-      const iv = c.f(F.StealQueue.interval);
-      const color = c.f(F.StealQueue.color);
-      const core = c.f(F.StealQueue.core);
-      return iv >= 3
-        ? `color ${color} leaves T${core}'s stealing queue`
-        : `color ${color} enters T${core}'s stealing queue, interval ${iv} (${c.f(F.StealQueue.left_ns)} ns left)`;
-    },
-  },
-  (e, c) => `${c.who} event ${e.kind}`,
-);
+  }),
+];
+
+/** Registers the sentences of a family's own kinds (a kind keeps the first sentence it is given). */
+export function registerSentences(sentences: ByKind<Sentence>): void {
+  for (const name of Object.keys(sentences) as KindName[]) SENTENCES[KIND[name]] ??= sentences[name];
+}
+
+const unnamed: Sentence = (e, c) => `${c.who} event ${e.kind}`;
 
 /** A short human description of an event, for tooltips and the log. */
 export function describe(e: TraceEvent, className: (c: number) => string, opts: DescribeOptions = {}): string {
   const who = e.thread === SCHEDULER ? 'scheduler' : e.thread >= 0xff00 ? `aux ${e.thread - 0xff00}` : `T${e.thread}`;
-  return SENTENCE(e, {
+  return (SENTENCES[e.kind] ?? unnamed)(e, {
     who,
     f: (w) => field(e, w),
     className,

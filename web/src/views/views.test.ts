@@ -156,6 +156,7 @@ describe('pseudo-code panel', () => {
       expect(p.thread).toBe(e.thread === SCHEDULER ? 'scheduler' : e.thread);
       if (e.kind === KIND.SyncRelease) {
         expect(p.executor).toBe(e.c);
+        expect(p.fields).toEqual({ class: e.a, req: e.b, executor: e.c, cycle: p.cycle });
         expect(p.class).toBe(e.a);
         expect(p.req).toBe(e.b);
         expect(p.sequential).toBe(s.mapping[e.a].sequential);

@@ -8,6 +8,7 @@ import { libasync, mely } from '../pseudocode/coloring';
 import { coloringBookmarks } from './bookmarks';
 import { ColoringView } from './ColoringView';
 import { coloringCaption } from './narrate';
+import { coloringSentences } from './sentences';
 
 export const coloring: FamilyModule = {
   family: 'coloring',
@@ -24,6 +25,9 @@ export const coloring: FamilyModule = {
     },
   ],
   captions: [coloringCaption],
+  sentences: coloringSentences,
   pseudocode: [libasync, mely],
   bookmarks: coloringBookmarks,
+  // Looking at a victim's queue begins a steal attempt (refused or not).
+  stepStarts: ['StealTry'],
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode, HOME_HOW, make, type KindName } from '../../trace/codec';
+import { decode, encode, make, type KindName } from '../../trace/codec';
+import { HOME_HOW } from './sentences';
 import { rng } from '../../trace/synth';
 import vocabulary from '../../trace/vocabulary.json';
 import {

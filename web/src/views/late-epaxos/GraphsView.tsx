@@ -81,6 +81,15 @@ function useLook() {
   return { pal, font: fontPx(large) };
 }
 
+/**
+ * A graph node's fill in both graphs: done is greyed out, running takes the color of the worker
+ * running it (`runner`, undefined when not running or not known), else the background.
+ */
+function nodeFill(pal: Palette, done: boolean, runner: number | undefined): string {
+  if (done) return pal.grid;
+  return runner !== undefined ? pal.classColor(runner) : pal.bg;
+}
+
 // ---------------------------------------------------------------------------
 // ePaxos
 
@@ -228,12 +237,7 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
             const p = layout.at.get(inst.id);
             if (!p) return null;
             const s = inst.group !== undefined ? g.sccs.find((x) => x.group === inst.group) : undefined;
-            const fill =
-              inst.state === 'executed'
-                ? pal.grid
-                : inst.state === 'running' && s?.worker !== undefined
-                  ? pal.classColor(s.worker)
-                  : pal.bg;
+            const fill = nodeFill(pal, inst.state === 'executed', inst.state === 'running' ? s?.worker : undefined);
             return (
               <g key={inst.id} data-testid="instance" data-id={inst.id} data-state={inst.state}>
                 <circle
@@ -499,12 +503,7 @@ function LateGraphSvg({ g, pal, font, id }: { g: LateGraph; pal: Palette; font: 
       {nodes.map((n) => {
         const p = at.get(n.req);
         if (!p) return null;
-        const fill =
-          n.state === 'running' && n.worker !== undefined
-            ? pal.classColor(n.worker)
-            : n.state === 'done'
-              ? pal.grid
-              : pal.bg;
+        const fill = nodeFill(pal, n.state === 'done', n.state === 'running' ? n.worker : undefined);
         return (
           <g key={n.req} data-testid="late-node" data-req={n.req} data-state={n.state}>
             <rect

@@ -141,15 +141,6 @@ const FILL = onEvent<TraceEvent, Filling, void>(
       c.out.victim = c.get(F.ColorSteal.victim);
       c.out.count = c.get(F.ColorSteal.count);
     },
-    StealTry: (_e, c) => {
-      c.out.victim = c.get(F.StealTry.victim);
-    },
-    StealRefused: (_e, c) => {
-      c.out.heuristic = c.get(F.StealRefused.heuristic);
-    },
-    ColorQueue: (_e, c) => {
-      c.out.op = c.get(F.ColorQueue.op);
-    },
   },
   () => undefined,
 );
@@ -168,7 +159,17 @@ export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEven
       if (m) out.sequential = m.sequential;
     }
   };
+  out.fields = namedFields(e, kind);
   FILL(e, { out, track, index, get: (w) => field(e, w), withReq });
+  return out;
+}
+
+/** Every field of `e` under its vocabulary name (`F`): what a rule of a kind without a handler above reads. */
+function namedFields(e: TraceEvent, kind: EventKindName): Record<string, number> {
+  const words: Readonly<Record<string, FieldWord>> =
+    (F as Readonly<Record<string, Record<string, FieldWord>>>)[kind] ?? {};
+  const out: Record<string, number> = {};
+  for (const name in words) out[name] = field(e, words[name]);
   return out;
 }
 

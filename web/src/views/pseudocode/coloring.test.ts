@@ -40,13 +40,17 @@ describe('libasync and mely pseudo-code', () => {
     expect(lineText(mely, { kind: 'ColorHome', thread: 1 })).toContain('claim it');
     expect(lineText(libasync, { kind: 'Dequeued', thread: 0 })).toContain("first event of k's FIFO");
     expect(lineText(mely, { kind: 'Dequeued', thread: 0 })).toContain('head color-queue');
-    expect(lineText(mely, { kind: 'ColorQueue', thread: 0, op: 2 })).toContain('move it to the tail');
-    expect(lineText(mely, { kind: 'ColorQueue', thread: 0, op: 0 })).toContain('color-queue at k');
+    expect(lineText(mely, { kind: 'ColorQueue', thread: 0, fields: { op: 2 } })).toContain('move it to the tail');
+    expect(lineText(mely, { kind: 'ColorQueue', thread: 0, fields: { op: 0 } })).toContain('color-queue at k');
     expect(lineText(libasync, { kind: 'StealTry', thread: 1 })).toBe('lock v and k, lowest number first');
-    expect(lineText(libasync, { kind: 'StealRefused', thread: 1, heuristic: 0 })).toContain('fewer than two colors');
-    expect(lineText(libasync, { kind: 'StealRefused', thread: 1, heuristic: 1 })).toContain('under half');
-    expect(lineText(mely, { kind: 'StealRefused', thread: 1, heuristic: 2 })).toContain('refuse (time-left)');
-    expect(lineText(mely, { kind: 'StealRefused', thread: 1, heuristic: 3 })).toContain('stealing queue');
+    expect(lineText(libasync, { kind: 'StealRefused', thread: 1, fields: { heuristic: 0 } })).toContain(
+      'fewer than two colors',
+    );
+    expect(lineText(libasync, { kind: 'StealRefused', thread: 1, fields: { heuristic: 1 } })).toContain('under half');
+    expect(lineText(mely, { kind: 'StealRefused', thread: 1, fields: { heuristic: 2 } })).toContain(
+      'refuse (time-left)',
+    );
+    expect(lineText(mely, { kind: 'StealRefused', thread: 1, fields: { heuristic: 3 } })).toContain('stealing queue');
     expect(lineText(libasync, { kind: 'ColorSteal', thread: 1 })).toContain("append them to k's FIFO");
     expect(lineText(mely, { kind: 'ColorSteal', thread: 1 })).toContain("unlink c's color-queue");
     expect(lineText(mely, { kind: 'WaitStart', thread: 1, reason: 'empty-queue' })).toContain('sleep');

@@ -95,7 +95,8 @@ const melySteal = listing('steal', 'Steal(k), Mely (sections III and IV-B)', [
 /** A rule's target: the line of a listing that starts with `prefix`. */
 const at = lineStarting;
 
-const is = (h: number) => (e: PseudoEvent) => e.heuristic === h;
+/** A refusal by rule `h` (`StealRefused.heuristic`, the engine's `Refusal`: 0 two colors, 1 half, 2 time left, 3 nothing). */
+const is = (h: number) => (e: PseudoEvent) => e.fields?.heuristic === h;
 
 function rules(reg: PseudoListing, w: PseudoListing, st: PseudoListing, mely: boolean): PseudoRule[] {
   const out: PseudoRule[] = [
@@ -113,7 +114,8 @@ function rules(reg: PseudoListing, w: PseudoListing, st: PseudoListing, mely: bo
   ];
   if (mely) {
     out.push(
-      { kind: 'ColorQueue', when: (e) => e.op === 0, target: at(reg, 'append e') },
+      // `ColorQueue.op`: 0 joined, 1 left, 2 to the tail after a batch.
+      { kind: 'ColorQueue', when: (e) => e.fields?.op === 0, target: at(reg, 'append e') },
       { kind: 'ColorQueue', target: at(w, 'if the head color-queue') },
       { kind: 'StealRefused', when: is(2), target: at(st, 'if there is none') },
       { kind: 'StealRefused', target: at(st, 'c ← a color') },

@@ -63,10 +63,11 @@ export interface PseudoEvent {
   ready?: boolean;
   /** Steal: how many requests were stolen; ColorSteal: how many events moved. */
   count?: number;
-  /** StealRefused: the rule that refused (engine `Refusal`: 0 two colors, 1 half, 2 time left, 3 nothing). */
-  heuristic?: number;
-  /** ColorQueue: 0 joined, 1 left, 2 to the tail after a batch. */
-  op?: number;
+  /**
+   * Every field of the event under its name in the engine's vocabulary (`F`, e.g. `heuristic`, `op`):
+   * a family's rules read a new kind's fields here, with nothing added to this type or the panel.
+   */
+  fields?: Readonly<Record<string, number>>;
   /**
    * Repartitioning: ExecStart / ExecEnd of a multi-partition sync's request (its thread arrived at it);
    * Enqueued of a sync's share (the scheduler queued r as a sync just before).
