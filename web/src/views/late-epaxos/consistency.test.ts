@@ -13,23 +13,15 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import '../families';
 import { findBookmark } from '../bookmarks';
-import { contradictions, describeLesson, lessonTracks, type Check } from '../consistency';
+import { contradictions, describeLesson, lessonTracks, oneTrackProps, type Check } from '../consistency';
 import { schedulerStatus, statusContext } from '../status';
 import GraphsView from './GraphsView';
 import { eventsOf, lateGraph } from './model';
 
 /** "Full" said of the graph (the view's header and flag, the scheduler's status) against what it holds. */
 const fullAgrees: Check = ({ track, p, state, statuses }) => {
-  const html = renderToStaticMarkup(
-    createElement(GraphsView, {
-      tracks: [track],
-      positions: [p],
-      states: [state],
-      statuses: [statuses],
-      runs: [undefined],
-      allRuns: [],
-    }),
-  );
+  const html = renderToStaticMarkup(createElement(GraphsView, oneTrackProps(track, p, state, statuses)));
+
   const holds = /graph holds (\d+) of (\d+)/.exec(html);
   const out: string[] = [];
   if (!holds) return ['the graph view says not how many requests the graph holds'];

@@ -9,7 +9,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import '../families';
 import { KIND, F } from '../../trace/codec';
-import { lessonTracks } from '../consistency';
+import { lessonTracks, oneTrackProps } from '../consistency';
 import type { Track } from '../../replay/store';
 import { statusContext, threadStatuses } from '../status';
 import { eventColors, ThreadsView } from './ThreadsView';
@@ -18,14 +18,7 @@ function html(track: Track): string {
   const p = Math.floor(track.model.trace.length / 2);
   const state = track.model.stateAt(p);
   return renderToStaticMarkup(
-    createElement(ThreadsView, {
-      tracks: [track],
-      positions: [p],
-      states: [state],
-      statuses: [threadStatuses(state, statusContext(track))],
-      runs: [undefined],
-      allRuns: [],
-    }),
+    createElement(ThreadsView, oneTrackProps(track, p, state, threadStatuses(state, statusContext(track)))),
   );
 }
 
