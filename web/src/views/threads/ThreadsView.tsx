@@ -61,10 +61,7 @@ export function eventColors(trace: PackedTrace): Int32Array {
 function ColorLegend({ box }: { box: RefObject<HTMLDivElement | null> }) {
   return (
     <div className="class-legend" data-testid="color-legend" ref={box}>
-      <span className="muted">
-        One chip per event, filled with its color: events of one color run one at a time, in order · framed: executing ·
-        purple outline: stolen
-      </span>
+      <span className="muted">chip color = the event's color · framed: executing · purple outline: stolen</span>
     </div>
   );
 }
