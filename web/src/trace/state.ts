@@ -100,6 +100,12 @@ export interface ReplayState {
   /** Requests in a dependency graph (late / ePaxos families). */
   graphSize: number;
   /**
+   * The late graph's bound (the most requests it may hold), from its last
+   * GraphSize record; 0 before one (no bound known). The graph is full when
+   * `graphSize >= graphBound > 0`: every view says "full" from these two.
+   */
+  graphBound: number;
+  /**
    * Requests of the dependency graph that are ready (lost their last edge)
    * and not yet taken by a worker, in the order they became ready (late
    * scheduling: a worker asleep in take() wakes for one of them).
@@ -146,6 +152,7 @@ export function emptyState(threads: number): ReplayState {
     },
     syncs: [],
     graphSize: 0,
+    graphBound: 0,
     graphReady: [],
     executedTotal: 0,
   };
@@ -357,6 +364,9 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       s.graphSize = Math.max(0, s.graphSize - 1);
       removeOne(s.graphReady, trace.get(i, F.GraphRemove.req));
       break;
+    case KIND.GraphSize:
+      s.graphBound = trace.get(i, F.GraphSize.bound);
+      break;
     case KIND.Ready:
       s.graphReady.push(trace.get(i, F.Ready.req));
       break;
@@ -492,7 +502,7 @@ const GROUP_NUMBERS = [
 
 /** Serialize `s` into numbers (Float64 keeps ns times exact). */
 export function serialize(s: ReplayState): Float64Array {
-  const out: number[] = [s.position, s.tNs, s.lanes.length, s.graphSize, s.executedTotal];
+  const out: number[] = [s.position, s.tNs, s.lanes.length, s.graphSize, s.graphBound, s.executedTotal];
   for (const k of SCHEDULER_NUMBERS) out.push(s.scheduler[k]);
   for (const l of s.lanes) {
     for (const k of LANE_NUMBERS) out.push(l[k]);
@@ -520,6 +530,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
   const tNs = next();
   const nLanes = next();
   const graphSize = next();
+  const graphBound = next();
   const executedTotal = next();
   const scheduler = emptyState(0).scheduler;
   for (const k of SCHEDULER_NUMBERS) scheduler[k] = next();
@@ -539,7 +550,7 @@ export function deserialize(f: ArrayLike<number>): ReplayState {
     g.arrived = list();
     syncs.push(g);
   }
-  return { position, tNs, lanes, scheduler, syncs, graphSize, graphReady, executedTotal };
+  return { position, tNs, lanes, scheduler, syncs, graphSize, graphBound, graphReady, executedTotal };
 }
 
 /** A deep copy (via the flat form, so it is exactly what a checkpoint keeps). */

@@ -117,6 +117,11 @@ function same(a: Map<number, string>, b: Map<number, string>): boolean {
   return true;
 }
 
+/** The props of a view showing one track at position `p` (no run report). */
+export function oneTrackProps(track: Track, p: number, state: ReplayState, statuses: ThreadStatus[]): ViewProps {
+  return { tracks: [track], positions: [p], states: [state], statuses: [statuses], runs: [undefined], allRuns: [] };
+}
+
 /** A status that is false of the replay state. */
 function falseStatus(s: ReplayState, st: ThreadStatus): string | null {
   const lane = s.lanes[st.thread];
@@ -192,14 +197,7 @@ export function contradictions(
     const bad = falseStatus(state, st);
     if (bad) out.push(bad);
   }
-  const props: ViewProps = {
-    tracks: [track],
-    positions: [p],
-    states: [state],
-    statuses: [statuses],
-    runs: [undefined],
-    allRuns: [],
-  };
+  const props = oneTrackProps(track, p, state, statuses);
   const lanes = threadsIn(renderToStaticMarkup(createElement(ThreadsView, props)), 'lane-status');
   if (!lanes || lanes.size !== state.lanes.length) out.push('the lanes do not show every thread');
   const syncHtml = renderToStaticMarkup(createElement(SyncView, props));

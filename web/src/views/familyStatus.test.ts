@@ -104,7 +104,7 @@ suite('late scheduling statuses', () => {
       text: 'executing r0, taken from the graph',
     });
     const s = track.model.stateAt(11);
-    expect(schedulerStatus(s, statusContext(track), 3)).toContain('blocked: the graph is full (2 requests)');
+    expect(schedulerStatus(s, statusContext(track), 3)).toContain('blocked: the graph is full (2 of 2 requests)');
     for (let p = 0; p <= events.length; p++) expectViewsAgree(track, p);
   });
 

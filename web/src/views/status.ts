@@ -389,13 +389,39 @@ export function progressWords(
   };
 }
 
+/** The late graph at one moment: how full it is and whether the scheduler waits for room. */
+export interface GraphWait {
+  /** The graph holds as many requests as its bound allows. */
+  full: boolean;
+  /** The scheduler is in its wait for room (from its WaitStart until its WaitEnd). */
+  schedulerWaits: boolean;
+  /** The scheduler's wait in words, true of both facts. */
+  words: string;
+}
+
+/**
+ * Whether the late graph is full and the scheduler waits, both from the same
+ * replay state, so that no view says "full" of a graph holding fewer than its
+ * bound: a worker's removal makes room before the scheduler's wait ends (the
+ * removal wakes it), and in between the graph has room while the scheduler
+ * still sleeps.
+ */
+export function graphWait(s: ReplayState): GraphWait {
+  const full = s.graphBound > 0 && s.graphSize >= s.graphBound;
+  const schedulerWaits = s.scheduler.waitReason === REASON.FullGraph;
+  const holds = `${fmtInt(s.graphSize)} of ${s.graphBound > 0 ? fmtInt(s.graphBound) : '?'}`;
+  const words = full
+    ? `blocked: the graph is full (${holds} requests), waiting for a worker to remove one`
+    : `waking: a worker removed a request and made room (the graph holds ${holds})`;
+  return { full, schedulerWaits, words };
+}
+
 /** The scheduler (delivering) thread, in words. */
 export function schedulerStatus(s: ReplayState, ctx: StatusContext, requests: number): string {
   const sc = s.scheduler;
   let text = `delivered ${fmtInt(sc.delivered)}${requests > 0 ? ` of ${fmtInt(requests)}` : ''}`;
   if (sc.waitReason === REASON.FullQueue) text += ' · blocked: a full queue (back-pressure)';
-  else if (sc.waitReason === REASON.FullGraph)
-    text += ` · blocked: the graph is full (${fmtInt(s.graphSize)} requests), waiting for a worker to remove one`;
+  else if (sc.waitReason === REASON.FullGraph) text += ` · ${graphWait(s).words}`;
   else if (sc.waitReason === REASON.Lock) text += ' · waiting for the graph lock to insert';
   else if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
   else if (sc.lastReq >= 0) text += ` · last r${sc.lastReq} (${className(ctx, sc.lastClass)})`;

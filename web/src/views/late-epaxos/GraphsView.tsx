@@ -19,7 +19,7 @@ import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import { familyOf, type ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
 import type { ReplayState } from '../../trace/state';
-import type { ThreadStatus } from '../status';
+import { graphWait, type ThreadStatus } from '../status';
 import { ThreadList } from '../sync/SyncView';
 import { useSize } from '../useSize';
 import { ArrowMarker } from '../../components/ArrowMarker';
@@ -421,24 +421,32 @@ function LateTrack({ track, position, state, statuses }: TrackProps) {
   const { pal, font } = useLook();
   const events = eventsOf(track.model.trace);
   const g = useMemo(() => lateGraph(events, position), [events, position]);
-  const full = g.bound > 0 && g.size >= g.bound;
+  // Full and blocked as the scheduler's status says them: from the same replay
+  // state (its own replay of the graph agrees on the size: consistency.test.ts).
+  const wait = state
+    ? graphWait(state)
+    : { full: g.bound > 0 && g.size >= g.bound, schedulerWaits: g.schedulerBlocked };
+  const size = state ? state.graphSize : g.size;
+  const bound = state ? state.graphBound : g.bound;
   // Idle workers as every view says it (the shared statuses), not recomputed here.
   const idle = statuses.filter((st) => st.activity === 'idle').map((st) => st.thread);
   return (
     <section className="graphs-track" data-testid="late-track" data-scheduler={track.scheduler}>
       <h4>
-        {track.label}: graph holds {g.size} of {g.bound || '?'} · {g.inserted} inserted, {g.removed} removed
+        {track.label}: graph holds {size} of {bound || '?'} · {g.inserted} inserted, {g.removed} removed
       </h4>
       <div className="late-status">
-        <span className="late-slots" data-testid="late-slots" aria-label={`graph bound ${g.bound}`}>
-          {Array.from({ length: Math.min(g.bound, 64) }, (_, k) => (
-            <span key={k} className={k < g.size ? 'slot used' : 'slot'} />
+        <span className="late-slots" data-testid="late-slots" aria-label={`graph bound ${bound}`}>
+          {Array.from({ length: Math.min(bound, 64) }, (_, k) => (
+            <span key={k} className={k < size ? 'slot used' : 'slot'} />
           ))}
         </span>
-        {g.schedulerBlocked || full ? (
+        {wait.full ? (
           <strong data-testid="graph-full" style={{ color: pal.spin }}>
-            {g.schedulerBlocked ? 'graph full: scheduler blocked' : 'graph full'}
+            {wait.schedulerWaits ? 'graph full: scheduler blocked' : 'graph full'}
           </strong>
+        ) : wait.schedulerWaits ? (
+          <strong data-testid="graph-room">room again: the scheduler wakes to insert</strong>
         ) : null}
         <span data-testid="lock-queue" className="late-lock" data-threads={g.lockQueue.join(',')}>
           graph lock: {g.lockQueue.length === 0 ? 'nobody queued' : `${g.lockQueue.map(threadName).join(' → ')} queued`}

@@ -11,12 +11,14 @@ import {
   F,
   KIND,
   KIND_NAMES,
+  NO_REQUEST,
   REASON_NAMES,
   SCHEDULER,
   describe,
   field,
   type DescribeOptions,
   type FieldWord,
+  type PackedTrace,
   type TraceEvent,
 } from '../../trace/codec';
 import { onEvent } from '../../trace/dispatch';
@@ -36,20 +38,26 @@ export function codeFor(scheduler: string, all: readonly PseudoCode[] = codes): 
   return all.find((c) => c.schedulers.includes(scheduler)) ?? null;
 }
 
+const syncRequestSets = new WeakMap<PackedTrace, Set<number>>();
+
 /**
- * Did the thread of event `i` (an execution of `req`) arrive at `req`'s
- * multi-partition sync before (repartitioning), within the step window?
+ * The multi-partition requests of a repartitioning trace: those its workers
+ * meet at a sync for (a map switch's sync names no request). One pass, cached
+ * per trace. A request is executed inside its sync however many events of
+ * other threads come between the executor's arrival and its execution, so
+ * this is asked of the whole trace, not of a window of events before.
  */
-function arrivedAtSync(track: Track, i: number, req: number): boolean {
-  const t = track.model.trace;
-  const th = t.thread(i);
-  for (let j = i - 1; j >= Math.max(0, i - 64); j--) {
-    if (t.thread(j) !== th) continue;
-    const k = t.kind(j);
-    if (k === KIND.PartSyncArrive) return t.get(j, F.PartSyncArrive.req) === req;
-    if (k === KIND.Dequeued) return false; // taken, no arrival since
+function syncRequests(trace: PackedTrace): Set<number> {
+  let set = syncRequestSets.get(trace);
+  if (set) return set;
+  set = new Set();
+  for (let i = 0; i < trace.length; i++) {
+    if (trace.kind(i) !== KIND.PartSyncArrive) continue;
+    const req = trace.get(i, F.PartSyncArrive.req);
+    if (req !== NO_REQUEST) set.add(req);
   }
-  return false;
+  syncRequestSets.set(trace, set);
+  return set;
 }
 
 /** Did the scheduler queue `req` as a multi-partition sync (repartitioning) just before event `i`? */
@@ -73,11 +81,11 @@ interface Filling {
   withReq(req: number, cls?: number): void;
 }
 
-/** An execution's request, and (repartitioning) whether its thread arrived at the request's sync. */
+/** An execution's request, and (repartitioning) whether it is a multi-partition request, run inside its sync. */
 function execution(c: Filling, req: number): void {
   c.withReq(req);
-  if (c.index >= 0 && c.track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
-    c.out.inSync = arrivedAtSync(c.track, c.index, req);
+  if (c.track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
+    c.out.inSync = syncRequests(c.track.model.trace).has(req);
   }
 }
 

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import '../families';
+import { KIND, NO_REQUEST } from '../../trace/codec';
+import { lessonTracks } from '../consistency';
+import { codeFor, stepLine } from './PseudoPanel';
 import { repartAsync, repartBase, repartStatic } from './repartitioning';
 import { sequentialCode } from './sequential';
 import { lineFor, type PseudoCode, type PseudoEvent } from './types';
@@ -44,4 +48,42 @@ describe('repartitioning and sequential pseudo-code', () => {
     expect(text(repartAsync, { kind: 'PartitionStart', thread: 65280 })).toMatch(/^partition g/);
     expect(lineFor(repartStatic, { kind: 'MapSwitch', thread: 'scheduler' })).toBeNull();
   });
+});
+
+describe('the end of an execution in the recorded repartitioning lessons', async () => {
+  const tracks = await lessonTracks(['repart-base', 'repart-async']);
+  it.each(tracks.map((t) => [t.file, t.track] as const))(
+    '%s: a sync request ends on the executor line, however far its arrival, a one-partition one on "else"',
+    (_file, track) => {
+      const t = track.model.trace;
+      const code = codeFor(track.scheduler)!;
+      const lineText = (p: number) => {
+        const target = stepLine(code, track, p + 1, p);
+        return code.listings.find((l) => l.id === target?.listing)?.lines.find((l) => l.n === target?.line)?.text;
+      };
+      const sync = new Map<number, number>();
+      let far = 0;
+      const seen = { sync: 0, single: 0 };
+      for (let i = 0; i < t.length; i++) {
+        const k = t.kind(i);
+        if (k === KIND.PartSyncArrive && t.event(i).a !== NO_REQUEST) sync.set(t.event(i).a, i);
+        if (k !== KIND.ExecEnd) continue;
+        const req = t.event(i).a;
+        // The step of the ExecEnd alone (as stepping shows it: "T0 has finished executing r0").
+        const text = lineText(i);
+        if (sync.has(req)) {
+          seen.sync++;
+          if (i - (sync.get(req) ?? i) > 64) far++;
+          expect(text, `r${req} at ${i}`).toMatch(/^if me is r’s executor/);
+        } else {
+          seen.single++;
+          expect(text, `r${req} at ${i}`).toBe('else: execute r');
+        }
+      }
+      expect(seen.sync).toBeGreaterThan(100);
+      expect(seen.single).toBeGreaterThan(100);
+      // The old 64-event window put these on "else: execute r".
+      expect(far).toBeGreaterThan(0);
+    },
+  );
 });

@@ -7,6 +7,7 @@ import { deliveryTotal, schedulerStatus, statusContext } from '../status';
 import { useSize } from '../useSize';
 import { replayStore, useReplay } from '../../replay/store';
 import { drawLanes, heightFor, layoutFor, type Drawn } from './draw';
+import { F, KIND, type PackedTrace } from '../../trace/codec';
 
 /** Playing by run time: thousands of events a second, drawn without transitions. */
 function racing(): boolean {
@@ -28,9 +29,47 @@ function transitionMs(moved: number): number {
   return r.playing ? Math.min(600, r.stepMs * 0.5) : 450;
 }
 
+/** An event-driven run (the coloring family): its requests are events, each registered with a color. */
+export function isEventRun(track: Track): boolean {
+  return track.model.index.kindCounts[KIND.Registered] > 0;
+}
+
+const eventColorTables = new WeakMap<PackedTrace, Int32Array>();
+
+/**
+ * Each event's color, indexed by event id (-1: never registered), in the
+ * shape of the index's class table so the lanes draw a chip in its event's
+ * color the way they draw a request in its class's. One pass, cached per trace.
+ */
+export function eventColors(trace: PackedTrace): Int32Array {
+  let table = eventColorTables.get(trace);
+  if (table) return table;
+  let n = 0;
+  for (let i = 0; i < trace.length; i++)
+    if (trace.kind(i) === KIND.Registered) n = Math.max(n, trace.get(i, F.Registered.child) + 1);
+  table = new Int32Array(n).fill(-1);
+  for (let i = 0; i < trace.length; i++)
+    if (trace.kind(i) === KIND.Registered) table[trace.get(i, F.Registered.child)] = trace.get(i, F.Registered.color);
+  eventColorTables.set(trace, table);
+  return table;
+}
+
+/**
+ * What a chip's fill says in an event-driven run: its event's color (no
+ * class, no read or write, no barrier: those belong to request runs).
+ */
+function ColorLegend({ box }: { box: RefObject<HTMLDivElement | null> }) {
+  return (
+    <div className="class-legend" data-testid="color-legend" ref={box}>
+      <span className="muted">chip color = the event's color · framed: executing · purple outline: stolen</span>
+    </div>
+  );
+}
+
 /** Which color is which class (only the classes of this run). */
 function ClassLegend({ track, box }: { track: Track; box: RefObject<HTMLDivElement | null> }) {
   const pal = usePalette();
+  if (isEventRun(track)) return <ColorLegend box={box} />;
   const names = track.classNames.slice(0, track.model.index.classes);
   return (
     <div className="class-legend" data-testid="class-legend" ref={box}>
@@ -85,7 +124,8 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
       state,
       statuses: statuses[i],
       event: track.model.eventBefore(positions[i]),
-      reqClass: track.model.index.reqClass,
+      // An event run's chips take their event's color, a request run's its class's.
+      reqClass: isEventRun(track) ? eventColors(track.model.trace) : track.model.index.reqClass,
       classNames: track.classNames,
       schedulerText: schedulerStatus(state, statusContext(track), deliveryTotal(track.model.index)),
     };
