@@ -141,9 +141,13 @@ pub fn run_progress(
     progress: &Progress,
 ) -> Result<RunResult, RunError> {
     let host = host_for(scheduler, threads).map_err(RunError::Threads)?;
-    run_on(
-        &host, scheduler, stream, threads, trace, cancel, pace_ns, progress,
-    )
+    let knobs = Knobs {
+        trace,
+        cancel,
+        pace_ns,
+        progress,
+    };
+    run_on(&host, scheduler, stream, threads, knobs)
 }
 
 /// A host with room for `threads` workers and the scheduler's auxiliary
@@ -162,17 +166,14 @@ pub fn run_virtual(scheduler: &dyn Scheduler, stream: &Stream, threads: usize) -
         .unwrap_or_else(|e| panic!("threads: {e}"))
         .virtual_cores(psmr_core::virt::CostTable::reference());
     let progress = Progress::new(threads + 1);
-    let r = run_on(
-        &host,
-        scheduler,
-        stream,
-        threads,
-        TraceConfig::on(),
-        &CancelToken::default(),
-        0,
-        &progress,
-    )
-    .unwrap_or_else(|e| panic!("{} on {threads} virtual cores: {e}", scheduler.id()));
+    let knobs = Knobs {
+        trace: TraceConfig::on(),
+        cancel: &CancelToken::default(),
+        pace_ns: 0,
+        progress: &progress,
+    };
+    let r = run_on(&host, scheduler, stream, threads, knobs)
+        .unwrap_or_else(|e| panic!("{} on {threads} virtual cores: {e}", scheduler.id()));
     let stats = host
         .last_virtual_stats()
         .expect("the team ran on virtual cores");
@@ -180,17 +181,21 @@ pub fn run_virtual(scheduler: &dyn Scheduler, stream: &Stream, threads: usize) -
     r
 }
 
+/// What a run is given besides its scheduler, stream and threads.
+struct Knobs<'a> {
+    trace: TraceConfig,
+    cancel: &'a CancelToken,
+    pace_ns: u64,
+    progress: &'a Progress,
+}
+
 /// One checked run of `scheduler` on `host`.
-#[allow(clippy::too_many_arguments)]
 fn run_on(
     host: &ThreadHost,
     scheduler: &dyn Scheduler,
     stream: &Stream,
     threads: usize,
-    trace: TraceConfig,
-    cancel: &CancelToken,
-    pace_ns: u64,
-    progress: &Progress,
+    knobs: Knobs<'_>,
 ) -> Result<RunResult, RunError> {
     let roles = crate::needs(scheduler.id()).roles;
     let input = RunInput {
@@ -198,8 +203,8 @@ fn run_on(
         classes: &stream.classes,
         stream: &stream.stream,
         host,
-        trace,
-        pace_ns,
+        trace: knobs.trace,
+        pace_ns: knobs.pace_ns,
         thread_pace_ns: &[],
         delivery: Delivery::Saturate,
     };
@@ -209,8 +214,8 @@ fn run_on(
         threads,
         &input,
         &stream.reference,
-        cancel,
-        progress,
+        knobs.cancel,
+        knobs.progress,
     )
 }
 
