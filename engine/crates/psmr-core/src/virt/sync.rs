@@ -79,21 +79,7 @@ impl<T: ?Sized> Mutex<T> {
     #[inline]
     #[track_caller]
     pub fn lock(&self) -> LockResult<MutexGuard<'_, T>> {
-        let at = Location::caller();
-        match with_current(|h| self.lock_virtual(h, at)) {
-            Some(r) => r,
-            None => self.wrap(self.inner.lock(), false),
-        }
-    }
-
-    fn lock_virtual(
-        &self,
-        h: Here<'_>,
-        at: &'static Location<'static>,
-    ) -> LockResult<MutexGuard<'_, T>> {
-        let c = h.conductor;
-        c.point(h.me, c.costs().lock_uncontended, at);
-        self.lock_pointed(h, at)
+        self.lock_at(Location::caller(), false)
     }
 
     /// Acquire the lock whose point the conductor already made for the
@@ -102,8 +88,21 @@ impl<T: ?Sized> Mutex<T> {
     #[inline]
     #[track_caller]
     pub fn lock_after_point(&self) -> LockResult<MutexGuard<'_, T>> {
-        let at = Location::caller();
-        match with_current(|h| self.lock_pointed(h, at)) {
+        self.lock_at(Location::caller(), true)
+    }
+
+    fn lock_at(
+        &self,
+        at: &'static Location<'static>,
+        pointed: bool,
+    ) -> LockResult<MutexGuard<'_, T>> {
+        let virt = with_current(|h| {
+            if !pointed {
+                h.conductor.point(h.me, h.costs().lock_uncontended, at);
+            }
+            self.lock_pointed(h, at)
+        });
+        match virt {
             Some(r) => r,
             None => self.wrap(self.inner.lock(), false),
         }
