@@ -632,13 +632,11 @@ fn a_blocked_thread_gives_its_core_to_a_waiting_one() {
 /// take one if any, else unlock and try the next; a spin between rounds)
 /// while thread 3 fills its own, 30 items 2 µs apart. With `scan` the
 /// refused attempts go through [`Conductor::lock_scan`]. The stats, every
-/// thread's end clock and each stealer's takes; and the attempts each
-/// stealer made itself.
-fn steal_rounds(scan: bool) -> (ConductorStats, Vec<u64>, Vec<(u32, u32)>) {
+/// thread's (takes, attempts made itself, end clock).
+fn steal_rounds(scan: bool) -> (ConductorStats, Vec<(u32, u32, u64)>) {
     let qs: Vec<Mutex<Vec<u32>>> = (0..4).map(|_| Mutex::new(Vec::new())).collect();
     let c = Arc::new(Conductor::new(names(4), CostTable::reference()));
-    let ends = std::sync::Mutex::new(vec![0; 4]);
-    let got = std::sync::Mutex::new(vec![(0, 0); 3]);
+    let got = std::sync::Mutex::new(vec![(0, 0, 0); 4]);
     let r = team(&c, 4, |i| {
         with_current(|h| {
             if i == 3 {
@@ -646,6 +644,7 @@ fn steal_rounds(scan: bool) -> (ConductorStats, Vec<u64>, Vec<(u32, u32)>) {
                     qs[3].lock().unwrap().push(k);
                     h.work(2_000);
                 }
+                got.lock().unwrap()[i].2 = h.now();
             } else {
                 let victims: Vec<usize> = (0..4).filter(|&v| v != i).collect();
                 let (mut taken, mut own) = (0, 0);
@@ -685,27 +684,30 @@ fn steal_rounds(scan: bool) -> (ConductorStats, Vec<u64>, Vec<(u32, u32)>) {
                     }
                     h.spin(10);
                 }
-                got.lock().unwrap()[i] = (taken, own);
+                got.lock().unwrap()[i] = (taken, own, h.now());
             }
-            ends.lock().unwrap()[i] = h.now();
         });
     });
     assert!(r.iter().all(Option::is_none), "{r:?}");
-    let ends = ends.into_inner().unwrap();
-    (c.stats(), ends, got.into_inner().unwrap())
+    (c.stats(), got.into_inner().unwrap())
 }
 
 #[test]
 fn refused_lock_attempts_left_to_the_conductor_keep_the_schedule() {
-    let (stats, ends, alone) = steal_rounds(false);
-    let (s, e, scanned) = steal_rounds(true);
-    assert_eq!((s, &e), (stats, &ends));
-    let takes = |v: &[(u32, u32)]| v.iter().map(|t| t.0).collect::<Vec<_>>();
-    assert_eq!(takes(&scanned), takes(&alone), "the same takes");
+    let (stats, alone) = steal_rounds(false);
+    let (s, scanned) = steal_rounds(true);
+    assert_eq!(s, stats);
+    let seen = |v: &[(u32, u32, u64)]| v.iter().map(|t| (t.0, t.2)).collect::<Vec<_>>();
+    assert_eq!(
+        seen(&scanned),
+        seen(&alone),
+        "the same takes and end clocks"
+    );
+    let (alone, scanned) = (&alone[..3], &scanned[..3]);
     assert!(alone.iter().map(|t| t.0).sum::<u32>() > 0, "{alone:?}");
     // Without the conductor every attempt is the stealer's own.
     assert!(alone.iter().all(|t| t.1 >= 40), "{alone:?}");
-    for (w, (a, b)) in scanned.iter().zip(&alone).enumerate() {
+    for (w, (a, b)) in scanned.iter().zip(alone).enumerate() {
         assert!(a.1 < b.1, "stealer {w}: {} own attempts of {}", a.1, b.1);
     }
 }
