@@ -625,17 +625,17 @@ impl Conductor {
         }
         let mut st = self.lock();
         self.point_step(&mut st, me, ns, here, None);
-        let attempt: *const (dyn Fn(u32) -> Option<usize> + Sync + '_) = attempt;
-        // SAFETY: only the lifetime is erased (same fat pointer); see
+        // SAFETY: a reference and a raw pointer to the same unsized type
+        // are the same fat pointer; only the lifetime is erased. See
         // `ScanAttempt` for why the pointee outlives every call.
-        let attempt = ScanAttempt(unsafe {
+        let erased = unsafe {
             std::mem::transmute::<
-                *const (dyn Fn(u32) -> Option<usize> + Sync + '_),
+                &(dyn Fn(u32) -> Option<usize> + Sync + '_),
                 *const (dyn Fn(u32) -> Option<usize> + Sync + 'static),
             >(attempt)
-        });
+        };
         st.scans[me] = Some(Scan {
-            attempt,
+            attempt: ScanAttempt(erased),
             ns,
             here,
             next: 0,
