@@ -86,6 +86,31 @@ pub fn poll_spins(budget: u32, yielding: bool, done: &(dyn Fn() -> bool + Sync))
     }
 }
 
+/// On virtual cores: the caller is about to lock `n` mutexes in turn;
+/// `attempt(i)` returns the key of the `i`-th when it is free and the
+/// caller would lock it, find nothing and unlock it (a read: see
+/// `Conductor::lock_scan`). The conductor makes those failing attempts
+/// for the caller without waking it, with the same points and charges.
+/// Returns the first attempt the caller makes itself, its lock's point
+/// already made (lock it with `Mutex::lock_after_point`), or `n` when all
+/// failed; `None` outside a virtual run and under loom and shuttle.
+#[track_caller]
+pub fn lock_scan(n: u32, attempt: &(dyn Fn(u32) -> Option<usize> + Sync)) -> Option<u32> {
+    #[cfg(not(any(loom, shuttle)))]
+    {
+        let at = std::panic::Location::caller();
+        psmr_core::virt::with_current(|h| {
+            let ns = h.costs().lock_uncontended;
+            h.conductor.lock_scan(h.me, ns, n, at, attempt)
+        })
+    }
+    #[cfg(any(loom, shuttle))]
+    {
+        let _ = (n, attempt);
+        None
+    }
+}
+
 /// Sleep briefly (a yield under loom and shuttle, which have no time; a
 /// sleep in virtual time on virtual cores).
 #[track_caller]

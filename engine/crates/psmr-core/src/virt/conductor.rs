@@ -86,7 +86,33 @@ struct State {
     /// The wait loop each thread left with the conductor (see
     /// [`Conductor::poll`]).
     polls: Vec<Option<Poll>>,
+    /// The failing lock attempts each thread left with the conductor (see
+    /// [`Conductor::lock_scan`]).
+    scans: Vec<Option<Scan>>,
 }
+
+/// A run of lock attempts whose thread waits inside
+/// [`Conductor::lock_scan`]: attempt `next`'s point is made; when the
+/// thread is chosen, the token holder asks `attempt(next)` whether it
+/// would take a free lock and let it go having found nothing, and if so
+/// makes its charges and the next attempt's point for the thread.
+#[derive(Clone, Copy, Debug)]
+struct Scan {
+    attempt: ScanAttempt,
+    ns: u64,
+    here: &'static Location<'static>,
+    next: u32,
+    n: u32,
+}
+
+/// The `attempt` of a [`Scan`], its lifetime erased.
+#[derive(Clone, Copy, Debug)]
+struct ScanAttempt(*const (dyn Fn(u32) -> Option<usize> + Sync + 'static));
+
+// SAFETY: as for `PollCond`: the pointee is `Sync`, and it is only called
+// by the token holder while its thread waits inside `lock_scan`, where the
+// closure lives (the thread takes the registration out before returning).
+unsafe impl Send for ScanAttempt {}
 
 /// A wait loop `while !cond() { spin(ns) }` whose thread is waiting for
 /// the token inside [`Conductor::poll`]: when the thread is chosen, the
@@ -207,6 +233,7 @@ impl Conductor {
                 lines: Lines::default(),
                 cores: None,
                 polls: vec![None; n],
+                scans: vec![None; n],
             }),
             turns: (0..n).map(|_| Gate::default()).collect(),
             names,
@@ -269,6 +296,10 @@ impl Conductor {
     /// release and pays the contended cost. Plus the word's line transfer.
     pub fn acquire_lock(&self, me: usize, addr: usize) {
         let mut st = self.lock();
+        self.acquire_word(&mut st, me, addr);
+    }
+
+    fn acquire_word(&self, st: &mut State, me: usize, addr: usize) {
         let w = *st.lines.words.entry(addr).or_insert(Word {
             writer: me,
             free_at: 0,
@@ -288,6 +319,10 @@ impl Conductor {
     /// Thread `me` released the lock whose word is at `addr`, now.
     pub fn release_lock(&self, me: usize, addr: usize) {
         let mut st = self.lock();
+        Self::release_word(&mut st, me, addr);
+    }
+
+    fn release_word(st: &mut State, me: usize, addr: usize) {
         let now = st.clock[me];
         st.lines.words.insert(
             addr,
@@ -430,6 +465,20 @@ impl Conductor {
 
     fn point_as(&self, me: usize, ns: u64, at: &'static Location<'static>, spinning: Option<bool>) {
         let mut st = self.lock();
+        self.point_step(&mut st, me, ns, at, spinning);
+        drop(self.reschedule(st, me));
+    }
+
+    /// The bookkeeping of a point of `me` (see [`Conductor::point`]), up to
+    /// the choice of the next thread.
+    fn point_step(
+        &self,
+        st: &mut State,
+        me: usize,
+        ns: u64,
+        at: &'static Location<'static>,
+        spinning: Option<bool>,
+    ) {
         if let Some(f) = spinning {
             st.spinning[me] = f;
         }
@@ -446,9 +495,8 @@ impl Conductor {
             .as_ref()
             .is_some_and(|c| c.held_for(me, st.clock[me]) >= self.costs.time_slice);
         if slice_over {
-            self.yield_core_if_awaited(&mut st, me);
+            self.yield_core_if_awaited(st, me);
         }
-        drop(self.reschedule(st, me));
     }
 
     /// On time-shared cores: if another thread is waiting for a core at
@@ -546,6 +594,86 @@ impl Conductor {
         });
         let mut st = self.reschedule(st, me);
         st.polls[me].take().map_or(1, |p| p.made)
+    }
+
+    /// `me` is about to lock `n` mutexes in turn (a steal round over its
+    /// victims), each lock being a point costing `ns`: this makes attempt
+    /// 0's point now. Each time `me` is chosen after attempt `i`'s point,
+    /// the token holder calls `attempt(i)`: `Some(key)` says the mutex at
+    /// `key` is free and that `me` would lock it, find nothing to take and
+    /// unlock it at once. If so, and no thread is blocked on `key`, it makes
+    /// what the facade's lock and unlock would (the lock word's charges)
+    /// and attempt `i + 1`'s point, and chooses again, without waking `me`.
+    /// Returns the first attempt `me` makes itself, its point already made
+    /// (the caller locks without a point: `Mutex::lock_after_point`), or `n`
+    /// when all failed (charges made). The same turns, charges and clocks
+    /// as the thread's own attempts, so the same schedule and trace.
+    ///
+    /// `attempt` may only read (a `try_lock` of the std mutex inside the
+    /// facade, released before it returns): it runs under the state lock on
+    /// the token holder's thread, while `me` is not running.
+    pub fn lock_scan(
+        &self,
+        me: usize,
+        ns: u64,
+        n: u32,
+        here: &'static Location<'static>,
+        attempt: &(dyn Fn(u32) -> Option<usize> + Sync),
+    ) -> u32 {
+        if n == 0 {
+            return 0;
+        }
+        let mut st = self.lock();
+        self.point_step(&mut st, me, ns, here, None);
+        // SAFETY: a reference and a raw pointer to the same unsized type
+        // are the same fat pointer; only the lifetime is erased. See
+        // `ScanAttempt` for why the pointee outlives every call.
+        let erased = unsafe {
+            std::mem::transmute::<
+                &(dyn Fn(u32) -> Option<usize> + Sync + '_),
+                *const (dyn Fn(u32) -> Option<usize> + Sync + 'static),
+            >(attempt)
+        };
+        st.scans[me] = Some(Scan {
+            attempt: ScanAttempt(erased),
+            ns,
+            here,
+            next: 0,
+            n,
+        });
+        let mut st = self.reschedule(st, me);
+        st.scans[me].take().map_or(0, |s| s.next)
+    }
+
+    /// Thread `s`, just chosen, left lock attempts with the conductor: if
+    /// the next one would fail, make it and the following point here and
+    /// return true (choose again); false when `s` must run itself.
+    fn scan_for(&self, st: &mut State, s: usize) -> bool {
+        let Some(sc) = st.scans[s] else {
+            return false;
+        };
+        if sc.next >= sc.n || st.failed.is_some() {
+            return false;
+        }
+        // SAFETY: no failure is recorded and `s` has not taken the token
+        // since it registered, so it waits inside `lock_scan`, where the
+        // closure lives (see `ScanAttempt`).
+        let attempt = unsafe { &*sc.attempt.0 };
+        let Some(key) = attempt(sc.next) else {
+            return false;
+        };
+        if Self::waiters_on(st, key) {
+            return false;
+        }
+        self.acquire_word(st, s, key);
+        Self::release_word(st, s, key);
+        let next = sc.next + 1;
+        st.scans[s] = Some(Scan { next, ..sc });
+        if next == sc.n {
+            return false;
+        }
+        self.point_step(st, s, sc.ns, sc.here, None);
+        true
     }
 
     /// The bookkeeping of one spin of `me` (see [`Conductor::spin`]);
@@ -739,7 +867,10 @@ impl Conductor {
     /// Whether any thread is blocked on `key` (an unlock with nobody
     /// waiting skips the wake).
     pub fn has_waiters(&self, key: usize) -> bool {
-        let st = self.lock();
+        Self::waiters_on(&self.lock(), key)
+    }
+
+    fn waiters_on(st: &State, key: usize) -> bool {
         st.status
             .iter()
             .any(|s| matches!(*s, Status::Blocked { key: k, .. } if k == key))
@@ -884,7 +1015,7 @@ impl Conductor {
             if next != st.running {
                 self.hand(st, next);
             }
-            if !self.poll_for(st, next) {
+            if !self.poll_for(st, next) && !self.scan_for(st, next) {
                 return Some(next);
             }
         }

@@ -79,20 +79,54 @@ impl<T: ?Sized> Mutex<T> {
     #[inline]
     #[track_caller]
     pub fn lock(&self) -> LockResult<MutexGuard<'_, T>> {
-        let at = Location::caller();
-        match with_current(|h| self.lock_virtual(h, at)) {
+        self.lock_at(Location::caller(), false)
+    }
+
+    /// Acquire the lock whose point the conductor already made for the
+    /// caller (`Conductor::lock_scan` returned this attempt): `lock` without
+    /// its first point. Outside a virtual run, `lock`.
+    #[inline]
+    #[track_caller]
+    pub fn lock_after_point(&self) -> LockResult<MutexGuard<'_, T>> {
+        self.lock_at(Location::caller(), true)
+    }
+
+    fn lock_at(
+        &self,
+        at: &'static Location<'static>,
+        pointed: bool,
+    ) -> LockResult<MutexGuard<'_, T>> {
+        let virt = with_current(|h| {
+            if !pointed {
+                h.conductor.point(h.me, h.costs().lock_uncontended, at);
+            }
+            self.lock_pointed(h, at)
+        });
+        match virt {
             Some(r) => r,
             None => self.wrap(self.inner.lock(), false),
         }
     }
 
-    fn lock_virtual(
+    /// What `f` finds in the value if the lock is free now (std's
+    /// `try_lock`, released before returning; no point, no charge), for a
+    /// token holder judging another thread's lock attempt
+    /// (`Conductor::lock_scan`). `None` when the lock is held or poisoned.
+    pub fn peek<R>(&self, f: impl FnOnce(&T) -> R) -> Option<R> {
+        self.inner.try_lock().ok().map(|g| f(&g))
+    }
+
+    /// The key the conductor knows this mutex by (its address).
+    pub fn key(&self) -> usize {
+        key_of(self)
+    }
+
+    fn lock_pointed(
         &self,
         h: Here<'_>,
         at: &'static Location<'static>,
     ) -> LockResult<MutexGuard<'_, T>> {
         let c = h.conductor;
-        c.point(h.me, c.costs().lock_uncontended, at);
         loop {
             match self.inner.try_lock() {
                 Ok(g) => {

@@ -653,3 +653,87 @@ fn a_blocked_thread_gives_its_core_to_a_waiting_one() {
         "{s:?}"
     );
 }
+
+/// Three stealers make 40 rounds over the other threads' queues (lock,
+/// take one if any, else unlock and try the next; a spin between rounds)
+/// while thread 3 fills its own, 30 items 2 µs apart. With `scan` the
+/// refused attempts go through [`Conductor::lock_scan`]. The stats, every
+/// thread's (takes, attempts made itself, end clock).
+fn steal_rounds(scan: bool) -> (ConductorStats, Vec<(u32, u32, u64)>) {
+    let qs: Vec<Mutex<Vec<u32>>> = (0..4).map(|_| Mutex::new(Vec::new())).collect();
+    let c = Arc::new(Conductor::new(names(4), CostTable::reference()));
+    let got = std::sync::Mutex::new(vec![(0, 0, 0); 4]);
+    let r = team(&c, 4, |i| {
+        with_current(|h| {
+            if i == 3 {
+                for k in 0..30 {
+                    qs[3].lock().unwrap().push(k);
+                    h.work(2_000);
+                }
+                got.lock().unwrap()[i].2 = h.now();
+            } else {
+                let victims: Vec<usize> = (0..4).filter(|&v| v != i).collect();
+                let (mut taken, mut own) = (0, 0);
+                for _ in 0..40 {
+                    let (mut j, mut pointed) = (0, None);
+                    while j < victims.len() {
+                        if scan && pointed.is_none() {
+                            let rest = &victims[j..];
+                            let attempt = |k: u32| {
+                                let m = &qs[rest[k as usize]];
+                                m.peek(Vec::is_empty)?.then(|| m.key())
+                            };
+                            let ns = h.costs().lock_uncontended;
+                            let at = std::panic::Location::caller();
+                            let n = rest.len() as u32;
+                            j += h.conductor.lock_scan(h.me, ns, n, at, &attempt) as usize;
+                            if j == victims.len() {
+                                break;
+                            }
+                            pointed = Some(j);
+                        }
+                        let m = &qs[victims[j]];
+                        let mut g = if pointed.take() == Some(j) {
+                            m.lock_after_point()
+                        } else {
+                            m.lock()
+                        }
+                        .unwrap();
+                        j += 1;
+                        own += 1;
+                        if g.pop().is_some() {
+                            drop(g);
+                            taken += 1;
+                            h.work(1_000);
+                            break;
+                        }
+                    }
+                    h.spin(10);
+                }
+                got.lock().unwrap()[i] = (taken, own, h.now());
+            }
+        });
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    (c.stats(), got.into_inner().unwrap())
+}
+
+#[test]
+fn refused_lock_attempts_left_to_the_conductor_keep_the_schedule() {
+    let (stats, alone) = steal_rounds(false);
+    let (s, scanned) = steal_rounds(true);
+    assert_eq!(s, stats);
+    let seen = |v: &[(u32, u32, u64)]| v.iter().map(|t| (t.0, t.2)).collect::<Vec<_>>();
+    assert_eq!(
+        seen(&scanned),
+        seen(&alone),
+        "the same takes and end clocks"
+    );
+    let (alone, scanned) = (&alone[..3], &scanned[..3]);
+    assert!(alone.iter().map(|t| t.0).sum::<u32>() > 0, "{alone:?}");
+    // Without the conductor every attempt is the stealer's own.
+    assert!(alone.iter().all(|t| t.1 >= 40), "{alone:?}");
+    for (w, (a, b)) in scanned.iter().zip(alone).enumerate() {
+        assert!(a.1 < b.1, "stealer {w}: {} own attempts of {}", a.1, b.1);
+    }
+}

@@ -26,8 +26,6 @@ use std::collections::VecDeque;
 use crossbeam_utils::CachePadded;
 use psmr_core::{ClassId, ClassTable, Request, RequestId};
 
-use std::ops::DerefMut;
-
 use crate::cycle::CycleMarks;
 use crate::plan::Plan;
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
@@ -145,10 +143,26 @@ impl WorkerSlot {
         }
     }
 
-    pub fn lock(&self) -> impl DerefMut<Target = ReadyState> + '_ {
+    pub fn lock(&self) -> crate::sync::MutexGuard<'_, ReadyState> {
         // A poisoned lock means a worker panicked; the run is lost anyway
         // and the panic propagates from the thread scope, so go on.
         self.ready.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// [`WorkerSlot::lock`] whose point the conductor already made
+    /// (`sync::lock_scan`; only on virtual cores, never under loom or
+    /// shuttle, where it is `lock`).
+    pub fn lock_after_point(&self) -> crate::sync::MutexGuard<'_, ReadyState> {
+        #[cfg(not(any(loom, shuttle)))]
+        {
+            self.ready
+                .lock_after_point()
+                .unwrap_or_else(|p| p.into_inner())
+        }
+        #[cfg(any(loom, shuttle))]
+        {
+            self.lock()
+        }
     }
 
     /// Refresh the hints from the guarded state; call with the lock held.
@@ -343,17 +357,24 @@ impl<'r> Shared<'r> {
     /// `traced` runs inside the critical section with the stolen requests,
     /// so the `Steal` event it records is ordered before anything the
     /// victim records after its next take (e.g. its marker wait).
+    /// `pointed`: the conductor already made the lock's point
+    /// (`sync::lock_scan`).
     pub fn steal_locked(
         &self,
         s: usize,
         v: usize,
         sync: Option<ClassId>,
+        pointed: bool,
         into: &mut VecDeque<RequestId>,
         traced: impl FnOnce(&VecDeque<RequestId>),
     ) -> StealOutcome {
         debug_assert!(into.is_empty());
         let w = &self.workers[v];
-        let mut st = w.lock();
+        let mut st = if pointed {
+            w.lock_after_point()
+        } else {
+            w.lock()
+        };
         if !self.valid(&st, sync) {
             return StealOutcome::Refused;
         }
@@ -369,6 +390,24 @@ impl<'r> Shared<'r> {
         st.wake_producer(&w.space);
         traced(into);
         StealOutcome::Stolen
+    }
+
+    /// For `sync::lock_scan`: the key of `v`'s queue lock if it is free
+    /// and a locked validation would refuse the steal now (a read under
+    /// std's `try_lock`, no point); `None` if the steal could succeed or
+    /// the lock is held. Virtual cores only (`None` under loom, shuttle).
+    pub fn refusal(&self, v: usize, sync: Option<ClassId>) -> Option<usize> {
+        #[cfg(not(any(loom, shuttle)))]
+        {
+            let m = &self.workers[v].ready;
+            let refused = m.peek(|st| !self.valid(st, sync))?;
+            refused.then(|| m.key())
+        }
+        #[cfg(any(loom, shuttle))]
+        {
+            let _ = (v, sync);
+            None
+        }
     }
 
     /// The stealer finished what it took from `v` (Algorithm 7 line 40).

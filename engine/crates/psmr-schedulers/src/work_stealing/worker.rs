@@ -218,7 +218,33 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
     pub fn try_steal(&mut self, sync: Option<ClassId>) -> Option<usize> {
         debug_assert!(self.stolen.is_empty());
         let (n, first) = (self.shared.threads(), self.first_victim());
-        for v in (0..n).map(|j| (first + j) % n).filter(|v| *v != self.id) {
+        let victims: Vec<usize> = (0..n)
+            .map(|j| (first + j) % n)
+            .filter(|v| *v != self.id)
+            .collect();
+        // On virtual cores the conductor makes the attempts that would be
+        // refused without waking this thread (the optimistic and broken
+        // variants do more than lock and look, so they attempt themselves).
+        let scan = !self.policy.broken && !self.policy.optimistic;
+        // `pointed_at`: the victim index whose lock point the conductor made.
+        let mut pointed_at: Option<usize> = None;
+        let mut i = 0;
+        while i < victims.len() {
+            if scan && pointed_at.is_none() {
+                let rest = &victims[i..];
+                let shared = self.shared;
+                let attempt = |k: u32| shared.refusal(rest[k as usize], sync);
+                if let Some(k) = crate::sync::lock_scan(rest.len() as u32, &attempt) {
+                    i += k as usize;
+                    if i == victims.len() {
+                        break;
+                    }
+                    pointed_at = Some(i);
+                }
+            }
+            let v = victims[i];
+            let pointed = pointed_at.take() == Some(i);
+            i += 1;
             if self.policy.broken {
                 #[cfg(any(test, feature = "fault-injection"))]
                 if self.shared.steal_ignoring_flags(v, &mut self.stolen) {
@@ -247,7 +273,7 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
             };
             if self
                 .shared
-                .steal_locked(self.id, v, sync, &mut self.stolen, traced)
+                .steal_locked(self.id, v, sync, pointed, &mut self.stolen, traced)
                 == StealOutcome::Stolen
             {
                 return Some(v);
