@@ -217,11 +217,11 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
     /// returned; the caller then calls [`Worker::run_stolen`].
     pub fn try_steal(&mut self, sync: Option<ClassId>) -> Option<usize> {
         debug_assert!(self.stolen.is_empty());
-        let (n, first) = (self.shared.threads(), self.first_victim());
-        let victims: Vec<usize> = (0..n)
-            .map(|j| (first + j) % n)
-            .filter(|v| *v != self.id)
-            .collect();
+        let (n, first, me) = (self.shared.threads(), self.first_victim(), self.id);
+        // The victims in order: every other thread from `first` on, without
+        // a list (this runs on every idle worker's spin).
+        let victims = n.saturating_sub(1);
+        let victim = move |i: usize| nth_victim(n, first, me, i);
         // On virtual cores the conductor makes the attempts that would be
         // refused without waking this thread (the optimistic and broken
         // variants do more than lock and look, so they attempt themselves).
@@ -229,20 +229,19 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
         // `pointed_at`: the victim index whose lock point the conductor made.
         let mut pointed_at: Option<usize> = None;
         let mut i = 0;
-        while i < victims.len() {
+        while i < victims {
             if scan && pointed_at.is_none() {
-                let rest = &victims[i..];
                 let shared = self.shared;
-                let attempt = |k: u32| shared.refusal(rest[k as usize], sync);
-                if let Some(k) = crate::sync::lock_scan(rest.len() as u32, &attempt) {
+                let attempt = |k: u32| shared.refusal(victim(i + k as usize), sync);
+                if let Some(k) = crate::sync::lock_scan((victims - i) as u32, &attempt) {
                     i += k as usize;
-                    if i == victims.len() {
+                    if i == victims {
                         break;
                     }
                     pointed_at = Some(i);
                 }
             }
-            let v = victims[i];
+            let v = victim(i);
             let pointed = pointed_at.take() == Some(i);
             i += 1;
             if self.policy.broken {
@@ -313,5 +312,35 @@ impl<'s, 'r, P: Probe> Worker<'s, 'r, P> {
         }
         self.stolen = stolen;
         self.stolen.clear();
+    }
+}
+
+/// The `i`-th victim of thread `me` among `n` threads when the scan starts
+/// at `first`: the threads `first, first + 1, ...` (mod `n`) without `me`.
+fn nth_victim(n: usize, first: usize, me: usize, i: usize) -> usize {
+    let mine = (me + n - first) % n;
+    (first + i + usize::from(i >= mine)) % n
+}
+
+#[cfg(test)]
+mod victim_order_tests {
+    /// `nth_victim` lists the same victims, in the same order, as filtering
+    /// `me` out of `first, first + 1, ...` (mod `n`).
+    #[test]
+    fn nth_victim_is_the_scan_without_me() {
+        for n in 1..9 {
+            for first in 0..n {
+                for me in 0..n {
+                    let listed: Vec<usize> = (0..n)
+                        .map(|j| (first + j) % n)
+                        .filter(|v| *v != me)
+                        .collect();
+                    let computed: Vec<usize> = (0..n - 1)
+                        .map(|i| super::nth_victim(n, first, me, i))
+                        .collect();
+                    assert_eq!(computed, listed, "n {n} first {first} me {me}");
+                }
+            }
+        }
     }
 }
