@@ -236,20 +236,12 @@ async function pseudoRowsCut(page: Page): Promise<string[]> {
       .querySelectorAll<HTMLElement>(".pseudo-listings")
       .forEach((b, k) => {
         const box = b.getBoundingClientRect();
+        const panel = b.closest(".pseudo-panel")!;
         const top = box.top;
-        // The box, clipped by every ancestor that clips what does not fit,
-        // and never under the timeline (drawn over what reaches it).
-        const timeline = document.querySelector(".classroom > .timeline");
-        let bottom = Math.min(
+        const bottom = Math.min(
           box.top + b.clientHeight,
-          timeline?.getBoundingClientRect().top ?? Infinity,
+          panel.getBoundingClientRect().bottom - panel.clientTop,
         );
-        for (let a = b.parentElement; a; a = a.parentElement) {
-          const overflow = getComputedStyle(a).overflowY;
-          if (overflow !== "hidden" && overflow !== "clip") continue;
-          const r = a.getBoundingClientRect();
-          bottom = Math.min(bottom, r.top + a.clientTop + a.clientHeight);
-        }
         for (const r of b.querySelectorAll<HTMLElement>(
           ".pseudo-listing > h4, .pseudo-line",
         )) {

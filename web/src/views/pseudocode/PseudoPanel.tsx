@@ -182,19 +182,14 @@ function namedFields(e: TraceEvent, kind: EventKindName): Record<string, number>
 }
 
 /**
- * The height of listing box `b` that shows: its own, or less when an
- * ancestor that clips what does not fit (its panel in compare mode's short
- * panels, a column of present mode) cuts it off above the box's bottom.
- * Ancestors that scroll do not count: scrolling them shows the rest.
+ * The height of listing box `b` that shows: its own, or less when its
+ * panel (which clips what does not fit, in compare mode's short panels)
+ * cuts it off above the box's bottom.
  */
 function visibleHeight(b: HTMLElement): number {
-  let bottom = Infinity;
-  for (let a = b.parentElement; a; a = a.parentElement) {
-    const overflow = getComputedStyle(a).overflowY;
-    if (overflow !== 'hidden' && overflow !== 'clip') continue;
-    bottom = Math.min(bottom, a.getBoundingClientRect().top + a.clientTop + a.clientHeight);
-  }
-  const cut = bottom - b.getBoundingClientRect().top;
+  const panel = b.closest('.pseudo-panel');
+  if (!panel) return b.clientHeight;
+  const cut = panel.getBoundingClientRect().bottom - panel.clientTop - b.getBoundingClientRect().top;
   return Math.max(0, Math.min(b.clientHeight, cut));
 }
 
