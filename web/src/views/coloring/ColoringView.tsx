@@ -227,9 +227,9 @@ function StealingQueues({ cores, on, pal }: { cores: CoreNow[]; on: boolean; pal
   return (
     <div className="coloring-sq" data-testid="stealing-queue">
       <p>
-        <b>Stealing queues</b> (colors a stealer may take, by time left in steal-cost units; it looks at the first of
-        the highest non-empty interval, and with time-left on takes it only if its time left is above a steal&apos;s
-        cost):
+        <b>Stealing queues</b> (colors a stealer may take, by time left in steal-cost units; with time-left on, a queued
+        color whose time left is not above a steal&apos;s cost stays out; a stealer looks at the first of the highest
+        non-empty interval):
       </p>
       {cores.map((c) => (
         <div key={c.core} className="coloring-sq-core" data-testid="stealing-queue-core" data-core={c.core}>

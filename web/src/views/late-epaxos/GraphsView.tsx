@@ -227,7 +227,16 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
                   strokeDasharray="6 4"
                   markerEnd={`url(#warr-${track.key})`}
                 />
-                <text x={(a.x + b.x) / 2} y={Math.min(a.y, b.y) - NODE_R - 4} fontSize={font - 1} fill={pal.spin}>
+                {/* Beside the arrow's middle, haloed: above the higher node it wrote over that SCC's header. */}
+                <text
+                  x={(a.x + b.x) / 2 + 6}
+                  y={(a.y + b.y) / 2}
+                  fontSize={font - 1}
+                  fill={pal.spin}
+                  stroke={pal.bg}
+                  strokeWidth={4}
+                  paintOrder="stroke"
+                >
                   {threadName(w.worker)} waits
                 </text>
               </g>
