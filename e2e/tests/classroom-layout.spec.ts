@@ -484,6 +484,23 @@ test("a what-if of a two-run lesson: four runs side by side keep the picture's h
     })
     .toEqual([]);
   await shot(page, info, "classroom/epaxos-what-if-present-1280");
+  // The graphs two at a time, each pair chosen by name: both graphs of a pair whole on screen.
+  const pairs = page.getByTestId("graphs-pair");
+  await expect(pairs).toHaveCount(2);
+  for (let k = 0; k < 2; k++) {
+    await pairs.nth(k).click();
+    await expect(pairs.nth(k)).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByTestId("epaxos-track")).toHaveCount(2);
+    // A new pair lays its graphs out once their columns are measured.
+    await expect
+      .poll(() => graphTextsOutsideCanvas(page), {
+        message: `four runs, pair ${k + 1}: graph texts cut`,
+        timeout: 5000,
+      })
+      .toEqual([]);
+    await expectGraphsOnScreen(page, `four runs, pair ${k + 1}`);
+  }
+  await shot(page, info, "classroom/epaxos-what-if-pair-2-present-1280");
   expect(problems).toEqual([]);
 });
 

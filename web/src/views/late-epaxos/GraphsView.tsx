@@ -14,7 +14,7 @@
  *   dependencies, ready ones marked, the bound as slots, the scheduler
  *   blocked when the graph is full, and the queue on the graph's one lock.
  */
-import { useMemo, useRef } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import { familyOf, type ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
@@ -41,36 +41,69 @@ export const MAX_SCCS = 18;
 /** At most this many late-graph nodes are drawn. */
 export const MAX_NODES = 64;
 
+/** At most this many runs' graphs stand side by side; more are shown a pair at a time. */
+export const GRAPHS_AT_ONCE = 2;
+
 export default function GraphsView({ tracks, positions, states, statuses }: ViewProps) {
   const mine = tracks
     .map((track, i) => ({ track, i, family: track.family ?? familyOf(track.scheduler) }))
     .filter(({ family }) => family === 'epaxos' || family === 'late');
+  const pairs = chunks(mine, GRAPHS_AT_ONCE);
+  const [chosen, choose] = useState(0);
   if (mine.length === 0)
     return <p>Load a late, epaxos or pepaxos run to see its dependency graph (scenario classroom-epaxos.json).</p>;
+  // Three or four runs (a what-if of a two-run lesson: each run beside its run before the change): two graphs
+  // at a time, as tall as one pair's, instead of the second pair below a 1280x720 projector's fold.
+  const shown = pairs[Math.min(chosen, pairs.length - 1)];
   return (
-    <div className="graphs-view" data-testid="graphs-view" data-count={mine.length}>
-      {mine.map(({ track, i, family }, k) =>
-        family === 'epaxos' ? (
-          <EpaxosTrack
-            key={track.key}
-            legend={mine.findIndex((m) => m.family === 'epaxos') === k}
-            track={track}
-            position={positions[i] ?? 0}
-            state={states[i]}
-            statuses={statuses[i] ?? []}
-          />
-        ) : (
-          <LateTrack
-            key={track.key}
-            track={track}
-            position={positions[i] ?? 0}
-            state={states[i]}
-            statuses={statuses[i] ?? []}
-          />
-        ),
+    <div className="graphs-pages">
+      {pairs.length > 1 && (
+        <div className="graphs-pairs" role="group" aria-label="runs shown" data-testid="graphs-pairs">
+          {pairs.map((p, k) => (
+            <button
+              key={p.map((m) => m.track.key).join()}
+              type="button"
+              className={p === shown ? 'view-tab active' : 'view-tab'}
+              aria-pressed={p === shown}
+              data-testid="graphs-pair"
+              onClick={() => choose(k)}
+            >
+              {p.map((m) => m.track.label).join(' · ')}
+            </button>
+          ))}
+        </div>
       )}
+      <div className="graphs-view" data-testid="graphs-view" data-count={shown.length}>
+        {shown.map(({ track, i, family }, k) =>
+          family === 'epaxos' ? (
+            <EpaxosTrack
+              key={track.key}
+              legend={shown.findIndex((m) => m.family === 'epaxos') === k}
+              track={track}
+              position={positions[i] ?? 0}
+              state={states[i]}
+              statuses={statuses[i] ?? []}
+            />
+          ) : (
+            <LateTrack
+              key={track.key}
+              track={track}
+              position={positions[i] ?? 0}
+              state={states[i]}
+              statuses={statuses[i] ?? []}
+            />
+          ),
+        )}
+      </div>
     </div>
   );
+}
+
+/** `xs` cut into runs of `n` (the last may be shorter). */
+function chunks<T>(xs: readonly T[], n: number): T[][] {
+  const out: T[][] = [];
+  for (let k = 0; k < xs.length; k += n) out.push(xs.slice(k, k + n));
+  return out;
 }
 
 const threadName = (t: number) => (t === SCHEDULER ? 'scheduler' : t >= 0xff00 ? 'builder' : `T${t}`);
@@ -346,12 +379,21 @@ function layoutEpaxos(g: EpaxosGraph, font: number, width: number): EpaxosLayout
   const at = new Map<number, Placed>();
   let x = 10;
   let h = 0;
+  // Layers past the canvas's right edge (many workers, a narrow column) start a band under the ones before,
+  // so no box is cut at the side; the view scrolls down to them.
+  let bandTop = 0;
+  let firstBandRight: number | null = null;
   for (const l of [...cols.keys()].sort((a, b) => a - b)) {
     const col = cols.get(l) ?? [];
     // Room for the label "SCC #12 ran on T0" (about 0.55 em a character), or its longer line "ran on T0" when narrow.
     const w = Math.max(...col.map((s) => s.members.length * slot + 12), (narrow ? 5.5 : 10.5) * font);
+    if (x > 10 && x + w > width - 10) {
+      firstBandRight ??= x;
+      bandTop = h + 8;
+      x = 10;
+    }
     // Narrow: the boxes start at the top (the pending grid's label has a column of its own).
-    let y = narrow ? 4 : head + 4;
+    let y = bandTop + (narrow ? 4 : head + 4);
     for (const s of col) {
       boxes.push({ scc: s, x, y, w, h: boxH });
       s.members.forEach((m, k) => at.set(m, { x: x + 6 + slot / 2 + k * slot, y: y + head + NODE_R }));
@@ -360,6 +402,9 @@ function layoutEpaxos(g: EpaxosGraph, font: number, width: number): EpaxosLayout
     h = Math.max(h, y);
     x += w + gapX;
   }
+  const right = Math.max(x, firstBandRight ?? 0);
+  // The pending grid stands beside the first band, at the top.
+  x = firstBandRight ?? x;
   // Instances not in an SCC yet: a grid of PENDING_ROWS rows, filled column by column.
   const waiting = g.instances.filter((i) => i.group === undefined);
   let pendingX: number | null = null;
@@ -399,7 +444,18 @@ function layoutEpaxos(g: EpaxosGraph, font: number, width: number): EpaxosLayout
   // Inside an SCC the order is seq, not the edges; pending instances' edges
   // would hide the boxes: draw the dependencies between boxes only.
   const edges = crossSccEdges(g).filter(([a, b]) => at.has(a) && at.has(b));
-  return { boxes, at, edges, pendingX, hidden, pendingHidden, pendingLabel, narrow, w: x + 10, h: h + 10 };
+  return {
+    boxes,
+    at,
+    edges,
+    pendingX,
+    hidden,
+    pendingHidden,
+    pendingLabel,
+    narrow,
+    w: Math.max(x, right) + 10,
+    h: h + 10,
+  };
 }
 
 /** The least room (ems) right of the boxes for the grid of pending instances and its label's words. */
