@@ -226,8 +226,9 @@ async function expectGraphsOnScreen(page: Page, where: string) {
 /**
  * The pseudo-code rows (listing titles, lines) that show cut in half: a
  * row not hidden that crosses the top or the bottom of what its listing
- * box shows (the box, clipped by its panel); and the current lines that
- * are not whole on screen. Empty when every panel shows whole lines only.
+ * box shows (the box, clipped by its panel and the column, above the
+ * timeline); the panels that reach past the column or under the timeline;
+ * and the current lines that are not whole on screen. Empty when every panel shows whole lines only.
  */
 async function pseudoRowsCut(page: Page): Promise<string[]> {
   const out = await page.evaluate(() => {
@@ -236,12 +237,20 @@ async function pseudoRowsCut(page: Page): Promise<string[]> {
       .querySelectorAll<HTMLElement>(".pseudo-listings")
       .forEach((b, k) => {
         const box = b.getBoundingClientRect();
-        const panel = b.closest(".pseudo-panel")!;
         const top = box.top;
-        const bottom = Math.min(
+        // The box, clipped by every ancestor that clips what does not fit,
+        // and never under the timeline (drawn over what reaches it).
+        const timeline = document.querySelector(".classroom > .timeline");
+        let bottom = Math.min(
           box.top + b.clientHeight,
-          panel.getBoundingClientRect().bottom - panel.clientTop,
+          timeline?.getBoundingClientRect().top ?? Infinity,
         );
+        for (let a = b.parentElement; a; a = a.parentElement) {
+          const overflow = getComputedStyle(a).overflowY;
+          if (overflow !== "hidden" && overflow !== "clip") continue;
+          const r = a.getBoundingClientRect();
+          bottom = Math.min(bottom, r.top + a.clientTop + a.clientHeight);
+        }
         for (const r of b.querySelectorAll<HTMLElement>(
           ".pseudo-listing > h4, .pseudo-line",
         )) {
@@ -254,6 +263,22 @@ async function pseudoRowsCut(page: Page): Promise<string[]> {
               `panel ${k + 1}: "${r.textContent!.trim().slice(0, 40)}" ${Math.round(q.top)}..${Math.round(q.bottom)} across ${Math.round(top)}..${Math.round(bottom)}`,
             );
         }
+      });
+    // Each panel keeps its whole box (its caption, its current line) inside
+    // the pseudo-code column and above the timeline: none is sized past it.
+    const side = document.querySelector(".classroom-side");
+    const timeline = document.querySelector(".classroom > .timeline");
+    if (side)
+      document.querySelectorAll(".pseudo-panel").forEach((p, k) => {
+        const q = p.getBoundingClientRect();
+        const end = Math.min(
+          side.getBoundingClientRect().bottom,
+          timeline?.getBoundingClientRect().top ?? Infinity,
+        );
+        if (q.bottom > end + 0.5)
+          cut.push(
+            `panel ${k + 1}: its box ends at ${Math.round(q.bottom)}, past the column's end ${Math.round(end)}`,
+          );
       });
     return cut;
   });

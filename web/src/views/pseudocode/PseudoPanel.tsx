@@ -182,14 +182,19 @@ function namedFields(e: TraceEvent, kind: EventKindName): Record<string, number>
 }
 
 /**
- * The height of listing box `b` that shows: its own, or less when its
- * panel (which clips what does not fit, in compare mode's short panels)
- * cuts it off above the box's bottom.
+ * The height of listing box `b` that shows: its own, or less when an
+ * ancestor that clips what does not fit (its panel in compare mode's short
+ * panels, the pseudo-code column) cuts it off above the box's bottom.
+ * Ancestors that scroll do not count: scrolling them shows the rest.
  */
 function visibleHeight(b: HTMLElement): number {
-  const panel = b.closest('.pseudo-panel');
-  if (!panel) return b.clientHeight;
-  const cut = panel.getBoundingClientRect().bottom - panel.clientTop - b.getBoundingClientRect().top;
+  let bottom = Infinity;
+  for (let a = b.parentElement; a; a = a.parentElement) {
+    const overflow = getComputedStyle(a).overflowY;
+    if (overflow !== 'hidden' && overflow !== 'clip') continue;
+    bottom = Math.min(bottom, a.getBoundingClientRect().top + a.clientTop + a.clientHeight);
+  }
+  const cut = bottom - b.getBoundingClientRect().top;
   return Math.max(0, Math.min(b.clientHeight, cut));
 }
 
@@ -425,7 +430,7 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
         </h3>
         {compare && <JumpButtons i={index} suffix={`-${index}`} />}
       </div>
-      <p className="step-caption" data-testid="step-caption" aria-live="polite">
+      <p className="step-caption" data-testid="step-caption" aria-live="polite" title={cap?.text}>
         {cap
           ? cap.text
           : racing
