@@ -7,11 +7,13 @@
 # load average just before the run (the machine is shared).
 #
 #   measure.sh ROUNDS label=path/to/psmr [label=path ...] > speed.csv
+#
+# PSMR_PAIRS="scenario:id ..." measures those pairs instead of all 16.
 set -euo pipefail
 rounds=$1
 shift
 root=$(cd "$(dirname "$0")/../../../../.." && pwd)
-pairs=(
+default_pairs=(
   quickstart:sequential quickstart:early quickstart:busy-wait quickstart:ws-optimistic
   skewed-stealing:ws-conservative skewed-stealing:ws-moderate skewed-stealing:ws-aggressive
   classroom-late:late classroom-epaxos:epaxos classroom-epaxos:pepaxos
@@ -19,6 +21,7 @@ pairs=(
   repart-classroom:repart-rr repart-classroom:repart-sw repart-classroom:repart-base
   repart-classroom:repart-async
 )
+read -r -a pairs <<<"${PSMR_PAIRS:-${default_pairs[*]}}"
 echo "build,scenario,scheduler,round,wall_s,user_s,sys_s,voluntary_cs,involuntary_cs,load1,exit"
 for r in $(seq 1 "$rounds"); do
   for p in "${pairs[@]}"; do
