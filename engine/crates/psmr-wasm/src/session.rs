@@ -4,7 +4,8 @@
 //!
 //! Protocol, as the worker uses it:
 //! 1. [`Engine::start_run`] parses and validates the text against the
-//!    engine's limits, then hands the run to `spawn` and returns at once;
+//!    engine's limits, once, with the run's overrides applied
+//!    (`runner::plan_run`; the job runs that plan), then hands the run to `spawn` and returns at once;
 //!    refused scenarios come back as located diagnostics, no run starts.
 //! 2. [`Engine::poll`] (every ~100 ms) reads the run's monitor; it never
 //!    blocks on the run (the monitor is lock-light, the outcome slot is only
@@ -37,9 +38,11 @@ use psmr_core::threads::ThreadHost;
 use psmr_core::trace::TraceEvent;
 use psmr_scenario::bench::{bench, BenchOptions, BenchReport};
 use psmr_scenario::explore::{explore, ExploreOptions, Explored};
+use psmr_scenario::parse::parse_unvalidated;
+use psmr_scenario::runner::{plan_run, run_plan};
 use psmr_scenario::{
-    parse_scenario_with, run_scenario, Diagnostic, Limits, MonitorSnapshot, Report, RunMonitor,
-    RunOptions, Scenario,
+    parse_scenario_with, Diagnostic, Limits, MonitorSnapshot, Report, RunMonitor, RunOptions,
+    Scenario,
 };
 use serde::{Deserialize, Serialize};
 
@@ -270,10 +273,8 @@ enum Finished {
 }
 
 /// The work of one job, run on a pool thread.
-type Job = Box<
-    dyn FnOnce(Scenario, Limits, ThreadHost, &RunMonitor) -> Result<Finished, Vec<Diagnostic>>
-        + Send,
->;
+type Job =
+    Box<dyn FnOnce(Limits, ThreadHost, &RunMonitor) -> Result<Finished, Vec<Diagnostic>> + Send>;
 
 /// Default file name in diagnostics when the caller gives none.
 pub const DEFAULT_FILE: &str = "scenario.json";
@@ -315,7 +316,16 @@ impl Engine {
             self.check_virtual_cores(n)?;
         }
         let file = opts.file();
-        self.start(text, &file, spawn, |sc| {
+        // One validation pass, as the native runner does: parse without
+        // validating, then `plan_run` judges the scenario with the run's
+        // overrides applied; the job runs the plan without judging again.
+        let (limits, run_opts) = (self.limits, opts.options.clone());
+        let check = || {
+            let sc = parse_unvalidated(text, &file)?;
+            let plan = plan_run(&sc, &run_opts, &limits)?;
+            Ok((sc, plan))
+        };
+        self.start(check, spawn, |(sc, plan)| {
             let shape = (
                 opts.options
                     .virtual_cores
@@ -324,19 +334,17 @@ impl Engine {
                     .unwrap_or(sc.threads),
                 opts.options.requests.unwrap_or(sc.workload.requests),
             );
-            let job =
-                move |sc: Scenario, limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
-                    let mut report = run_scenario(&sc, &opts.options, &limits, &host, monitor)?;
-                    if let Some(cores) = opts.cores {
-                        report.cores = cores;
-                    }
-                    let ran = psmr_scenario::runner::effective(&sc, &opts.options);
-                    // A replay token (option or file) runs on its virtual
-                    // cores too: the page must say so as for any virtual run.
-                    let (scheduled, _) = psmr_scenario::options::with_schedule(&sc, &opts.options)?;
-                    let cores = psmr_scenario::runner::virtual_cores(&sc, &scheduled);
-                    Ok(Finished::Run(report, Box::new(ran), cores))
-                };
+            let job = move |_: Limits, host: ThreadHost, monitor: &RunMonitor| {
+                let mut report = run_plan(&plan, &host, monitor)?;
+                if let Some(cores) = opts.cores {
+                    report.cores = cores;
+                }
+                let ran = psmr_scenario::runner::effective(&sc, &opts.options);
+                // A replay token (option or file) runs on its virtual
+                // cores too: the page must say so as for any virtual run.
+                let cores = plan.virtual_cores();
+                Ok(Finished::Run(report, Box::new(ran), cores))
+            };
             (shape, Box::new(job) as Job, None)
         })
     }
@@ -376,24 +384,27 @@ impl Engine {
     ) -> Result<(), StartError> {
         let opts: WebBenchOptions = parse_options(options_json)?;
         let file = opts.file();
-        self.start(text, &file, spawn, |sc| {
-            let shape = (
-                opts.options
-                    .threads
-                    .iter()
-                    .copied()
-                    .max()
-                    .unwrap_or(sc.threads),
-                opts.options.requests.unwrap_or(sc.workload.requests),
-            );
-            let job =
-                move |sc: Scenario, limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
+        self.start(
+            || parse_scenario_with(text, &file, &self.limits),
+            spawn,
+            |sc| {
+                let shape = (
+                    opts.options
+                        .threads
+                        .iter()
+                        .copied()
+                        .max()
+                        .unwrap_or(sc.threads),
+                    opts.options.requests.unwrap_or(sc.workload.requests),
+                );
+                let job = move |limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
                     let cores = opts.cores.unwrap_or(1);
                     let report = bench(&sc, &opts.options, &limits, &host, cores, monitor)?;
                     Ok(Finished::Bench(report))
                 };
-            (shape, Box::new(job) as Job, None)
-        })
+                (shape, Box::new(job) as Job, None)
+            },
+        )
     }
 
     /// Validate and start an exploration of one scheduler (its fault
@@ -416,16 +427,18 @@ impl Engine {
             self.check_virtual_cores(n)?;
         }
         let max = self.max_virtual_cores();
-        self.start(text, DEFAULT_FILE, spawn, |sc| {
-            let cores = opts.cores.map_or(sc.threads, |n| n as usize);
-            let shape = (cores, opts.requests.unwrap_or(sc.workload.requests));
-            let progress = Arc::new(ExploreProgress {
-                tried: AtomicU32::new(0),
-                budget: opts.schedules.max(1),
-            });
-            let counter = progress.clone();
-            let job =
-                move |sc: Scenario, limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
+        self.start(
+            || parse_scenario_with(text, DEFAULT_FILE, &self.limits),
+            spawn,
+            |sc| {
+                let cores = opts.cores.map_or(sc.threads, |n| n as usize);
+                let shape = (cores, opts.requests.unwrap_or(sc.workload.requests));
+                let progress = Arc::new(ExploreProgress {
+                    tried: AtomicU32::new(0),
+                    budget: opts.schedules.max(1),
+                });
+                let counter = progress.clone();
+                let job = move |limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
                     if cores == 0 || cores > max {
                         return Err(vec![sc.diagnostic(
                             "threads",
@@ -443,24 +456,26 @@ impl Engine {
                     })?;
                     Ok(Finished::Explore(done))
                 };
-            (shape, Box::new(job) as Job, Some(progress))
-        })
+                (shape, Box::new(job) as Job, Some(progress))
+            },
+        )
     }
 
-    /// Parse, claim the engine, and spawn the job `plan` makes.
-    fn start(
+    /// Claim the engine, check the text (`check`: parse and validate, once),
+    /// and spawn the job `plan` makes from what `check` gave (the job owns
+    /// it).
+    fn start<T>(
         &self,
-        text: &str,
-        file: &str,
+        check: impl FnOnce() -> Result<T, Vec<Diagnostic>>,
         spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
-        plan: impl FnOnce(&Scenario) -> ((usize, u32), Job, Option<Arc<ExploreProgress>>),
+        plan: impl FnOnce(T) -> ((usize, u32), Job, Option<Arc<ExploreProgress>>),
     ) -> Result<(), StartError> {
         let mut current = lock(&self.current);
         if current.is_some() {
             return Err(StartError::Busy);
         }
-        let sc = parse_scenario_with(text, file, &self.limits).map_err(StartError::Invalid)?;
-        let ((threads, requests), job, explore) = plan(&sc);
+        let checked = check().map_err(StartError::Invalid)?;
+        let ((threads, requests), job, explore) = plan(checked);
         let active = Arc::new(Active {
             monitor: RunMonitor::new(),
             threads,
@@ -474,7 +489,7 @@ impl Engine {
         let host = self.host.clone();
         let limits = self.limits;
         spawn(Box::new(move || {
-            let result = job(sc, limits, host, &active.monitor);
+            let result = job(limits, host, &active.monitor);
             *lock(&active.outcome) = Some(result);
             // Release: publishes the outcome stored just above to the
             // poller's Acquire load.
@@ -837,6 +852,38 @@ mod tests {
         assert!(!e.poll().running);
         assert_eq!(e.validate(&text, "broken.json"), d);
         assert!(e.validate(SMALL, "x.json").is_empty());
+    }
+
+    /// Issue 29: a run is judged in one pass, before it starts, on the
+    /// scenario with the run's overrides applied (`plan_run`, as the native
+    /// runner): an override out of range is refused at start, located at
+    /// the field it replaces, and nothing is spawned (judged again in the
+    /// job, it used to come back only as the run's outcome).
+    #[test]
+    fn a_run_is_judged_once_before_it_starts_with_its_overrides() {
+        let e = engine();
+        let err = e
+            .start_run(SMALL, r#"{"threads":0}"#, |_| {
+                panic!("a run its overrides make invalid must not be spawned")
+            })
+            .unwrap_err();
+        let StartError::Invalid(d) = err else {
+            panic!("expected diagnostics, got {err:?}")
+        };
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!((d[0].path.as_str(), d[0].line), ("threads", 6), "{d:?}");
+        assert!(!e.poll().running);
+        // A file's value the override replaces is not judged (one pass over
+        // the scenario as it runs): the run starts and runs 2 threads.
+        let text = SMALL.replace("\"threads\": 2", "\"threads\": 0");
+        e.start_run(&text, r#"{"threads":2}"#, spawn_thread)
+            .unwrap();
+        let snap = wait_done(&e).snapshot.unwrap();
+        assert_eq!(snap.threads, 2);
+        let Some(Outcome::Report { report, .. }) = e.take_report() else {
+            panic!("expected a report")
+        };
+        assert!(report.runs[0].correct, "{:?}", report.runs[0].violation);
     }
 
     #[test]
