@@ -29,6 +29,11 @@ export type { NamedEvent } from './vocabulary.gen';
 export {
   AUX_BASE,
   F,
+  FLAG_COLORS,
+  FLAG_EVENT_STREAM,
+  FLAG_FILLS_QUEUE,
+  FLAG_STEAL,
+  FLAG_STEALS_COLOR,
   FOCUS,
   KIND,
   KIND_COUNT,
