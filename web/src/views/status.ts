@@ -26,7 +26,7 @@
  * registered by `registerFamily` in views/family.ts); this file tests no
  * family or scheduler name.
  */
-import { FLAG_EVENT_STREAM, KIND, NO_REQUEST, REASON, REASON_NAMES, sccName } from '../trace/codec';
+import { isEventStream, KIND, NO_REQUEST, REASON, REASON_NAMES, sccName } from '../trace/codec';
 import type { LaneState, ReplayState, SyncGroup } from '../trace/state';
 import type { Track } from '../replay/store';
 import { mechanismWord, profileOf, type Family, type SyncMechanism } from './profiles';
@@ -366,12 +366,7 @@ export function fmtInt(n: number): string {
  * spread among their descendants', so there it is the number of deliveries.
  */
 export function deliveryTotal(index: { requests: number; kindCounts: Uint32Array }): number {
-  return eventStream(index) ? index.kindCounts[KIND.Delivered] : index.requests;
-}
-
-/** The run is an event stream: it holds a kind the vocabulary flags `event-stream`. */
-function eventStream(index: { kindCounts: Uint32Array }): boolean {
-  return index.kindCounts.some((n, k) => n > 0 && FLAG_EVENT_STREAM[k] === true);
+  return isEventStream(index.kindCounts) ? index.kindCounts[KIND.Delivered] : index.requests;
 }
 
 /**
@@ -385,7 +380,7 @@ export function progressWords(
   delivered: number,
   completed: number,
 ): { delivered: string; of: string; completed: string; done: string } {
-  const events = eventStream(index);
+  const events = isEventStream(index.kindCounts);
   return {
     delivered: fmtInt(delivered),
     of: ` of ${fmtInt(deliveryTotal(index))} ${events ? 'root events' : 'requests'} delivered · `,
