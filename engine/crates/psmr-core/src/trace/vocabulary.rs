@@ -7,7 +7,8 @@
 //! `reason`), whether the event is *structural* (kept even when a long
 //! trace is cut) and what else the central replay asks of it, as *flags*
 //! (see [`FlagInfo`]): a family's own kinds carry the flags, so the web
-//! app's trace worker asks the flag and never names a family's kind. The enum, the packing ([`EventKind::words`],
+//! app's trace worker asks the flag and never names a family's kind. The
+//! enum, the packing ([`EventKind::words`],
 //! [`EventKind::from_words`]) and the JSON table ([`kinds`], which
 //! `psmr schema --trace` prints through [`super::vocabulary_json`]) all
 //! come from it; the web app's decoder and
@@ -161,7 +162,7 @@ pub struct KindInfo {
 /// - `steal(victim)`: the thread took work from thread `victim`; the event
 ///   is a jump target and a timeline mark.
 /// - `fills-queue(req, lane)`: request `req` joins the replayed queue of
-///   worker `lane` (and the kind does nothing else to the replay).
+///   worker `lane`.
 /// - `event-stream`: the run delivers root events only and handlers
 ///   register the rest, so progress counts deliveries, not request ids.
 /// - `colors(req, color)`: request `req` has color `color`.
@@ -477,6 +478,16 @@ pub fn exec_order(trace: &[TraceEvent]) -> Vec<u32> {
 mod tests {
     use super::*;
 
+    /// Every flag a kind may carry (besides `structural`) with its roles, in
+    /// the order [`FlagInfo`] explains them: the table may use no other.
+    const FLAGS: &[(&str, &[&str])] = &[
+        ("steal", &["victim"]),
+        ("fills-queue", &["req", "lane"]),
+        ("event-stream", &[]),
+        ("colors", &["req", "color"]),
+        ("steals-color", &["victim", "color"]),
+    ];
+
     #[test]
     fn every_kind_packs_and_unpacks_through_the_table() {
         for k in kinds() {
@@ -502,6 +513,14 @@ mod tests {
             assert_eq!(e.words(), w, "{}", k.name);
             assert_eq!(e.is_structural(), k.structural);
             for f in &k.flags {
+                let (_, roles) = FLAGS
+                    .iter()
+                    .find(|(n, _)| *n == f.name)
+                    .unwrap_or_else(|| panic!("{}: unknown flag {}", k.name, f.name));
+                let mut want: Vec<&str> = roles.to_vec();
+                want.sort_unstable();
+                let given: Vec<&str> = f.fields.keys().copied().collect();
+                assert_eq!(given, want, "{}: roles of flag {}", k.name, f.name);
                 for (role, field) in &f.fields {
                     assert!(
                         k.fields.iter().any(|x| x.name == *field),
