@@ -48,6 +48,28 @@ export function generate(vocab) {
   lines.push('/** Kinds kept through a cut trace, by code. */');
   lines.push(`export const STRUCTURAL: readonly boolean[] = [${byCode((k) => k.structural, false).join(', ')}];`);
   lines.push('');
+  // Flags: what the central replay asks of a kind (vocabulary.rs, FlagInfo),
+  // so the trace worker asks the flag instead of naming a family's kind.
+  // A flag without roles is a boolean per code; a flag with roles gives,
+  // per code, the word of the field playing each role (null: not flagged).
+  const flagNames = [...new Set(kinds.flatMap((k) => (k.flags ?? []).map((f) => f.name)))].sort();
+  for (const name of flagNames) {
+    const constName = `FLAG_${name.toUpperCase().replaceAll('-', '_')}`;
+    const of = (k) => (k.flags ?? []).find((f) => f.name === name);
+    const roles = [...new Set(kinds.flatMap((k) => Object.keys(of(k)?.fields ?? {})))].sort();
+    const flagged = kinds.filter(of).map((k) => pascal(k.name));
+    lines.push(`/** Kinds with the \`${name}\` flag, by code (now: ${flagged.join(', ')}). */`);
+    if (roles.length === 0) {
+      lines.push(`export const ${constName}: readonly boolean[] = [${byCode((k) => !!of(k), false).join(', ')}];`);
+    } else {
+      const word = (k, role) => WORD[k.fields.find((f) => f.name === of(k).fields[role]).slot];
+      const entry = (k) => (of(k) ? `{ ${roles.map((r) => `${r}: ${word(k, r)}`).join(', ')} }` : 'null');
+      // Words are the packed slots a field can sit in (codec.ts FieldWord).
+      const type = `{ readonly ${roles.map((r) => `${r}: 2 | 3 | 4 | 5`).join('; readonly ')} } | null`;
+      lines.push(`export const ${constName}: readonly (${type})[] = [${byCode(entry, 'null').join(', ')}];`);
+    }
+    lines.push('');
+  }
   lines.push('/**');
   lines.push(' * Where each field of each kind is packed: the word of the event (3, 4, 5 =');
   lines.push(' * a, b, c; 2 = the 8-bit x in bits 24-31). Read with `PackedTrace.get`.');

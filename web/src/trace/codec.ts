@@ -13,6 +13,7 @@
 
 import {
   F,
+  FLAG_EVENT_STREAM,
   KIND,
   KIND_COUNT,
   KNOWN,
@@ -29,6 +30,11 @@ export type { NamedEvent } from './vocabulary.gen';
 export {
   AUX_BASE,
   F,
+  FLAG_COLORS,
+  FLAG_EVENT_STREAM,
+  FLAG_FILLS_QUEUE,
+  FLAG_STEAL,
+  FLAG_STEALS_COLOR,
   FOCUS,
   KIND,
   KIND_COUNT,
@@ -46,6 +52,15 @@ export {
 
 /** Words per packed event. */
 export const WORDS = 6;
+
+/**
+ * The run is an event stream (it delivers root events and their handlers
+ * register the rest): its trace holds a kind the vocabulary flags
+ * `event-stream`. `kindCounts` is the trace index's count per kind code.
+ */
+export function isEventStream(kindCounts: Uint32Array): boolean {
+  return kindCounts.some((n, k) => n > 0 && FLAG_EVENT_STREAM[k] === true);
+}
 /** Bytes per packed event. */
 export const EVENT_BYTES = WORDS * 4;
 

@@ -5,7 +5,7 @@
  * 1M-event trace never blocks the page; everything here is typed arrays,
  * which the worker transfers to the page without copying.
  */
-import { AUX_BASE, F, KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
+import { AUX_BASE, F, FLAG_STEAL, KIND, KIND_COUNT, PackedTrace, SCHEDULER } from './codec';
 import { apply, emptyState, serialize } from './state';
 import { partitionPoint } from './search';
 
@@ -28,7 +28,7 @@ export interface TraceIndex {
    */
   tMaxNs: Float64Array;
   kindCounts: Uint32Array;
-  /** Event indices worth jumping to: steals (`Steal`, and `ColorSteal` of event-coloring runs). */
+  /** Event indices worth jumping to: steals (every kind the vocabulary flags `steal`). */
   steals: Int32Array;
   /** Index of every ExecEnd (the k-th completed request): compare runs by progress (replay/progress.ts). */
   execEnds: Int32Array;
@@ -97,19 +97,17 @@ export function buildIndex(trace: PackedTrace): TraceIndex {
     const t = trace.tNs(i);
     if (t > tMax) tMax = t;
     tMaxNs[i] = tMax;
-    if (k === KIND.Delivered) {
+    const steal = FLAG_STEAL[k];
+    if (steal) {
+      // Any kind flagged `steal` (a family's own steals too): a jump and a mark.
+      seeThread(trace.get(i, steal.victim));
+      steals.push(i);
+    } else if (k === KIND.Delivered) {
       requests = Math.max(requests, trace.get(i, F.Delivered.req) + 1);
       classes = Math.max(classes, trace.get(i, F.Delivered.class) + 1);
     } else if (k === KIND.Enqueued) {
       requests = Math.max(requests, trace.get(i, F.Enqueued.req) + 1);
       seeThread(trace.get(i, F.Enqueued.to));
-    } else if (k === KIND.Steal) {
-      seeThread(trace.get(i, F.Steal.victim));
-      steals.push(i);
-    } else if (k === KIND.ColorSteal) {
-      // Event-coloring runtimes steal whole colors: the same jumps and marks.
-      seeThread(trace.get(i, F.ColorSteal.victim));
-      steals.push(i);
     } else if (k === KIND.SyncRelease) {
       releases.push(i);
       classes = Math.max(classes, trace.get(i, F.SyncRelease.class) + 1);

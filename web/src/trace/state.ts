@@ -12,7 +12,7 @@
  * sync group list holds at most two groups per class (the open one and the
  * last released one), see `releaseSync`.
  */
-import { F, KIND, PackedTrace, REASON, SCHEDULER } from './codec';
+import { F, FLAG_COLORS, FLAG_FILLS_QUEUE, FLAG_STEALS_COLOR, KIND, PackedTrace, REASON, SCHEDULER } from './codec';
 
 /** One worker thread's lane. */
 export interface LaneState {
@@ -338,15 +338,6 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
     case KIND.Steal:
       if (lane) steal(s, lane, trace.get(i, F.Steal.victim), trace.get(i, F.Steal.count), trace.get(i, F.Steal.first));
       break;
-    case KIND.Registered: {
-      // Event-coloring runtimes: the event joins the queue of the core the trace names.
-      const to = s.lanes[trace.get(i, F.Registered.core)];
-      if (to) to.queue.push(trace.get(i, F.Registered.child));
-      break;
-    }
-    case KIND.ColorSteal:
-      if (lane) colorSteal(s, lane, trace, trace.get(i, F.ColorSteal.victim), trace.get(i, F.ColorSteal.color));
-      break;
     case KIND.StealDone:
       if (lane) {
         lane.stealVictim = -1;
@@ -385,8 +376,25 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
       break;
     }
     default:
+      applyFlagged(s, lane, trace, i, kind);
       break;
   }
+}
+
+/**
+ * A family's own kinds, by the flags the vocabulary gives them (no kind is
+ * named here): `fills-queue` puts its request into the named lane's queue
+ * (event-coloring runtimes register events into a core's queue);
+ * `steals-color` moves a whole color (see `colorSteal`).
+ */
+function applyFlagged(s: ReplayState, lane: LaneState | undefined, trace: PackedTrace, i: number, kind: number): void {
+  const fill = FLAG_FILLS_QUEUE[kind];
+  if (fill) {
+    const to = s.lanes[trace.get(i, fill.lane)];
+    if (to) to.queue.push(trace.get(i, fill.req));
+  }
+  const steal = FLAG_STEALS_COLOR[kind];
+  if (steal && lane) colorSteal(s, lane, trace, trace.get(i, steal.victim), trace.get(i, steal.color));
 }
 
 /**
@@ -409,7 +417,7 @@ function steal(s: ReplayState, stealer: LaneState, victim: number, count: number
   stealer.stolenAll = stealer.stolenAll.concat(taken);
 }
 
-/** Per trace: the color of each registered event (from `Registered`), or null without color steals. */
+/** Per trace: the color of each request (from kinds flagged `colors`), or null without color steals. */
 const COLORS = new WeakMap<PackedTrace, Map<number, number> | null>();
 
 /** The colors of the events of a trace with color steals (event-coloring runtimes), read once. */
@@ -418,14 +426,15 @@ function colorSteals(trace: PackedTrace): Map<number, number> | null {
   if (m !== undefined) return m;
   m = null;
   for (let i = 0; i < trace.length; i++) {
-    if (trace.kind(i) === KIND.ColorSteal) {
+    if (FLAG_STEALS_COLOR[trace.kind(i)]) {
       m = new Map();
       break;
     }
   }
   if (m) {
     for (let i = 0; i < trace.length; i++) {
-      if (trace.kind(i) === KIND.Registered) m.set(trace.get(i, F.Registered.child), trace.get(i, F.Registered.color));
+      const c = FLAG_COLORS[trace.kind(i)];
+      if (c) m.set(trace.get(i, c.req), trace.get(i, c.color));
     }
   }
   COLORS.set(trace, m);

@@ -59,6 +59,21 @@ export const KIND_KEBAB = ['delivered', 'enqueued', 'dequeued', 'exec-start', 'e
 /** Kinds kept through a cut trace, by code. */
 export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, false, true, false, true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, true, true, true, true, false, false, true, false, false, true, true, false];
 
+/** Kinds with the `colors` flag, by code (now: Registered). */
+export const FLAG_COLORS: readonly ({ readonly color: 2 | 3 | 4 | 5; readonly req: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { color: 5, req: 4 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `event-stream` flag, by code (now: Registered). */
+export const FLAG_EVENT_STREAM: readonly boolean[] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+
+/** Kinds with the `fills-queue` flag, by code (now: Registered). */
+export const FLAG_FILLS_QUEUE: readonly ({ readonly lane: 2 | 3 | 4 | 5; readonly req: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { lane: 2, req: 4 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `steal` flag, by code (now: Steal, ColorSteal). */
+export const FLAG_STEAL: readonly ({ readonly victim: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, { victim: 3 }, null, null, null, null, null, null, null, null, null, null, { victim: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `steals-color` flag, by code (now: ColorSteal). */
+export const FLAG_STEALS_COLOR: readonly ({ readonly color: 2 | 3 | 4 | 5; readonly victim: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { color: 4, victim: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
 /**
  * Where each field of each kind is packed: the word of the event (3, 4, 5 =
  * a, b, c; 2 = the 8-bit x in bits 24-31). Read with `PackedTrace.get`.

@@ -9,7 +9,20 @@ import { describe as suite, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen-vocabulary.mjs';
 import vocabulary from './vocabulary.json';
 import committed from './vocabulary.gen.ts?raw';
-import { F, KIND, KIND_CODES, KIND_COUNT, KIND_NAMES, describe, make, named } from './codec';
+import {
+  F,
+  FLAG_COLORS,
+  FLAG_FILLS_QUEUE,
+  FLAG_STEAL,
+  FLAG_STEALS_COLOR,
+  KIND,
+  KIND_CODES,
+  KIND_COUNT,
+  KIND_NAMES,
+  describe,
+  make,
+  named,
+} from './codec';
 // A family's own kinds get their sentences when the app registers the families (views/family.ts).
 import '../views/families';
 
@@ -45,6 +58,28 @@ suite('trace vocabulary', () => {
         describe(e, (c) => `C${c}`),
         name,
       ).not.toMatch(/ event \d+$/);
+    }
+  });
+
+  it("a flag's roles read the fields the engine names for them", () => {
+    const tables = {
+      steal: FLAG_STEAL,
+      'fills-queue': FLAG_FILLS_QUEUE,
+      colors: FLAG_COLORS,
+      'steals-color': FLAG_STEALS_COLOR,
+    };
+    for (const k of vocabulary.kinds) {
+      const name = KIND_NAMES[k.code];
+      if (name === undefined) continue;
+      const words: Record<string, number> = F[name];
+      for (const [flag, table] of Object.entries(tables)) {
+        const given = k.flags.find((f) => f.name === flag);
+        const roles: Record<string, number> | null = table[k.code];
+        expect(roles !== null, `${k.name} ${flag}`).toBe(given !== undefined);
+        if (!given || !roles) continue;
+        for (const [role, field] of Object.entries(given.fields))
+          expect(roles[role], `${k.name} ${flag} ${role}`).toBe(words[field]);
+      }
     }
   });
 });

@@ -26,7 +26,7 @@
  * registered by `registerFamily` in views/family.ts); this file tests no
  * family or scheduler name.
  */
-import { KIND, NO_REQUEST, REASON, REASON_NAMES, sccName } from '../trace/codec';
+import { isEventStream, KIND, NO_REQUEST, REASON, REASON_NAMES, sccName } from '../trace/codec';
 import type { LaneState, ReplayState, SyncGroup } from '../trace/state';
 import type { Track } from '../replay/store';
 import { mechanismWord, profileOf, type Family, type SyncMechanism } from './profiles';
@@ -366,7 +366,7 @@ export function fmtInt(n: number): string {
  * spread among their descendants', so there it is the number of deliveries.
  */
 export function deliveryTotal(index: { requests: number; kindCounts: Uint32Array }): number {
-  return index.kindCounts[KIND.Registered] > 0 ? index.kindCounts[KIND.Delivered] : index.requests;
+  return isEventStream(index.kindCounts) ? index.kindCounts[KIND.Delivered] : index.requests;
 }
 
 /**
@@ -380,7 +380,7 @@ export function progressWords(
   delivered: number,
   completed: number,
 ): { delivered: string; of: string; completed: string; done: string } {
-  const events = index.kindCounts[KIND.Registered] > 0;
+  const events = isEventStream(index.kindCounts);
   return {
     delivered: fmtInt(delivered),
     of: ` of ${fmtInt(deliveryTotal(index))} ${events ? 'root events' : 'requests'} delivered · `,

@@ -7,7 +7,7 @@ import { deliveryTotal, schedulerStatus, statusContext } from '../status';
 import { useSize } from '../useSize';
 import { replayStore, useReplay } from '../../replay/store';
 import { drawLanes, heightFor, layoutFor, type Drawn } from './draw';
-import { F, KIND, type PackedTrace } from '../../trace/codec';
+import { FLAG_COLORS, isEventStream, type PackedTrace } from '../../trace/codec';
 
 /** Playing by run time: thousands of events a second, drawn without transitions. */
 function racing(): boolean {
@@ -29,9 +29,12 @@ function transitionMs(moved: number): number {
   return r.playing ? Math.min(600, r.stepMs * 0.5) : 450;
 }
 
-/** An event-driven run (the coloring family): its requests are events, each registered with a color. */
+/**
+ * An event-driven run (the coloring family): its requests are events, each
+ * registered with a color. Told by a kind the vocabulary flags `event-stream`.
+ */
 export function isEventRun(track: Track): boolean {
-  return track.model.index.kindCounts[KIND.Registered] > 0;
+  return isEventStream(track.model.index.kindCounts);
 }
 
 const eventColorTables = new WeakMap<PackedTrace, Int32Array>();
@@ -44,12 +47,17 @@ const eventColorTables = new WeakMap<PackedTrace, Int32Array>();
 export function eventColors(trace: PackedTrace): Int32Array {
   let table = eventColorTables.get(trace);
   if (table) return table;
+  // Kinds the vocabulary flags `colors` name an event and its color.
   let n = 0;
-  for (let i = 0; i < trace.length; i++)
-    if (trace.kind(i) === KIND.Registered) n = Math.max(n, trace.get(i, F.Registered.child) + 1);
+  for (let i = 0; i < trace.length; i++) {
+    const c = FLAG_COLORS[trace.kind(i)];
+    if (c) n = Math.max(n, trace.get(i, c.req) + 1);
+  }
   table = new Int32Array(n).fill(-1);
-  for (let i = 0; i < trace.length; i++)
-    if (trace.kind(i) === KIND.Registered) table[trace.get(i, F.Registered.child)] = trace.get(i, F.Registered.color);
+  for (let i = 0; i < trace.length; i++) {
+    const c = FLAG_COLORS[trace.kind(i)];
+    if (c) table[trace.get(i, c.req)] = trace.get(i, c.color);
+  }
   eventColorTables.set(trace, table);
   return table;
 }

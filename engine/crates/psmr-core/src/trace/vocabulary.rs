@@ -4,8 +4,11 @@
 //! kind: its code, its fields, where each field sits in the packed 24-byte
 //! form (`x` = the 8-bit extra, `a`, `b`, `c` = 32-bit words), what the
 //! field means (`req`, `thread`, `class`, `count`, `small`, `flag`,
-//! `reason`) and whether the event is *structural* (kept even when a long
-//! trace is cut). The enum, the packing ([`EventKind::words`],
+//! `reason`), whether the event is *structural* (kept even when a long
+//! trace is cut) and what else the central replay asks of it, as *flags*
+//! (see [`FlagInfo`]): a family's own kinds carry the flags, so the web
+//! app's trace worker asks the flag and never names a family's kind. The
+//! enum, the packing ([`EventKind::words`],
 //! [`EventKind::from_words`]) and the JSON table ([`kinds`], which
 //! `psmr schema --trace` prints through [`super::vocabulary_json`]) all
 //! come from it; the web app's decoder and
@@ -147,7 +150,34 @@ pub struct KindInfo {
     pub name: String,
     pub doc: String,
     pub structural: bool,
+    /// What the central replay asks of the kind besides `structural`.
+    pub flags: Vec<FlagInfo>,
     pub fields: Vec<FieldInfo>,
+}
+
+/// One flag of an event kind: a question the web app's central replay (the
+/// trace worker, where no family module is registered) asks of every kind.
+/// `fields` maps each role the flag needs to the kind's field that plays it.
+///
+/// - `steal(victim)`: the thread took work from thread `victim`; the event
+///   is a jump target and a timeline mark.
+/// - `fills-queue(req, lane)`: request `req` joins the replayed queue of
+///   worker `lane`.
+/// - `event-stream`: the run delivers root events only and handlers
+///   register the rest, so progress counts deliveries, not request ids.
+/// - `colors(req, color)`: request `req` has color `color`.
+/// - `steals-color(victim, color)`: the thread moved every queued request
+///   of `color` (as `colors` named them) from `victim`'s queue to its own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FlagInfo {
+    pub name: String,
+    /// Role -> field name (each a field of the kind; a unit test checks).
+    pub fields: std::collections::BTreeMap<&'static str, &'static str>,
+}
+
+/// Whether a kind's flag list holds `structural`.
+fn has_structural(flags: &[&str]) -> bool {
+    flags.contains(&"structural")
 }
 
 macro_rules! field_ty {
@@ -189,15 +219,6 @@ macro_rules! slot_index {
     };
 }
 
-macro_rules! is_structural {
-    () => {
-        false
-    };
-    (structural) => {
-        true
-    };
-}
-
 /// Joins doc-comment lines into one paragraph.
 fn doc(lines: &[&str]) -> String {
     lines
@@ -225,10 +246,15 @@ fn kebab(name: &str) -> String {
     out
 }
 
+/// `snake_case` to `kebab-case` (flag names).
+fn kebab_snake(name: &str) -> String {
+    name.replace('_', "-")
+}
+
 macro_rules! vocabulary {
     ($(
         $(#[doc = $doc:literal])*
-        $code:literal $name:ident $([$flag:ident])? {
+        $code:literal $name:ident $([$( $flag:ident $(( $($role:ident = $rf:ident),* ))? ),*])? {
             $( $(#[doc = $fdoc:literal])* $field:ident : $fty:ident @ $slot:ident ),* $(,)?
         }
     )*) => {
@@ -267,7 +293,9 @@ macro_rules! vocabulary {
             }
             /// Kept even when a long trace is cut (map switches, SCCs, steals).
             pub fn is_structural(&self) -> bool {
-                match self { $( EventKind::$name { .. } => is_structural!($($flag)?), )* }
+                match self {
+                    $( EventKind::$name { .. } => has_structural(&[$($(stringify!($flag)),*)?]), )*
+                }
             }
         }
 
@@ -277,7 +305,11 @@ macro_rules! vocabulary {
                 code: $code,
                 name: kebab(stringify!($name)),
                 doc: doc(&[$($doc),*]),
-                structural: is_structural!($($flag)?),
+                structural: has_structural(&[$($(stringify!($flag)),*)?]),
+                flags: vec![ $($( FlagInfo {
+                    name: kebab_snake(stringify!($flag)),
+                    fields: [ $($( (stringify!($role), stringify!($rf)) ),*)? ].into_iter().collect(),
+                } ),*)? ].into_iter().filter(|f: &FlagInfo| f.name != "structural").collect(),
                 fields: vec![ $( FieldInfo {
                     name: stringify!($field),
                     slot: stringify!($slot),
@@ -318,7 +350,7 @@ vocabulary! {
     8 SyncRelease { class: class @ a, req: req @ b, executor: thread @ c, cycle: small @ x }
     /// The thread (the stealer) took `count` requests from `victim`'s ready
     /// queue, the first being `first`.
-    9 Steal [structural] { victim: thread @ a, count: count @ b, first: req @ c }
+    9 Steal [structural, steal(victim = victim)] { victim: thread @ a, count: count @ b, first: req @ c }
     /// The stealer finished what it stole from `victim` and cleared its
     /// marker there.
     10 StealDone { victim: thread @ a }
@@ -342,9 +374,9 @@ vocabulary! {
     /// Event `child`, of color `color`, was registered by `parent`
     /// (no-request: a delivered root) into core `core`'s queue (0 for
     /// runtimes with one queue).
-    19 Registered { child: req @ b, parent: req @ a, color: count @ c, core: small @ x }
+    19 Registered [fills_queue(req = child, lane = core), event_stream, colors(req = child, color = color)] { child: req @ b, parent: req @ a, color: count @ c, core: small @ x }
     /// The thread stole the whole color `color` (`count` events) from `victim`.
-    20 ColorSteal [structural] { victim: thread @ a, color: count @ b, count: count @ c }
+    20 ColorSteal [structural, steal(victim = victim), steals_color(victim = victim, color = color)] { victim: thread @ a, color: count @ b, count: count @ c }
     /// A partition of the workload graph was computed: its edge cut and the
     /// time it took, in microseconds.
     21 Partitioned [structural] { epoch: count @ a, cut: count @ b, time_us: count @ c }
@@ -446,6 +478,16 @@ pub fn exec_order(trace: &[TraceEvent]) -> Vec<u32> {
 mod tests {
     use super::*;
 
+    /// Every flag a kind may carry (besides `structural`) with its roles, in
+    /// the order [`FlagInfo`] explains them: the table may use no other.
+    const FLAGS: &[(&str, &[&str])] = &[
+        ("steal", &["victim"]),
+        ("fills-queue", &["req", "lane"]),
+        ("event-stream", &[]),
+        ("colors", &["req", "color"]),
+        ("steals-color", &["victim", "color"]),
+    ];
+
     #[test]
     fn every_kind_packs_and_unpacks_through_the_table() {
         for k in kinds() {
@@ -470,6 +512,24 @@ mod tests {
             assert_eq!(e.code(), k.code);
             assert_eq!(e.words(), w, "{}", k.name);
             assert_eq!(e.is_structural(), k.structural);
+            for f in &k.flags {
+                let (_, roles) = FLAGS
+                    .iter()
+                    .find(|(n, _)| *n == f.name)
+                    .unwrap_or_else(|| panic!("{}: unknown flag {}", k.name, f.name));
+                let mut want: Vec<&str> = roles.to_vec();
+                want.sort_unstable();
+                let given: Vec<&str> = f.fields.keys().copied().collect();
+                assert_eq!(given, want, "{}: roles of flag {}", k.name, f.name);
+                for (role, field) in &f.fields {
+                    assert!(
+                        k.fields.iter().any(|x| x.name == *field),
+                        "{}: flag {} gives role {role} to {field}, not a field",
+                        k.name,
+                        f.name
+                    );
+                }
+            }
             let json = serde_json::to_value(e).unwrap();
             assert_eq!(json["k"], k.name, "serde and table agree on the name");
         }
