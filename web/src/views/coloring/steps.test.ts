@@ -9,6 +9,7 @@ import { loadTraceHere } from '../../trace/load';
 import { findBookmark } from '../bookmarks';
 import { shardedClasses } from '../../engine/classes';
 import { caption } from '../narrate';
+import { statusContext, threadStatus } from '../status';
 import '../builtin';
 
 const ev = (k: KindName, f: Record<string, number>, t: number, th: number) => make(k, f, t, th);
@@ -81,6 +82,17 @@ describe('coloring captions', () => {
     expect(caption(track('libasync'), 19, track('libasync').model.stateAt(19))!.text).toContain(
       "walking T0's FIFO from its head until the color's last queued event",
     );
+  });
+});
+
+describe('one name per thing', () => {
+  it('the thread status says event e1 where the caption says e1, never r1', () => {
+    const t = track('mely');
+    const at = t.model.stateAt(14);
+    expect(caption(t, 14, at)!.text).toContain('e1');
+    const st = threadStatus(at, 0, statusContext(t));
+    expect(st.text).toBe('executing e1');
+    expect(st.short).toBe('exec e1');
   });
 });
 

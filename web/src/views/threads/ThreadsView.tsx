@@ -3,7 +3,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
-import { deliveryTotal, schedulerStatus, statusContext } from '../status';
+import { deliveryTotal, itemLetter, schedulerStatus, statusContext } from '../status';
 import { useSize } from '../useSize';
 import { replayStore, useReplay } from '../../replay/store';
 import { drawLanes, heightFor, layoutFor, type Drawn } from './draw';
@@ -128,6 +128,7 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
       reqClass: isEventRun(track) ? eventColors(track.model.trace) : track.model.index.reqClass,
       classNames: track.classNames,
       schedulerText: schedulerStatus(state, statusContext(track), deliveryTotal(track.model.index)),
+      item: itemLetter(statusContext(track)),
     };
     const pos = positions[i];
     const moved = pos - lastPos.current;

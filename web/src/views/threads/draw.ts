@@ -70,6 +70,8 @@ export interface DrawInput {
   classNames: readonly string[];
   /** The scheduler thread's line (views/status.ts `schedulerStatus`). */
   schedulerText: string;
+  /** The letter before an id on a held chip, in the family's words (views/status.ts `itemLetter`); default "r". */
+  item?: string;
 }
 
 /** Where a chip was drawn: to animate it from there to where the next state puts it. */
@@ -202,7 +204,7 @@ export function drawLanes(
   if (anim) moveAndFade(ctx, chips, held, anim, l, chipH, p);
   const drawn = record(chips, held);
   drawChips(ctx, chips, chipH, l, p);
-  drawHeld(ctx, held, chipH, l, p);
+  drawHeld(ctx, held, chipH, l, p, d.item);
 
   // Dispatch arrows: while the scheduler handles a request, an arrow goes
   // to every queue holding it, so a sequential class's request is seen
@@ -288,7 +290,14 @@ function moveAndFade(
 const HOLDING = new Set(['sync', 'spinning', 'marker', 'stealing', 'dependency']);
 
 /** Held requests: class color at half strength, a dashed outline in the status color, the id. */
-function drawHeld(ctx: CanvasRenderingContext2D, held: Chip[], chipH: number, l: LaneLayout, p: Palette): void {
+function drawHeld(
+  ctx: CanvasRenderingContext2D,
+  held: Chip[],
+  chipH: number,
+  l: LaneLayout,
+  p: Palette,
+  item = 'r',
+): void {
   if (held.length === 0) return;
   ctx.save();
   ctx.setLineDash([4, 3]);
@@ -302,7 +311,7 @@ function drawHeld(ctx: CanvasRenderingContext2D, held: Chip[], chipH: number, l:
     ctx.strokeRect(c.x, c.y, c.w, chipH);
     ctx.fillStyle = p.fg;
     ctx.font = `${Math.round(l.font * 0.8)}px system-ui, sans-serif`;
-    ctx.fillText(`r${c.req}`, c.x + 4, c.y + chipH / 2, c.w - 8);
+    ctx.fillText(`${item}${c.req}`, c.x + 4, c.y + chipH / 2, c.w - 8);
   }
   ctx.restore();
 }
