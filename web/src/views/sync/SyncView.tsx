@@ -83,7 +83,8 @@ export function stealArc(x0: number, x1: number, y: number): { d: string; labelY
 export function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: ThreadStatus[]; pal: Palette }) {
   const n = s.lanes.length;
   const w = Math.max(320, n * 64);
-  const x = (t: number) => 32 + t * ((w - 64) / Math.max(1, n - 1));
+  // Side margins wide enough for a node's flag label ("flag down") centered under the outer nodes.
+  const x = (t: number) => 48 + t * ((w - 96) / Math.max(1, n - 1));
   const y = 70;
   const steals = s.lanes.map((l, t) => ({ t, l })).filter(({ l }) => l.stealVictim >= 0);
   return (

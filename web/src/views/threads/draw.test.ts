@@ -4,11 +4,13 @@ import { palette } from '../display';
 import { drawLanes, layoutFor } from './draw';
 
 /** A 2D context that keeps every text drawn and ignores the rest. */
-function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[] } {
+function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[]; curves: number[][] } {
   const texts: string[] = [];
+  const curves: number[][] = [];
   const ctx = new Proxy({} as Record<string | symbol, unknown>, {
     get(target, key) {
       if (key === 'fillText') return (t: string) => texts.push(t);
+      if (key === 'bezierCurveTo') return (...a: number[]) => curves.push(a);
       if (key === 'measureText') return (t: string) => ({ width: t.length * 7 });
       if (key in target) return target[key];
       return () => undefined;
@@ -18,7 +20,7 @@ function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[] } 
       return true;
     },
   });
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, curves };
 }
 
 describe('a lane counts every request it cannot draw', () => {
@@ -41,5 +43,28 @@ describe('a lane counts every request it cannot draw', () => {
     const drawn = 8 - more[0];
     expect(drawn).toBeGreaterThan(0);
     expect(drawn).toBeLessThan(8);
+  });
+});
+
+describe('steal arrows', () => {
+  it('two opposite steals (T0 from T1, T1 from T0) are two arcs, not one drawn twice', () => {
+    const state = emptyState(2);
+    state.lanes[0].stealVictim = 1;
+    state.lanes[1].stealVictim = 0;
+    const l = layoutFor(1200, 16, 2);
+    const { ctx, curves } = recordingContext();
+    drawLanes(ctx, l, palette(false), {
+      state,
+      statuses: [],
+      event: null,
+      reqClass: new Int32Array(4),
+      classNames: ['R1'],
+      schedulerText: '',
+    });
+    expect(curves).toHaveLength(2);
+    // The end points (where the arrowheads are) differ, and so do the curves' bulges.
+    const ends = curves.map((c) => `${c[4]},${c[5]}`);
+    expect(new Set(ends).size).toBe(2);
+    expect(curves[0][0]).not.toBe(curves[1][0]);
   });
 });
