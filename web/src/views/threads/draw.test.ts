@@ -23,26 +23,32 @@ function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[]; c
   return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, curves };
 }
 
+/** The lanes of `state` drawn `width` px wide in 16 px type (requests below 64, one class): what the context recorded. */
+function drawn(state: ReturnType<typeof emptyState>, width: number): ReturnType<typeof recordingContext> {
+  const rec = recordingContext();
+  const input = {
+    state,
+    statuses: [],
+    event: null,
+    reqClass: new Int32Array(64),
+    classNames: ['R1'],
+    schedulerText: '',
+  };
+  drawLanes(rec.ctx, layoutFor(width, 16, state.lanes.length), palette(false), input);
+  return rec;
+}
+
 describe('a lane counts every request it cannot draw', () => {
   it('stolen requests past the lane are in its "+N", as queued ones are', () => {
     const state = emptyState(2);
     // Eight stolen, none queued: the stealer's lane of a 420 px view holds fewer.
     state.lanes[1].stolen = [49, 50, 51, 52, 53, 54, 55, 56];
-    const l = layoutFor(420, 16, 2);
-    const { ctx, texts } = recordingContext();
-    drawLanes(ctx, l, palette(false), {
-      state,
-      statuses: [],
-      event: null,
-      reqClass: new Int32Array(64),
-      classNames: ['R1'],
-      schedulerText: '',
-    });
+    const { texts } = drawn(state, 420);
     const more = texts.filter((t) => /^\+\d+$/.test(t)).map((t) => Number(t.slice(1)));
     expect(more).toHaveLength(1);
-    const drawn = 8 - more[0];
-    expect(drawn).toBeGreaterThan(0);
-    expect(drawn).toBeLessThan(8);
+    const shown = 8 - more[0];
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(8);
   });
 });
 
@@ -51,16 +57,7 @@ describe('steal arrows', () => {
     const state = emptyState(2);
     state.lanes[0].stealVictim = 1;
     state.lanes[1].stealVictim = 0;
-    const l = layoutFor(1200, 16, 2);
-    const { ctx, curves } = recordingContext();
-    drawLanes(ctx, l, palette(false), {
-      state,
-      statuses: [],
-      event: null,
-      reqClass: new Int32Array(4),
-      classNames: ['R1'],
-      schedulerText: '',
-    });
+    const { curves } = drawn(state, 1200);
     expect(curves).toHaveLength(2);
     // The end points (where the arrowheads are) differ, and so do the curves' bulges.
     const ends = curves.map((c) => `${c[4]},${c[5]}`);
