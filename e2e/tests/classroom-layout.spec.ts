@@ -452,6 +452,24 @@ for (const l of LESSONS) {
         })
         .toEqual([]);
       await shot(page, info, `classroom/${l.id}-compare-present-1280`, false);
+      // The threads view side by side: each run's class (or color) legend whole, not cut under the lanes.
+      await page.locator(".view-tab", { hasText: "Threads & queues" }).click();
+      const legends = page.locator(
+        "[data-testid=class-legend], [data-testid=color-legend]",
+      );
+      await expect(legends.first()).toBeVisible();
+      await expect
+        .poll(() => notFullyVisible(legends), {
+          message: `${l.id}: side by side, threads view legends cut`,
+          timeout: 5000,
+        })
+        .toBe(0);
+      await shot(
+        page,
+        info,
+        `classroom/${l.id}-compare-threads-present-1280`,
+        false,
+      );
     }
 
     await page.getByTestId("high-contrast").check();

@@ -103,6 +103,8 @@ export interface FamilyStatus {
   executing?: (ctx: StatusContext, lane: LaneState, req: number) => string;
   /** A worker at a barrier the family names its own way (text and short form); default the class's barrier. */
   barrier?: (req: number) => { text: string; short: string };
+  /** The letter before an id, in the family's word for what it schedules (coloring: "e", event); default "r" (request). */
+  item?: string;
   /** Data the phrases read, built once per trace (ePaxos family: the SCC index). */
   context?: (track: Track) => Pick<StatusContext, 'scc'>;
 }
@@ -131,10 +133,20 @@ export function statusContext(track: Track): StatusContext {
   };
 }
 
+/** How the family names request `req`: "r12", or "e12" where the family schedules events (one name per thing). */
+export function reqName(ctx: StatusContext, req: number): string {
+  return `${itemLetter(ctx)}${req}`;
+}
+
+/** The letter before an id in the family's words: "r" (request), or "e" (event) for the coloring family. */
+export function itemLetter(ctx: StatusContext): string {
+  return phrases(ctx).item ?? 'r';
+}
+
 /** "instance 41" of command `req` (ePaxos family), or "r12" when unknown. */
 export function instanceName(ctx: StatusContext, req: number): string {
   const inst = ctx.scc?.instanceOf.get(req);
-  return inst === undefined ? `r${req}` : `instance ${inst}`;
+  return inst === undefined ? reqName(ctx, req) : `instance ${inst}`;
 }
 
 /** The SCC of command `req`'s instance, or -1. */
@@ -198,7 +210,7 @@ function executing(s: ReplayState, t: number, lane: LaneState, ctx: StatusContex
     : stolen
       ? ` (stolen from T${lane.stealVictim})`
       : (phrases(ctx).executing?.(ctx, lane, r) ?? '');
-  return make(t, lane, 'executing', r, cls, `executing r${r}${why}`, `exec r${r}`, 'exec');
+  return make(t, lane, 'executing', r, cls, `executing ${reqName(ctx, r)}${why}`, `exec ${reqName(ctx, r)}`, 'exec');
 }
 
 function syncWait(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext, reason: number): ThreadStatus {
@@ -211,17 +223,26 @@ function syncWait(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext
   if (reason === REASON.Barrier) {
     const after = g && groupDone(g);
     const text = after
-      ? `waiting at ${name}'s barrier: r${r} is done, the threads leave together`
-      : `waiting at ${name}'s barrier for r${r}`;
-    return make(t, lane, 'sync', r, cls, text, `barrier r${r}`, 'wait');
+      ? `waiting at ${name}'s barrier: ${reqName(ctx, r)} is done, the threads leave together`
+      : `waiting at ${name}'s barrier for ${reqName(ctx, r)}`;
+    return make(t, lane, 'sync', r, cls, text, `barrier ${reqName(ctx, r)}`, 'wait');
   }
   // Cycle: a waiter spins, or (stealing variants) steals meanwhile.
   if (lane.stealVictim >= 0) {
-    const text = `${stealText(lane)} while waiting in ${name}'s cycle for r${r}`;
+    const text = `${stealText(lane)} while waiting in ${name}'s cycle for ${reqName(ctx, r)}`;
     return make(t, lane, 'stealing', r, cls, text, `steal from T${lane.stealVictim}`, 'steal');
   }
   const cycle = g ? ` ${g.cycle}` : '';
-  return make(t, lane, 'spinning', r, cls, `spinning in ${name}'s cycle${cycle} for r${r}`, `spin r${r}`, 'spin');
+  return make(
+    t,
+    lane,
+    'spinning',
+    r,
+    cls,
+    `spinning in ${name}'s cycle${cycle} for ${reqName(ctx, r)}`,
+    `spin ${reqName(ctx, r)}`,
+    'spin',
+  );
 }
 
 function waiting(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext): ThreadStatus {
@@ -229,11 +250,11 @@ function waiting(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
   const r = lane.waitReq === NO_REQUEST ? -1 : lane.waitReq;
   if (reason === REASON.Barrier || reason === REASON.Cycle) return syncWait(s, t, lane, ctx, reason);
   if (reason === REASON.Marker) {
-    const text = `waiting for its stealers to finish (marker) before r${r}`;
-    return make(t, lane, 'marker', r, classOf(ctx, r), text, `marker r${r}`, 'wait');
+    const text = `waiting for its stealers to finish (marker) before ${reqName(ctx, r)}`;
+    return make(t, lane, 'marker', r, classOf(ctx, r), text, `marker ${reqName(ctx, r)}`, 'wait');
   }
   if (reason === REASON.Lock) {
-    const text = `waiting for the graph lock${r >= 0 ? ` to insert r${r}` : ''}`;
+    const text = `waiting for the graph lock${r >= 0 ? ` to insert ${reqName(ctx, r)}` : ''}`;
     return make(t, lane, 'lock', r, classOf(ctx, r), text, 'graph lock', 'wait');
   }
   if (reason === REASON.Scc) {
@@ -255,18 +276,27 @@ function waiting(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
     }
     if (lane.queue.length > 0) {
       const next = lane.queue[0];
-      return make(t, lane, 'waking', next, classOf(ctx, next), `waking up: r${next} is in its queue`, 'waking', 'dim');
+      return make(
+        t,
+        lane,
+        'waking',
+        next,
+        classOf(ctx, next),
+        `waking up: ${reqName(ctx, next)} is in its queue`,
+        'waking',
+        'dim',
+      );
     }
     if (lane.scc >= 0) return inScc(t, lane);
     const ready = readyFor(s, t);
     if (ready >= 0) {
-      const text = `waking up: r${ready} is ready in the graph`;
+      const text = `waking up: ${reqName(ctx, ready)} is ready in the graph`;
       return make(t, lane, 'waking', ready, classOf(ctx, ready), text, 'waking', 'dim');
     }
     return make(t, lane, 'idle', -1, -1, idleText(ctx), 'idle', 'idle');
   }
   const why = REASON_NAMES[reason] ?? `reason ${reason}`;
-  const on = r >= 0 ? ` for r${r}` : '';
+  const on = r >= 0 ? ` for ${reqName(ctx, r)}` : '';
   return make(t, lane, 'blocked', r, classOf(ctx, r), `waiting (${why})${on}`, why, 'wait');
 }
 
@@ -279,24 +309,33 @@ function between(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext)
   if (held >= 0 && g && !groupDone(g)) {
     const cls = classOf(ctx, held);
     const word = mechanismWord(ctx.mechanism);
-    const text = `at ${className(ctx, cls)}'s ${word} for r${held} (arrived)`;
-    return make(t, lane, 'sync', held, cls, text, `${word.split(' ')[0]} r${held}`, 'wait');
+    const text = `at ${className(ctx, cls)}'s ${word} for ${reqName(ctx, held)} (arrived)`;
+    return make(t, lane, 'sync', held, cls, text, `${word.split(' ')[0]} ${reqName(ctx, held)}`, 'wait');
   }
   if (held >= 0 && !g) {
     const cls = classOf(ctx, held);
     const from = phrases(ctx).takenFrom ?? 'its queue';
-    return make(t, lane, 'next', held, cls, `took r${held} from ${from}`, `took r${held}`, 'dim');
+    return make(
+      t,
+      lane,
+      'next',
+      held,
+      cls,
+      `took ${reqName(ctx, held)} from ${from}`,
+      `took ${reqName(ctx, held)}`,
+      'dim',
+    );
   }
   if (lane.scc >= 0) return inScc(t, lane);
   if (lane.queue.length > 0) {
     const next = lane.queue[0];
-    const text = `next: r${next} from its queue`;
-    return make(t, lane, 'next', next, classOf(ctx, next), text, `next r${next}`, 'dim');
+    const text = `next: ${reqName(ctx, next)} from its queue`;
+    return make(t, lane, 'next', next, classOf(ctx, next), text, `next ${reqName(ctx, next)}`, 'dim');
   }
   const ready = readyFor(s, t);
   if (ready >= 0) {
-    const text = `next: a ready request of the graph (r${ready} is ready)`;
-    return make(t, lane, 'next', ready, classOf(ctx, ready), text, `next r${ready}`, 'dim');
+    const text = `next: a ready request of the graph (${reqName(ctx, ready)} is ready)`;
+    return make(t, lane, 'next', ready, classOf(ctx, ready), text, `next ${reqName(ctx, ready)}`, 'dim');
   }
   return make(t, lane, 'idle', -1, -1, idleText(ctx), 'idle', 'idle');
 }
@@ -424,10 +463,10 @@ export function schedulerStatus(s: ReplayState, ctx: StatusContext, requests: nu
   else if (sc.waitReason === REASON.FullGraph) text += ` · ${graphWait(s).words}`;
   else if (sc.waitReason === REASON.Lock) text += ' · waiting for the graph lock to insert';
   else if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
-  else if (sc.lastReq >= 0) text += ` · last r${sc.lastReq} (${className(ctx, sc.lastClass)})`;
+  else if (sc.lastReq >= 0) text += ` · last ${reqName(ctx, sc.lastReq)} (${className(ctx, sc.lastClass)})`;
   if (sc.executed > 0 || sc.exec >= 0) {
     text += ` · executes requests itself: ${sc.executed} done`;
-    if (sc.exec >= 0) text += `, now r${sc.exec}`;
+    if (sc.exec >= 0) text += `, now ${reqName(ctx, sc.exec)}`;
   }
   return text;
 }
@@ -509,10 +548,10 @@ export function groupCard(
     phase === 'gathering'
       ? `${g.arrived.length} of ${need} arrived`
       : phase === 'executing'
-        ? `all ${need} arrived: T${executor} executes r${g.req}`
+        ? `all ${need} arrived: T${executor} executes ${reqName(ctx, g.req)}`
         : phase === 'executed'
-          ? `T${executor} executed r${g.req}; releasing the others`
-          : `released: T${executor} executed r${g.req}`;
+          ? `T${executor} executed ${reqName(ctx, g.req)}; releasing the others`
+          : `released: T${executor} executed ${reqName(ctx, g.req)}`;
   const roles = members.map((t) => {
     const status: ThreadStatus = statuses[t] ?? unseen(t);
     return { thread: t, status, role: memberRole(g, status, phase) };

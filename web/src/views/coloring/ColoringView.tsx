@@ -26,6 +26,7 @@ import {
   refusalText,
   stateAt,
   timeline,
+  measuredUs,
   us,
   type ColorTimeline,
   type CoreNow,
@@ -279,7 +280,7 @@ function StealArrow({ s, cores, pal, fresh }: { s: Steal; cores: number; pal: Pa
   const mid = (x1 + x2) / 2;
   const cost =
     s.steal_ns !== undefined
-      ? `; the steal took ${us(s.steal_ns)}${s.left_ns !== undefined ? ` and moved ${us(s.left_ns)} of annotated work` : ''}`
+      ? `; the steal took ${measuredUs(s.steal_ns)}${s.left_ns !== undefined ? ` and moved ${us(s.left_ns)} of annotated work` : ''}`
       : '';
   const costly = s.steal_ns !== undefined && s.left_ns !== undefined && s.steal_ns > s.left_ns;
   const dots = Math.min(s.count, 12);

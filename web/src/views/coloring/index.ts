@@ -24,6 +24,8 @@ export const coloring: FamilyModule = {
       component: ColoringView,
     },
   ],
+  // One name per thing: its threads view, lanes and captions all say event (e12), never request (r12).
+  status: { item: 'e' },
   captions: [coloringCaption],
   sentences: coloringSentences,
   pseudocode: [libasync, mely],

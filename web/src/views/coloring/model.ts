@@ -221,6 +221,15 @@ export function us(ns: number): string {
   return u < 10 ? `${u.toFixed(1).replace(/\.0$/, '')} µs` : `${Math.round(u)} µs`;
 }
 
+/**
+ * A measured duration (a steal's cost) for people. A zero reading is a
+ * duration the trace's clock did not resolve, not a free steal: it reads
+ * "under 1 µs", never "0 ns".
+ */
+export function measuredUs(ns: number): string {
+  return Math.round(ns) <= 0 ? 'under 1 µs' : us(ns);
+}
+
 /** Why a steal was refused, in words; the time-left refusal compares the two times. */
 export function refusalText(r: Pick<Refusal, 'heuristic' | 'left_ns' | 'cost_ns'>): string {
   if (r.heuristic === H.TimeLeft) {

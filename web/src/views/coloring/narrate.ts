@@ -9,7 +9,7 @@
 import { NO_REQUEST, REASON, SMALL } from '../../trace/codec';
 import type { EventOf } from '../../trace/dispatch';
 import { eventsOf, narratorOf, type Narrator, type StepContext } from '../narrate';
-import { refusalText, us } from './model';
+import { measuredUs, refusalText, us } from './model';
 
 /** Mely's queues and steals differ from Libasync-smp's. */
 const isMely = (c: StepContext) => c.track.scheduler === 'mely';
@@ -58,7 +58,7 @@ function colorSteal(c: StepContext, e: EventOf<'ColorSteal'>, mely: boolean): st
     : `walking T${e.victim}'s FIFO from its head until the color's last queued event`;
   const price =
     cost !== undefined
-      ? `; the steal took ${us(cost.steal_ns)} for ${us(cost.left_ns)} of annotated work${cost.steal_ns > cost.left_ns ? ', more than it gains' : ''}`
+      ? `; the steal took ${measuredUs(cost.steal_ns)} for ${us(cost.left_ns)} of annotated work${cost.steal_ns > cost.left_ns ? ', more than it gains' : ''}`
       : '';
   return `T${e.thread} steals color ${e.color} from T${e.victim}: all ${e.count} of its queued events move at once, in order, by ${how} (never the color T${e.victim} is running)${price}.`;
 }

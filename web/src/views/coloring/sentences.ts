@@ -7,6 +7,7 @@
  */
 import { F, SMALL, type Sentence } from '../../trace/codec';
 import type { ByKind } from '../../trace/dispatch';
+import { measuredUs } from './model';
 
 /** How a free color got its core (`ColorHome.how`), in words, by code. */
 export const HOME_HOW: Record<number, string> = {
@@ -38,7 +39,7 @@ export const coloringSentences: ByKind<Sentence> = {
     return `${c.who} does not steal color ${c.f(F.StealRefused.color)}: ${why} (time left ${c.f(F.StealRefused.left_ns)} ns, steal cost ${c.f(F.StealRefused.cost_ns)} ns)`;
   },
   StealCost: (_e, c) =>
-    `${c.who}'s steal from T${c.f(F.StealCost.victim)} took ${c.f(F.StealCost.steal_ns)} ns for ${c.f(F.StealCost.left_ns)} ns of work`,
+    `${c.who}'s steal from T${c.f(F.StealCost.victim)} took ${measuredUs(c.f(F.StealCost.steal_ns))} for ${c.f(F.StealCost.left_ns)} ns of work`,
   StealQueue: (_e, c) => {
     const iv = c.f(F.StealQueue.interval);
     const color = c.f(F.StealQueue.color);

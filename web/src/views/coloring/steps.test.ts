@@ -9,12 +9,13 @@ import { loadTraceHere } from '../../trace/load';
 import { findBookmark } from '../bookmarks';
 import { shardedClasses } from '../../engine/classes';
 import { caption } from '../narrate';
+import { statusContext, threadStatus } from '../status';
 import '../builtin';
 
 const ev = (k: KindName, f: Record<string, number>, t: number, th: number) => make(k, f, t, th);
 
 /** T0 gets colors 5 (two events) and 7; T1 is refused once on time left, then steals color 5. */
-function track(scheduler: string): Track {
+function track(scheduler: string, stealNs = 9000): Track {
   const model = loadTraceHere(
     encode([
       ev('Delivered', { req: 0, class: 0 }, 1, SCHEDULER),
@@ -35,7 +36,7 @@ function track(scheduler: string): Track {
       ev('StealRefused', { heuristic: 2, color: 5, left_ns: 3000, cost_ns: 8000 }, 16, 1),
       ev('StealTry', { victim: 0, queued: 2 }, 17, 1),
       ev('ColorSteal', { victim: 0, color: 5, count: 2 }, 18, 1),
-      ev('StealCost', { victim: 0, steal_ns: 9000, left_ns: 3000 }, 19, 1),
+      ev('StealCost', { victim: 0, steal_ns: stealNs, left_ns: 3000 }, 19, 1),
       ev('Dequeued', { req: 2 }, 20, 1),
       ev('ExecStart', { req: 2 }, 21, 1),
       ev('ExecEnd', { req: 2 }, 22, 1),
@@ -81,6 +82,26 @@ describe('coloring captions', () => {
     expect(caption(track('libasync'), 19, track('libasync').model.stateAt(19))!.text).toContain(
       "walking T0's FIFO from its head until the color's last queued event",
     );
+  });
+});
+
+describe('one name per thing', () => {
+  it('the thread status says event e1 where the caption says e1, never r1', () => {
+    const t = track('mely');
+    const at = t.model.stateAt(14);
+    expect(caption(t, 14, at)!.text).toContain('e1');
+    const st = threadStatus(at, 0, statusContext(t));
+    expect(st.text).toBe('executing e1');
+    expect(st.short).toBe('exec e1');
+  });
+});
+
+describe('a steal faster than the clock resolves', () => {
+  it('reads "under 1 µs", never "took 0 ns"', () => {
+    const t = track('mely', 0);
+    const text = caption(t, 19, t.model.stateAt(19))!.text;
+    expect(text).toContain('the steal took under 1 µs for 3 µs of annotated work');
+    expect(text).not.toMatch(/took 0 ns/);
   });
 });
 

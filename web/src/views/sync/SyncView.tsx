@@ -59,11 +59,32 @@ function GroupBox({ card, justReleased, pal }: { card: GroupCard; justReleased: 
   );
 }
 
+/**
+ * A thread's work-stealing ready flag in words: "flag up" (a sequential
+ * request is queued) or "flag down". It is a flag, not a count: "ready=0"
+ * beside "queue 6" read as a contradiction. Empty when never set.
+ */
+export function flagText(ready: number): string {
+  return ready < 0 ? '' : ready === 1 ? 'flag up' : 'flag down';
+}
+
+/**
+ * The arc of a steal from the victim's node (x0) to the stealer's (x1), nodes' centers at height y.
+ * Left-to-right steals arc high, right-to-left ones low: two opposite steals between the same two
+ * threads (A from B, B from A) never share one arc. Returns the path and where its label goes.
+ */
+export function stealArc(x0: number, x1: number, y: number): { d: string; labelY: number } {
+  const rise = x1 >= x0 ? 70 : 34;
+  const mid = (x0 + x1) / 2;
+  return { d: `M${x0},${y - 14} Q${mid},${y - rise} ${x1},${y - 14}`, labelY: y - 14 - (rise - 14) / 2 - 4 };
+}
+
 /** Steals as arrows between thread nodes in a row (SVG); nodes colored by status. */
-function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: ThreadStatus[]; pal: Palette }) {
+export function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: ThreadStatus[]; pal: Palette }) {
   const n = s.lanes.length;
   const w = Math.max(320, n * 64);
-  const x = (t: number) => 32 + t * ((w - 64) / Math.max(1, n - 1));
+  // Side margins wide enough for a node's flag label ("flag down") centered under the outer nodes.
+  const x = (t: number) => 48 + t * ((w - 96) / Math.max(1, n - 1));
   const y = 70;
   const steals = s.lanes.map((l, t) => ({ t, l })).filter(({ l }) => l.stealVictim >= 0);
   return (
@@ -84,6 +105,7 @@ function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: ThreadSta
         const x0 = x(l.stealVictim);
         const x1 = x(t);
         const mid = (x0 + x1) / 2;
+        const arc = stealArc(x0, x1, y);
         return (
           <g
             key={t}
@@ -92,14 +114,8 @@ function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: ThreadSta
             data-stealer={t}
             data-stolen={l.stolenAll.join(',')}
           >
-            <path
-              d={`M${x0},${y - 14} Q${mid},${y - 70} ${x1},${y - 14}`}
-              fill="none"
-              stroke={pal.steal}
-              strokeWidth={3}
-              markerEnd="url(#steal-head)"
-            />
-            <text x={mid} y={y - 46} textAnchor="middle" fill={pal.steal} fontSize="0.85em">
+            <path d={arc.d} fill="none" stroke={pal.steal} strokeWidth={3} markerEnd="url(#steal-head)" />
+            <text x={mid} y={arc.labelY} textAnchor="middle" fill={pal.steal} fontSize="0.85em">
               {l.stolenAll.length <= 4 ? l.stolenAll.map((r) => `r${r}`).join(' ') : `${l.stolenAll.length} requests`}
             </text>
           </g>
@@ -113,7 +129,7 @@ function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: ThreadSta
           </text>
           {l.ready >= 0 && (
             <text x={x(t)} y={y + 32} textAnchor="middle" fill={pal.dim} fontSize="0.75em">
-              ready={l.ready}
+              {flagText(l.ready)}
             </text>
           )}
         </g>
@@ -139,7 +155,7 @@ export function ThreadList({ s, statuses }: { s: ReplayState; statuses: ThreadSt
           >
             <b>T{st.thread}</b> {st.text} · queue {l.queue.length}
             {l.spins > 0 && <> · {l.spins} spins so far</>}
-            {l.ready >= 0 && <> · ready flag {l.ready}</>}
+            {l.ready >= 0 && <> · {flagText(l.ready)}</>}
           </li>
         );
       })}

@@ -3,7 +3,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 import { fontPx, useDisplay, usePalette } from '../display';
 import type { ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
-import { deliveryTotal, schedulerStatus, statusContext } from '../status';
+import { deliveryTotal, itemLetter, schedulerStatus, statusContext } from '../status';
 import { useSize } from '../useSize';
 import { replayStore, useReplay } from '../../replay/store';
 import { drawLanes, heightFor, layoutFor, type Drawn } from './draw';
@@ -95,8 +95,13 @@ function ClassLegend({ track, box }: { track: Track; box: RefObject<HTMLDivEleme
   );
 }
 
-export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHeight: number }) {
-  const { tracks, states, positions, statuses, i, width, fitHeight } = props;
+/** What a track's legend says: its event colors, or its classes' names (tracks with equal keys share one legend). */
+function legendKey(track: Track): string {
+  return isEventRun(track) ? 'events' : track.classNames.slice(0, track.model.index.classes).join('\u0000');
+}
+
+export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHeight: number; ownLegend?: boolean }) {
+  const { tracks, states, positions, statuses, i, width, fitHeight, ownLegend = true } = props;
   const track = tracks[i];
   const state = states[i];
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -105,7 +110,8 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
   // The class legend sits under the lanes and is part of the picture: the
   // lanes get what is left after it (it wraps to two lines on a narrow view).
   const legend = useRef<HTMLDivElement>(null);
-  const legendH = useSize(legend, { width: 0, height: Math.round(fontPx(large) * 2.4) }).height + 8;
+  const measured = useSize(legend, { width: 0, height: Math.round(fontPx(large) * 2.4) }).height + 8;
+  const legendH = ownLegend ? measured : 0;
   const lanesFit = Math.max(0, fitHeight - legendH);
   const layout = layoutFor(width, fontPx(large), state.lanes.length, lanesFit);
   const height = heightFor(layout, state.lanes.length);
@@ -136,6 +142,7 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
       reqClass: isEventRun(track) ? eventColors(track.model.trace) : track.model.index.reqClass,
       classNames: track.classNames,
       schedulerText: schedulerStatus(state, statusContext(track), deliveryTotal(track.model.index)),
+      item: itemLetter(statusContext(track)),
     };
     const pos = positions[i];
     const moved = pos - lastPos.current;
@@ -169,7 +176,7 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
         data-queued={queued}
         data-executing={state.lanes.filter((l) => l.exec >= 0).length}
       />
-      <ClassLegend track={track} box={legend} />
+      {ownLegend && <ClassLegend track={track} box={legend} />}
       {/* The lanes in words (the same statuses the canvas draws): shown when there is room, else for screen readers. */}
       <ul className={showText ? 'lane-status' : 'sr-only'} data-testid="lane-status">
         {(showText || !racingNow ? statuses[i] : []).map((st) => (
@@ -191,18 +198,35 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
 /** The tracks stacked, each as wide as the view and an equal share of its height. */
 export function ThreadsView(props: ViewProps) {
   const box = useRef<HTMLDivElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
   const { width, height } = useSize(box);
   const n = Math.max(1, props.tracks.length);
-  const titleH = n > 1 ? 28 : 0;
-  const fit = Math.max(0, Math.floor(height / n) - titleH - 8);
+  // Each track's share: its title as drawn (large type makes it taller than a
+  // guess; plus its 6 px of margins) and the stack's 4 px gaps come off, so
+  // the lanes and their legend fit and the legend is never cut.
+  const drawnTitle = useSize(title, { width: 0, height: 28 }).height;
+  const titleH = n > 1 ? drawnTitle + 6 : 0;
+  // Runs whose legends say the same share one, under the last: side by side
+  // at 1280 x 720 in large type, a legend per run did not fit under lanes
+  // already at their smallest and was cut.
+  const shared = n > 1 && props.tracks.every((t) => legendKey(t) === legendKey(props.tracks[0]));
+  const legend = useRef<HTMLDivElement>(null);
+  const sharedH = useSize(legend, { width: 0, height: 40 }).height;
+  const legendH = shared ? sharedH + 12 : 0;
+  const fit = Math.max(0, Math.floor((height - legendH - 4 * (n - 1)) / n) - titleH - 8);
   return (
     <div className="track-stack fill" data-count={props.tracks.length} ref={box}>
       {props.tracks.map((t, i) => (
         <div key={t.key} className="track-cell">
-          {props.tracks.length > 1 && <h3 className="track-title">{t.label}</h3>}
-          <LaneCanvas {...props} i={i} width={Math.max(320, width)} fitHeight={fit} />
+          {props.tracks.length > 1 && (
+            <h3 className="track-title" ref={i === 0 ? title : undefined}>
+              {t.label}
+            </h3>
+          )}
+          <LaneCanvas {...props} i={i} width={Math.max(320, width)} fitHeight={fit} ownLegend={!shared} />
         </div>
       ))}
+      {shared && <ClassLegend track={props.tracks[0]} box={legend} />}
     </div>
   );
 }

@@ -4,11 +4,13 @@ import { palette } from '../display';
 import { drawLanes, layoutFor } from './draw';
 
 /** A 2D context that keeps every text drawn and ignores the rest. */
-function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[] } {
+function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[]; curves: number[][] } {
   const texts: string[] = [];
+  const curves: number[][] = [];
   const ctx = new Proxy({} as Record<string | symbol, unknown>, {
     get(target, key) {
       if (key === 'fillText') return (t: string) => texts.push(t);
+      if (key === 'bezierCurveTo') return (...a: number[]) => curves.push(a);
       if (key === 'measureText') return (t: string) => ({ width: t.length * 7 });
       if (key in target) return target[key];
       return () => undefined;
@@ -18,7 +20,22 @@ function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[] } 
       return true;
     },
   });
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, curves };
+}
+
+/** The lanes of `state` drawn `width` px wide in 16 px type (requests below 64, one class): what the context recorded. */
+function drawn(state: ReturnType<typeof emptyState>, width: number): ReturnType<typeof recordingContext> {
+  const rec = recordingContext();
+  const input = {
+    state,
+    statuses: [],
+    event: null,
+    reqClass: new Int32Array(64),
+    classNames: ['R1'],
+    schedulerText: '',
+  };
+  drawLanes(rec.ctx, layoutFor(width, 16, state.lanes.length), palette(false), input);
+  return rec;
 }
 
 describe('a lane counts every request it cannot draw', () => {
@@ -26,20 +43,25 @@ describe('a lane counts every request it cannot draw', () => {
     const state = emptyState(2);
     // Eight stolen, none queued: the stealer's lane of a 420 px view holds fewer.
     state.lanes[1].stolen = [49, 50, 51, 52, 53, 54, 55, 56];
-    const l = layoutFor(420, 16, 2);
-    const { ctx, texts } = recordingContext();
-    drawLanes(ctx, l, palette(false), {
-      state,
-      statuses: [],
-      event: null,
-      reqClass: new Int32Array(64),
-      classNames: ['R1'],
-      schedulerText: '',
-    });
+    const { texts } = drawn(state, 420);
     const more = texts.filter((t) => /^\+\d+$/.test(t)).map((t) => Number(t.slice(1)));
     expect(more).toHaveLength(1);
-    const drawn = 8 - more[0];
-    expect(drawn).toBeGreaterThan(0);
-    expect(drawn).toBeLessThan(8);
+    const shown = 8 - more[0];
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(8);
+  });
+});
+
+describe('steal arrows', () => {
+  it('two opposite steals (T0 from T1, T1 from T0) are two arcs, not one drawn twice', () => {
+    const state = emptyState(2);
+    state.lanes[0].stealVictim = 1;
+    state.lanes[1].stealVictim = 0;
+    const { curves } = drawn(state, 1200);
+    expect(curves).toHaveLength(2);
+    // The end points (where the arrowheads are) differ, and so do the curves' bulges.
+    const ends = curves.map((c) => `${c[4]},${c[5]}`);
+    expect(new Set(ends).size).toBe(2);
+    expect(curves[0][0]).not.toBe(curves[1][0]);
   });
 });

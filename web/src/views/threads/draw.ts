@@ -70,6 +70,8 @@ export interface DrawInput {
   classNames: readonly string[];
   /** The scheduler thread's line (views/status.ts `schedulerStatus`). */
   schedulerText: string;
+  /** The letter before an id on a held chip, in the family's words (views/status.ts `itemLetter`); default "r". */
+  item?: string;
 }
 
 /** Where a chip was drawn: to animate it from there to where the next state puts it. */
@@ -202,7 +204,7 @@ export function drawLanes(
   if (anim) moveAndFade(ctx, chips, held, anim, l, chipH, p);
   const drawn = record(chips, held);
   drawChips(ctx, chips, chipH, l, p);
-  drawHeld(ctx, held, chipH, l, p);
+  drawHeld(ctx, held, chipH, l, p, d.item);
 
   // Dispatch arrows: while the scheduler handles a request, an arrow goes
   // to every queue holding it, so a sequential class's request is seen
@@ -221,16 +223,34 @@ export function drawLanes(
     if (v < 0 || v >= lanes) continue;
     const yv = l.headerH + v * l.laneH + l.laneH / 2;
     const ys = l.headerH + t * l.laneH + l.laneH / 2;
-    const xr = l.labelW - 8;
+    const c = stealCurve(l.labelW - 8, yv, ys, l);
     ctx.strokeStyle = p.steal;
     ctx.lineWidth = 2.5;
     ctx.beginPath();
-    ctx.moveTo(xr, yv);
-    ctx.bezierCurveTo(xr - l.font * 3, yv, xr - l.font * 3, ys, xr, ys);
+    ctx.moveTo(c.x, c.y0);
+    ctx.bezierCurveTo(c.x - c.bulge, c.y0, c.x - c.bulge, c.y1, c.x, c.y1);
     ctx.stroke();
-    arrowHead(ctx, xr - 6, ys, xr, ys, p.steal);
+    arrowHead(ctx, c.x - 6, c.y1, c.x, c.y1, p.steal);
   }
   return drawn;
+}
+
+/**
+ * A steal arrow at the lanes' left edge (x) from the victim's lane middle
+ * (yv) to the stealer's (ys). Downward steals start and end a sixth of a
+ * lane below the middles and bulge wide; upward ones a sixth above and
+ * bulge narrow: two opposite steals between the same two threads (A from
+ * B, B from A) are two arcs with two arrowheads, never one.
+ */
+export function stealCurve(
+  x: number,
+  yv: number,
+  ys: number,
+  l: Pick<LaneLayout, 'font' | 'laneH'>,
+): { x: number; y0: number; y1: number; bulge: number } {
+  const down = ys >= yv;
+  const off = (down ? 1 : -1) * (l.laneH / 6);
+  return { x, y0: yv + off, y1: ys + off, bulge: l.font * (down ? 3 : 1.8) };
 }
 
 /** The final positions of this frame's chips (the start of the next transition). */
@@ -288,7 +308,14 @@ function moveAndFade(
 const HOLDING = new Set(['sync', 'spinning', 'marker', 'stealing', 'dependency']);
 
 /** Held requests: class color at half strength, a dashed outline in the status color, the id. */
-function drawHeld(ctx: CanvasRenderingContext2D, held: Chip[], chipH: number, l: LaneLayout, p: Palette): void {
+function drawHeld(
+  ctx: CanvasRenderingContext2D,
+  held: Chip[],
+  chipH: number,
+  l: LaneLayout,
+  p: Palette,
+  item = 'r',
+): void {
   if (held.length === 0) return;
   ctx.save();
   ctx.setLineDash([4, 3]);
@@ -302,7 +329,7 @@ function drawHeld(ctx: CanvasRenderingContext2D, held: Chip[], chipH: number, l:
     ctx.strokeRect(c.x, c.y, c.w, chipH);
     ctx.fillStyle = p.fg;
     ctx.font = `${Math.round(l.font * 0.8)}px system-ui, sans-serif`;
-    ctx.fillText(`r${c.req}`, c.x + 4, c.y + chipH / 2, c.w - 8);
+    ctx.fillText(`${item}${c.req}`, c.x + 4, c.y + chipH / 2, c.w - 8);
   }
   ctx.restore();
 }
