@@ -300,6 +300,22 @@ async function openBookmark(page: Page, i: number): Promise<boolean> {
   return true;
 }
 
+/**
+ * The threads view's runs whose lanes do not all show: a run's cell that
+ * scrolls inside (its canvas taller than its share of the view) hides its
+ * last lanes while a caption may name their threads.
+ */
+async function laneCellsCut(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll(".track-stack .track-cell")]
+      .filter((c) => c.scrollHeight > c.clientHeight + 1)
+      .map(
+        (c) =>
+          `${c.querySelector(".track-title")?.textContent ?? "the run"}: ${c.scrollHeight} px of lanes in ${c.clientHeight}`,
+      ),
+  );
+}
+
 /** Every bookmark of `l` in the current display: picture height, no page scroll, screenshots. */
 async function walkBookmarks(
   page: Page,
@@ -360,6 +376,12 @@ async function walkBookmarks(
     await expect
       .poll(() => pseudoRowsCut(page), {
         message: `${where}: pseudo-code rows cut`,
+        timeout: 5000,
+      })
+      .toEqual([]);
+    await expect
+      .poll(() => laneCellsCut(page), {
+        message: `${where}: threads view lanes hidden`,
         timeout: 5000,
       })
       .toEqual([]);
@@ -464,6 +486,12 @@ for (const l of LESSONS) {
           timeout: 5000,
         })
         .toBe(0);
+      await expect
+        .poll(() => laneCellsCut(page), {
+          message: `${l.id}: side by side, threads view lanes hidden`,
+          timeout: 5000,
+        })
+        .toEqual([]);
       await shot(
         page,
         info,

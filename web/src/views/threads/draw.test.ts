@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyState } from '../../trace/state';
 import { palette } from '../display';
-import { drawLanes, layoutFor } from './draw';
+import { LEAST_LANE_EMS, drawLanes, heightFor, laneHeightBounds, layoutFor } from './draw';
 
 /** A 2D context that keeps every text drawn and ignores the rest. */
 function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[]; curves: number[][] } {
@@ -63,5 +63,28 @@ describe('steal arrows', () => {
     const ends = curves.map((c) => `${c[4]},${c[5]}`);
     expect(new Set(ends).size).toBe(2);
     expect(curves[0][0]).not.toBe(curves[1][0]);
+  });
+});
+
+describe('layoutFor', () => {
+  it('fits every lane in a tight height: the header gives up its spare room, then lanes shrink to their least', () => {
+    const font = 18;
+    // Two stacked runs of 4 workers at 1280x720 in large type left 119 px of lanes a run (repartitioning lesson), 132 (mapping).
+    for (const fit of [119, 132, 150, 176]) {
+      const l = layoutFor(900, font, 4, fit);
+      expect(heightFor(l, 4)).toBeLessThanOrEqual(fit);
+      expect(l.laneH).toBeGreaterThanOrEqual(Math.round(font * LEAST_LANE_EMS));
+      expect(l.laneH).toBeLessThan(laneHeightBounds(font).min);
+    }
+  });
+
+  it('keeps the usual lanes and header where they fit', () => {
+    const font = 18;
+    const roomy = layoutFor(900, font, 4, 600);
+    expect(roomy.headerH).toBe(Math.round(font * 3.2));
+    expect(roomy.laneH).toBeGreaterThanOrEqual(laneHeightBounds(font).min);
+    expect(heightFor(roomy, 4)).toBeLessThanOrEqual(600);
+    // No height given (a measure before layout): the usual least lane.
+    expect(layoutFor(900, font, 4).laneH).toBe(laneHeightBounds(font).min);
   });
 });

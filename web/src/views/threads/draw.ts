@@ -18,6 +18,8 @@ export interface LaneLayout {
   execW: number;
   chipW: number;
   chipGap: number;
+  /** Room between a lane's edge and its chips (less in a tight lane, so its chips stay tall enough to read). */
+  inset: number;
   font: number;
 }
 
@@ -27,16 +29,29 @@ export function laneHeightBounds(font: number): { min: number; max: number } {
 }
 
 /**
+ * The least lane height (ems) when the height given is tight (two runs of
+ * four workers stacked at 1280x720 in large type): the thread's name and
+ * status still read and the chips keep their class colors (their numbers
+ * get small), and every lane is drawn, since a caption may name any thread.
+ */
+export const LEAST_LANE_EMS = 1.1;
+
+/**
  * The layout of `width` x (as tall as `fitHeight` allows) for `lanes`
  * lanes: lanes grow to fill the height given (a projector's screen), within
- * `laneHeightBounds`; chips grow with the lanes.
+ * `laneHeightBounds`; chips grow with the lanes. When the height given holds
+ * no lanes at their usual least, the scheduler's row gives up its spare
+ * height first, then the lanes shrink to `LEAST_LANE_EMS` (chips keep their
+ * width), so that every lane fits.
  */
 export function layoutFor(width: number, font: number, lanes = 1, fitHeight = 0): LaneLayout {
-  const headerH = Math.round(font * 3.2);
   const { min, max } = laneHeightBounds(font);
-  const fit = fitHeight > 0 ? Math.floor((fitHeight - headerH - 8) / Math.max(1, lanes)) : min;
-  const laneH = Math.max(min, Math.min(max, fit));
-  const grow = laneH / min;
+  const n = Math.max(1, lanes);
+  const tight = fitHeight > 0 && (fitHeight - Math.round(font * 3.2) - 8) / n < min;
+  const headerH = Math.round(font * (tight ? 1.6 : 3.2));
+  const fit = fitHeight > 0 ? Math.floor((fitHeight - headerH - 8) / n) : min;
+  const laneH = Math.max(tight ? Math.round(font * LEAST_LANE_EMS) : min, Math.min(max, fit));
+  const grow = Math.max(1, laneH / min);
   return {
     width,
     laneH,
@@ -45,6 +60,7 @@ export function layoutFor(width: number, font: number, lanes = 1, fitHeight = 0)
     execW: Math.round(font * 5 * Math.min(grow, 1.4)),
     chipW: Math.round(font * 2.6 * Math.min(grow, 1.25)),
     chipGap: Math.max(2, Math.round(font / 5)),
+    inset: tight ? 2 : 4,
     font,
   };
 }
@@ -133,7 +149,7 @@ export function drawLanes(
   ctx.fillStyle = p.dim;
   ctx.fillText(d.schedulerText, l.labelW, schedY, l.width - l.labelW - 8);
 
-  const chipH = l.laneH - 8;
+  const chipH = l.laneH - 2 * l.inset;
   // Chips are collected first and drawn in one path per class color (a
   // canvas state change per chip costs more than the chip), then outlines,
   // then labels, which are skipped when there are too many to read.
@@ -166,10 +182,10 @@ export function drawLanes(
     const ex = l.labelW;
     ctx.strokeStyle = p.grid;
     ctx.lineWidth = 1;
-    ctx.strokeRect(ex, y0 + 3, l.execW, l.laneH - 6);
-    if (ln.exec >= 0) addChip(ex + 2, y0 + 4, l.execW - 4, ln.exec, ln.exec === focus ? p.focus : p.exec, 'x');
+    ctx.strokeRect(ex, y0 + l.inset - 1, l.execW, l.laneH - 2 * l.inset + 2);
+    if (ln.exec >= 0) addChip(ex + 2, y0 + l.inset, l.execW - 4, ln.exec, ln.exec === focus ? p.focus : p.exec, 'x');
     else if (st && st.req >= 0 && HOLDING.has(st.activity)) {
-      const h = { x: ex + 2, y: y0 + 4, w: l.execW - 4, req: st.req, cls: clsOf(st.req), outline: p[st.tone] };
+      const h = { x: ex + 2, y: y0 + l.inset, w: l.execW - 4, req: st.req, cls: clsOf(st.req), outline: p[st.tone] };
       held.push({ ...h, lane: t, slot: 'h' });
     }
     // Stolen requests wait right after the exec slot, outlined in the steal color.
@@ -178,7 +194,7 @@ export function drawLanes(
     let stolenShown = 0;
     for (const r of ln.stolen) {
       if (x + l.chipW > maxX) break;
-      addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : p.steal, 's');
+      addChip(x, y0 + l.inset, l.chipW, r, r === focus ? p.focus : p.steal, 's');
       x += l.chipW + l.chipGap;
       stolenShown++;
     }
@@ -187,7 +203,7 @@ export function drawLanes(
     let shown = 0;
     for (const r of ln.queue) {
       if (x + l.chipW > maxX) break;
-      addChip(x, y0 + 4, l.chipW, r, r === focus ? p.focus : null);
+      addChip(x, y0 + l.inset, l.chipW, r, r === focus ? p.focus : null);
       x += l.chipW + l.chipGap;
       shown++;
     }
@@ -198,7 +214,7 @@ export function drawLanes(
       ctx.font = `${Math.round(l.font * 0.85)}px system-ui, sans-serif`;
       ctx.fillText(`+${hidden}`, maxX + 4, y0 + l.laneH / 2);
       // A dispatched request past the drawn part of the queue: the arrow points at "+N".
-      if (dispatched(event, t)) overflowTargets.push({ x: maxX + l.font, y: y0 + 4 });
+      if (dispatched(event, t)) overflowTargets.push({ x: maxX + l.font, y: y0 + l.inset });
     }
   }
   if (anim) moveAndFade(ctx, chips, held, anim, l, chipH, p);
