@@ -92,8 +92,7 @@ fn an_invalid_file_exits_two() {
 /// by exactly one shard, and the JUnit of each shard names only its own.
 #[test]
 fn shards_of_a_folder_judge_every_file_once() {
-    let dir = std::env::temp_dir().join(format!("psmr-check-shards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::temp_dir("psmr-check-shards");
     for name in ["s1", "s2", "s3"] {
         let f = scenario(name, r#"{"correct": true}"#);
         std::fs::copy(&f, dir.join(format!("{name}.json"))).unwrap();

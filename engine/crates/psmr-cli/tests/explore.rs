@@ -181,7 +181,9 @@ fn no_correct_scheduler_is_ever_reported() {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("psmr-explore-tests-{}", std::process::id()));
+    // Cargo's per-target scratch folder: test runs leave nothing in /tmp.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("psmr-explore-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

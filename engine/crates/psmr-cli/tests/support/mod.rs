@@ -26,9 +26,11 @@ pub fn assert_ok(o: &Output) {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
 }
 
-/// A folder of this test process for `group`'s files (created).
+/// A folder of this test process for `group`'s files (created), under
+/// Cargo's per-target scratch folder so test runs leave nothing in `/tmp`.
 pub fn temp_dir(group: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("{group}-{}", std::process::id()));
+    let dir =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{group}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
