@@ -27,15 +27,13 @@ function registration(c: StepContext, r: EventOf<'Registered'>): string {
 function children(c: StepContext, parent: number): string {
   const regs = eventsOf(c, 'Registered').filter((r) => r.parent === parent);
   if (regs.length === 0) return '';
-  const names = regs.slice(0, 3).map((r) => `e${r.child} (color ${r.color}, T${r.core}'s queue)`);
-  const more = regs.length > 3 ? ` and ${regs.length - 3} more` : '';
+  const names = regs.slice(0, 2).map((r) => `e${r.child} (color ${r.color}, T${r.core}'s queue)`);
+  const more = regs.length > 2 ? ` and ${regs.length - 2} more` : '';
   return `; its handler registers ${names.join(', ')}${more}`;
 }
 
 function dequeue(c: StepContext, e: EventOf<'Dequeued'>, mely: boolean): string {
-  const from = mely
-    ? 'from the color-queue at the head of its list (up to a batch of one color before the next)'
-    : 'from the head of its FIFO';
+  const from = mely ? 'from its head color-queue (up to a batch of one color)' : 'from the head of its FIFO';
   const ran = eventsOf(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req)
     ? ' and starts running its handler'
     : '';
@@ -59,12 +57,12 @@ function colorSteal(c: StepContext, e: EventOf<'ColorSteal'>, mely: boolean): st
   const cost = eventsOf(c, 'StealCost').find((x) => x.thread === e.thread && x.victim === e.victim);
   const how = mely
     ? `its color-queue moves whole from T${e.victim}'s list to T${e.thread}'s tail`
-    : `it takes them out of T${e.victim}'s FIFO from the head, in order`;
+    : `taken out of T${e.victim}'s FIFO from the head, in order`;
   const price =
     cost !== undefined
       ? `; it took ${measuredUs(cost.steal_ns)} for ${us(cost.left_ns)} of work${cost.steal_ns > cost.left_ns ? ', more than it gains' : ''}`
       : '';
-  return `T${e.thread} steals color ${e.color} (${e.count} events) from T${e.victim}: ${how}${price}.`;
+  return `T${e.thread} steals color ${e.color} (${e.count} event${e.count === 1 ? '' : 's'}) from T${e.victim}: ${how}${price}.`;
 }
 
 /** A step's sentence, from its first event. */

@@ -81,7 +81,7 @@ describe('coloring captions', () => {
     );
     expect(at(19)).toContain('more than it gains');
     expect(caption(track('libasync'), 19, track('libasync').model.stateAt(19))!.text).toContain(
-      "T1 steals color 5 (2 events) from T0: it takes them out of T0's FIFO from the head, in order",
+      "T1 steals color 5 (2 events) from T0: taken out of T0's FIFO from the head, in order",
     );
   });
 });
