@@ -7,6 +7,7 @@ import {
   presentLesson,
   shot,
 } from "./classroom";
+import { captionsCut, lanesTooThin, rowsCutByView } from "./cuts";
 import { openLab } from "./lab";
 
 /**
@@ -316,6 +317,33 @@ async function laneCellsCut(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * What the class reads is whole: every caption's sentence (none clamped),
+ * the Colors & steals view's chip rows (none half under the view's edge),
+ * and the threads view's lanes tall enough for their chips' numbers
+ * (1.5 em: at 1.1 em they were 7 px).
+ */
+async function expectNothingCut(page: Page, where: string) {
+  await expect
+    .poll(() => captionsCut(page), {
+      message: `${where}: captions cut`,
+      timeout: 5000,
+    })
+    .toEqual([]);
+  await expect
+    .poll(() => rowsCutByView(page), {
+      message: `${where}: chip rows cut by the view's edge`,
+      timeout: 5000,
+    })
+    .toEqual([]);
+  await expect
+    .poll(() => lanesTooThin(page, 1.5), {
+      message: `${where}: threads view lanes too thin to read their chips`,
+      timeout: 5000,
+    })
+    .toEqual([]);
+}
+
 /** Every bookmark of `l` in the current display: picture height, no page scroll, screenshots. */
 async function walkBookmarks(
   page: Page,
@@ -385,6 +413,7 @@ async function walkBookmarks(
         timeout: 5000,
       })
       .toEqual([]);
+    await expectNothingCut(page, where);
     await shot(
       page,
       info,
@@ -492,6 +521,7 @@ for (const l of LESSONS) {
           timeout: 5000,
         })
         .toEqual([]);
+      await expectNothingCut(page, `${l.id}: side by side`);
       await shot(
         page,
         info,

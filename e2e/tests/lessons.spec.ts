@@ -45,7 +45,7 @@ test("lesson 1: a write goes to both queues and both threads meet at the barrier
   await expect(page.getByTestId("pseudo-panel")).toContainText("early");
 
   await bookmark(page, 0);
-  await expectCaption(page, "into the queue of every thread");
+  await expectCaption(page, "is sequential: it goes into every");
   await shot(page, info, "lesson-barriers-dispatch");
 
   await bookmark(page, 1);

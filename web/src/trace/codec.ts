@@ -296,7 +296,11 @@ const SENTENCES: (Sentence | undefined)[] = [
     Steal: (_e, c) =>
       `${c.who} steals ${c.f(F.Steal.count)} request(s) from T${c.f(F.Steal.victim)}, first r${c.f(F.Steal.first)}`,
     StealDone: (_e, c) => `${c.who} finished the work stolen from T${c.f(F.StealDone.victim)}`,
-    Flag: (_e, c) => `${c.who} ready flag = ${c.f(F.Flag.ready)}`,
+    // A flag, said up or down as every view says it (never "= 0/1", which read as a count).
+    Flag: (_e, c) =>
+      c.f(F.Flag.ready) === 1
+        ? `${c.who} puts its flag up (a sequential request is queued)`
+        : `${c.who} puts its flag down (no sequential request queued)`,
     GraphInsert: (_e, c) =>
       `${c.who} inserts r${c.f(F.GraphInsert.req)} in the graph with ${c.f(F.GraphInsert.deps)} dependencies`,
     GraphRemove: (_e, c) => `${c.who} removes r${c.f(F.GraphRemove.req)} from the graph`,

@@ -139,6 +139,47 @@ describe('captions', () => {
   });
 });
 
+/**
+ * The characters a caption may hold: stacked runs at 1280x720 in the
+ * presentation layout clamp each caption to four lines of about 40
+ * characters (classroom.css), and a cut sentence loses the step's point
+ * (libasync's steal sentence of 176 characters was cut; one of 157 fitted).
+ */
+const CAPTION_CHARS = 150;
+
+/** Positions of `t` to caption: up to `per` events of every kind, spread over the trace, and `random` positions. */
+function captionPositions(t: Track, per: number, random: number): number[] {
+  const byKind = new Map<number, number[]>();
+  for (let i = 0; i < t.model.trace.length; i++) {
+    const k = t.model.trace.kind(i);
+    const at = byKind.get(k) ?? [];
+    if (!byKind.has(k)) byKind.set(k, at);
+    at.push(i + 1);
+  }
+  const out: number[] = [];
+  for (const at of byKind.values()) {
+    const step = Math.max(1, Math.floor(at.length / per));
+    for (let j = 0, n = 0; j < at.length && n < per; j += step, n++) out.push(at[j]);
+  }
+  const r = rng(11);
+  for (let k = 0; k < random; k++) out.push(1 + Math.floor(r() * t.model.length));
+  return out;
+}
+
+describe('captions on a projector', () => {
+  it(`fit a stacked caption's four lines at 1280x720 (${CAPTION_CHARS} characters), at every kind of step`, async () => {
+    for (const name of Object.keys(FIXTURES).map((p) => p.split('/').pop()!)) {
+      const t = await fixture(name);
+      const long = new Set<string>();
+      for (const p of captionPositions(t, 12, 200)) {
+        const text = caption(t, p, t.model.stateAt(p))?.text ?? '';
+        if (text.length > CAPTION_CHARS) long.add(`${text.length}: ${text}`);
+      }
+      expect([...long], name).toEqual([]);
+    }
+  }, 120_000);
+});
+
 describe('what-ifs', () => {
   const base = JSON.stringify({
     threads: 2,

@@ -27,15 +27,13 @@ function registration(c: StepContext, r: EventOf<'Registered'>): string {
 function children(c: StepContext, parent: number): string {
   const regs = eventsOf(c, 'Registered').filter((r) => r.parent === parent);
   if (regs.length === 0) return '';
-  const names = regs.slice(0, 3).map((r) => `e${r.child} (color ${r.color}, T${r.core}'s queue)`);
-  const more = regs.length > 3 ? ` and ${regs.length - 3} more` : '';
+  const names = regs.slice(0, 2).map((r) => `e${r.child} (color ${r.color}, T${r.core}'s queue)`);
+  const more = regs.length > 2 ? ` and ${regs.length - 2} more` : '';
   return `; its handler registers ${names.join(', ')}${more}`;
 }
 
 function dequeue(c: StepContext, e: EventOf<'Dequeued'>, mely: boolean): string {
-  const from = mely
-    ? 'from the color-queue at the head of its list (up to a batch of one color before the next)'
-    : 'from the head of its FIFO';
+  const from = mely ? 'from its head color-queue (up to a batch of one color)' : 'from the head of its FIFO';
   const ran = eventsOf(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req)
     ? ' and starts running its handler'
     : '';
@@ -51,16 +49,20 @@ function stealTry(c: StepContext, e: EventOf<'StealTry'>): string {
   return `${look}: refused${color}, ${refusalText(refused)}.`;
 }
 
+/**
+ * A steal in one short sentence (it must fit a stacked caption's four
+ * lines at 1280x720): the whole color moves, and how each runtime moves it.
+ */
 function colorSteal(c: StepContext, e: EventOf<'ColorSteal'>, mely: boolean): string {
   const cost = eventsOf(c, 'StealCost').find((x) => x.thread === e.thread && x.victim === e.victim);
   const how = mely
-    ? `unlinking its color-queue from T${e.victim}'s list and linking it at T${e.thread}'s tail`
-    : `walking T${e.victim}'s FIFO from its head until the color's last queued event`;
+    ? `its color-queue moves whole from T${e.victim}'s list to T${e.thread}'s tail`
+    : `taken out of T${e.victim}'s FIFO from the head, in order`;
   const price =
     cost !== undefined
-      ? `; the steal took ${measuredUs(cost.steal_ns)} for ${us(cost.left_ns)} of annotated work${cost.steal_ns > cost.left_ns ? ', more than it gains' : ''}`
+      ? `; it took ${measuredUs(cost.steal_ns)} for ${us(cost.left_ns)} of work${cost.steal_ns > cost.left_ns ? ', more than it gains' : ''}`
       : '';
-  return `T${e.thread} steals color ${e.color} from T${e.victim}: all ${e.count} of its queued events move at once, in order, by ${how} (never the color T${e.victim} is running)${price}.`;
+  return `T${e.thread} steals color ${e.color} (${e.count} event${e.count === 1 ? '' : 's'}) from T${e.victim}: ${how}${price}.`;
 }
 
 /** A step's sentence, from its first event. */

@@ -32,7 +32,7 @@ function dispatch(c: StepContext, e: EventOf<'Delivered'>): string {
   if (c.sequential(cls)) {
     const all = c.members(cls);
     const shown = all.length > 0 ? all : targets;
-    return `${head} ${name} is sequential: r${req} goes into the queue of every thread of ${name} (${threadList(shown)}), so they can meet before it runs.`;
+    return `${head} ${name} is sequential: it goes into every ${name} thread's queue (${threadList(shown)}), so they meet before it runs.`;
   }
   if (targets.length === 1) {
     const all = c.members(cls);
@@ -52,13 +52,13 @@ function arriveText(c: StepContext, thread: number, cls: number, req: number): s
   if (!m) return `T${thread} reaches r${req}, a sequential request.`;
   if (m.kind === 'barrier') {
     return n < need
-      ? `T${thread} takes r${req} (${name} is sequential) and arrives at ${name}'s barrier: ${n} of ${need} there. It waits, because a later request in its queue could conflict with r${req}.`
+      ? `T${thread} takes r${req} (${name} is sequential) and arrives at ${name}'s barrier: ${n} of ${need} there. It waits: a later request in its queue could conflict with r${req}.`
       : need === 1
         ? `T${thread} takes r${req} and arrives at ${name}'s barrier: it is ${name}'s only thread, so r${req} can run.`
         : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive at the barrier: now r${req} can run.`;
   }
   return n < need
-    ? `T${thread} takes r${req} (${name} is sequential) and arrives in ${name}'s cycle: ${n} of ${need}. It is not the last, so it ${c.profile.stealsWhileWaiting ? 'spins, stealing work meanwhile when it can,' : 'spins'} until the last one has run r${req}.`
+    ? `T${thread} takes r${req} (${name} is sequential) and arrives in ${name}'s cycle: ${n} of ${need}. Not the last, it spins${c.profile.stealsWhileWaiting ? ' (stealing work when it can)' : ''} until the last has run r${req}.`
     : need === 1
       ? `T${thread} takes r${req} and arrives in ${name}'s cycle: it is ${name}'s only thread, so it runs it.`
       : `T${thread} takes r${req} and is the last of ${name}'s ${need} threads to arrive in the cycle: the last to arrive runs it.`;
@@ -80,7 +80,7 @@ function execText(c: StepContext, e: EventOf<'ExecStart'>): string {
     const need = c.members(cls).length || g.arrived.length;
     const rule = c.profile.sync?.executor === 'last' ? 'the last to arrive' : 'the smallest id';
     if (need === 1) return `T${th}, ${name}'s only thread, executes r${req}.`;
-    return `All ${need} threads of ${name} have arrived: T${th} (${rule}) executes r${req} while the others wait, so nothing that conflicts with it runs at the same time.`;
+    return `All ${need} threads of ${name} have arrived: T${th} (${rule}) executes r${req} while the others wait, so nothing conflicting runs meanwhile.`;
   }
   if (took && c.sequential(cls)) {
     // A sequential class's request with no meeting recorded: the class has
@@ -115,9 +115,7 @@ function releaseText(c: StepContext, e: EventOf<'SyncRelease'>): string {
   const req = e.req;
   const name = c.className(e.class);
   if (c.profile.sync?.kind === 'cycle') {
-    const after = c.profile.sync.barrierAfter
-      ? ' (moderate stealing then waits at a barrier so they leave together)'
-      : '';
+    const after = c.profile.sync.barrierAfter ? ' (moderate stealing: through a barrier, together)' : '';
     return `T${e.executor} has executed r${req} and resets ${name}'s cycle ${e.cycle} mark: the threads spinning on it can go on${after}.`;
   }
   return `T${e.executor} has executed r${req}: ${name}'s barrier opens, and its threads go on with their queues together.`;
@@ -135,7 +133,7 @@ function waitText(c: StepContext, e: EventOf<'WaitStart'>): string {
       return `The queue of ${to ? `T${to.to}` : 'a thread'} is full: the scheduler stops delivering r${e.req} until that thread takes a request (back-pressure).`;
     }
     case REASON.Marker:
-      return `T${th} reached r${e.req}, a sequential request, but another thread still runs requests it stole from T${th}: T${th} waits until that marker is cleared, so nothing stolen runs after r${e.req}.`;
+      return `T${th} reached sequential r${e.req}, but a thread still runs work stolen from T${th}: T${th} waits for that marker to clear, so nothing stolen runs after r${e.req}.`;
     case REASON.Barrier:
       return `T${th} waits at ${c.className(c.classOf(e.req))}'s barrier for r${e.req}.`;
     case REASON.Cycle:
@@ -167,15 +165,11 @@ export const earlyCaption: Narrator = narratorOf({
   WaitStart: (e, c) => waitText(c, e),
   Steal: (e, c) => {
     const waiting = c.state.lanes[e.thread]?.waitReason === REASON.Cycle;
-    const why = waiting
-      ? `While it waits in a cycle, T${e.thread} steals`
-      : `T${e.thread} has nothing to do and steals`;
-    // The flag as the state shows it now: the victim may have raised it again since.
+    const why = waiting ? `T${e.thread} waits in a cycle` : `T${e.thread} is idle`;
+    // The flag as the state shows it now: the victim may have raised it again since (a sequential request arrived).
     const up = c.state.lanes[e.victim]?.ready === 1;
-    const flag = up
-      ? `T${e.victim}'s flag was down when it stole; it is up again now, a sequential request having reached T${e.victim}'s queue since`
-      : `T${e.victim}'s flag is down`;
-    return `${why} T${e.victim}'s ready queue: ${e.count} request${e.count === 1 ? '' : 's'} from r${e.first} on, all concurrent (${flag}), so they may run anywhere. It sets a marker on T${e.victim}.`;
+    const flag = up ? `T${e.victim}'s flag was down; it is up again now` : `T${e.victim}'s flag is down`;
+    return `${why}: it steals T${e.victim}'s ready queue, ${e.count} request${e.count === 1 ? '' : 's'} from r${e.first} on, all concurrent (${flag}), and sets a marker on T${e.victim}.`;
   },
   StealDone: (e) =>
     `T${e.thread} has executed everything it stole from T${e.victim} and clears its marker: T${e.victim} may now synchronize on its next sequential request.`,

@@ -25,12 +25,12 @@ function delivered(c: StepContext, req: number): string {
   const to = eventsOf(c, 'Enqueued')
     .filter((x) => x.req === req)
     .map((x) => x.to);
-  const head = `The scheduler delivers r${req} and looks up the partition of each key it names`;
   if (sync) {
     const lanes = lanesOf(sync.lanes);
-    return `${head}: they belong to ${lanes.length} workers, so it puts a sync for r${req} into the queue of each (${threadList(lanes)}); T${sync.executor} will execute it once they all have arrived.`;
+    return `The scheduler delivers r${req}: its keys span ${lanes.length} partitions, so a sync for it goes into the queues of ${threadList(lanes)}; T${sync.executor} will execute it.`;
   }
-  if (to.length === 1) return `${head}: all in T${to[0]}'s partition, so r${req} goes into T${to[0]}'s queue only.`;
+  const head = `The scheduler delivers r${req} and looks up its keys' partitions`;
+  if (to.length === 1) return `${head}: all in T${to[0]}'s, so r${req} goes into T${to[0]}'s queue only.`;
   return `${head}; next it puts r${req} into the queue of the worker that owns them.`;
 }
 
@@ -38,7 +38,7 @@ function taken(c: StepContext, e: EventOf<'Dequeued'>): string {
   const arrive = eventsOf(c, 'PartSyncArrive').find((x) => x.thread === e.thread && x.req === e.req);
   if (arrive) {
     const waits = eventsOf(c, 'WaitStart').some((x) => x.thread === e.thread && x.reason === REASON.Barrier);
-    return `T${e.thread} takes r${e.req} from its queue: a request over ${arrive.parties} partitions, so it arrives at r${e.req}'s sync${waits ? ' and waits there until every worker of those partitions has arrived (each first finishes what its queue held before r' + e.req + ')' : ' as the last of its workers'}.`;
+    return `T${e.thread} takes r${e.req}, a request over ${arrive.parties} partitions: it arrives at its sync${waits ? ` and waits for the other workers, each first finishing its queue up to r${e.req}` : ' as the last of its workers'}.`;
   }
   const exec = eventsOf(c, 'ExecStart').some((x) => x.thread === e.thread && x.req === e.req);
   if (exec) {
@@ -71,7 +71,7 @@ export const repartCaption: Narrator = narratorOf({
   Dequeued: (e, c) => taken(c, e),
   PartSyncArrive: (e) =>
     e.req === NO_REQUEST
-      ? `T${e.thread} reaches the map switch in its queue: it waits until all ${e.parties} workers have finished what the old map sent them, so no request runs under two maps at once.`
+      ? `T${e.thread} reaches the map switch: it waits until all ${e.parties} workers have finished what the old map sent them, so no request runs under two maps at once.`
       : `T${e.thread} arrives at r${e.req}'s sync (${e.parties} workers meet there).`,
   ExecStart: (e) => {
     // Alone (not with its take): the executor of a sync, once every party arrived.
@@ -84,14 +84,12 @@ export const repartCaption: Narrator = narratorOf({
       : `T${e.executor} has executed r${e.req} and releases its sync: the workers that waited for it go on with their queues.`,
   WaitStart: (e) => waitText(e),
   SchedulerPause: (_e, c) => {
-    const start = eventsOf(c, 'PartitionStart')[0];
-    const what = start
-      ? `, then partitions the workload graph (${start.vertices} keys, ${start.edges} edges) into balanced parts that cut few edges`
-      : '';
-    return `Base stops scheduling to repartition: it waits for the tracker to record every request scheduled so far${what}. Meanwhile no request is delivered.`;
+    // (The graph's size is in the Partitions view: the sentence keeps to the step.)
+    const what = eventsOf(c, 'PartitionStart').length > 0 ? ', then partitions the graph' : '';
+    return `Base stops scheduling to repartition: it waits for the tracker to record every request so far${what}. Meanwhile no request is delivered.`;
   },
   PartitionStart: (e) =>
-    `${cap(role(e.thread))} partitions the workload graph of recent requests (${e.vertices} keys, ${e.edges} edges) into balanced parts that cut few edges, while the scheduler keeps scheduling.`,
+    `${cap(role(e.thread))} splits the recent requests' graph (${e.vertices} keys, ${e.edges} edges) into balanced parts cutting few edges; scheduling goes on.`,
   Partitioned: (e) =>
     `Map ${e.epoch} is computed in ${e.time_us} µs: ${e.cut} edges cut, each a pair of keys that requests use together but that now live on two workers.`,
   MapSwitch: (e) =>

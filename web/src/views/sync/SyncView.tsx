@@ -68,16 +68,33 @@ export function flagText(ready: number): string {
   return ready < 0 ? '' : ready === 1 ? 'flag up' : 'flag down';
 }
 
+/** A thread's node in the steal graph: a circle this wide (radius, px) with its name inside. */
+export const NODE_R = 14;
+
+/** The arrowhead of a steal (px, whatever the arc's stroke width): its tip touches the stealer's node. */
+export const HEAD = 10;
+
 /**
  * The arc of a steal from the victim's node (x0) to the stealer's (x1), nodes' centers at height y.
  * Left-to-right steals arc high, right-to-left ones low: two opposite steals between the same two
- * threads (A from B, B from A) never share one arc. Returns the path and where its label goes.
+ * threads (A from B, B from A) never share one arc. The arc leaves and enters each node at its edge,
+ * on the line to the arc's control point, so its arrowhead stays outside the stealer's circle and
+ * never covers its name ("T1"). Returns the path and where its label goes.
  */
 export function stealArc(x0: number, x1: number, y: number): { d: string; labelY: number } {
   const rise = x1 >= x0 ? 70 : 34;
   const mid = (x0 + x1) / 2;
-  return { d: `M${x0},${y - 14} Q${mid},${y - rise} ${x1},${y - 14}`, labelY: y - 14 - (rise - 14) / 2 - 4 };
+  const cy = y - rise;
+  // The point of the circle around (x, y) that faces the control point, a pixel out.
+  const edge = (x: number) => {
+    const len = Math.hypot(mid - x, cy - y) || 1;
+    const k = (NODE_R + 1) / len;
+    return `${round(x + (mid - x) * k)},${round(y + (cy - y) * k)}`;
+  };
+  return { d: `M${edge(x0)} Q${mid},${cy} ${edge(x1)}`, labelY: y - 14 - (rise - 14) / 2 - 4 };
 }
+
+const round = (v: number) => Math.round(v * 10) / 10;
 
 /** Steals as arrows between thread nodes in a row (SVG); nodes colored by status. */
 export function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: ThreadStatus[]; pal: Palette }) {
@@ -97,8 +114,18 @@ export function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: Th
       aria-label="steals"
     >
       <defs>
-        <marker id="steal-head" markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto">
-          <path d="M0,0 L8,4 L0,8 z" fill={pal.steal} />
+        {/* Sized in px (not in stroke widths, which made it 24 px wide over the stealer's name), its tip at the arc's end. */}
+        <marker
+          id="steal-head"
+          viewBox="0 0 10 10"
+          markerUnits="userSpaceOnUse"
+          markerWidth={HEAD}
+          markerHeight={HEAD}
+          refX="10"
+          refY="5"
+          orient="auto"
+        >
+          <path d="M0,0 L10,5 L0,10 z" fill={pal.steal} />
         </marker>
       </defs>
       {steals.map(({ t, l }) => {
@@ -123,7 +150,7 @@ export function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: Th
       })}
       {s.lanes.map((l, t) => (
         <g key={t} data-testid="steal-node" data-thread={t} data-activity={statuses[t]?.activity}>
-          <circle cx={x(t)} cy={y} r={14} fill={pal[statuses[t]?.tone ?? 'idle']} />
+          <circle cx={x(t)} cy={y} r={NODE_R} fill={pal[statuses[t]?.tone ?? 'idle']} />
           <text x={x(t)} y={y + 4} textAnchor="middle" fill={pal.bg} fontSize="0.8em" fontWeight="bold">
             T{t}
           </text>

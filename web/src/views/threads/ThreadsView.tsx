@@ -6,7 +6,7 @@ import type { Track } from '../../replay/store';
 import { deliveryTotal, itemLetter, schedulerStatus, statusContext } from '../status';
 import { useSize } from '../useSize';
 import { replayStore, useReplay } from '../../replay/store';
-import { drawLanes, heightFor, layoutFor, type Drawn } from './draw';
+import { drawLanes, heightFor, layoutFor, runFit, type Drawn } from './draw';
 import { FLAG_COLORS, isEventStream, type PackedTrace } from '../../trace/codec';
 
 /** Playing by run time: thousands of events a second, drawn without transitions. */
@@ -100,8 +100,10 @@ function legendKey(track: Track): string {
   return isEventRun(track) ? 'events' : track.classNames.slice(0, track.model.index.classes).join('\u0000');
 }
 
-export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHeight: number; ownLegend?: boolean }) {
-  const { tracks, states, positions, statuses, i, width, fitHeight, ownLegend = true } = props;
+export function LaneCanvas(
+  props: ViewProps & { i: number; width: number; fitHeight: number; ownLegend?: boolean; runName?: string },
+) {
+  const { tracks, states, positions, statuses, i, width, fitHeight, ownLegend = true, runName } = props;
   const track = tracks[i];
   const state = states[i];
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -143,6 +145,7 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
       classNames: track.classNames,
       schedulerText: schedulerStatus(state, statusContext(track), deliveryTotal(track.model.index)),
       item: itemLetter(statusContext(track)),
+      run: runName,
     };
     const pos = positions[i];
     const moved = pos - lastPos.current;
@@ -175,6 +178,8 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
         aria-label={`${track.label}: ${state.lanes.length} threads, ${queued} queued requests`}
         data-queued={queued}
         data-executing={state.lanes.filter((l) => l.exec >= 0).length}
+        data-lane-h={layout.laneH}
+        data-font={layout.font}
       />
       {ownLegend && <ClassLegend track={track} box={legend} />}
       {/* The lanes in words (the same statuses the canvas draws): shown when there is room, else for screen readers. */}
@@ -198,32 +203,29 @@ export function LaneCanvas(props: ViewProps & { i: number; width: number; fitHei
 /** The tracks stacked, each as wide as the view and an equal share of its height. */
 export function ThreadsView(props: ViewProps) {
   const box = useRef<HTMLDivElement>(null);
-  const title = useRef<HTMLHeadingElement>(null);
   const { width, height } = useSize(box);
   const n = Math.max(1, props.tracks.length);
-  // Each track's share: its title as drawn (large type makes it taller than a
-  // guess; plus its 6 px of margins) and the stack's 4 px gaps come off, so
-  // the lanes and their legend fit and the legend is never cut.
-  const drawnTitle = useSize(title, { width: 0, height: 28 }).height;
-  const titleH = n > 1 ? drawnTitle + 6 : 0;
   // Runs whose legends say the same share one, under the last: side by side
   // at 1280 x 720 in large type, a legend per run did not fit under lanes
   // already at their smallest and was cut.
   const shared = n > 1 && props.tracks.every((t) => legendKey(t) === legendKey(props.tracks[0]));
   const legend = useRef<HTMLDivElement>(null);
   const sharedH = useSize(legend, { width: 0, height: 40 }).height;
-  const legendH = shared ? sharedH + 12 : 0;
-  const fit = Math.max(0, Math.floor((height - legendH - 4 * (n - 1)) / n) - titleH - 8);
+  const fit = runFit(height, n, shared ? sharedH + 12 : 0);
   return (
     <div className="track-stack fill" data-count={props.tracks.length} ref={box}>
       {props.tracks.map((t, i) => (
         <div key={t.key} className="track-cell">
-          {props.tracks.length > 1 && (
-            <h3 className="track-title" ref={i === 0 ? title : undefined}>
-              {t.label}
-            </h3>
-          )}
-          <LaneCanvas {...props} i={i} width={Math.max(320, width)} fitHeight={fit} ownLegend={!shared} />
+          {/* Stacked runs: the name is drawn in the scheduler's row; the heading is for screen readers. */}
+          {n > 1 && <h3 className="track-title sr-only">{t.label}</h3>}
+          <LaneCanvas
+            {...props}
+            i={i}
+            width={Math.max(320, width)}
+            fitHeight={fit}
+            ownLegend={!shared}
+            runName={n > 1 ? t.label : undefined}
+          />
         </div>
       ))}
       {shared && <ClassLegend track={props.tracks[0]} box={legend} />}

@@ -1,15 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { emptyState } from '../../trace/state';
 import { palette } from '../display';
-import { LEAST_LANE_EMS, drawLanes, heightFor, laneHeightBounds, layoutFor } from './draw';
+import {
+  LEAST_CHIP_LABEL_EMS,
+  LEAST_LANE_EMS,
+  drawLanes,
+  heightFor,
+  laneHeightBounds,
+  layoutFor,
+  runFit,
+  type DrawInput,
+} from './draw';
 
-/** A 2D context that keeps every text drawn and ignores the rest. */
-function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[]; curves: number[][] } {
+/** A 2D context that keeps every text drawn (and the font it was drawn in) and ignores the rest. */
+function recordingContext(): {
+  ctx: CanvasRenderingContext2D;
+  texts: string[];
+  fonts: string[];
+  curves: number[][];
+} {
   const texts: string[] = [];
+  const fonts: string[] = [];
   const curves: number[][] = [];
   const ctx = new Proxy({} as Record<string | symbol, unknown>, {
     get(target, key) {
-      if (key === 'fillText') return (t: string) => texts.push(t);
+      if (key === 'fillText')
+        return (t: string) => {
+          texts.push(t);
+          fonts.push(String(target.font));
+        };
       if (key === 'bezierCurveTo') return (...a: number[]) => curves.push(a);
       if (key === 'measureText') return (t: string) => ({ width: t.length * 7 });
       if (key in target) return target[key];
@@ -20,7 +39,7 @@ function recordingContext(): { ctx: CanvasRenderingContext2D; texts: string[]; c
       return true;
     },
   });
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, curves };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, fonts, curves };
 }
 
 /** The lanes of `state` drawn `width` px wide in 16 px type (requests below 64, one class): what the context recorded. */
@@ -86,5 +105,66 @@ describe('layoutFor', () => {
     expect(heightFor(roomy, 4)).toBeLessThanOrEqual(600);
     // No height given (a measure before layout): the usual least lane.
     expect(layoutFor(900, font, 4).laneH).toBe(laneHeightBounds(font).min);
+  });
+});
+
+/** Lanes of `state` in 18 px type (large type), `width` wide in a `fit` px height, drawn with `more` of the input. */
+function drawnLarge(state: ReturnType<typeof emptyState>, width: number, fit: number, more: Partial<DrawInput> = {}) {
+  const rec = recordingContext();
+  const input: DrawInput = {
+    state,
+    statuses: [],
+    event: null,
+    reqClass: new Int32Array(64),
+    classNames: ['R1'],
+    schedulerText: 'delivered 73 of 8,000',
+    ...more,
+  };
+  const layout = layoutFor(width, 18, state.lanes.length, fit);
+  drawLanes(rec.ctx, layout, palette(false), input);
+  return { ...rec, layout };
+}
+
+/** Four workers, each with a few requests queued and one executing. */
+function busy(): ReturnType<typeof emptyState> {
+  const state = emptyState(4);
+  state.lanes.forEach((l, t) => {
+    l.exec = t;
+    l.queue = [10 + t, 20 + t, 30 + t];
+  });
+  return state;
+}
+
+describe('two runs stacked at 1280x720 in large type', () => {
+  // The view is about 400 px tall there, the runs' shared class legend two lines (70 px with its margin).
+  const fit = runFit(400, 2, 70);
+
+  it('draw every lane with chip ids of at least 0.7 em (they were 7 px under a title line)', () => {
+    const { texts, fonts, layout } = drawnLarge(busy(), 735, fit);
+    expect(heightFor(layout, 4)).toBeLessThanOrEqual(fit);
+    const ids = texts.map((t, k) => ({ t, px: parseFloat(fonts[k]) })).filter(({ t }) => /^r\d+$/.test(t));
+    // Four executing, twelve queued: every chip has its id.
+    expect(ids).toHaveLength(16);
+    for (const { t, px } of ids) expect(px, t).toBeGreaterThanOrEqual(Math.floor(18 * LEAST_CHIP_LABEL_EMS));
+  });
+
+  it("say each run's name in its scheduler's row, with the scheduler's status", () => {
+    const { texts } = drawnLarge(busy(), 735, fit, { run: 'repart-async (Async W=500 Q=64)' });
+    expect(texts).toContain('repart-async (Async W=500 Q=64)');
+    expect(texts).toContain('delivered 73 of 8,000');
+    expect(texts).not.toContain('Scheduler');
+    // One run alone keeps the word.
+    expect(drawnLarge(busy(), 735, fit).texts).toContain('Scheduler');
+  });
+});
+
+describe("chip ids in the family's words", () => {
+  it('an event run names every chip e12, queued, stolen, executing or held alike', () => {
+    const state = busy();
+    state.lanes[1].stolen = [40, 41];
+    const { texts } = drawnLarge(state, 1200, 600, { item: 'e' });
+    const ids = texts.filter((t) => /^[a-z]?\d+$/.test(t));
+    expect(ids.length).toBeGreaterThan(10);
+    expect(ids.filter((t) => !t.startsWith('e'))).toEqual([]);
   });
 });

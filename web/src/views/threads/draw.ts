@@ -29,10 +29,12 @@ export function laneHeightBounds(font: number): { min: number; max: number } {
 }
 
 /**
- * The least lane height (ems) when the height given is tight (two runs of
- * four workers stacked at 1280x720 in large type): the thread's name and
- * status still read and the chips keep their class colors (their numbers
- * get small), and every lane is drawn, since a caption may name any thread.
+ * The least lane height (ems) when the height given is tight: the thread's
+ * name and status still read and the chips keep their class colors (their
+ * ids get small), and every lane is drawn, since a caption may name any
+ * thread. Two runs of four workers stacked at 1280x720 in large type do
+ * not come down to it (their names are in their scheduler rows, not on a
+ * title line: about 1.6 em, ids of 0.7 em); three or four runs may.
  */
 export const LEAST_LANE_EMS = 1.1;
 
@@ -65,6 +67,19 @@ export function layoutFor(width: number, font: number, lanes = 1, fitHeight = 0)
   };
 }
 
+/**
+ * The height (px) each of `runs` stacked runs gives its lanes and legend,
+ * in a view `height` tall whose runs share a legend `sharedLegendH` tall
+ * (0: each run has its own): an equal share, less the stack's 4 px gaps
+ * and a cell's 8 px. No title line comes off: each run's name is in its
+ * scheduler's row (at 1280x720 two stacked runs' titles took the ~36 px
+ * their lanes needed to be read).
+ */
+export function runFit(height: number, runs: number, sharedLegendH: number): number {
+  const n = Math.max(1, runs);
+  return Math.max(0, Math.floor((height - sharedLegendH - 4 * (n - 1)) / n) - 8);
+}
+
 export function heightFor(l: LaneLayout, lanes: number): number {
   return l.headerH + lanes * l.laneH + 8;
 }
@@ -86,8 +101,10 @@ export interface DrawInput {
   classNames: readonly string[];
   /** The scheduler thread's line (views/status.ts `schedulerStatus`). */
   schedulerText: string;
-  /** The letter before an id on a held chip, in the family's words (views/status.ts `itemLetter`); default "r". */
+  /** The letter before an id on a chip, in the family's words (views/status.ts `itemLetter`); default "r". */
   item?: string;
+  /** The run's name, said in the scheduler's row where runs are stacked (none: the row says "Scheduler"). */
+  run?: string;
 }
 
 /** Where a chip was drawn: to animate it from there to where the next state puts it. */
@@ -140,14 +157,7 @@ export function drawLanes(
     !!e && e.thread === SCHEDULER && e.kind === KIND.Enqueued && field(e, F.Enqueued.to) === t;
   const clsOf = (r: number) => (r >= 0 && r < reqClass.length ? reqClass[r] : -1);
 
-  // Scheduler header.
-  ctx.font = `bold ${l.font}px system-ui, sans-serif`;
-  ctx.fillStyle = p.fg;
-  const schedY = l.headerH / 2;
-  ctx.fillText('Scheduler', 8, schedY);
-  ctx.font = `${l.font}px system-ui, sans-serif`;
-  ctx.fillStyle = p.dim;
-  ctx.fillText(d.schedulerText, l.labelW, schedY, l.width - l.labelW - 8);
+  drawSchedulerRow(ctx, l, p, d);
 
   const chipH = l.laneH - 2 * l.inset;
   // Chips are collected first and drawn in one path per class color (a
@@ -219,7 +229,7 @@ export function drawLanes(
   }
   if (anim) moveAndFade(ctx, chips, held, anim, l, chipH, p);
   const drawn = record(chips, held);
-  drawChips(ctx, chips, chipH, l, p);
+  drawChips(ctx, chips, chipH, l, p, d.item);
   drawHeld(ctx, held, chipH, l, p, d.item);
 
   // Dispatch arrows: while the scheduler handles a request, an arrow goes
@@ -250,6 +260,29 @@ export function drawLanes(
   }
   return drawn;
 }
+
+/**
+ * The scheduler's row: "Scheduler" and its status; where runs are stacked,
+ * the run's name in bold instead of "Scheduler" (a title line above each
+ * run took the height its lanes needed), its status after it.
+ */
+function drawSchedulerRow(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palette, d: DrawInput): void {
+  const y = l.headerH / 2;
+  ctx.font = `bold ${l.font}px system-ui, sans-serif`;
+  ctx.fillStyle = p.fg;
+  let x = l.labelW;
+  if (d.run) {
+    const most = l.width * RUN_NAME_SHARE;
+    ctx.fillText(d.run, 8, y, most);
+    x = Math.max(x, 8 + Math.min(most, ctx.measureText(d.run).width) + l.font);
+  } else ctx.fillText('Scheduler', 8, y);
+  ctx.font = `${l.font}px system-ui, sans-serif`;
+  ctx.fillStyle = p.dim;
+  ctx.fillText(d.schedulerText, x, y, Math.max(0, l.width - x - 8));
+}
+
+/** The most of the scheduler's row a run's name takes (the status gets the rest). */
+const RUN_NAME_SHARE = 0.45;
 
 /**
  * A steal arrow at the lanes' left edge (x) from the victim's lane middle
@@ -372,7 +405,33 @@ function c0w(chips: Chip[]): number {
   return Number.isFinite(w) ? w : 0;
 }
 
-function drawChips(ctx: CanvasRenderingContext2D, chips: Chip[], chipH: number, l: LaneLayout, p: Palette): void {
+/**
+ * The size of the ids written on chips `chipH` tall and at least `narrowest`
+ * wide: under half the chip's height in a roomy lane; in a tight one (two
+ * stacked runs at 1280x720) at least `LEAST_CHIP_LABEL_EMS` of the type,
+ * as far as the chip's height allows; never wider than the chip holds.
+ */
+export function chipLabelPx(chipH: number, narrowest: number, font: number): number {
+  const readable = Math.min(font * LEAST_CHIP_LABEL_EMS, chipH * 0.6);
+  return Math.round(Math.min(Math.max(chipH * 0.45, readable), font * 1.1, narrowest * 0.42));
+}
+
+/** The least size of a chip's id (ems of the view's type), where its lane's height allows. */
+export const LEAST_CHIP_LABEL_EMS = 0.7;
+
+/**
+ * Chips in their class colors (their event's, in an event run), outlines,
+ * then each chip's id as the family names it (`item`: "r12", or "e12" for
+ * an event), the word every other label of the view uses.
+ */
+function drawChips(
+  ctx: CanvasRenderingContext2D,
+  chips: Chip[],
+  chipH: number,
+  l: LaneLayout,
+  p: Palette,
+  item = 'r',
+): void {
   const byClass = new Map<number, Chip[]>();
   for (const c of chips) {
     let g = byClass.get(c.cls);
@@ -393,9 +452,9 @@ function drawChips(ctx: CanvasRenderingContext2D, chips: Chip[], chipH: number, 
   }
   if (chips.length > MAX_LABELLED_CHIPS) return;
   ctx.fillStyle = '#000';
-  ctx.font = `${Math.round(Math.min(chipH * 0.45, l.font * 1.1, c0w(chips) * 0.42))}px system-ui, sans-serif`;
+  ctx.font = `${chipLabelPx(chipH, c0w(chips), l.font)}px system-ui, sans-serif`;
   for (const c of chips) {
-    if (c.w >= l.font * 2) ctx.fillText(String(c.req), c.x + 3, c.y + chipH / 2, c.w - 6);
+    if (c.w >= l.font * 2) ctx.fillText(`${item}${c.req}`, c.x + 3, c.y + chipH / 2, c.w - 6);
   }
 }
 
