@@ -4,9 +4,9 @@
  * idle cores may steal whole colors.
  */
 import type { FamilyModule } from '../family';
+import { lazyView } from '../lazyView';
 import { libasync, mely } from '../pseudocode/coloring';
 import { coloringBookmarks } from './bookmarks';
-import { ColoringView } from './ColoringView';
 import { coloringCaption } from './narrate';
 import { coloringSentences } from './sentences';
 
@@ -21,7 +21,8 @@ export const coloring: FamilyModule = {
       id: 'coloring',
       title: 'Colors & steals',
       order: 25,
-      component: ColoringView,
+      // A separate chunk, fetched the first time a coloring run's Classroom shows it.
+      component: lazyView(() => import('./ColoringView').then((m) => ({ default: m.ColoringView }))),
     },
   ],
   // One name per thing: its threads view, lanes and captions all say event (e12), never request (r12).

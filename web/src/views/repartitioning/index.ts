@@ -4,10 +4,10 @@
  * scheduler pauses to switch to a new map.
  */
 import type { FamilyModule } from '../family';
+import { lazyView } from '../lazyView';
 import { repartAsync, repartBase, repartStatic } from '../pseudocode/repartitioning';
 import { repartBookmarks } from './bookmarks';
 import { repartCaption } from './narrate';
-import { RepartView } from './RepartView';
 
 export const repartitioning: FamilyModule = {
   family: 'repartitioning',
@@ -23,7 +23,8 @@ export const repartitioning: FamilyModule = {
       id: 'partitions',
       title: 'Partitions',
       order: 25,
-      component: RepartView,
+      // A separate chunk (with its strip chart), fetched the first time a repartitioning run's Classroom shows it.
+      component: lazyView(() => import('./RepartView').then((m) => ({ default: m.RepartView }))),
     },
   ],
   status: {
