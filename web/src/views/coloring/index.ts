@@ -5,7 +5,6 @@
  */
 import type { FamilyModule } from '../family';
 import { lazyView } from '../lazyView';
-import { libasync, mely } from '../pseudocode/coloring';
 import { coloringBookmarks } from './bookmarks';
 import { coloringCaption } from './narrate';
 import { coloringSentences } from './sentences';
@@ -29,7 +28,8 @@ export const coloring: FamilyModule = {
   status: { item: 'e' },
   captions: [coloringCaption],
   sentences: coloringSentences,
-  pseudocode: [libasync, mely],
+  // Fetched when a panel first shows a coloring run (no first lesson does).
+  pseudocode: () => import('../pseudocode/coloring').then((m) => [m.libasync, m.mely]),
   bookmarks: coloringBookmarks,
   // Looking at a victim's queue begins a steal attempt (refused or not).
   stepStarts: ['StealTry'],

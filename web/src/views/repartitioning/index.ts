@@ -5,7 +5,6 @@
  */
 import type { FamilyModule } from '../family';
 import { lazyView } from '../lazyView';
-import { repartAsync, repartBase, repartStatic } from '../pseudocode/repartitioning';
 import { repartBookmarks } from './bookmarks';
 import { repartCaption } from './narrate';
 
@@ -33,5 +32,6 @@ export const repartitioning: FamilyModule = {
   },
   bookmarks: repartBookmarks,
   captions: [repartCaption],
-  pseudocode: [repartStatic, repartBase, repartAsync],
+  // Fetched when a panel first shows a repartitioning run (no first lesson does).
+  pseudocode: () => import('../pseudocode/repartitioning').then((m) => [m.repartStatic, m.repartBase, m.repartAsync]),
 };
