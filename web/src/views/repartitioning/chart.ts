@@ -7,7 +7,8 @@
 import * as d3 from 'd3';
 import { linearScale, linePath, niceDomain } from '../charts/scales';
 import type { Palette } from '../display';
-import { lanesOf, type RepartTimeline } from './model';
+import { lanesOf } from './lanes';
+import type { RepartTimeline } from './model';
 import { partitionPoint } from '../../trace/search';
 
 export interface StripOptions {
