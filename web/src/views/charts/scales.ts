@@ -1,9 +1,9 @@
 /**
- * The three d3 pieces the app's charts use (a linear scale, a band scale
+ * The three d3 pieces the Classroom's charts use (a linear scale, a band scale
  * and a straight-segment line path), written out here so that a chart
  * fetches neither d3-scale nor d3-shape nor what those pull in
- * (d3-interpolate, d3-color, d3-path): about 10 KB gzipped off the first
- * lesson (issue 30, docs/benchmarks/frontend.md, seventh pass).
+ * (d3-interpolate, d3-color, d3-path): 8.5 KB gzipped off the first lesson
+ * (issue 30, docs/benchmarks/frontend.md, seventh pass).
  *
  * Invariant: every function here gives exactly what d3 gives for the same
  * call (positions, ticks, tick labels, path strings), so the charts draw
