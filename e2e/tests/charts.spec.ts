@@ -34,6 +34,8 @@ test('queue-length CSV equals the synchronization view at the same moment', asyn
   const fromChart = Object.fromEntries(atT.map(([series, , len]) => [series, Number(len)]));
 
   await page.getByTestId('view-sync').click();
+  // The view is its own chunk, fetched the first time it is shown: wait for it before reading it.
+  await expect(page.getByTestId('thread-list')).toBeVisible();
   const fromView: Record<string, number> = {};
   for (const li of await page.getByTestId('thread-list').locator('li').all()) {
     fromView[`T${await li.getAttribute('data-thread')}`] = Number(await li.getAttribute('data-queue'));

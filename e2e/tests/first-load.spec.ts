@@ -103,7 +103,8 @@ test('the first screen loads under 300 KB gzipped without the engine; the first 
   await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('timeline')).toBeVisible();
   // What the first lesson cost in all (docs/benchmarks/frontend.md): every URL once (the pool's
-  // workers fetch the glue again, from the cache). Logged, not checked: the 700 KB goal is not met.
+  // workers fetch the glue again, from the cache). Logged, not checked: the 700 KB goal is met by a
+  // few KB (695.4 KB, or 697.8 KB in the build with the harness page; frontend.md, seventh pass).
   await page.waitForLoadState('networkidle');
   const lesson = [...new Map((await traffic.responses()).map((f) => [f.url, f])).values()];
   const all = totals(lesson.sort((a, b) => b.gzip - a.gzip));

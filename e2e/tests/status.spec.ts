@@ -34,6 +34,8 @@ async function lanesSay(page: Page): Promise<Record<string, Said>> {
 
 async function syncSays(page: Page): Promise<{ list: Record<string, Said>; cards: (Said & { thread: string })[] }> {
   await page.getByTestId('view-sync').click();
+  // The view is its own chunk, fetched the first time it is shown: wait for it before reading it.
+  await expect(page.getByTestId('thread-list').first()).toBeVisible();
   const list: Record<string, Said> = {};
   for (const li of await page.getByTestId('thread-list').first().locator('li').all()) {
     list[(await li.getAttribute('data-thread'))!] = {

@@ -33,6 +33,7 @@ import { rng } from '../trace/synth';
 import { classNames as namesOf, inferMapping } from './classes';
 import { caption } from './narrate';
 import { codeFor, stepLine } from './pseudocode/PseudoPanel';
+import { loadAllPseudoCode } from './pseudocode/types';
 import type { ViewProps } from './registry';
 import { groupCard, progressWords, statusContext, threadStatuses, type ThreadStatus } from './status';
 import { SyncView } from './sync/SyncView';
@@ -282,6 +283,8 @@ export function describeLesson(
 ): void {
   describe(`${title}: one state, one story at every sampled step`, async () => {
     const tracks = await lessonTracks(schedulers);
+    // Some families' listings are fetched on first need (a chunk of their own).
+    await loadAllPseudoCode();
     it(`has ${files} recorded lesson trace${files === 1 ? '' : 's'}`, () => expect(tracks).toHaveLength(files));
     for (const { file, track } of tracks) {
       it(

@@ -13,8 +13,8 @@
  */
 import { registerFinder, type Finder } from './bookmarks';
 import { registerNarrator, type Narrator } from './narrate';
-import { registerClaim, registerScheduler, type Family, type SchedulerProfile } from './profiles';
-import { registerPseudoCode, type PseudoCode } from './pseudocode/types';
+import { profileOf, registerClaim, registerScheduler, type Family, type SchedulerProfile } from './profiles';
+import { registerPseudoCode, registerPseudoCodeLoader, type PseudoCode } from './pseudocode/types';
 import { registerView, type ViewDef } from './registry';
 import { registerFamilyStatus, type FamilyStatus } from './status';
 import { registerStepStarts } from '../replay/steps';
@@ -41,8 +41,12 @@ export interface FamilyModule {
   status?: FamilyStatus;
   /** Step captions: the first that returns a sentence wins, then the generic one (narrate.ts). */
   captions?: Narrator[];
-  /** Pseudo-code listings with their event-to-line rules (one per scheduler id or group of ids). */
-  pseudocode?: PseudoCode[];
+  /**
+   * Pseudo-code listings with their event-to-line rules (one per scheduler id or group of ids), or a
+   * loader of them: a family no first lesson shows keeps its listings out of the first load
+   * (`() => import('../pseudocode/x').then(...)`), fetched when a panel first shows one of its runs.
+   */
+  pseudocode?: PseudoCode[] | (() => Promise<PseudoCode[]>);
   /** Lesson bookmarks, by the id lessons.json names them with. */
   bookmarks?: Record<string, Finder>;
   /** `describe`'s sentences for the family's own event kinds (trace/codec.ts). */
@@ -63,7 +67,9 @@ export function registerFamily(m: FamilyModule): void {
   for (const v of m.views ?? []) registerView({ ...v, families: [m.family] });
   if (m.status) registerFamilyStatus(m.family, m.status);
   for (const n of m.captions ?? []) registerNarrator(m.family, n);
-  for (const c of m.pseudocode ?? []) registerPseudoCode(c);
+  if (typeof m.pseudocode === 'function')
+    registerPseudoCodeLoader((id) => profileOf(id).family === m.family, m.pseudocode);
+  else for (const c of m.pseudocode ?? []) registerPseudoCode(c);
   for (const [id, f] of Object.entries(m.bookmarks ?? {})) registerFinder(id, f);
   registerSentences(m.sentences ?? {});
   registerStepStarts(m.stepStarts ?? []);

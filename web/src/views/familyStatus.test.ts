@@ -26,7 +26,8 @@ import {
   SCHEDULER,
   sccName,
 } from '../trace/codec';
-import { epaxosGraph, epaxosStep, lateGraph, type Ev } from './late-epaxos/model';
+import { epaxosGraph, lateGraph, type Ev } from './late-epaxos/model';
+import { epaxosStep } from './late-epaxos/steps';
 import { ev, lateTwoRequests } from './late-epaxos/testEvents';
 import type { ViewProps } from './registry';
 import { schedulerStatus, statusContext, threadStatuses, type ThreadStatus } from './status';

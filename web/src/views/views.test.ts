@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { shardedClasses } from '../engine/classes';
 import type { RunReport } from '../engine/protocol';
 import { KIND, SCHEDULER } from '../trace/codec';
@@ -6,7 +6,7 @@ import { loadTraceHere } from '../trace/load';
 import { synthesizeSmall } from '../trace/synth';
 import { conflictGraph, inferMapping } from './classes';
 import { codeFor, codes, pseudoEvent } from './pseudocode/PseudoPanel';
-import { lineFor } from './pseudocode/types';
+import { lineFor, loadAllPseudoCode } from './pseudocode/types';
 import './families';
 import { familyOf, viewsFor } from './registry';
 import { focusRequest } from './threads/draw';
@@ -135,6 +135,9 @@ describe('threads view', () => {
 });
 
 describe('pseudo-code panel', () => {
+  // Some families' listings are fetched on first need (a chunk of their own): fetch them all.
+  beforeAll(() => loadAllPseudoCode());
+
   it('finds the listings the executor helpers export', () => {
     expect(codes.length).toBeGreaterThan(0);
     expect(codeFor('no-such-scheduler')).toBeNull();

@@ -16,7 +16,7 @@ import { momentUrl } from '../../components/links';
 import { runViolation } from '../../components/verdict';
 import { ShareLinkOutput, useShareLink } from '../ShareLink';
 import { modelLabel, virtualOf } from '../../engine/virtualCores';
-import { codeFor } from '../pseudocode/PseudoPanel';
+import { usePseudoCode } from '../pseudocode/PseudoPanel';
 import { classroomStore } from '../classroomStore';
 import { nameMoment } from '../moments';
 import { breakItStore, useBreakIt } from './index';
@@ -168,6 +168,7 @@ function Found({ track, variant }: { track: Track; variant: BrokenVariant }) {
   const found = useBreakIt((s) => s.found);
   const tried = useBreakIt((s) => s.tried);
   const report = useRun((s) => s.report);
+  const { code } = usePseudoCode(track.scheduler);
   const run = report?.runs.find((r) => r.label === track.run || r.scheduler === track.scheduler);
   const pair = pairOf(run?.violation_detail);
   // A scan of the trace (the React compiler keeps it while pair and trace stay).
@@ -181,7 +182,7 @@ function Found({ track, variant }: { track: Track; variant: BrokenVariant }) {
     if (i >= 0) replayStore.getState().lead(i, moment.position);
   }, [moment, track.key]);
   if (!found || !run) return null;
-  const line = guardLine(codeFor(track.scheduler), variant.guard);
+  const line = guardLine(code, variant.guard);
   const v = virtualOf(report);
   return (
     <div className="break-it-found" data-testid="breakit-found">

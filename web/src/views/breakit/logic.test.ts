@@ -3,6 +3,7 @@ import catalog from '../../engine/catalog.json';
 import { decode, encode, make, SCHEDULER } from '../../trace/codec';
 import '../families';
 import { codeFor } from '../pseudocode/PseudoPanel';
+import { loadAllPseudoCode } from '../pseudocode/types';
 import {
   brokenVariants,
   guardLine,
@@ -31,7 +32,9 @@ describe('break-it variants', () => {
     expect(brokenVariants('no-such-scheduler')).toEqual([]);
   });
 
-  it('finds the line each fault’s rule stands on in its scheduler’s pseudo-code, for every scheduler', () => {
+  it('finds the line each fault’s rule stands on in its scheduler’s pseudo-code, for every scheduler', async () => {
+    // Some families' listings are fetched on first need (a chunk of their own): fetch them all.
+    await loadAllPseudoCode();
     const ids = (catalog as { schedulers: { id: string }[] }).schedulers.map((s) => s.id);
     const missing: string[] = [];
     for (const id of ids) {

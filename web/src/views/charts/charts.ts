@@ -7,6 +7,7 @@
  * pixels: the type is exactly `font` px, large type included.
  */
 import * as d3 from 'd3';
+import { bandScale, linearScale, linePath, niceDomain } from './scales';
 import type { Palette } from '../display';
 
 export interface Series {
@@ -137,15 +138,8 @@ export function lineChart(
 ) {
   const { g, iw, ih, M } = frame(svg, o, series);
   const all = series.flatMap((s) => s.points).filter((d) => Number.isFinite(d.y));
-  const x = d3
-    .scaleLinear()
-    .domain([0, d3.max(all, (d) => d.x) ?? 1])
-    .range([0, iw]);
-  const y = d3
-    .scaleLinear()
-    .domain([0, (d3.max(all, (d) => d.y) ?? 1) * 1.05 || 1])
-    .nice()
-    .range([ih, 0]);
+  const x = linearScale([0, d3.max(all, (d) => d.x) ?? 1], [0, iw]);
+  const y = linearScale(niceDomain([0, (d3.max(all, (d) => d.y) ?? 1) * 1.05 || 1]), [ih, 0]);
   styleAxis(
     g.append('g').attr('class', 'x-axis').attr('transform', `translate(0,${ih})`).call(d3.axisBottom(x).ticks(6)),
     o.p,
@@ -161,11 +155,13 @@ export function lineChart(
     .attr('font-size', o.font)
     .text(o.xLabel);
   yAxisLabel({ g, M }, o, o.yLabel);
-  const line = d3
-    .line<{ x: number; y: number }>()
-    .defined((d) => Number.isFinite(d.y))
-    .x((d) => x(d.x))
-    .y((d) => y(d.y));
+  const line = (points: Series['points']) =>
+    linePath(
+      points,
+      (d) => x(d.x),
+      (d) => y(d.y),
+      (d) => Number.isFinite(d.y),
+    );
   for (const s of series) {
     g.append('path')
       .datum(s.points)
@@ -243,17 +239,13 @@ export function groupedBars(
   o: ChartOptions & { yLabel: string; stacked?: boolean },
 ) {
   const { g, iw, ih, M } = frame(svg, o, keys);
-  const x0 = d3
-    .scaleBand()
-    .domain(groups.map((d) => d.name))
-    .range([0, iw])
-    .padding(0.2);
+  const x0 = bandScale(
+    groups.map((d) => d.name),
+    [0, iw],
+    0.2,
+  );
   const maxV = o.stacked ? d3.max(groups, (d) => d3.sum(d.values)) : d3.max(groups, (d) => d3.max(d.values));
-  const y = d3
-    .scaleLinear()
-    .domain([0, (maxV ?? 1) || 1])
-    .nice()
-    .range([ih, 0]);
+  const y = linearScale(niceDomain([0, (maxV ?? 1) || 1]), [ih, 0]);
   styleAxis(
     g.append('g').attr('class', 'x-axis').attr('transform', `translate(0,${ih})`).call(d3.axisBottom(x0)),
     o.p,
@@ -261,11 +253,11 @@ export function groupedBars(
   );
   styleAxis(g.append('g').call(d3.axisLeft(y).ticks(5, 's')), o.p, o.font);
   yAxisLabel({ g, M }, o, o.yLabel);
-  const x1 = d3
-    .scaleBand()
-    .domain(keys.map((k) => k.name))
-    .range([0, x0.bandwidth()])
-    .padding(0.05);
+  const x1 = bandScale(
+    keys.map((k) => k.name),
+    [0, x0.bandwidth()],
+    0.05,
+  );
   for (const grp of groups) {
     let acc = 0;
     grp.values.forEach((v, k) => {

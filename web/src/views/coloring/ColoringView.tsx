@@ -23,15 +23,13 @@ import {
   colorRuns,
   INTERVALS,
   overlaps,
-  refusalText,
   stateAt,
   timeline,
-  measuredUs,
-  us,
   type ColorTimeline,
   type CoreNow,
   type Steal,
 } from './model';
+import { measuredUs, refusalText, us } from './words';
 import './coloring.css';
 
 /** Event chips drawn per core; the rest are counted. */

@@ -4,9 +4,8 @@
  * idle cores may steal whole colors.
  */
 import type { FamilyModule } from '../family';
-import { libasync, mely } from '../pseudocode/coloring';
+import { lazyView } from '../lazyView';
 import { coloringBookmarks } from './bookmarks';
-import { ColoringView } from './ColoringView';
 import { coloringCaption } from './narrate';
 import { coloringSentences } from './sentences';
 
@@ -21,14 +20,16 @@ export const coloring: FamilyModule = {
       id: 'coloring',
       title: 'Colors & steals',
       order: 25,
-      component: ColoringView,
+      // A separate chunk, fetched the first time a coloring run's Classroom shows it.
+      component: lazyView(() => import('./ColoringView').then((m) => ({ default: m.ColoringView }))),
     },
   ],
   // One name per thing: its threads view, lanes and captions all say event (e12), never request (r12).
   status: { item: 'e' },
   captions: [coloringCaption],
   sentences: coloringSentences,
-  pseudocode: [libasync, mely],
+  // Fetched when a panel first shows a coloring run (no first lesson does).
+  pseudocode: () => import('../pseudocode/coloring').then((m) => [m.libasync, m.mely]),
   bookmarks: coloringBookmarks,
   // Looking at a victim's queue begins a steal attempt (refused or not).
   stepStarts: ['StealTry'],

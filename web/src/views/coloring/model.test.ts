@@ -3,18 +3,8 @@ import { decode, encode, make, type KindName } from '../../trace/codec';
 import { HOME_HOW } from './sentences';
 import { rng } from '../../trace/synth';
 import vocabulary from '../../trace/vocabulary.json';
-import {
-  colorRuns,
-  INTERVALS,
-  LEFT_SQ,
-  overlaps,
-  REFUSAL_REASONS,
-  refusalText,
-  replayFromStart,
-  stateAt,
-  summarize,
-  timeline,
-} from './model';
+import { colorRuns, INTERVALS, LEFT_SQ, overlaps, replayFromStart, stateAt, summarize, timeline } from './model';
+import { REFUSAL_REASONS, refusalText } from './words';
 
 /** The engine's names of a small field's codes (`psmr schema --trace`), by code. */
 function engineCodes(kind: string, field: string): string[] {

@@ -9,7 +9,7 @@
 import { NO_REQUEST, REASON, SMALL } from '../../trace/codec';
 import type { EventOf } from '../../trace/dispatch';
 import { eventsOf, narratorOf, type Narrator, type StepContext } from '../narrate';
-import { measuredUs, refusalText, us } from './model';
+import { measuredUs, refusalText, us } from './words';
 
 /** Mely's queues and steals differ from Libasync-smp's. */
 const isMely = (c: StepContext) => c.track.scheduler === 'mely';

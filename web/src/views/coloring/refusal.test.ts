@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SMALL } from '../../trace/codec';
-import { refusalText } from './model';
+import { refusalText } from './words';
 
 const TIME_LEFT = SMALL.StealRefused.heuristic.TimeLeft;
 

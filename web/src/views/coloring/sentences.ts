@@ -7,7 +7,7 @@
  */
 import { F, SMALL, type Sentence } from '../../trace/codec';
 import type { ByKind } from '../../trace/dispatch';
-import { measuredUs } from './model';
+import { measuredUs } from './words';
 
 /** How a free color got its core (`ColorHome.how`), in words, by code. */
 export const HOME_HOW: Record<number, string> = {

@@ -5,26 +5,29 @@
  * before one of them executes it.
  */
 import type { FamilyModule, FamilyView } from '../family';
-import { MappingView } from '../mapping/MappingView';
+import { lazyView } from '../lazyView';
 import { BARRIER, CYCLE } from '../profiles';
 import { busyWait, early as earlyCode } from '../pseudocode/early';
 import { earlyBookmarks } from './bookmarks';
-import { SyncView } from '../sync/SyncView';
 import { earlyCaption } from './narrate';
 
-/** The views of the families whose classes meet (early and work stealing). */
+/**
+ * The views of the families whose classes meet (early and work stealing),
+ * each a separate chunk fetched the first time the Classroom shows it (a
+ * lesson opens on the threads view).
+ */
 const meetingViews: FamilyView[] = [
   {
     id: 'sync',
     title: 'Synchronization',
     order: 20,
-    component: SyncView,
+    component: lazyView(() => import('../sync/SyncView').then((m) => ({ default: m.SyncView }))),
   },
   {
     id: 'mapping',
     title: 'Mapping',
     order: 30,
-    component: MappingView,
+    component: lazyView(() => import('../mapping/MappingView').then((m) => ({ default: m.MappingView }))),
   },
 ];
 

@@ -7,7 +7,6 @@
  */
 import type { FamilyModule, FamilyView } from '../family';
 import { lazyView } from '../lazyView';
-import { epaxos as epaxosCode, late as lateCode, pepaxos } from '../pseudocode/late-epaxos';
 import { graphBookmarks, sccBookmarks } from './bookmarks';
 import { epaxosCaption, lateCaption } from './narrate';
 import { epaxosStatus, lateStatus } from './status';
@@ -29,7 +28,8 @@ export const late = graphFamily({
   schedulers: [{ id: 'late', sync: null, color: '#c11574', colorHc: '#ff6fc1' }],
   status: lateStatus,
   captions: [lateCaption],
-  pseudocode: [lateCode],
+  // Both families' listings are one chunk, fetched when a panel first shows a late or ePaxos run.
+  pseudocode: () => import('../pseudocode/late-epaxos').then((m) => [m.late]),
   bookmarks: graphBookmarks,
 });
 
@@ -41,6 +41,6 @@ export const epaxos = graphFamily({
   ],
   status: epaxosStatus,
   captions: [epaxosCaption],
-  pseudocode: [epaxosCode, pepaxos],
+  pseudocode: () => import('../pseudocode/late-epaxos').then((m) => [m.epaxos, m.pepaxos]),
   bookmarks: sccBookmarks,
 });

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decode, encode, make } from '../../trace/codec';
 import { AUX_BASE, KIND as K, REASON as R, SCHEDULER } from '../../trace/codec';
-import {
-  crossSccEdges,
-  epaxosGraph,
-  epaxosStep,
-  lateGraph,
-  lateLayers,
-  sccLayers,
-  eventsOf,
-  lateStep,
-  type Ev,
-} from './model';
+import { crossSccEdges, epaxosGraph, lateGraph, lateLayers, sccLayers, eventsOf, type Ev } from './model';
+import { epaxosStep, lateStep } from './steps';
 import { ev, lateTwoRequests } from './testEvents';
 
 const fixtures = import.meta.glob('./fixtures/*.json', { eager: true, import: 'default' }) as Record<string, Ev[]>;

@@ -6,7 +6,8 @@
  * to the generic narrator.
  */
 import type { Narrator, StepContext } from '../narrate';
-import { epaxosStep, lateStep, type Ev } from './model';
+import type { Ev } from './model';
+import { epaxosStep, lateStep } from './steps';
 
 const first = (c: StepContext): Ev | undefined => c.raw[0];
 

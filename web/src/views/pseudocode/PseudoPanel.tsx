@@ -30,12 +30,53 @@ import { useReplay } from '../../replay/store';
 import type { Track } from '../../replay/store';
 import { useDisplay } from '../display';
 import { useGuardLine } from '../breakit';
-import { codes, lineFor, type EventKindName, type PseudoCode, type PseudoEvent, type PseudoTarget } from './types';
+import {
+  codes,
+  lineFor,
+  loadPseudoCode,
+  pseudoCodePending,
+  type EventKindName,
+  type PseudoCode,
+  type PseudoEvent,
+  type PseudoTarget,
+} from './types';
 
 export { codes };
 
 export function codeFor(scheduler: string, all: readonly PseudoCode[] = codes): PseudoCode | null {
   return all.find((c) => c.schedulers.includes(scheduler)) ?? null;
+}
+
+/** A scheduler's listings as a component sees them: there, being fetched, or not fetched (the network). */
+export interface PseudoCodeState {
+  code: PseudoCode | null;
+  loading: boolean;
+  failed: boolean;
+}
+
+/**
+ * `scheduler`'s listings, fetching them on first need (a family may keep
+ * its listings in a chunk of their own, views/family.ts): the component
+ * renders again once they are registered.
+ */
+export function usePseudoCode(scheduler: string | undefined): PseudoCodeState {
+  const [, setFetched] = useState(0);
+  const [failedFor, setFailedFor] = useState<string | null>(null);
+  const code = scheduler ? codeFor(scheduler) : null;
+  const pending = !!scheduler && !code && pseudoCodePending(scheduler);
+  useEffect(() => {
+    if (!pending || !scheduler) return;
+    let live = true;
+    loadPseudoCode(scheduler).then(
+      () => live && setFetched((n) => n + 1),
+      () => live && setFailedFor(scheduler),
+    );
+    return () => {
+      live = false;
+    };
+  }, [pending, scheduler]);
+  const failed = pending && failedFor === scheduler;
+  return { code, loading: pending && !failed, failed };
 }
 
 const syncRequestSets = new WeakMap<PackedTrace, Set<number>>();
@@ -368,7 +409,7 @@ export interface PseudoPanelProps {
 }
 
 export function PseudoPanel({ track, position, state, index = 0, compare = false, leading = false }: PseudoPanelProps) {
-  const code = track ? codeFor(track.scheduler) : null;
+  const { code, loading, failed } = usePseudoCode(track?.scheduler);
   const ev = track?.model.eventBefore(position) ?? null;
   // Playing by run time moves thousands of events a second: no sentence can
   // be read at that pace, so the caption waits for a pause (or step play).
@@ -443,7 +484,13 @@ export function PseudoPanel({ track, position, state, index = 0, compare = false
       {!present && !compare && <RecentEvents track={track} position={position} />}
       {!target && ev && code && <p className="muted">This event has no line of its own.</p>}
       {!code ? (
-        <p className="muted">No pseudo-code listing for {track.scheduler} yet.</p>
+        <p className="muted" data-testid={loading ? 'pseudo-loading' : undefined}>
+          {loading
+            ? 'Loading the pseudo-code…'
+            : failed
+              ? `The pseudo-code of ${track.scheduler} could not be fetched; it is tried again when the panel is shown again.`
+              : `No pseudo-code listing for ${track.scheduler} yet.`}
+        </p>
       ) : (
         <div className="pseudo-listings" ref={box}>
           {code.listings.map((l, k) => {

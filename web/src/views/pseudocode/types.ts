@@ -126,3 +126,53 @@ export const codes: PseudoCode[] = [];
 export function registerPseudoCode(code: PseudoCode): void {
   if (!codes.includes(code)) codes.push(code);
 }
+
+/** A family's listings not fetched yet (a chunk of their own): whose they are and how to fetch them. */
+interface PendingCode {
+  covers: (scheduler: string) => boolean;
+  load: () => Promise<PseudoCode[]>;
+  /** The fetch under way (one per family, however many panels ask). */
+  loading?: Promise<void>;
+}
+
+/** Invariant: a family's listings are either in `codes` or here, never both (a fetch moves them). */
+const pending: PendingCode[] = [];
+
+/** Registers listings fetched on first need: `load` gives those of every scheduler `covers` accepts. */
+export function registerPseudoCodeLoader(
+  covers: (scheduler: string) => boolean,
+  load: () => Promise<PseudoCode[]>,
+): void {
+  pending.push({ covers, load });
+}
+
+/** Whether `scheduler`'s listings are still to be fetched. */
+export function pseudoCodePending(scheduler: string): boolean {
+  return pending.some((p) => p.covers(scheduler));
+}
+
+function fetchPending(p: PendingCode): Promise<void> {
+  p.loading ??= p.load().then(
+    (loaded) => {
+      for (const c of loaded) registerPseudoCode(c);
+      pending.splice(pending.indexOf(p), 1);
+    },
+    (e: unknown) => {
+      // Dropped, so that the next need fetches again (the network may be back).
+      p.loading = undefined;
+      throw e;
+    },
+  );
+  return p.loading;
+}
+
+/** Fetches and registers `scheduler`'s listings if they are pending; resolves at once when nothing is. */
+export function loadPseudoCode(scheduler: string): Promise<void> {
+  const p = pending.find((x) => x.covers(scheduler));
+  return p ? fetchPending(p) : Promise.resolve();
+}
+
+/** Fetches every pending listing (tests and checks that read them all). */
+export async function loadAllPseudoCode(): Promise<void> {
+  await Promise.all([...pending].map(fetchPending));
+}

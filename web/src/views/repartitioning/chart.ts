@@ -5,8 +5,10 @@
  * across the lanes they hold.
  */
 import * as d3 from 'd3';
+import { linearScale, linePath, niceDomain } from '../charts/scales';
 import type { Palette } from '../display';
-import { lanesOf, type RepartTimeline } from './model';
+import { lanesOf } from './lanes';
+import type { RepartTimeline } from './model';
 import { partitionPoint } from '../../trace/search';
 
 export interface StripOptions {
@@ -32,16 +34,9 @@ export function drawStrip(svg: SVGSVGElement, tl: RepartTimeline, o: StripOption
   root.selectAll('*').remove();
   root.attr('viewBox', `0 0 ${o.w} ${h}`).attr('width', o.w).attr('height', h).style('background', o.p.bg);
   const g = root.append('g').attr('transform', `translate(${M.left},${M.top})`);
-  const x = d3
-    .scaleLinear()
-    .domain([0, Math.max(1, o.durationNs) / 1e6])
-    .range([0, iw]);
+  const x = linearScale([0, Math.max(1, o.durationNs) / 1e6], [0, iw]);
   const maxCv = d3.max(tl.cv, (d) => d.cv) ?? 100;
-  const y = d3
-    .scaleLinear()
-    .domain([0, Math.max(10, maxCv)])
-    .nice()
-    .range([cvH, 0]);
+  const y = linearScale(niceDomain([0, Math.max(10, maxCv)]), [cvH, 0]);
   // Base's pauses.
   g.selectAll('rect.pause')
     .data(tl.pauses)
@@ -67,10 +62,12 @@ export function drawStrip(svg: SVGSVGElement, tl: RepartTimeline, o: StripOption
     .attr('stroke-width', 1)
     .attr('opacity', 0.6);
   // CV line.
-  const line = d3
-    .line<{ t_ns: number; cv: number }>()
-    .x((d) => x(d.t_ns / 1e6))
-    .y((d) => y(d.cv));
+  const line = (cv: typeof tl.cv) =>
+    linePath(
+      cv,
+      (d) => x(d.t_ns / 1e6),
+      (d) => y(d.cv),
+    );
   g.append('path').datum(tl.cv).attr('d', line).attr('fill', 'none').attr('stroke', o.p.fg).attr('stroke-width', 1.5);
   const axisStyle = (a: d3.Selection<SVGGElement, unknown, null, undefined>) => {
     a.selectAll('text').attr('fill', o.p.dim).attr('font-size', o.font);

@@ -4,10 +4,9 @@
  * scheduler pauses to switch to a new map.
  */
 import type { FamilyModule } from '../family';
-import { repartAsync, repartBase, repartStatic } from '../pseudocode/repartitioning';
+import { lazyView } from '../lazyView';
 import { repartBookmarks } from './bookmarks';
 import { repartCaption } from './narrate';
-import { RepartView } from './RepartView';
 
 export const repartitioning: FamilyModule = {
   family: 'repartitioning',
@@ -23,7 +22,8 @@ export const repartitioning: FamilyModule = {
       id: 'partitions',
       title: 'Partitions',
       order: 25,
-      component: RepartView,
+      // A separate chunk (with its strip chart), fetched the first time a repartitioning run's Classroom shows it.
+      component: lazyView(() => import('./RepartView').then((m) => ({ default: m.RepartView }))),
     },
   ],
   status: {
@@ -32,5 +32,6 @@ export const repartitioning: FamilyModule = {
   },
   bookmarks: repartBookmarks,
   captions: [repartCaption],
-  pseudocode: [repartStatic, repartBase, repartAsync],
+  // Fetched when a panel first shows a repartitioning run (no first lesson does).
+  pseudocode: () => import('../pseudocode/repartitioning').then((m) => [m.repartStatic, m.repartBase, m.repartAsync]),
 };

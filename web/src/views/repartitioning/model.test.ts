@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decode, encode, make, SCHEDULER, AUX_BASE, type KindName } from '../../trace/codec';
-import { cutOf, cvPercent, lanesOf, ownersAt, pausedAt, seenAt, timeline, type GraphView } from './model';
+import { lanesOf } from './lanes';
+import { cutOf, cvPercent, ownersAt, pausedAt, seenAt, timeline, type GraphView } from './model';
 
 function trace(events: [KindName, Record<string, number>, number, number][]) {
   return decode(encode(events.map(([k, f, t, th]) => make(k, f, t, th))));

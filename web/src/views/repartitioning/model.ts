@@ -252,13 +252,6 @@ export function cutOf(g: GraphView, owner: Int32Array, seen?: Uint8Array): numbe
   return cut;
 }
 
-/** Workers of a sync's lane mask, ascending. */
-export function lanesOf(mask: number): number[] {
-  const out: number[] = [];
-  for (let w = 0; w < 32; w++) if ((mask >>> w) & 1) out.push(w);
-  return out;
-}
-
 /** True while Base's scheduler is stopped at `tNs`. */
 export function pausedAt(tl: RepartTimeline, tNs: number): boolean {
   return tl.pauses.some((p) => p.start_ns <= tNs && tNs < p.end_ns);

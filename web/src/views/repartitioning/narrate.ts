@@ -9,7 +9,7 @@
 import { AUX_BASE, NO_REQUEST, REASON, SCHEDULER } from '../../trace/codec';
 import type { EventOf } from '../../trace/dispatch';
 import { eventsOf, narratorOf, threadList, type Narrator, type StepContext } from '../narrate';
-import { lanesOf } from './model';
+import { lanesOf } from './lanes';
 
 /** "the scheduler", "the tracker / partitioner thread", "T2". */
 function role(thread: number): string {

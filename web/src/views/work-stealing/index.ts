@@ -6,7 +6,6 @@
  */
 import { meetingFamily } from '../early';
 import { BARRIER, CYCLE } from '../profiles';
-import { wsAggressive, wsConservative, wsModerate, wsOptimistic } from '../pseudocode/work-stealing';
 import { stealingBookmarks } from './bookmarks';
 
 export const workStealing = meetingFamily({
@@ -25,6 +24,8 @@ export const workStealing = meetingFamily({
     { id: 'ws-optimistic', sync: CYCLE, color: '#2e9e44', colorHc: '#4ee67a', steals: true, stealsWhileWaiting: true },
   ],
   owns: (scheduler) => scheduler.startsWith('ws-'),
-  pseudocode: [wsConservative, wsModerate, wsAggressive, wsOptimistic],
+  // Fetched when a panel first shows a stealing run (no first lesson does).
+  pseudocode: () =>
+    import('../pseudocode/work-stealing').then((m) => [m.wsConservative, m.wsModerate, m.wsAggressive, m.wsOptimistic]),
   bookmarks: stealingBookmarks,
 });
