@@ -30,6 +30,4 @@ export const coloring: FamilyModule = {
   sentences: coloringSentences,
   pseudocode: [libasync, mely],
   bookmarks: coloringBookmarks,
-  // Looking at a victim's queue begins a steal attempt (refused or not).
-  stepStarts: ['StealTry'],
 };

@@ -10,6 +10,7 @@ import { lazyView } from '../lazyView';
 import { epaxos as epaxosCode, late as lateCode, pepaxos } from '../pseudocode/late-epaxos';
 import { graphBookmarks, sccBookmarks } from './bookmarks';
 import { epaxosCaption, lateCaption } from './narrate';
+import { epaxosSentences, lateSentences } from './sentences';
 import { epaxosStatus, lateStatus } from './status';
 
 const graphView: FamilyView = {
@@ -31,6 +32,7 @@ export const late = graphFamily({
   captions: [lateCaption],
   pseudocode: [lateCode],
   bookmarks: graphBookmarks,
+  sentences: lateSentences,
 });
 
 export const epaxos = graphFamily({
@@ -43,4 +45,5 @@ export const epaxos = graphFamily({
   captions: [epaxosCaption],
   pseudocode: [epaxosCode, pepaxos],
   bookmarks: sccBookmarks,
+  sentences: epaxosSentences,
 });

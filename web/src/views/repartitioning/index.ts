@@ -7,6 +7,7 @@ import type { FamilyModule } from '../family';
 import { repartAsync, repartBase, repartStatic } from '../pseudocode/repartitioning';
 import { repartBookmarks } from './bookmarks';
 import { repartCaption } from './narrate';
+import { repartSentences } from './sentences';
 import { RepartView } from './RepartView';
 
 export const repartitioning: FamilyModule = {
@@ -33,4 +34,5 @@ export const repartitioning: FamilyModule = {
   bookmarks: repartBookmarks,
   captions: [repartCaption],
   pseudocode: [repartStatic, repartBase, repartAsync],
+  sentences: repartSentences,
 };

@@ -8,6 +8,7 @@ import { meetingFamily } from '../early';
 import { BARRIER, CYCLE } from '../profiles';
 import { wsAggressive, wsConservative, wsModerate, wsOptimistic } from '../pseudocode/work-stealing';
 import { stealingBookmarks } from './bookmarks';
+import { stealingSentences } from './sentences';
 
 export const workStealing = meetingFamily({
   family: 'work-stealing',
@@ -27,4 +28,5 @@ export const workStealing = meetingFamily({
   owns: (scheduler) => scheduler.startsWith('ws-'),
   pseudocode: [wsConservative, wsModerate, wsAggressive, wsOptimistic],
   bookmarks: stealingBookmarks,
+  sentences: stealingSentences,
 });
