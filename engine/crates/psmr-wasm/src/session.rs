@@ -645,17 +645,8 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testdata::SMALL;
     use std::time::{Duration, Instant};
-
-    const SMALL: &str = r#"{
-  "name": "small",
-  "description": "a short stream for the session tests",
-  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
-  "workload": { "seed": 3, "requests": 2000, "writes": 0.1, "global": 0.05 },
-  "threads": 2,
-  "schedulers": [ { "id": "sequential" } ],
-  "run": { "trace": true }
-}"#;
 
     fn engine() -> Engine {
         Engine::new(ThreadHost::with_capacity(4).unwrap(), Limits::browser())
