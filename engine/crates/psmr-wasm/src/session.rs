@@ -908,26 +908,38 @@ mod tests {
         );
     }
 
-    #[test]
-    fn cancel_stops_a_long_run_and_reports_the_checked_prefix() {
-        let e = engine();
+    /// Start [`SMALL`] on `requests`, traces off, on 3 cores, paced at
+    /// `pace_ns` a request; return once it has executed something (bounded:
+    /// 60 s).
+    fn start_paced(e: &Engine, requests: u32, pace_ns: u64) {
         let long = SMALL
-            .replace("\"requests\": 2000", "\"requests\": 20000")
+            .replace("\"requests\": 2000", &format!("\"requests\": {requests}"))
             .replace("\"trace\": true", "\"trace\": false");
-        // Paced at 100 µs a request: about 2 s if nobody cancels.
-        let opts = r#"{"cores": 3, "pace_ns": 100000}"#;
-        e.start_run(&long, opts, spawn_thread).unwrap();
-        // Wait until the run has executed something, then cancel.
+        let opts = format!(r#"{{"cores": 3, "pace_ns": {pace_ns}}}"#);
+        e.start_run(&long, &opts, spawn_thread).unwrap();
         let deadline = Instant::now() + Duration::from_secs(60);
         while e.poll().snapshot.map_or(0, |s| s.monitor.executed) == 0 {
             assert!(Instant::now() < deadline);
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    /// Wait for the run under way and take its report.
+    fn finished_report(e: &Engine) -> Report {
+        wait_done(e);
+        match e.take_report() {
+            Some(Outcome::Report { report, .. }) => report,
+            other => panic!("expected a report: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn cancel_stops_a_long_run_and_reports_the_checked_prefix() {
+        let e = engine();
+        // Paced at 100 µs a request: about 2 s if nobody cancels.
+        start_paced(&e, 20000, 100_000);
         e.cancel();
-        wait_done(&e);
-        let Some(Outcome::Report { report, .. }) = e.take_report() else {
-            panic!("expected a report")
-        };
+        let report = finished_report(&e);
         assert_eq!(report.cores, 3);
         let run = &report.runs[0];
         assert!(run.cancelled);
@@ -938,17 +950,8 @@ mod tests {
     #[test]
     fn a_paused_run_delivers_nothing_until_resumed() {
         let e = engine();
-        let long = SMALL
-            .replace("\"requests\": 2000", "\"requests\": 10000")
-            .replace("\"trace\": true", "\"trace\": false");
         // Paced at 50 µs a request: about 0.5 s of delivery to pause in.
-        let opts = r#"{"cores": 3, "pace_ns": 50000}"#;
-        e.start_run(&long, opts, spawn_thread).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while e.poll().snapshot.map_or(0, |s| s.monitor.executed) == 0 {
-            assert!(Instant::now() < deadline);
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        start_paced(&e, 10000, 50_000);
         e.set_paused(true);
         // Let what was already delivered drain, then nothing may move.
         std::thread::sleep(Duration::from_millis(100));
@@ -959,10 +962,7 @@ mod tests {
         assert_eq!(later.delivered, held.delivered, "no delivery while paused");
         assert!(later.delivered < 10000, "paused before the end");
         e.set_paused(false);
-        wait_done(&e);
-        let Some(Outcome::Report { report, .. }) = e.take_report() else {
-            panic!("expected a report")
-        };
+        let report = finished_report(&e);
         let run = &report.runs[0];
         assert!(!run.cancelled);
         assert_eq!(run.metrics.requests, 10000);
