@@ -5,16 +5,7 @@ mod support;
 
 use std::path::PathBuf;
 
-use support::{assert_ok, bad_input, psmr, scenario_file};
-
-const VALID: &str = r#"{
-  "name": "cli test",
-  "description": "small and sequential",
-  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
-  "workload": { "requests": 2000, "writes": 0.1, "global": 0.05 },
-  "threads": 2,
-  "schedulers": [ { "id": "sequential" } ]
-}"#;
+use support::{assert_ok, bad_input, psmr, scenario_file, VALID};
 
 /// `psmr validate` on `text`, written to a file named after `test`: exit
 /// code 2 and no panic. Returns the file and stderr.
