@@ -23,8 +23,20 @@
  * (events before it applied). `nextStep(p)` is the first start after p,
  * `prevStep(p)` the last start before p.
  */
-import { F, KIND, KIND_COUNT, REASON, SCHEDULER, type PackedTrace } from '../trace/codec';
-import type { KindName } from '../trace/dispatch';
+import {
+  F,
+  FLAG_ENDS_STEAL,
+  FLAG_JOINS_PAUSE,
+  FLAG_JOINS_TAKE,
+  FLAG_PAUSES,
+  FLAG_STARTS_STEP,
+  FLAG_SYNC_POINT,
+  KIND,
+  KIND_COUNT,
+  REASON,
+  SCHEDULER,
+  type PackedTrace,
+} from '../trace/codec';
 
 /** How far back an event looks for the event it finishes. */
 export const WINDOW = 64;
@@ -49,95 +61,85 @@ function dispatching(t: PackedTrace, i: number, req: number): boolean {
   return false;
 }
 
-/**
- * Kinds a family declares as always starting a step (`FamilyModule.stepStarts`), by code: 1 = starts.
- * A byte array read once per event of the `default` branch below, so a family's new kinds need no
- * case here and the scan stays a switch plus one array read.
- */
-const FAMILY_STARTS = new Uint8Array(KIND_COUNT);
+/** Bookkeeping within a step (a queue sample, a flag, the end of a wait...). */
+const WITHIN = 0;
+/** `starts-step`: every event of the kind starts one. */
+const STARTS = 1;
+/** `joins-take(req)`: one unless the thread just took `req` from its queue. */
+const JOINS_TAKE = 2;
+/** `joins-pause`: one unless the same thread paused just before. */
+const JOINS_PAUSE = 3;
 
-/** Registers kinds whose every event starts a step (a family's, at registration; see views/family.ts). */
-export function registerStepStarts(kinds: readonly KindName[]): void {
-  for (const k of kinds) FAMILY_STARTS[KIND[k]] = 1;
+/**
+ * Each kind's step rule by code, built once from the vocabulary's flags
+ * (psmr-core `vocabulary.rs`; a cargo test allows one rule per kind): no
+ * kind a family brings is named here, and the scan reads one byte per
+ * event instead of calling a handler.
+ */
+const RULE = Uint8Array.from({ length: KIND_COUNT }, (_, k) =>
+  FLAG_STARTS_STEP[k] ? STARTS : FLAG_JOINS_TAKE[k] ? JOINS_TAKE : FLAG_JOINS_PAUSE[k] ? JOINS_PAUSE : WITHIN,
+);
+
+/** Whether the thread's event before `i` (within the window) took `req` (a `Dequeued` of it). */
+function tookJustBefore(t: PackedTrace, i: number, req: number): boolean {
+  const j = prevOfThread(t, i, t.thread(i));
+  return j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === req;
+}
+
+/** Whether event `j` is a `sync-point` of `req` (the thread reached or passed the sync of `req`). */
+function syncPointOf(t: PackedTrace, j: number, req: number): boolean {
+  const f = FLAG_SYNC_POINT[t.kind(j)];
+  return !!f && t.get(j, f.req) === req;
+}
+
+/** Does a wait that starts at event `i` start a step? */
+function waitStarts(t: PackedTrace, i: number): boolean {
+  const reason = t.get(i, F.WaitStart.reason);
+  const req = t.get(i, F.WaitStart.req);
+  if (reason === REASON.Barrier || reason === REASON.Cycle) {
+    // Arriving and starting to wait (or, after a release, staying for the
+    // class to leave together) is one step; so is taking a request or
+    // finishing a steal and then waiting at its sync.
+    const j = prevOfThread(t, i, t.thread(i));
+    if (j < 0) return true;
+    const pk = t.kind(j);
+    return !(syncPointOf(t, j, req) || pk === KIND.Dequeued || FLAG_ENDS_STEAL[pk]);
+  }
+  if (reason === REASON.MapSwitch) {
+    // Arriving at a map switch's sync (it names no request) and waiting there is one step.
+    const j = prevOfThread(t, i, t.thread(i));
+    return !(j >= 0 && syncPointOf(t, j, req));
+  }
+  return true; // empty queue, full queue, marker, dependency...
 }
 
 /**
- * Does event `i` start a step? A switch on the kind code, not a handler
- * table (trace/dispatch.ts): step searches call it for thousands of events
- * per move of the replay, where the table's indirect calls cost long tasks
- * on a 1M-event trace (see `apply` in trace/state.ts).
+ * Does event `i` start a step? A switch on the rule byte of the kind, not
+ * a handler table (trace/dispatch.ts): step searches call it for thousands
+ * of events per move of the replay, where the table's indirect calls cost
+ * long tasks on a 1M-event trace (see `apply` in trace/state.ts).
  */
 export function startsStep(t: PackedTrace, i: number): boolean {
   const k = t.kind(i);
-  const th = t.thread(i);
-  switch (k) {
-    case KIND.Delivered:
-    case KIND.Dequeued:
-    case KIND.SyncRelease:
-    case KIND.Steal:
-    case KIND.StealDone:
-    case KIND.GraphInsert:
-    case KIND.GraphRemove:
-    case KIND.GroupFound:
-    case KIND.MapSwitch:
-    case KIND.Commit:
-    case KIND.ColorSteal:
-    case KIND.Partitioned:
-    case KIND.ExecEnd:
-    case KIND.SchedulerPause:
-    case KIND.SchedulerResume:
-    case KIND.PartSyncRelease:
+  switch (RULE[k]) {
+    case STARTS:
       return true;
-    case KIND.PartitionStart:
-      // Base stops scheduling, then partitions: one step.
-      return !(i > 0 && t.kind(i - 1) === KIND.SchedulerPause && t.thread(i - 1) === th);
-    case KIND.PartSyncArrive: {
-      // Taking a multi-partition request (or a map switch) and arriving at its sync is one step.
-      const j = prevOfThread(t, i, th);
-      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === t.get(i, F.PartSyncArrive.req));
+    case JOINS_TAKE: {
+      // Taking a request and starting on it (executing it, arriving at its sync) is one step.
+      const f = FLAG_JOINS_TAKE[k];
+      return !(f && tookJustBefore(t, i, t.get(i, f.req)));
     }
-    case KIND.Enqueued:
-      // Part of the dispatch of its request, unless the scheduler was held
-      // up (a full queue) and this enqueue stands alone.
-      return !dispatching(t, i, t.get(i, F.Enqueued.req));
-    case KIND.ExecStart: {
-      // Taking a concurrent request and running it is one step.
-      const j = prevOfThread(t, i, th);
-      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === t.get(i, F.ExecStart.req));
-    }
-    case KIND.SyncArrive: {
-      // Taking a sequential request and arriving at its barrier is one step.
-      const j = prevOfThread(t, i, th);
-      return !(j >= 0 && t.kind(j) === KIND.Dequeued && t.get(j, F.Dequeued.req) === t.get(i, F.SyncArrive.req));
-    }
-    case KIND.WaitStart: {
-      const reason = t.get(i, F.WaitStart.reason);
-      if (reason === REASON.Barrier || reason === REASON.Cycle) {
-        // Arriving and starting to wait (or, after a release, staying for
-        // the class to leave together) is one step.
-        const j = prevOfThread(t, i, th);
-        if (j < 0) return true;
-        const pk = t.kind(j);
-        const req = t.get(i, F.WaitStart.req);
-        if (pk === KIND.SyncArrive && t.get(j, F.SyncArrive.req) === req) return false;
-        if (pk === KIND.SyncRelease && t.get(j, F.SyncRelease.req) === req) return false;
-        if (pk === KIND.PartSyncArrive && t.get(j, F.PartSyncArrive.req) === req) return false;
-        if (pk === KIND.PartSyncRelease && t.get(j, F.PartSyncRelease.req) === req) return false;
-        if (pk === KIND.Dequeued || pk === KIND.StealDone) return false;
-        return true;
-      }
-      if (reason === REASON.MapSwitch) {
-        // Arriving at a map switch and waiting there is one step.
-        const j = prevOfThread(t, i, th);
-        return !(j >= 0 && t.kind(j) === KIND.PartSyncArrive);
-      }
-      return true; // empty queue, full queue, marker, dependency...
-    }
-    default:
-      // A family's own step starts (registered), else WaitEnd, Flag, QueueLen, KeyMoved,
-      // MapBalance...: bookkeeping within a step.
-      return FAMILY_STARTS[k] === 1;
+    case JOINS_PAUSE:
+      // Stopping the delivery, then working on what it stopped for, is one step.
+      return !(i > 0 && FLAG_PAUSES[t.kind(i - 1)] && t.thread(i - 1) === t.thread(i));
   }
+  if (k === KIND.Enqueued) {
+    // Part of the dispatch of its request, unless the scheduler was held
+    // up (a full queue) and this enqueue stands alone.
+    return !dispatching(t, i, t.get(i, F.Enqueued.req));
+  }
+  if (k === KIND.WaitStart) return waitStarts(t, i);
+  return false;
 }
 
 /** Position after the step that contains event `p` (or starts at it): the next start after p. */

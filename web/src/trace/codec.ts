@@ -31,10 +31,25 @@ export {
   AUX_BASE,
   F,
   FLAG_COLORS,
+  FLAG_ENDS_GROUP,
+  FLAG_ENDS_STEAL,
+  FLAG_ENTERS_GRAPH,
   FLAG_EVENT_STREAM,
   FLAG_FILLS_QUEUE,
+  FLAG_GRAPH_BOUND,
+  FLAG_GRAPH_READY,
+  FLAG_JOINS_PAUSE,
+  FLAG_JOINS_TAKE,
+  FLAG_LEAVES_GRAPH,
+  FLAG_MAP_EPOCH,
+  FLAG_PAUSES,
+  FLAG_READY_FLAG,
+  FLAG_RUNS_GROUP,
+  FLAG_STARTS_STEP,
   FLAG_STEAL,
   FLAG_STEALS_COLOR,
+  FLAG_SYNC_POINT,
+  FLAG_TAKES_QUEUE,
   FOCUS,
   KIND,
   KIND_COUNT,
@@ -231,13 +246,6 @@ export function field(e: TraceEvent, word: FieldWord): number {
   return word === 2 ? e.extra : word === 3 ? e.a : word === 4 ? e.b : e.c;
 }
 
-/** `T0, T2 and T3` for a lane mask (bit i = worker i). */
-function lanes(mask: number): string {
-  const ts: string[] = [];
-  for (let w = 0; w < 32; w++) if ((mask >>> w) & 1) ts.push(`T${w}`);
-  return ts.length > 1 ? `${ts.slice(0, -1).join(', ')} and ${ts[ts.length - 1]}` : (ts[0] ?? 'no worker');
-}
-
 /** ` on r<id>`, or nothing for NO_REQUEST. */
 function onReq(req: number): string {
   return req === NO_REQUEST ? '' : ` on r${req}`;
@@ -293,68 +301,8 @@ const SENTENCES: (Sentence | undefined)[] = [
       `${c.who} arrives at ${c.className(c.f(F.SyncArrive.class))}'s sync for r${c.f(F.SyncArrive.req)}${c.cycleOf(c.f(F.SyncArrive.cycle))}`,
     SyncRelease: (_e, c) =>
       `${c.className(c.f(F.SyncRelease.class))}'s sync for r${c.f(F.SyncRelease.req)} released; T${c.f(F.SyncRelease.executor)} executed it${c.cycleOf(c.f(F.SyncRelease.cycle))}`,
-    Steal: (_e, c) =>
-      `${c.who} steals ${c.f(F.Steal.count)} request(s) from T${c.f(F.Steal.victim)}, first r${c.f(F.Steal.first)}`,
-    StealDone: (_e, c) => `${c.who} finished the work stolen from T${c.f(F.StealDone.victim)}`,
-    // A flag, said up or down as every view says it (never "= 0/1", which read as a count).
-    Flag: (_e, c) =>
-      c.f(F.Flag.ready) === 1
-        ? `${c.who} puts its flag up (a sequential request is queued)`
-        : `${c.who} puts its flag down (no sequential request queued)`,
-    GraphInsert: (_e, c) =>
-      `${c.who} inserts r${c.f(F.GraphInsert.req)} in the graph with ${c.f(F.GraphInsert.deps)} dependencies`,
-    GraphRemove: (_e, c) => `${c.who} removes r${c.f(F.GraphRemove.req)} from the graph`,
-    GroupFound: (_e, c) =>
-      `${c.who} found ${sccName(c.f(F.GroupFound.group))} (${c.f(F.GroupFound.size)} instances), number ${c.f(F.GroupFound.position) + 1} in its graph's order`,
-    MapSwitch: (_e, c) =>
-      `${c.who} switches to partition map ${c.f(F.MapSwitch.epoch)} (${c.f(F.MapSwitch.moved)} keys moved)`,
     QueueLen: (_e, c) => `T${c.f(F.QueueLen.of)}'s queue holds ${c.f(F.QueueLen.len)}`,
     DepEdge: (_e, c) => `r${c.f(F.DepEdge.from)} depends on r${c.f(F.DepEdge.to)}`,
-    GroupMember: (_e, c) =>
-      `the instance of r${c.f(F.GroupMember.req)} belongs to ${sccName(c.f(F.GroupMember.group))}`,
-    Registered: (_e, c) => {
-      const parent = c.f(F.Registered.parent);
-      const child = c.f(F.Registered.child);
-      const where = `color ${c.f(F.Registered.color)}, into T${c.f(F.Registered.core)}'s queue`;
-      return parent === NO_REQUEST
-        ? `${c.who} queues root event e${child} (${where})`
-        : `e${parent} registers e${child} (${where})`;
-    },
-    ColorSteal: (_e, c) =>
-      `${c.who} steals color ${c.f(F.ColorSteal.color)} (${c.f(F.ColorSteal.count)} events) from T${c.f(F.ColorSteal.victim)}`,
-    Partitioned: (_e, c) =>
-      `${c.who} computed partition map ${c.f(F.Partitioned.epoch)}: edge cut ${c.f(F.Partitioned.cut)} in ${c.f(F.Partitioned.time_us)} us`,
-    Commit: (_e, c) =>
-      `instance ${c.f(F.Commit.instance)} committed (seq ${c.f(F.Commit.seq)}, ${c.f(F.Commit.deps)} dependencies)`,
-    SyncQueued: (_e, c) =>
-      `${c.who} queues a sync for r${c.f(F.SyncQueued.req)} across ${lanes(c.f(F.SyncQueued.lanes))}; T${c.f(F.SyncQueued.executor)} will execute it`,
-    PartSyncArrive: (_e, c) => {
-      const req = c.f(F.PartSyncArrive.req);
-      const what = req === NO_REQUEST ? 'the map switch sync' : `the sync for r${req}`;
-      return `${c.who} reaches ${what} (${c.f(F.PartSyncArrive.parties)} workers)`;
-    },
-    PartSyncRelease: (_e, c) => {
-      const req = c.f(F.PartSyncRelease.req);
-      return req === NO_REQUEST
-        ? 'every worker passed the map switch sync'
-        : `the sync for r${req} is released; T${c.f(F.PartSyncRelease.executor)} executed it`;
-    },
-    PartitionStart: (_e, c) =>
-      `${c.who} starts partitioning for map ${c.f(F.PartitionStart.epoch)}: ${c.f(F.PartitionStart.vertices)} keys, ${c.f(F.PartitionStart.edges)} edges`,
-    MapBalance: (_e, c) =>
-      `map ${c.f(F.MapBalance.epoch)} over ${c.f(F.MapBalance.keys)} keys: heaviest part ${(c.f(F.MapBalance.imbalance_permille) / 1000).toFixed(3)}x the average`,
-    SchedulerPause: (_e, c) => `${c.who} stops scheduling to repartition (map ${c.f(F.SchedulerPause.epoch)})`,
-    SchedulerResume: (_e, c) =>
-      `${c.who} resumes scheduling after ${c.f(F.SchedulerResume.pause_us)} us (map ${c.f(F.SchedulerResume.epoch)})`,
-    KeyMoved: (_e, c) => `key ${c.f(F.KeyMoved.key)} moves from T${c.f(F.KeyMoved.from)} to T${c.f(F.KeyMoved.to)}`,
-    Ready: (_e, c) => `r${c.f(F.Ready.req)} has no dependency left in the graph: ready to execute`,
-    GraphSize: (_e, c) =>
-      `the dependency graph holds ${c.f(F.GraphSize.size)} of at most ${c.f(F.GraphSize.bound)} requests`,
-    SccStart: (_e, c) =>
-      `${c.who} starts executing ${sccName(c.f(F.SccStart.group))} (${c.f(F.SccStart.size)} instances)`,
-    SccEnd: (_e, c) => `${c.who} finished every instance of ${sccName(c.f(F.SccEnd.group))}`,
-    CommitWait: (_e, c) =>
-      `instance ${c.f(F.CommitWait.instance)} waits for instance ${c.f(F.CommitWait.on)} to commit`,
   }),
 ];
 

@@ -12,7 +12,27 @@
  * sync group list holds at most two groups per class (the open one and the
  * last released one), see `releaseSync`.
  */
-import { F, FLAG_COLORS, FLAG_FILLS_QUEUE, FLAG_STEALS_COLOR, KIND, PackedTrace, REASON, SCHEDULER } from './codec';
+import {
+  F,
+  FLAG_COLORS,
+  FLAG_ENDS_GROUP,
+  FLAG_ENDS_STEAL,
+  FLAG_ENTERS_GRAPH,
+  FLAG_FILLS_QUEUE,
+  FLAG_GRAPH_BOUND,
+  FLAG_GRAPH_READY,
+  FLAG_LEAVES_GRAPH,
+  FLAG_MAP_EPOCH,
+  FLAG_READY_FLAG,
+  FLAG_RUNS_GROUP,
+  FLAG_STEALS_COLOR,
+  FLAG_TAKES_QUEUE,
+  KIND,
+  KIND_COUNT,
+  PackedTrace,
+  REASON,
+  SCHEDULER,
+} from './codec';
 
 /** One worker thread's lane. */
 export interface LaneState {
@@ -49,7 +69,7 @@ export interface LaneState {
    * at a barrier or cycle this is the request being synchronized.
    */
   current: number;
-  /** ePaxos family: the SCC (group id) the thread runs, between its SccStart and SccEnd, or -1. */
+  /** The group (an SCC) the thread runs, between its `runs-group` and `ends-group` events, or -1. */
   scc: number;
 }
 
@@ -81,7 +101,7 @@ export interface SchedulerState {
   lastEnqTo: number;
   /** Wait reason while the scheduler waits (full queue), or -1. */
   waitReason: number;
-  /** Current partition-map epoch (MapSwitch), or -1. */
+  /** Current partition-map epoch (the last `map-epoch` event's), or -1. */
   epoch: number;
   /** Request the scheduler thread itself executes (sequential SMR), or -1. */
   exec: number;
@@ -101,7 +121,7 @@ export interface ReplayState {
   graphSize: number;
   /**
    * The late graph's bound (the most requests it may hold), from its last
-   * GraphSize record; 0 before one (no bound known). The graph is full when
+   * `graph-bound` event; 0 before one (no bound known). The graph is full when
    * `graphSize >= graphBound > 0`: every view says "full" from these two.
    */
   graphBound: number;
@@ -275,7 +295,7 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
         lane.exec = -1;
         lane.executed++;
         if (lane.current === a) lane.current = -1;
-        // A color steal has no StealDone: it is over when its last event has run.
+        // A color steal has no `ends-steal` event: it is over when its last event has run.
         if (lane.stealVictim >= 0 && lane.stolen.length === 0 && colorSteals(trace)) {
           lane.stealVictim = -1;
           lane.stolenAll = [];
@@ -335,41 +355,6 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
         i,
       );
       break;
-    case KIND.Steal:
-      if (lane) steal(s, lane, trace.get(i, F.Steal.victim), trace.get(i, F.Steal.count), trace.get(i, F.Steal.first));
-      break;
-    case KIND.StealDone:
-      if (lane) {
-        lane.stealVictim = -1;
-        lane.stolen = [];
-        lane.stolenAll = [];
-      }
-      break;
-    case KIND.Flag:
-      if (lane) lane.ready = trace.get(i, F.Flag.ready) ? 1 : 0;
-      break;
-    case KIND.GraphInsert:
-      s.graphSize++;
-      break;
-    case KIND.GraphRemove:
-      s.graphSize = Math.max(0, s.graphSize - 1);
-      removeOne(s.graphReady, trace.get(i, F.GraphRemove.req));
-      break;
-    case KIND.GraphSize:
-      s.graphBound = trace.get(i, F.GraphSize.bound);
-      break;
-    case KIND.Ready:
-      s.graphReady.push(trace.get(i, F.Ready.req));
-      break;
-    case KIND.SccStart:
-      if (lane) lane.scc = trace.get(i, F.SccStart.group);
-      break;
-    case KIND.SccEnd:
-      if (lane) lane.scc = -1;
-      break;
-    case KIND.MapSwitch:
-      s.scheduler.epoch = trace.get(i, F.MapSwitch.epoch);
-      break;
     case KIND.QueueLen: {
       const of = s.lanes[trace.get(i, F.QueueLen.of)];
       if (of) of.sampledLen = trace.get(i, F.QueueLen.len);
@@ -381,20 +366,105 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
   }
 }
 
+/** What a kind does to the state, from its vocabulary flags (one byte per code, see `ACTION`). */
+const NONE = 0;
+const TAKES_QUEUE = 1;
+const ENDS_STEAL = 2;
+const READY_FLAG = 3;
+const ENTERS_GRAPH = 4;
+const LEAVES_GRAPH = 5;
+const GRAPH_BOUND = 6;
+const GRAPH_READY = 7;
+const RUNS_GROUP = 8;
+const ENDS_GROUP = 9;
+const MAP_EPOCH = 10;
+
+/**
+ * Each kind's action by code, built once from the vocabulary's flags
+ * (psmr-core `vocabulary.rs`; a cargo test allows one action per kind), so
+ * the reducer names no kind a family brings and reads one byte per event.
+ */
+const ACTION = Uint8Array.from({ length: KIND_COUNT }, (_, k) => {
+  if (FLAG_TAKES_QUEUE[k]) return TAKES_QUEUE;
+  if (FLAG_ENDS_STEAL[k]) return ENDS_STEAL;
+  if (FLAG_READY_FLAG[k]) return READY_FLAG;
+  if (FLAG_ENTERS_GRAPH[k]) return ENTERS_GRAPH;
+  if (FLAG_LEAVES_GRAPH[k]) return LEAVES_GRAPH;
+  if (FLAG_GRAPH_BOUND[k]) return GRAPH_BOUND;
+  if (FLAG_GRAPH_READY[k]) return GRAPH_READY;
+  if (FLAG_RUNS_GROUP[k]) return RUNS_GROUP;
+  if (FLAG_ENDS_GROUP[k]) return ENDS_GROUP;
+  if (FLAG_MAP_EPOCH[k]) return MAP_EPOCH;
+  return NONE;
+});
+
 /**
  * A family's own kinds, by the flags the vocabulary gives them (no kind is
- * named here): `fills-queue` puts its request into the named lane's queue
- * (event-coloring runtimes register events into a core's queue);
- * `steals-color` moves a whole color (see `colorSteal`).
+ * named here): `ACTION` (a steal of a queue and its end, the ready flag, the
+ * dependency graph, a running group, the partition map), then
+ * `fills-queue`, which puts its request into the named lane's queue
+ * (event-coloring runtimes register events into a core's queue), and
+ * `steals-color`, which moves a whole color (see `colorSteal`).
  */
 function applyFlagged(s: ReplayState, lane: LaneState | undefined, trace: PackedTrace, i: number, kind: number): void {
+  switch (ACTION[kind]) {
+    case TAKES_QUEUE: {
+      const f = FLAG_TAKES_QUEUE[kind];
+      if (lane && f) steal(s, lane, trace.get(i, f.victim), trace.get(i, f.count), trace.get(i, f.first));
+      break;
+    }
+    case ENDS_STEAL:
+      if (lane) {
+        lane.stealVictim = -1;
+        lane.stolen = [];
+        lane.stolenAll = [];
+      }
+      break;
+    case READY_FLAG: {
+      const f = FLAG_READY_FLAG[kind];
+      if (lane && f) lane.ready = trace.get(i, f.up) ? 1 : 0;
+      break;
+    }
+    case ENTERS_GRAPH:
+      s.graphSize++;
+      break;
+    case LEAVES_GRAPH: {
+      const f = FLAG_LEAVES_GRAPH[kind];
+      s.graphSize = Math.max(0, s.graphSize - 1);
+      if (f) removeOne(s.graphReady, trace.get(i, f.req));
+      break;
+    }
+    case GRAPH_BOUND: {
+      const f = FLAG_GRAPH_BOUND[kind];
+      if (f) s.graphBound = trace.get(i, f.bound);
+      break;
+    }
+    case GRAPH_READY: {
+      const f = FLAG_GRAPH_READY[kind];
+      if (f) s.graphReady.push(trace.get(i, f.req));
+      break;
+    }
+    case RUNS_GROUP: {
+      const f = FLAG_RUNS_GROUP[kind];
+      if (lane && f) lane.scc = trace.get(i, f.group);
+      break;
+    }
+    case ENDS_GROUP:
+      if (lane) lane.scc = -1;
+      break;
+    case MAP_EPOCH: {
+      const f = FLAG_MAP_EPOCH[kind];
+      if (f) s.scheduler.epoch = trace.get(i, f.epoch);
+      break;
+    }
+  }
   const fill = FLAG_FILLS_QUEUE[kind];
   if (fill) {
     const to = s.lanes[trace.get(i, fill.lane)];
     if (to) to.queue.push(trace.get(i, fill.req));
   }
-  const steal = FLAG_STEALS_COLOR[kind];
-  if (steal && lane) colorSteal(s, lane, trace, trace.get(i, steal.victim), trace.get(i, steal.color));
+  const moves = FLAG_STEALS_COLOR[kind];
+  if (moves && lane) colorSteal(s, lane, trace, trace.get(i, moves.victim), trace.get(i, moves.color));
 }
 
 /**

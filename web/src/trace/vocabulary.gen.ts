@@ -62,17 +62,62 @@ export const STRUCTURAL: readonly boolean[] = [false, false, false, false, false
 /** Kinds with the `colors` flag, by code (now: Registered). */
 export const FLAG_COLORS: readonly ({ readonly color: 2 | 3 | 4 | 5; readonly req: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { color: 5, req: 4 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
 
+/** Kinds with the `ends-group` flag, by code (now: SccEnd). */
+export const FLAG_ENDS_GROUP: readonly boolean[] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+
+/** Kinds with the `ends-steal` flag, by code (now: StealDone). */
+export const FLAG_ENDS_STEAL: readonly boolean[] = [false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+
+/** Kinds with the `enters-graph` flag, by code (now: GraphInsert). */
+export const FLAG_ENTERS_GRAPH: readonly boolean[] = [false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
+
 /** Kinds with the `event-stream` flag, by code (now: Registered). */
 export const FLAG_EVENT_STREAM: readonly boolean[] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 
 /** Kinds with the `fills-queue` flag, by code (now: Registered). */
 export const FLAG_FILLS_QUEUE: readonly ({ readonly lane: 2 | 3 | 4 | 5; readonly req: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { lane: 2, req: 4 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
 
+/** Kinds with the `graph-bound` flag, by code (now: GraphSize). */
+export const FLAG_GRAPH_BOUND: readonly ({ readonly bound: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { bound: 4 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `graph-ready` flag, by code (now: Ready). */
+export const FLAG_GRAPH_READY: readonly ({ readonly req: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { req: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `joins-pause` flag, by code (now: PartitionStart). */
+export const FLAG_JOINS_PAUSE: readonly boolean[] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false];
+
+/** Kinds with the `joins-take` flag, by code (now: ExecStart, SyncArrive, PartSyncArrive). */
+export const FLAG_JOINS_TAKE: readonly ({ readonly req: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, { req: 3 }, null, null, null, { req: 4 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { req: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `leaves-graph` flag, by code (now: GraphRemove). */
+export const FLAG_LEAVES_GRAPH: readonly ({ readonly req: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, { req: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `map-epoch` flag, by code (now: MapSwitch). */
+export const FLAG_MAP_EPOCH: readonly ({ readonly epoch: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { epoch: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `pauses` flag, by code (now: SchedulerPause). */
+export const FLAG_PAUSES: readonly boolean[] = [false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false];
+
+/** Kinds with the `ready-flag` flag, by code (now: Flag). */
+export const FLAG_READY_FLAG: readonly ({ readonly up: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, { up: 2 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `runs-group` flag, by code (now: SccStart). */
+export const FLAG_RUNS_GROUP: readonly ({ readonly group: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { group: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `starts-step` flag, by code (now: Delivered, Dequeued, ExecEnd, SyncRelease, Steal, StealDone, GraphInsert, GraphRemove, GroupFound, MapSwitch, ColorSteal, Partitioned, Commit, PartSyncRelease, SchedulerPause, SchedulerResume, StealTry). */
+export const FLAG_STARTS_STEP: readonly boolean[] = [true, false, true, false, true, false, false, false, true, true, true, false, true, true, true, true, false, false, false, false, true, true, true, false, false, false, false, false, false, false, false, false, false, false, true, false, false, true, true, false, false, false, false, true, false, false, false];
+
 /** Kinds with the `steal` flag, by code (now: Steal, ColorSteal). */
 export const FLAG_STEAL: readonly ({ readonly victim: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, { victim: 3 }, null, null, null, null, null, null, null, null, null, null, { victim: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
 
 /** Kinds with the `steals-color` flag, by code (now: ColorSteal). */
 export const FLAG_STEALS_COLOR: readonly ({ readonly color: 2 | 3 | 4 | 5; readonly victim: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { color: 4, victim: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `sync-point` flag, by code (now: SyncArrive, SyncRelease, PartSyncArrive, PartSyncRelease). */
+export const FLAG_SYNC_POINT: readonly ({ readonly req: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, { req: 4 }, { req: 4 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, { req: 3 }, { req: 3 }, null, null, null, null, null, null, null, null, null, null, null, null];
+
+/** Kinds with the `takes-queue` flag, by code (now: Steal). */
+export const FLAG_TAKES_QUEUE: readonly ({ readonly count: 2 | 3 | 4 | 5; readonly first: 2 | 3 | 4 | 5; readonly victim: 2 | 3 | 4 | 5 } | null)[] = [null, null, null, null, null, null, null, null, null, { count: 4, first: 5, victim: 3 }, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null];
 
 /**
  * Where each field of each kind is packed: the word of the event (3, 4, 5 =

@@ -17,9 +17,8 @@ import { profileOf, registerClaim, registerScheduler, type Family, type Schedule
 import { registerPseudoCode, registerPseudoCodeLoader, type PseudoCode } from './pseudocode/types';
 import { registerView, type ViewDef } from './registry';
 import { registerFamilyStatus, type FamilyStatus } from './status';
-import { registerStepStarts } from '../replay/steps';
 import { registerSentences, type Sentence } from '../trace/codec';
-import type { ByKind, KindName } from '../trace/dispatch';
+import type { ByKind } from '../trace/dispatch';
 
 /** A scheduler of the family: its profile without the family (the module's). */
 export type SchedulerDecl = Omit<SchedulerProfile, 'family' | 'steals' | 'stealsWhileWaiting'> &
@@ -51,8 +50,6 @@ export interface FamilyModule {
   bookmarks?: Record<string, Finder>;
   /** `describe`'s sentences for the family's own event kinds (trace/codec.ts). */
   sentences?: ByKind<Sentence>;
-  /** The family's event kinds whose every event starts a Classroom step (replay/steps.ts). */
-  stepStarts?: KindName[];
 }
 
 const modules = new Map<Family, FamilyModule>();
@@ -72,7 +69,6 @@ export function registerFamily(m: FamilyModule): void {
   else for (const c of m.pseudocode ?? []) registerPseudoCode(c);
   for (const [id, f] of Object.entries(m.bookmarks ?? {})) registerFinder(id, f);
   registerSentences(m.sentences ?? {});
-  registerStepStarts(m.stepStarts ?? []);
 }
 
 /** The registered family modules, in registration order (views/families.ts). */

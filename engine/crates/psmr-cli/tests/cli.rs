@@ -5,16 +5,7 @@ mod support;
 
 use std::path::PathBuf;
 
-use support::{assert_ok, bad_input, psmr, scenario_file};
-
-const VALID: &str = r#"{
-  "name": "cli test",
-  "description": "small and sequential",
-  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
-  "workload": { "requests": 2000, "writes": 0.1, "global": 0.05 },
-  "threads": 2,
-  "schedulers": [ { "id": "sequential" } ]
-}"#;
+use support::{assert_ok, bad_input, psmr, scenario_file, VALID};
 
 /// `psmr validate` on `text`, written to a file named after `test`: exit
 /// code 2 and no panic. Returns the file and stderr.
@@ -22,6 +13,13 @@ fn validate_refuses(test: &str, text: &str) -> (PathBuf, String) {
     let f = scenario_file(test, text);
     let err = bad_input(&psmr(&["validate", f.to_str().unwrap()]));
     (f, err)
+}
+
+/// `psmr validate` refuses [`VALID`] with `from` replaced by `to` (a file
+/// named after `test`), and says `want` (e.g. `:6:14: threads: ...`).
+fn refuses_edit(test: &str, from: &str, to: &str, want: &str) {
+    let (_, err) = validate_refuses(test, &VALID.replace(from, to));
+    assert!(err.contains(want), "{err}");
 }
 
 /// The file's `threads` is judged after `--threads` / `--virtual-cores`
@@ -144,13 +142,11 @@ fn wrong_type_is_located() {
 
 #[test]
 fn unknown_field_is_located_at_its_key() {
-    let (_, err) = validate_refuses(
+    refuses_edit(
         "unknown_field",
-        &VALID.replace("\"requests\": 2000", "\"requests\": 2000, \"wirtes\": 0.5"),
-    );
-    assert!(
-        err.contains(":5:35: workload.wirtes: unknown field `wirtes`"),
-        "{err}"
+        "\"requests\": 2000",
+        "\"requests\": 2000, \"wirtes\": 0.5",
+        ":5:35: workload.wirtes: unknown field `wirtes`",
     );
 }
 
@@ -170,11 +166,12 @@ fn unknown_scheduler_id_in_file_and_flag() {
 #[test]
 fn threads_zero_and_thousand_are_refused() {
     for t in ["0", "1000"] {
-        let (_, err) = validate_refuses(
+        refuses_edit(
             &format!("threads_{t}"),
-            &VALID.replace("\"threads\": 2", &format!("\"threads\": {t}")),
+            "\"threads\": 2",
+            &format!("\"threads\": {t}"),
+            ":6:14: threads: expected 1..=64",
         );
-        assert!(err.contains(":6:14: threads: expected 1..=64"), "{err}");
         let f = scenario_file(&format!("threads_flag_{t}"), VALID);
         let err = bad_input(&psmr(&["run", f.to_str().unwrap(), "--threads", t]));
         assert!(err.contains("threads: expected 1..=64"), "{err}");
@@ -183,13 +180,11 @@ fn threads_zero_and_thousand_are_refused() {
 
 #[test]
 fn malformed_json_is_located() {
-    let (_, err) = validate_refuses(
+    refuses_edit(
         "malformed",
-        &VALID.replace("\"threads\": 2,", "\"threads\": 2"),
-    );
-    assert!(
-        err.contains(":7:3: invalid JSON: expected `,` or `}`"),
-        "{err}"
+        "\"threads\": 2,",
+        "\"threads\": 2",
+        ":7:3: invalid JSON: expected `,` or `}`",
     );
 }
 

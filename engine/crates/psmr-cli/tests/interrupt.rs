@@ -7,25 +7,25 @@ mod support;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use support::{psmr_command, temp_file};
+use support::{psmr_command, temp_file, VALID};
 
-/// Two schedulers paced at 2,000 deliveries a second over 200,000
-/// requests: each would take 100 s, so a Ctrl-C after a few seconds lands
-/// in the first run.
-const SLOW: &str = r#"{
-  "name": "interrupt test",
-  "description": "slow on purpose: rate-limited delivery",
-  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
-  "workload": { "requests": 200000, "writes": 0.1, "global": 0.05 },
-  "threads": 2,
-  "delivery": { "model": "rate", "per_s": 2000 },
-  "schedulers": [ { "id": "early" }, { "id": "sequential" } ]
-}"#;
+/// [`VALID`] made slow: two schedulers paced at 2,000 deliveries a second
+/// over 200,000 requests: each would take 100 s, so a Ctrl-C after a few
+/// seconds lands in the first run.
+fn slow() -> String {
+    VALID
+        .replace("\"requests\": 2000,", "\"requests\": 200000,")
+        .replace(
+            r#""schedulers": [ { "id": "sequential" } ]"#,
+            r#""delivery": { "model": "rate", "per_s": 2000 },
+  "schedulers": [ { "id": "early" }, { "id": "sequential" } ]"#,
+        )
+}
 
 /// `psmr run` on the slow scenario, interrupted `after` it started; its
 /// exit code, stdout and stderr.
 fn interrupted_run(after: Duration) -> (Option<i32>, String, String) {
-    let path = temp_file("psmr-cli-interrupt", "slow.json", SLOW);
+    let path = temp_file("psmr-cli-interrupt", "slow.json", &slow());
     let child = psmr_command()
         .args(["run", path.to_str().unwrap(), "--no-trace"])
         .stdout(Stdio::piped())

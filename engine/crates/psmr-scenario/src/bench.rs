@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::diag::Diagnostic;
 use crate::expect::median;
 use crate::parse::Limits;
-use crate::runner::{run_scenario, select, Report, RunMode, RunMonitor, RunOptions};
+use crate::runner::{plan_run, run_plan, select, Report, RunMode, RunMonitor, RunOptions, RunPlan};
 use crate::scenario::Scenario;
 use psmr_core::threads::{ThreadHost, MAX_WORKERS};
 use psmr_core::virt::Costs;
@@ -134,9 +134,10 @@ fn powers_up_to(n: usize) -> Vec<usize> {
     t
 }
 
-/// Run the sweep. Invalid values (threads over the limit or the host, a
-/// write share out of range, a scenario with an explicit class mix asked to
-/// sweep writes) come back as diagnostics before anything runs.
+/// Run the sweep: [`plan_bench`], then [`run_bench`]. Invalid values
+/// (threads over the limit or the host, a write share out of range, a
+/// scenario with an explicit class mix asked to sweep writes, a point the
+/// run checks refuse) come back as diagnostics before anything runs.
 pub fn bench(
     sc: &Scenario,
     opts: &BenchOptions,
@@ -145,38 +146,67 @@ pub fn bench(
     cores: usize,
     monitor: &RunMonitor,
 ) -> Result<BenchReport, Vec<Diagnostic>> {
+    run_bench(&plan_bench(sc, opts, limits, host)?, host, cores, monitor)
+}
+
+/// A checked sweep: every point's run planned ([`plan_run`]) once, with
+/// that point's overrides applied, before anything runs. Invariant: each
+/// write share has its baseline plan (sequential, then `epaxos` when it
+/// is a baseline) and one plan per thread count of the parallel
+/// schedulers, in sweep order; a repetition runs the same plan again.
+pub struct BenchPlan {
+    name: String,
+    repetitions: u32,
+    threads: Vec<usize>,
+    model: Option<Costs>,
+    /// Whether `epaxos` is a baseline (the second run of each baseline).
+    epaxos: bool,
+    /// The parallel schedulers' auxiliary threads, in their runs' order.
+    parallel_roles: Vec<usize>,
+    shares: Vec<SharePlan>,
+}
+
+/// The plans of one write share.
+struct SharePlan {
+    writes: f64,
+    baseline: RunPlan,
+    /// One per thread count (none without parallel schedulers).
+    points: Vec<RunPlan>,
+}
+
+/// Check a sweep of `sc` and plan each of its points (see [`BenchPlan`]):
+/// the sweep's own values first (threads against the limits and `host`,
+/// write shares), then every point's run as it will run.
+pub fn plan_bench(
+    sc: &Scenario,
+    opts: &BenchOptions,
+    limits: &Limits,
+    host: &ThreadHost,
+) -> Result<BenchPlan, Vec<Diagnostic>> {
     let vcores = opts.virtual_cores.or(sc.run.virtual_cores);
     let threads = match (opts.threads.is_empty(), vcores) {
         (false, _) => opts.threads.clone(),
         (true, Some(n)) => powers_up_to(n as usize),
         (true, None) => default_threads(sc),
     };
-    let costs = opts.costs.clone().unwrap_or_else(Costs::reference);
-    let model = vcores.map(|_| &costs);
+    let model = vcores.map(|_| opts.costs.clone().unwrap_or_else(Costs::reference));
     let writes = if opts.writes.is_empty() {
         vec![sc.workload.writes]
     } else {
         opts.writes.clone()
     };
-    preflight(
-        sc,
-        opts,
-        &threads,
-        &writes,
-        limits,
-        model.map(|_| usize::MAX),
-        host,
-    )?;
+    let pool = model.as_ref().map(|_| usize::MAX);
+    preflight(sc, opts, &threads, &writes, limits, pool, host)?;
     let base = RunOptions {
         requests: opts.requests,
         trace: Some(false),
-        costs: model.cloned(),
+        costs: model.clone(),
         ..RunOptions::default()
     };
     // On virtual cores every point's workers are its virtual cores.
     let on = |t: usize| RunOptions {
         threads: Some(t),
-        virtual_cores: model.map(|_| t as u32),
+        virtual_cores: model.as_ref().map(|_| t as u32),
         ..base.clone()
     };
     let selected = select(
@@ -205,15 +235,13 @@ pub fn bench(
         .filter(|s| s.spec.id != SchedulerId::Sequential && Some(name(s)) != epaxos)
         .map(name)
         .collect();
-    let roles = |label: &str| {
+    let roles = |label: &String| {
         sc.find_scheduler(label)
             .map(|i| sc.schedulers[i].id)
             .or_else(|| label.parse().ok())
             .map_or(0, |id| psmr_schedulers::needs(id).roles.len())
     };
-    let reps = sc.run.repetitions().max(1);
-    let mut points = Vec::new();
-    let mut streams = Vec::new();
+    let mut shares = Vec::new();
     for &w in &writes {
         let mut swept = sc.clone();
         swept.workload.writes = w;
@@ -222,12 +250,52 @@ pub fn bench(
         let mut baselines = vec![SchedulerId::Sequential.to_string()];
         baselines.extend(epaxos.clone());
         let seq_opts = RunOptions {
-            schedulers: baselines.clone(),
+            schedulers: baselines,
             ..on(1)
         };
-        let seq = repeat(&swept, &seq_opts, limits, host, monitor, reps)?;
-        let at = Where {
+        let baseline = plan_run(&swept, &seq_opts, limits)?;
+        let mut points = Vec::new();
+        for &t in threads.iter().filter(|_| !parallel.is_empty()) {
+            let o = RunOptions {
+                schedulers: parallel.clone(),
+                ..on(t)
+            };
+            points.push(plan_run(&swept, &o, limits)?);
+        }
+        shares.push(SharePlan {
             writes: w,
+            baseline,
+            points,
+        });
+    }
+    Ok(BenchPlan {
+        name: sc.name.clone(),
+        repetitions: sc.run.repetitions().max(1),
+        threads,
+        model,
+        epaxos: epaxos.is_some(),
+        parallel_roles: parallel.iter().map(roles).collect(),
+        shares,
+    })
+}
+
+/// Run a checked sweep, point after point, on `host` (`cores`: the
+/// machine's, for the oversubscription flag). A cancelled `monitor` stops
+/// it after the run under way: the points measured so far come back.
+pub fn run_bench(
+    plan: &BenchPlan,
+    host: &ThreadHost,
+    cores: usize,
+    monitor: &RunMonitor,
+) -> Result<BenchReport, Vec<Diagnostic>> {
+    let reps = plan.repetitions;
+    let model = plan.model.as_ref();
+    let mut points = Vec::new();
+    let mut streams = Vec::new();
+    for share in &plan.shares {
+        let seq = repeat(&share.baseline, host, monitor, reps)?;
+        let at = Where {
+            writes: share.writes,
             cores,
             model,
         };
@@ -236,14 +304,14 @@ pub fn bench(
         };
         if let Some(first) = seq.first() {
             streams.push(BenchStream {
-                writes: w,
+                writes: share.writes,
                 stream: first.stream.clone(),
             });
         }
         let seq_ops = seq_point.throughput_ops_s;
         points.push(seq_point);
         let mut epaxos_ops = None;
-        if epaxos.is_some() {
+        if plan.epaxos {
             let Some(p) = point(&seq, 1, 1, &at, 0, Some(seq_ops), None) else {
                 break;
             };
@@ -253,17 +321,12 @@ pub fn bench(
                 ..p
             });
         }
-        for &t in &threads {
-            if parallel.is_empty() || monitor.is_cancelled() {
+        for (&t, run) in plan.threads.iter().zip(&share.points) {
+            if monitor.is_cancelled() {
                 break;
             }
-            let o = RunOptions {
-                schedulers: parallel.clone(),
-                ..on(t)
-            };
-            let reports = repeat(&swept, &o, limits, host, monitor, reps)?;
-            for (i, label) in parallel.iter().enumerate() {
-                let aux = roles(label);
+            let reports = repeat(run, host, monitor, reps)?;
+            for (i, &aux) in plan.parallel_roles.iter().enumerate() {
                 if let Some(p) = point(&reports, i, t, &at, aux, Some(seq_ops), epaxos_ops) {
                     points.push(p);
                 }
@@ -271,11 +334,11 @@ pub fn bench(
         }
     }
     let mode = match model {
-        Some(c) => RunMode::virtual_run(threads.iter().copied().max().unwrap_or(1), c),
+        Some(c) => RunMode::virtual_run(plan.threads.iter().copied().max().unwrap_or(1), c),
         None => RunMode::Real,
     };
     Ok(BenchReport {
-        scenario: sc.name.clone(),
+        scenario: plan.name.clone(),
         cores,
         repetitions: reps,
         mode,
@@ -338,10 +401,9 @@ fn preflight(
     }
 }
 
+/// `reps` runs of one checked point (fewer once `monitor` is cancelled).
 fn repeat(
-    sc: &Scenario,
-    opts: &RunOptions,
-    limits: &Limits,
+    plan: &RunPlan,
     host: &ThreadHost,
     monitor: &RunMonitor,
     reps: u32,
@@ -351,7 +413,7 @@ fn repeat(
         if monitor.is_cancelled() {
             break;
         }
-        out.push(run_scenario(sc, opts, limits, host, monitor)?);
+        out.push(run_plan(plan, host, monitor)?);
     }
     Ok(out)
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
 use crate::parse::Limits;
-use crate::runner::{plan_run, run_plan, RunMonitor, RunOptions, RunReport};
+use crate::runner::{plan_run, run_plan, RunMonitor, RunOptions, RunPlan, RunReport};
 use crate::scenario::{EntryMatch, Scenario};
 
 /// What to explore: one scheduler entry and the budget of schedules.
@@ -206,21 +206,38 @@ fn schedule_seed(e: u64, i: u32) -> u64 {
     e.wrapping_mul(1_000_000).wrapping_add(u64::from(i))
 }
 
-/// Explore `o.scheduler` of `sc` (its fault selected when `o.fault` is
-/// set; a schedule in the file is ignored: exploring starts from the
-/// earliest clock). After each schedule that found nothing, `after(tried,
-/// budget)` may stop the exploration (`Break`); a cancelled `monitor` stops
-/// it too (the schedule under way ends early and its checked prefix counts
-/// as found nothing). Invariant: `found` is the first violating schedule,
-/// and its token replays it exactly (same trace digest).
+/// Explore `o.scheduler` of `sc`: [`plan_explore`], then [`run_explore`].
 pub fn explore(
     sc: &Scenario,
     o: &ExploreOptions,
     limits: &Limits,
     host: &ThreadHost,
     monitor: &RunMonitor,
-    mut after: impl FnMut(u32, u32) -> ControlFlow<()>,
+    after: impl FnMut(u32, u32) -> ControlFlow<()>,
 ) -> Result<Explored, Vec<Diagnostic>> {
+    run_explore(plan_explore(sc, o, limits)?, host, monitor, after)
+}
+
+/// A checked exploration: the one run every schedule repeats (its fault
+/// selected, judged once with the exploration's overrides by
+/// [`plan_run`]), and what varies the schedules.
+pub struct ExplorePlan {
+    run: RunPlan,
+    cores: u32,
+    seed: u64,
+    budget: u32,
+    depth: Option<u32>,
+    explore_seed: u64,
+}
+
+/// Check an exploration of `o.scheduler` of `sc` (its fault selected when
+/// `o.fault` is set; a schedule in the file is ignored: exploring starts
+/// from the earliest clock) in one pass, before any schedule runs.
+pub fn plan_explore(
+    sc: &Scenario,
+    o: &ExploreOptions,
+    limits: &Limits,
+) -> Result<ExplorePlan, Vec<Diagnostic>> {
     // The fault is judged with the rest, in the plan's one pass.
     let mut sc = match &o.fault {
         Some(f) => select_fault(sc, &o.scheduler, f)?,
@@ -229,15 +246,6 @@ pub fn explore(
     sc.run.schedule = None;
     let cores = o.cores.unwrap_or(sc.threads.try_into().unwrap_or(u32::MAX));
     let seed = o.seed.unwrap_or(sc.workload.seed);
-    let budget = o.schedules.max(1);
-    let mut out = Explored {
-        cores,
-        seed,
-        schedules: 0,
-        horizon: 0,
-        stopped: false,
-        found: None,
-    };
     // Every schedule runs the same checked plan: only the conductor's
     // schedule changes (the token's seed and cores do not).
     let earliest = ReplayToken {
@@ -252,13 +260,44 @@ pub fn explore(
         schedule: Some(earliest.to_string()),
         ..RunOptions::default()
     };
-    let mut plan = plan_run(&sc, &opts, limits)?;
+    Ok(ExplorePlan {
+        run: plan_run(&sc, &opts, limits)?,
+        cores,
+        seed,
+        budget: o.schedules.max(1),
+        depth: o.depth,
+        explore_seed: o.explore_seed,
+    })
+}
+
+/// Run a checked exploration, schedule after schedule. After each schedule
+/// that found nothing, `after(tried, budget)` may stop the exploration
+/// (`Break`); a cancelled `monitor` stops it too (the schedule under way
+/// ends early and its checked prefix counts as found nothing). Invariant:
+/// `found` is the first violating schedule, and its token replays it
+/// exactly (same trace digest).
+pub fn run_explore(
+    plan: ExplorePlan,
+    host: &ThreadHost,
+    monitor: &RunMonitor,
+    mut after: impl FnMut(u32, u32) -> ControlFlow<()>,
+) -> Result<Explored, Vec<Diagnostic>> {
+    let (cores, seed, budget) = (plan.cores, plan.seed, plan.budget);
+    let mut out = Explored {
+        cores,
+        seed,
+        schedules: 0,
+        horizon: 0,
+        stopped: false,
+        found: None,
+    };
+    let mut run = plan.run;
     for i in 0..budget {
         let schedule = if i == 0 {
             Schedule::EARLIEST
         } else {
-            let depth = o.depth.unwrap_or_else(|| depth_of(i, out.horizon));
-            let s = Schedule::pct(schedule_seed(o.explore_seed, i), depth, out.horizon);
+            let depth = plan.depth.unwrap_or_else(|| depth_of(i, out.horizon));
+            let s = Schedule::pct(schedule_seed(plan.explore_seed, i), depth, out.horizon);
             if on_one_thread(i, out.horizon) {
                 s.on_one_thread()
             } else {
@@ -270,8 +309,8 @@ pub fn explore(
             cores,
             schedule,
         };
-        plan.set_schedule(schedule);
-        let report = run_plan(&plan, host, monitor)?;
+        run.set_schedule(schedule);
+        let report = run_plan(&run, host, monitor)?;
         out.schedules = i + 1;
         if i == 0 {
             out.horizon = host.last_virtual_stats().map_or(1, |s| s.points.max(1));

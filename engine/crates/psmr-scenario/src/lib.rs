@@ -32,7 +32,7 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 
-pub use bench::{bench, BenchOptions, BenchPoint, BenchReport};
+pub use bench::{bench, plan_bench, run_bench, BenchOptions, BenchPlan, BenchPoint, BenchReport};
 pub use diag::Diagnostic;
 pub use expect::{evaluate, ExpectationResult};
 pub use parse::{parse_located, parse_scenario, parse_scenario_with, validate, Limits};

@@ -115,26 +115,31 @@ mod tests {
     use psmr_scenario::{parse_scenario, run_scenario, Report, RunMonitor, RunOptions};
 
     use super::*;
+    use crate::testdata::SMALL;
+    use std::sync::LazyLock;
 
-    /// A small scenario with one expectation of each kind that can be
-    /// judged on one core, and a ratio that needs more cores than any
-    /// report below claims.
-    const SCENARIO: &str = r#"{
-  "name": "check test",
-  "description": "small",
-  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
-  "workload": { "seed": 3, "requests": 400, "writes": 0.1, "global": 0.05 },
-  "threads": 2,
-  "schedulers": [ { "id": "sequential" }, { "id": "early" } ],
-  "expect": {
+    /// A small scenario (the crate's test stream, 400 requests, with
+    /// early) with one expectation of each kind that can be judged on one
+    /// core, and a ratio that needs more cores than any report below
+    /// claims.
+    static SCENARIO: LazyLock<String> = LazyLock::new(|| {
+        SMALL
+            .replace("\"requests\": 2000", "\"requests\": 400")
+            .replace(
+                r#"[ { "id": "sequential" } ]"#,
+                r#"[ { "id": "sequential" }, { "id": "early" } ]"#,
+            )
+            .replace(r#""run": { "trace": true }"#, EXPECT)
+    });
+
+    const EXPECT: &str = r#""expect": {
     "repetitions": 2,
     "counters": [
       { "scheduler": "sequential", "counter": "steals", "op": "==", "value": 0 },
       { "scheduler": "early", "counter": "steals", "op": ">", "value": 1000000 }
     ],
     "ratios": [ { "of": "early", "over": "sequential", "at_least": 1.0, "min_cores": 64 } ]
-  }
-}"#;
+  }"#;
 
     fn reports(text: &str, n: u32) -> Vec<Report> {
         let sc = parse_scenario(text, "t.json").expect("valid scenario");
@@ -155,16 +160,16 @@ mod tests {
 
     #[test]
     fn repetitions_come_from_the_expect_block() {
-        assert_eq!(check_repetitions(SCENARIO, "t.json"), Ok(2));
+        assert_eq!(check_repetitions(&SCENARIO, "t.json"), Ok(2));
         let plain = SCENARIO.replace("\"repetitions\": 2,", "");
         assert_eq!(check_repetitions(&plain, "t.json"), Ok(1));
     }
 
     #[test]
     fn browser_judgement_equals_the_native_one() {
-        let reps = reports(SCENARIO, 2);
-        let native = evaluate(&parse_scenario(SCENARIO, "t.json").unwrap(), &reps);
-        let browser = evaluate_reports(SCENARIO, "t.json", &reps).unwrap();
+        let reps = reports(&SCENARIO, 2);
+        let native = evaluate(&parse_scenario(&SCENARIO, "t.json").unwrap(), &reps);
+        let browser = evaluate_reports(&SCENARIO, "t.json", &reps).unwrap();
         assert_eq!(browser, native);
         // The judgement is real: one counter holds, the impossible one
         // fails, the ratio is skipped for lack of cores.
@@ -252,15 +257,15 @@ mod tests {
             Err(CheckError::Invalid(_))
         ));
         assert!(matches!(
-            evaluate_reports(SCENARIO, "t.json", &[]),
+            evaluate_reports(&SCENARIO, "t.json", &[]),
             Err(CheckError::Reports(_))
         ));
-        let one = reports(SCENARIO, 1).remove(0);
+        let one = reports(&SCENARIO, 1).remove(0);
         let at_bound = vec![one.clone(); MAX_REPORTS];
-        assert!(evaluate_reports(SCENARIO, "t.json", &at_bound).is_ok());
+        assert!(evaluate_reports(&SCENARIO, "t.json", &at_bound).is_ok());
         let over = vec![one; MAX_REPORTS + 1];
         assert!(
-            matches!(evaluate_reports(SCENARIO, "t.json", &over), Err(CheckError::Reports(m)) if m.contains("at most"))
+            matches!(evaluate_reports(&SCENARIO, "t.json", &over), Err(CheckError::Reports(m)) if m.contains("at most"))
         );
     }
 }

@@ -13,6 +13,8 @@
 pub mod bindings;
 mod check;
 pub mod session;
+#[cfg(test)]
+mod testdata;
 
 pub use session::{Engine, Outcome, Poll, StartError, WebRunOptions};
 

@@ -36,8 +36,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use psmr_core::codec;
 use psmr_core::threads::ThreadHost;
 use psmr_core::trace::TraceEvent;
-use psmr_scenario::bench::{bench, BenchOptions, BenchReport};
-use psmr_scenario::explore::{explore, ExploreOptions, Explored};
+use psmr_scenario::bench::{plan_bench, run_bench, BenchOptions, BenchReport};
+use psmr_scenario::explore::{plan_explore, run_explore, ExploreOptions, Explored};
 use psmr_scenario::parse::parse_unvalidated;
 use psmr_scenario::runner::{plan_run, run_plan};
 use psmr_scenario::{
@@ -375,7 +375,9 @@ impl Engine {
     }
 
     /// Validate and start a bench sweep (threads x write share, traces
-    /// off; see `psmr_scenario::bench`), like [`Engine::start_run`].
+    /// off; see `psmr_scenario::bench`), like [`Engine::start_run`]: every
+    /// point is checked once, at start (`plan_bench`), so a sweep beyond
+    /// the pool or a point the run checks refuse spawns nothing.
     pub fn start_bench(
         &self,
         text: &str,
@@ -384,36 +386,41 @@ impl Engine {
     ) -> Result<(), StartError> {
         let opts: WebBenchOptions = parse_options(options_json)?;
         let file = opts.file();
-        self.start(
-            || parse_scenario_with(text, &file, &self.limits),
-            spawn,
-            |sc| {
-                let shape = (
-                    opts.options
-                        .threads
-                        .iter()
-                        .copied()
-                        .max()
-                        .unwrap_or(sc.threads),
-                    opts.options.requests.unwrap_or(sc.workload.requests),
-                );
-                let job = move |limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
-                    let cores = opts.cores.unwrap_or(1);
-                    let report = bench(&sc, &opts.options, &limits, &host, cores, monitor)?;
-                    Ok(Finished::Bench(report))
-                };
-                (shape, Box::new(job) as Job, None)
-            },
-        )
+        // One validation pass, as a run's: parse without validating, then
+        // `plan_bench` judges each point with its overrides applied; the
+        // job runs those plans without judging again.
+        let (limits, host) = (self.limits, &self.host);
+        let check = || {
+            let sc = parse_unvalidated(text, &file)?;
+            let plan = plan_bench(&sc, &opts.options, &limits, host)?;
+            Ok((sc, plan))
+        };
+        self.start(check, spawn, |(sc, plan)| {
+            let shape = (
+                opts.options
+                    .threads
+                    .iter()
+                    .copied()
+                    .max()
+                    .unwrap_or(sc.threads),
+                opts.options.requests.unwrap_or(sc.workload.requests),
+            );
+            let job = move |_: Limits, host: ThreadHost, monitor: &RunMonitor| {
+                let cores = opts.cores.unwrap_or(1);
+                let report = run_bench(&plan, &host, cores, monitor)?;
+                Ok(Finished::Bench(report))
+            };
+            (shape, Box::new(job) as Job, None)
+        })
     }
 
     /// Validate and start an exploration of one scheduler (its fault
     /// selected) on virtual cores, schedule after schedule up to the budget
-    /// (`psmr_scenario::explore`), like [`Engine::start_run`]. The virtual
-    /// cores (default: the scenario's threads) must fit the pool; a fault
-    /// this build lacks, or the scheduler does not declare, is refused when
-    /// the job starts, as diagnostics. Cancel stops it after the schedule
-    /// under way.
+    /// (`psmr_scenario::explore`), like [`Engine::start_run`]: checked
+    /// once, at start (`plan_explore`: a fault this build lacks, or the
+    /// scheduler does not declare, is refused there, as diagnostics). The
+    /// virtual cores (default: the scenario's threads) must fit the pool.
+    /// Cancel stops it after the schedule under way.
     pub fn start_explore(
         &self,
         text: &str,
@@ -427,38 +434,43 @@ impl Engine {
             self.check_virtual_cores(n)?;
         }
         let max = self.max_virtual_cores();
-        self.start(
-            || parse_scenario_with(text, DEFAULT_FILE, &self.limits),
-            spawn,
-            |sc| {
-                let cores = opts.cores.map_or(sc.threads, |n| n as usize);
-                let shape = (cores, opts.requests.unwrap_or(sc.workload.requests));
-                let progress = Arc::new(ExploreProgress {
-                    tried: AtomicU32::new(0),
-                    budget: opts.schedules.max(1),
-                });
-                let counter = progress.clone();
-                let job = move |limits: Limits, host: ThreadHost, monitor: &RunMonitor| {
-                    if cores == 0 || cores > max {
-                        return Err(vec![sc.diagnostic(
-                            "threads",
-                            format!(
-                                "exploring needs 1 to {max} virtual cores in this browser, \
+        // One validation pass, as a run's: parse without validating, then
+        // `plan_explore` judges the scenario with the exploration's
+        // overrides and fault; every schedule runs that plan.
+        let limits = self.limits;
+        let check = || {
+            let sc = parse_unvalidated(text, DEFAULT_FILE)?;
+            let plan = plan_explore(&sc, &opts, &limits)?;
+            Ok((sc, plan))
+        };
+        self.start(check, spawn, |(sc, plan)| {
+            let cores = opts.cores.map_or(sc.threads, |n| n as usize);
+            let shape = (cores, opts.requests.unwrap_or(sc.workload.requests));
+            let progress = Arc::new(ExploreProgress {
+                tried: AtomicU32::new(0),
+                budget: opts.schedules.max(1),
+            });
+            let counter = progress.clone();
+            let job = move |_: Limits, host: ThreadHost, monitor: &RunMonitor| {
+                if cores == 0 || cores > max {
+                    return Err(vec![sc.diagnostic(
+                        "threads",
+                        format!(
+                            "exploring needs 1 to {max} virtual cores in this browser, \
                                  the scenario has {cores} threads"
-                            ),
-                        )]);
-                    }
-                    let done = explore(&sc, &opts, &limits, &host, monitor, |tried, _| {
-                        // Relaxed: a display counter, nothing is published
-                        // through it.
-                        counter.tried.store(tried, Ordering::Relaxed);
-                        ControlFlow::Continue(())
-                    })?;
-                    Ok(Finished::Explore(done))
-                };
-                (shape, Box::new(job) as Job, Some(progress))
-            },
-        )
+                        ),
+                    )]);
+                }
+                let done = run_explore(plan, &host, monitor, |tried, _| {
+                    // Relaxed: a display counter, nothing is published
+                    // through it.
+                    counter.tried.store(tried, Ordering::Relaxed);
+                    ControlFlow::Continue(())
+                })?;
+                Ok(Finished::Explore(done))
+            };
+            (shape, Box::new(job) as Job, Some(progress))
+        })
     }
 
     /// Claim the engine, check the text (`check`: parse and validate, once),
@@ -633,17 +645,8 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testdata::SMALL;
     use std::time::{Duration, Instant};
-
-    const SMALL: &str = r#"{
-  "name": "small",
-  "description": "a short stream for the session tests",
-  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
-  "workload": { "seed": 3, "requests": 2000, "writes": 0.1, "global": 0.05 },
-  "threads": 2,
-  "schedulers": [ { "id": "sequential" } ],
-  "run": { "trace": true }
-}"#;
 
     fn engine() -> Engine {
         Engine::new(ThreadHost::with_capacity(4).unwrap(), Limits::browser())
@@ -651,6 +654,19 @@ mod tests {
 
     fn spawn_thread(job: Box<dyn FnOnce() + Send>) {
         std::thread::spawn(job);
+    }
+
+    /// For a start that must be refused: spawning fails the test.
+    fn no_spawn(_: Box<dyn FnOnce() + Send>) {
+        panic!("a refused start must not spawn its job")
+    }
+
+    /// The diagnostics of a start refused as invalid.
+    fn invalid(started: Result<(), StartError>) -> Vec<Diagnostic> {
+        match started {
+            Err(StartError::Invalid(d)) => d,
+            other => panic!("expected diagnostics, got {other:?}"),
+        }
     }
 
     /// Poll until done (bounded: 60 s), like the worker does.
@@ -837,14 +853,7 @@ mod tests {
     fn an_invalid_scenario_is_refused_with_located_diagnostics() {
         let e = engine();
         let text = SMALL.replace("\"threads\": 2", "\"threads\": 0");
-        let err = e
-            .start_run(&text, r#"{"file":"broken.json"}"#, |_| {
-                panic!("an invalid scenario must not be spawned")
-            })
-            .unwrap_err();
-        let StartError::Invalid(d) = err else {
-            panic!("expected diagnostics, got {err:?}")
-        };
+        let d = invalid(e.start_run(&text, r#"{"file":"broken.json"}"#, no_spawn));
         assert_eq!(d[0].file, "broken.json");
         assert_eq!(d[0].path, "threads");
         assert_eq!(d[0].line, 6, "{:?}", d[0]);
@@ -862,14 +871,7 @@ mod tests {
     #[test]
     fn a_run_is_judged_once_before_it_starts_with_its_overrides() {
         let e = engine();
-        let err = e
-            .start_run(SMALL, r#"{"threads":0}"#, |_| {
-                panic!("a run its overrides make invalid must not be spawned")
-            })
-            .unwrap_err();
-        let StartError::Invalid(d) = err else {
-            panic!("expected diagnostics, got {err:?}")
-        };
+        let d = invalid(e.start_run(SMALL, r#"{"threads":0}"#, no_spawn));
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!((d[0].path.as_str(), d[0].line), ("threads", 6), "{d:?}");
         assert!(!e.poll().running);
@@ -906,26 +908,38 @@ mod tests {
         );
     }
 
-    #[test]
-    fn cancel_stops_a_long_run_and_reports_the_checked_prefix() {
-        let e = engine();
+    /// Start [`SMALL`] on `requests`, traces off, on 3 cores, paced at
+    /// `pace_ns` a request; return once it has executed something (bounded:
+    /// 60 s).
+    fn start_paced(e: &Engine, requests: u32, pace_ns: u64) {
         let long = SMALL
-            .replace("\"requests\": 2000", "\"requests\": 20000")
+            .replace("\"requests\": 2000", &format!("\"requests\": {requests}"))
             .replace("\"trace\": true", "\"trace\": false");
-        // Paced at 100 µs a request: about 2 s if nobody cancels.
-        let opts = r#"{"cores": 3, "pace_ns": 100000}"#;
-        e.start_run(&long, opts, spawn_thread).unwrap();
-        // Wait until the run has executed something, then cancel.
+        let opts = format!(r#"{{"cores": 3, "pace_ns": {pace_ns}}}"#);
+        e.start_run(&long, &opts, spawn_thread).unwrap();
         let deadline = Instant::now() + Duration::from_secs(60);
         while e.poll().snapshot.map_or(0, |s| s.monitor.executed) == 0 {
             assert!(Instant::now() < deadline);
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    /// Wait for the run under way and take its report.
+    fn finished_report(e: &Engine) -> Report {
+        wait_done(e);
+        match e.take_report() {
+            Some(Outcome::Report { report, .. }) => report,
+            other => panic!("expected a report: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn cancel_stops_a_long_run_and_reports_the_checked_prefix() {
+        let e = engine();
+        // Paced at 100 µs a request: about 2 s if nobody cancels.
+        start_paced(&e, 20000, 100_000);
         e.cancel();
-        wait_done(&e);
-        let Some(Outcome::Report { report, .. }) = e.take_report() else {
-            panic!("expected a report")
-        };
+        let report = finished_report(&e);
         assert_eq!(report.cores, 3);
         let run = &report.runs[0];
         assert!(run.cancelled);
@@ -936,17 +950,8 @@ mod tests {
     #[test]
     fn a_paused_run_delivers_nothing_until_resumed() {
         let e = engine();
-        let long = SMALL
-            .replace("\"requests\": 2000", "\"requests\": 10000")
-            .replace("\"trace\": true", "\"trace\": false");
         // Paced at 50 µs a request: about 0.5 s of delivery to pause in.
-        let opts = r#"{"cores": 3, "pace_ns": 50000}"#;
-        e.start_run(&long, opts, spawn_thread).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while e.poll().snapshot.map_or(0, |s| s.monitor.executed) == 0 {
-            assert!(Instant::now() < deadline);
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        start_paced(&e, 10000, 50_000);
         e.set_paused(true);
         // Let what was already delivered drain, then nothing may move.
         std::thread::sleep(Duration::from_millis(100));
@@ -957,10 +962,7 @@ mod tests {
         assert_eq!(later.delivered, held.delivered, "no delivery while paused");
         assert!(later.delivered < 10000, "paused before the end");
         e.set_paused(false);
-        wait_done(&e);
-        let Some(Outcome::Report { report, .. }) = e.take_report() else {
-            panic!("expected a report")
-        };
+        let report = finished_report(&e);
         let run = &report.runs[0];
         assert!(!run.cancelled);
         assert_eq!(run.metrics.requests, 10000);
@@ -991,18 +993,52 @@ mod tests {
         assert_eq!(e.trace_bytes(0), None);
     }
 
+    /// Issue 29: a bench and an exploration are judged in one pass before
+    /// they start, as a run is (`plan_bench`, `plan_explore`: each point's
+    /// run with its overrides applied): a sweep beyond the pool and a
+    /// fault the scheduler does not declare are refused at start and
+    /// nothing is spawned (judged again in the job, both used to come back
+    /// only as the outcome), and a file value every point replaces is not
+    /// judged.
     #[test]
-    fn a_bench_beyond_the_pool_is_refused_when_it_runs() {
+    fn a_bench_and_an_exploration_are_judged_once_before_they_start() {
         let e = engine();
-        e.start_bench(SMALL, r#"{"threads": [8]}"#, spawn_thread)
-            .unwrap();
-        wait_done(&e);
-        let Some(Outcome::Refused { diagnostics, .. }) = e.take_report() else {
-            panic!("expected diagnostics")
-        };
+        let d = invalid(e.start_bench(SMALL, r#"{"threads": [8]}"#, no_spawn));
+        assert!(d[0].message.contains("--threads 8"), "{d:?}");
+        assert!(!e.poll().running);
+        let opts = r#"{"scheduler": "early", "fault": "no-such-fault", "cores": 2}"#;
+        let d = invalid(e.start_explore(&with_early(), opts, no_spawn));
         assert!(
-            diagnostics[0].message.contains("--threads 8"),
-            "{diagnostics:?}"
+            d.iter().any(|d| d.message.contains("no-such-fault")),
+            "{d:?}"
+        );
+        assert!(!e.poll().running);
+        // The file's threads (0, out of range) are replaced at every point
+        // of the sweep: the bench starts and runs 1 and 2 threads.
+        let text = with_early().replace("\"threads\": 2", "\"threads\": 0");
+        assert!(!e.validate(&text, DEFAULT_FILE).is_empty());
+        e.start_bench(
+            &text,
+            r#"{"threads": [1, 2], "requests": 300}"#,
+            spawn_thread,
+        )
+        .unwrap();
+        wait_done(&e);
+        let Some(Outcome::Bench { ok: true, bench }) = e.take_report() else {
+            panic!("expected a bench report")
+        };
+        let got: Vec<_> = bench
+            .points
+            .iter()
+            .map(|p| (p.scheduler.as_str(), p.threads, p.correct))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("sequential", 1, true),
+                ("early", 1, true),
+                ("early", 2, true)
+            ]
         );
     }
 

@@ -31,6 +31,4 @@ export const coloring: FamilyModule = {
   // Fetched when a panel first shows a coloring run (no first lesson does).
   pseudocode: () => import('../pseudocode/coloring').then((m) => [m.libasync, m.mely]),
   bookmarks: coloringBookmarks,
-  // Looking at a victim's queue begins a steal attempt (refused or not).
-  stepStarts: ['StealTry'],
 };

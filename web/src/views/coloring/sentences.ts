@@ -5,7 +5,7 @@
  * family's module (index.ts) and registered with trace/codec.ts, so the
  * kinds are named here and in the engine's vocabulary only.
  */
-import { F, SMALL, type Sentence } from '../../trace/codec';
+import { F, NO_REQUEST, SMALL, type Sentence } from '../../trace/codec';
 import type { ByKind } from '../../trace/dispatch';
 import { measuredUs } from './words';
 
@@ -18,6 +18,16 @@ export const HOME_HOW: Record<number, string> = {
 
 /** The sentence of each of the family's own kinds. */
 export const coloringSentences: ByKind<Sentence> = {
+  Registered: (_e, c) => {
+    const parent = c.f(F.Registered.parent);
+    const child = c.f(F.Registered.child);
+    const where = `color ${c.f(F.Registered.color)}, into T${c.f(F.Registered.core)}'s queue`;
+    return parent === NO_REQUEST
+      ? `${c.who} queues root event e${child} (${where})`
+      : `e${parent} registers e${child} (${where})`;
+  },
+  ColorSteal: (_e, c) =>
+    `${c.who} steals color ${c.f(F.ColorSteal.color)} (${c.f(F.ColorSteal.count)} events) from T${c.f(F.ColorSteal.victim)}`,
   ColorHome: (_e, c) => {
     const how = HOME_HOW[c.f(F.ColorHome.how)] ?? 'a core';
     return `free color ${c.f(F.ColorHome.color)} goes to T${c.f(F.ColorHome.core)} (${how})`;

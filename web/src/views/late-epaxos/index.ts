@@ -9,6 +9,7 @@ import type { FamilyModule, FamilyView } from '../family';
 import { lazyView } from '../lazyView';
 import { graphBookmarks, sccBookmarks } from './bookmarks';
 import { epaxosCaption, lateCaption } from './narrate';
+import { epaxosSentences, lateSentences } from './sentences';
 import { epaxosStatus, lateStatus } from './status';
 
 const graphView: FamilyView = {
@@ -31,6 +32,7 @@ export const late = graphFamily({
   // Both families' listings are one chunk, fetched when a panel first shows a late or ePaxos run.
   pseudocode: () => import('../pseudocode/late-epaxos').then((m) => [m.late]),
   bookmarks: graphBookmarks,
+  sentences: lateSentences,
 });
 
 export const epaxos = graphFamily({
@@ -43,4 +45,5 @@ export const epaxos = graphFamily({
   captions: [epaxosCaption],
   pseudocode: () => import('../pseudocode/late-epaxos').then((m) => [m.epaxos, m.pepaxos]),
   bookmarks: sccBookmarks,
+  sentences: epaxosSentences,
 });

@@ -9,16 +9,16 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import {
   F,
+  FLAG_READY_FLAG,
+  FOCUS,
   KIND,
   KIND_NAMES,
-  NO_REQUEST,
   REASON_NAMES,
   SCHEDULER,
   describe,
   field,
   type DescribeOptions,
   type FieldWord,
-  type PackedTrace,
   type TraceEvent,
 } from '../../trace/codec';
 import { onEvent } from '../../trace/dispatch';
@@ -79,84 +79,28 @@ export function usePseudoCode(scheduler: string | undefined): PseudoCodeState {
   return { code, loading: pending && !failed, failed };
 }
 
-const syncRequestSets = new WeakMap<PackedTrace, Set<number>>();
-
-/**
- * The multi-partition requests of a repartitioning trace: those its workers
- * meet at a sync for (a map switch's sync names no request). One pass, cached
- * per trace. A request is executed inside its sync however many events of
- * other threads come between the executor's arrival and its execution, so
- * this is asked of the whole trace, not of a window of events before.
- */
-function syncRequests(trace: PackedTrace): Set<number> {
-  let set = syncRequestSets.get(trace);
-  if (set) return set;
-  set = new Set();
-  for (let i = 0; i < trace.length; i++) {
-    if (trace.kind(i) !== KIND.PartSyncArrive) continue;
-    const req = trace.get(i, F.PartSyncArrive.req);
-    if (req !== NO_REQUEST) set.add(req);
-  }
-  syncRequestSets.set(trace, set);
-  return set;
-}
-
-/** Did the scheduler queue `req` as a multi-partition sync (repartitioning) just before event `i`? */
-function syncQueued(track: Track, i: number, req: number): boolean {
-  const t = track.model.trace;
-  for (let j = i - 1; j >= Math.max(0, i - 64); j--) {
-    if (t.kind(j) === KIND.SyncQueued && t.get(j, F.SyncQueued.req) === req) return true;
-    if (t.kind(j) === KIND.Delivered) return false;
-  }
-  return false;
-}
-
 /** What the handlers below fill in for one event. */
 interface Filling {
   out: PseudoEvent;
-  track: Track;
-  /** The event's position in the trace, or -1. */
-  index: number;
   get(w: FieldWord): number;
   /** Sets the request and, when known, its class and whether the run maps the class sequentially. */
   withReq(req: number, cls?: number): void;
 }
 
-/** An execution's request, and (repartitioning) whether it is a multi-partition request, run inside its sync. */
-function execution(c: Filling, req: number): void {
-  c.withReq(req);
-  if (c.track.model.index.kindCounts[KIND.PartSyncArrive] > 0) {
-    c.out.inSync = syncRequests(c.track.model.trace).has(req);
-  }
-}
-
-/** Per kind: the fields of a trace event the panel's listings read. */
+/**
+ * Per kind: the fields of a trace event the panel's listings read. The
+ * kinds every family shares have a handler; any other kind (a family's
+ * own) gets its request (`FOCUS`: its first request field) and the fields
+ * named `executor`, `victim`, `count` and `ready`, so no family's kind is
+ * named here (its rules read the rest in `fields`).
+ */
 const FILL = onEvent<TraceEvent, Filling, void>(
   {
     Delivered: (_e, c) => c.withReq(c.get(F.Delivered.req), c.get(F.Delivered.class)),
-    Enqueued: (_e, c) => {
-      c.withReq(c.get(F.Enqueued.req));
-      if (c.index >= 0 && c.track.model.index.kindCounts[KIND.SyncQueued] > 0) {
-        c.out.inSync = syncQueued(c.track, c.index, c.get(F.Enqueued.req));
-      }
-    },
+    Enqueued: (_e, c) => c.withReq(c.get(F.Enqueued.req)),
     Dequeued: (_e, c) => c.withReq(c.get(F.Dequeued.req)),
-    ExecStart: (_e, c) => execution(c, c.get(F.ExecStart.req)),
-    ExecEnd: (_e, c) => execution(c, c.get(F.ExecEnd.req)),
-    // A multi-partition request's sync, or (no request) a map switch's.
-    PartSyncArrive: (_e, c) => {
-      c.out.req = c.get(F.PartSyncArrive.req);
-    },
-    PartSyncRelease: (_e, c) => {
-      c.out.req = c.get(F.PartSyncRelease.req);
-      c.out.executor = c.get(F.PartSyncRelease.executor);
-    },
-    SyncQueued: (_e, c) => {
-      c.withReq(c.get(F.SyncQueued.req));
-      c.out.executor = c.get(F.SyncQueued.executor);
-    },
-    GraphInsert: (_e, c) => c.withReq(c.get(F.GraphInsert.req)),
-    GraphRemove: (_e, c) => c.withReq(c.get(F.GraphRemove.req)),
+    ExecStart: (_e, c) => c.withReq(c.get(F.ExecStart.req)),
+    ExecEnd: (_e, c) => c.withReq(c.get(F.ExecEnd.req)),
     WaitStart: (_e, c) => {
       c.out.reason = REASON_NAMES[c.get(F.WaitStart.reason)];
       c.withReq(c.get(F.WaitStart.req));
@@ -174,24 +118,16 @@ const FILL = onEvent<TraceEvent, Filling, void>(
       c.out.cycle = c.get(F.SyncRelease.cycle);
       c.out.executor = c.get(F.SyncRelease.executor);
     },
-    Steal: (_e, c) => {
-      c.out.victim = c.get(F.Steal.victim);
-      c.out.count = c.get(F.Steal.count);
-      c.out.req = c.get(F.Steal.first);
-    },
-    StealDone: (_e, c) => {
-      c.out.victim = c.get(F.StealDone.victim);
-    },
-    Flag: (_e, c) => {
-      c.out.ready = c.get(F.Flag.ready) !== 0;
-    },
-    Registered: (_e, c) => c.withReq(c.get(F.Registered.child)),
-    ColorSteal: (_e, c) => {
-      c.out.victim = c.get(F.ColorSteal.victim);
-      c.out.count = c.get(F.ColorSteal.count);
-    },
   },
-  () => undefined,
+  (e, c) => {
+    const w = FOCUS[e.kind] ?? -1;
+    if (w >= 0) c.withReq(c.get(w as FieldWord));
+    const f = c.out.fields ?? {};
+    if (f.executor !== undefined) c.out.executor = f.executor;
+    if (f.victim !== undefined) c.out.victim = f.victim;
+    if (f.count !== undefined) c.out.count = f.count;
+    if (f.ready !== undefined) c.out.ready = f.ready !== 0;
+  },
 );
 
 /** The panel's view of a trace event (`index`: its position in the trace, for what it needs of the events before). */
@@ -209,7 +145,8 @@ export function pseudoEvent(e: TraceEvent, track: Track, index = -1): PseudoEven
     }
   };
   out.fields = namedFields(e, kind);
-  FILL(e, { out, track, index, get: (w) => field(e, w), withReq });
+  FILL(e, { out, get: (w) => field(e, w), withReq });
+  codeFor(track.scheduler)?.annotate?.(out, track.model.trace, index);
   return out;
 }
 
@@ -372,8 +309,8 @@ function RecentEvents({ track, position }: { track: Track; position: number }) {
   );
 }
 
-/** Bookkeeping events: never the line a step is about. */
-const QUIET = new Set([KIND.QueueLen, KIND.Flag]);
+/** Bookkeeping events (queue samples, `ready-flag` changes): never the line a step is about. */
+const quiet = (k: number) => k === KIND.QueueLen || !!FLAG_READY_FLAG[k];
 
 /**
  * The line of the step that brought the replay to `position`: the last
@@ -388,7 +325,7 @@ export function stepLine(code: PseudoCode, track: Track, position: number, start
   const own = start >= 0 && start < t.length ? t.thread(start) : -1;
   let other: PseudoTarget | null = null;
   for (let i = position - 1; i >= from; i--) {
-    if (QUIET.has(t.kind(i) as never)) continue;
+    if (quiet(t.kind(i))) continue;
     const target = lineFor(code, pseudoEvent(t.event(i), track, i));
     if (!target) continue;
     if (t.thread(i) === own) return target;

@@ -9,9 +9,10 @@
  * workload graph itself, Async installs the maps a partitioner thread
  * computes beside it.
  */
+import { F, KIND, NO_REQUEST, type PackedTrace } from '../../trace/codec';
 import { cite, PAPERS } from '../papers';
 import { lineStarting, listing, type Row, waitRules } from './build';
-import type { PseudoCode, PseudoListing, PseudoRule, PseudoTarget } from './types';
+import type { PseudoCode, PseudoEvent, PseudoListing, PseudoRule, PseudoTarget } from './types';
 
 /** How every scheduler routes a request (after its own first lines). */
 const route: Row[] = [
@@ -101,9 +102,48 @@ function installing(target: PseudoTarget): PseudoRule[] {
   return (['KeyMoved', 'MapSwitch', 'MapBalance'] as const).map((kind) => ({ kind, target }));
 }
 
+const syncRequestSets = new WeakMap<PackedTrace, Set<number>>();
+
+/**
+ * The multi-partition requests of a repartitioning trace: those its workers
+ * meet at a sync for (a map switch's sync names no request). One pass, cached
+ * per trace. A request is executed inside its sync however many events of
+ * other threads come between the executor's arrival and its execution, so
+ * this is asked of the whole trace, not of a window of events before.
+ */
+function syncRequests(trace: PackedTrace): Set<number> {
+  let set = syncRequestSets.get(trace);
+  if (set) return set;
+  set = new Set();
+  for (let i = 0; i < trace.length; i++) {
+    if (trace.kind(i) !== KIND.PartSyncArrive) continue;
+    const req = trace.get(i, F.PartSyncArrive.req);
+    if (req !== NO_REQUEST) set.add(req);
+  }
+  syncRequestSets.set(trace, set);
+  return set;
+}
+
+/** Did the scheduler queue `req` as a multi-partition sync just before event `i`? */
+function syncQueued(t: PackedTrace, i: number, req: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 64); j--) {
+    if (t.kind(j) === KIND.SyncQueued && t.get(j, F.SyncQueued.req) === req) return true;
+    if (t.kind(j) === KIND.Delivered) return false;
+  }
+  return false;
+}
+
+/** `inSync` of an execution (its request is a multi-partition one) or of an enqueue (a sync's share). */
+function annotate(e: PseudoEvent, trace: PackedTrace, index: number): void {
+  if (e.req === undefined) return;
+  if (e.kind === 'ExecStart' || e.kind === 'ExecEnd') e.inSync = syncRequests(trace).has(e.req);
+  else if (e.kind === 'Enqueued' && index >= 0) e.inSync = syncQueued(trace, index, e.req);
+}
+
 const source = `After sections 3 and 4 of ${cite(PAPERS.repartitioning)}. Explained in docs/teaching/repartitioning.md.`;
 
 export const repartStatic: PseudoCode = {
+  annotate,
   schedulers: ['repart-rr', 'repart-sw'],
   source,
   listings: [staticScheduler, worker],
@@ -111,6 +151,7 @@ export const repartStatic: PseudoCode = {
 };
 
 export const repartBase: PseudoCode = {
+  annotate,
   schedulers: ['repart-base'],
   source,
   listings: [baseScheduler, worker],
@@ -125,6 +166,7 @@ export const repartBase: PseudoCode = {
 };
 
 export const repartAsync: PseudoCode = {
+  annotate,
   schedulers: ['repart-async'],
   source,
   listings: [asyncScheduler, partitioner, worker],

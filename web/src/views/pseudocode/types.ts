@@ -12,7 +12,7 @@
  * the panel needs no knowledge of any particular algorithm.
  */
 
-import type { KindName, ReasonName } from '../../trace/codec';
+import type { KindName, PackedTrace, ReasonName } from '../../trace/codec';
 
 /**
  * Kind names of the trace vocabulary (generated from the engine's table,
@@ -56,12 +56,13 @@ export interface PseudoEvent {
   class?: number;
   /** Whether the request's class is sequential in the run's mapping. */
   sequential?: boolean;
-  /** SyncRelease: the executing thread; Steal/StealDone: the victim. */
+  /** The executing thread (a sync's release), when the kind has an `executor` field. */
   executor?: number;
+  /** The thread stolen from, when the kind has a `victim` field. */
   victim?: number;
   cycle?: number;
   ready?: boolean;
-  /** Steal: how many requests were stolen; ColorSteal: how many events moved. */
+  /** How many requests or events moved (a steal), when the kind has a `count` field. */
   count?: number;
   /**
    * Every field of the event under its name in the engine's vocabulary (`F`, e.g. `heuristic`, `op`):
@@ -69,8 +70,8 @@ export interface PseudoEvent {
    */
   fields?: Readonly<Record<string, number>>;
   /**
-   * Repartitioning: ExecStart / ExecEnd of a multi-partition sync's request (its thread arrived at it);
-   * Enqueued of a sync's share (the scheduler queued r as a sync just before).
+   * Set by the repartitioning listings' `annotate`: ExecStart / ExecEnd of a multi-partition sync's
+   * request (its thread arrived at it); Enqueued of a sync's share (the scheduler queued r as a sync just before).
    */
   inSync?: boolean;
 }
@@ -104,6 +105,11 @@ export interface PseudoCode {
   source: string;
   listings: PseudoListing[];
   rules: PseudoRule[];
+  /**
+   * What the rules need from the trace around event `index` (-1: unknown), added to `e` before they
+   * are matched, for the listing's schedulers only (e.g. repartitioning's `inSync`).
+   */
+  annotate?: (e: PseudoEvent, trace: PackedTrace, index: number) => void;
 }
 
 /** The first target whose rule matches `e`, or `null`. */

@@ -7,6 +7,7 @@ import type { FamilyModule } from '../family';
 import { lazyView } from '../lazyView';
 import { repartBookmarks } from './bookmarks';
 import { repartCaption } from './narrate';
+import { repartSentences } from './sentences';
 
 export const repartitioning: FamilyModule = {
   family: 'repartitioning',
@@ -34,4 +35,5 @@ export const repartitioning: FamilyModule = {
   captions: [repartCaption],
   // Fetched when a panel first shows a repartitioning run (no first lesson does).
   pseudocode: () => import('../pseudocode/repartitioning').then((m) => [m.repartStatic, m.repartBase, m.repartAsync]),
+  sentences: repartSentences,
 };

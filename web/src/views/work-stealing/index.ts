@@ -7,6 +7,7 @@
 import { meetingFamily } from '../early';
 import { BARRIER, CYCLE } from '../profiles';
 import { stealingBookmarks } from './bookmarks';
+import { stealingSentences } from './sentences';
 
 export const workStealing = meetingFamily({
   family: 'work-stealing',
@@ -28,4 +29,5 @@ export const workStealing = meetingFamily({
   pseudocode: () =>
     import('../pseudocode/work-stealing').then((m) => [m.wsConservative, m.wsModerate, m.wsAggressive, m.wsOptimistic]),
   bookmarks: stealingBookmarks,
+  sentences: stealingSentences,
 });

@@ -6,6 +6,18 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// A small valid scenario (linked list, 2 threads, 2000 requests,
+/// sequential) that tests edit: line 5 is `workload`, line 6 `threads`,
+/// line 7 `schedulers`.
+pub const VALID: &str = r#"{
+  "name": "cli test",
+  "description": "small and sequential",
+  "app": { "kind": "linked-list", "shards": 2, "size": "light" },
+  "workload": { "requests": 2000, "writes": 0.1, "global": 0.05 },
+  "threads": 2,
+  "schedulers": [ { "id": "sequential" } ]
+}"#;
+
 /// The `psmr` binary built for these tests, not yet run.
 pub fn psmr_command() -> Command {
     Command::new(env!("CARGO_BIN_EXE_psmr"))

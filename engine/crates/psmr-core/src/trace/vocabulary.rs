@@ -168,6 +168,26 @@ pub struct KindInfo {
 /// - `colors(req, color)`: request `req` has color `color`.
 /// - `steals-color(victim, color)`: the thread moved every queued request
 ///   of `color` (as `colors` named them) from `victim`'s queue to its own.
+/// - `takes-queue(victim, count, first)`: the thread took `count` requests
+///   of `victim`'s queue, from `first` on, as stolen work of its own.
+/// - `ends-steal`: the thread is done with the work it stole.
+/// - `ready-flag(up)`: the thread's ready flag is now `up` (1 or 0).
+/// - `enters-graph`: a request entered the dependency graph (its size
+///   grows by one); `leaves-graph(req)`: `req` left it.
+/// - `graph-ready(req)`: `req` has no pending dependency left.
+/// - `graph-bound(bound)`: the graph holds at most `bound` requests.
+/// - `runs-group(group)`: the thread runs group `group` (an SCC) until a
+///   `ends-group` event of its own.
+/// - `map-epoch(epoch)`: partition map `epoch` is the scheduler's now.
+///
+/// Steps (how the classroom groups events, `web/src/replay/steps.ts`):
+/// - `starts-step`: every event of the kind starts a step.
+/// - `joins-take(req)`: starts one unless the thread's last event took
+///   `req` from its queue (taking and starting on it is one step).
+/// - `sync-point(req)`: the thread reached or passed the sync of `req`; a
+///   sync wait for `req` right after it belongs to its step.
+/// - `pauses`: the scheduler stopped delivering; `joins-pause`: starts a
+///   step unless the same thread paused just before it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FlagInfo {
     pub name: String,
@@ -323,15 +343,15 @@ macro_rules! vocabulary {
 
 vocabulary! {
     /// The scheduler received request `req` from the ordering layer.
-    0 Delivered { req: req @ a, class: class @ b }
+    0 Delivered [starts_step] { req: req @ a, class: class @ b }
     /// The scheduler put `req` into `to`'s queue.
     1 Enqueued { req: req @ a, to: thread @ b }
     /// The thread took `req` from its queue.
-    2 Dequeued { req: req @ a }
+    2 Dequeued [starts_step] { req: req @ a }
     /// The thread began executing `req`.
-    3 ExecStart { req: req @ a }
+    3 ExecStart [joins_take(req = req)] { req: req @ a }
     /// The thread finished executing `req`.
-    4 ExecEnd { req: req @ a }
+    4 ExecEnd [starts_step] { req: req @ a }
     /// The thread started waiting, for `reason`, while handling `req`.
     5 WaitStart {
         reason: reason @ x,
@@ -345,26 +365,26 @@ vocabulary! {
     6 WaitEnd { reason: reason @ x, req: req @ a, spins: count @ b }
     /// The thread arrived at class `class`'s barrier or cycle for `req`;
     /// `cycle` is the busy-wait cycle (0/1), 0 for barriers.
-    7 SyncArrive { class: class @ a, req: req @ b, cycle: small @ x }
+    7 SyncArrive [joins_take(req = req), sync_point(req = req)] { class: class @ a, req: req @ b, cycle: small @ x }
     /// The barrier or cycle of `req` released; `executor` ran the request.
-    8 SyncRelease { class: class @ a, req: req @ b, executor: thread @ c, cycle: small @ x }
+    8 SyncRelease [starts_step, sync_point(req = req)] { class: class @ a, req: req @ b, executor: thread @ c, cycle: small @ x }
     /// The thread (the stealer) took `count` requests from `victim`'s ready
     /// queue, the first being `first`.
-    9 Steal [structural, steal(victim = victim)] { victim: thread @ a, count: count @ b, first: req @ c }
+    9 Steal [structural, steal(victim = victim), starts_step, takes_queue(victim = victim, count = count, first = first)] { victim: thread @ a, count: count @ b, first: req @ c }
     /// The stealer finished what it stole from `victim` and cleared its
     /// marker there.
-    10 StealDone { victim: thread @ a }
+    10 StealDone [starts_step, ends_steal] { victim: thread @ a }
     /// The thread's ready/exec flag changed (work stealing).
-    11 Flag { ready: flag @ x }
+    11 Flag [ready_flag(up = ready)] { ready: flag @ x }
     /// `req` entered a dependency graph with `deps` edges (each a DepEdge).
-    12 GraphInsert { req: req @ a, deps: count @ b }
+    12 GraphInsert [starts_step, enters_graph] { req: req @ a, deps: count @ b }
     /// `req` left the dependency graph.
-    13 GraphRemove { req: req @ a }
+    13 GraphRemove [starts_step, leaves_graph(req = req)] { req: req @ a }
     /// A group of requests (an SCC) was found: `size` members (each a
     /// GroupMember), `position` in the execution order of groups.
-    14 GroupFound [structural] { group: count @ a, size: count @ b, position: count @ c }
+    14 GroupFound [structural, starts_step] { group: count @ a, size: count @ b, position: count @ c }
     /// A new partition map took effect; `moved` keys changed partition.
-    15 MapSwitch [structural] { epoch: count @ a, moved: count @ b }
+    15 MapSwitch [structural, starts_step, map_epoch(epoch = epoch)] { epoch: count @ a, moved: count @ b }
     /// Sampled length of `of`'s queue.
     16 QueueLen { of: thread @ a, len: count @ b }
     /// Request `from` depends on request `to` (an edge of a dependency graph).
@@ -376,24 +396,24 @@ vocabulary! {
     /// runtimes with one queue).
     19 Registered [fills_queue(req = child, lane = core), event_stream, colors(req = child, color = color)] { child: req @ b, parent: req @ a, color: count @ c, core: small @ x }
     /// The thread stole the whole color `color` (`count` events) from `victim`.
-    20 ColorSteal [structural, steal(victim = victim), steals_color(victim = victim, color = color)] { victim: thread @ a, color: count @ b, count: count @ c }
+    20 ColorSteal [structural, steal(victim = victim), steals_color(victim = victim, color = color), starts_step] { victim: thread @ a, color: count @ b, count: count @ c }
     /// A partition of the workload graph was computed: its edge cut and the
     /// time it took, in microseconds.
-    21 Partitioned [structural] { epoch: count @ a, cut: count @ b, time_us: count @ c }
+    21 Partitioned [structural, starts_step] { epoch: count @ a, cut: count @ b, time_us: count @ c }
     /// Instance `instance` committed with sequence number `seq` (saturated to
     /// 32 bits) and `deps` dependencies (each a DepEdge between commands).
-    22 Commit { instance: count @ a, seq: count @ b, deps: count @ c }
+    22 Commit [starts_step] { instance: count @ a, seq: count @ b, deps: count @ c }
     /// Request `req` has no pending dependency left: a worker may take it
     /// (late scheduling).
-    23 Ready { req: req @ a }
+    23 Ready [graph_ready(req = req)] { req: req @ a }
     /// The dependency graph now holds `size` requests, at most `bound`
     /// (late scheduling; recorded at every insert and removal).
-    24 GraphSize { size: count @ a, bound: count @ b }
+    24 GraphSize [graph_bound(bound = bound)] { size: count @ a, bound: count @ b }
     /// The thread starts executing group `group` (an SCC, see GroupFound)
     /// of `size` instances.
-    25 SccStart [structural] { group: count @ a, size: count @ b }
+    25 SccStart [structural, runs_group(group = group)] { group: count @ a, size: count @ b }
     /// The thread finished every instance of group `group`.
-    26 SccEnd [structural] { group: count @ a }
+    26 SccEnd [structural, ends_group] { group: count @ a }
     /// The dependency graph of committed instance `instance` reaches
     /// instance `on`, which is not committed yet: `instance` waits for that
     /// commit, and the thread goes on with later commits (ePaxos).
@@ -404,20 +424,20 @@ vocabulary! {
     32 SyncQueued { req: req @ a, lanes: count @ b, executor: thread @ c }
     /// Repartitioning: the worker reached the sync of `req` (no-request: the
     /// sync after a map switch) that `parties` workers hold.
-    33 PartSyncArrive { req: req @ a, parties: count @ b }
+    33 PartSyncArrive [joins_take(req = req), sync_point(req = req)] { req: req @ a, parties: count @ b }
     /// Repartitioning: every party reached the sync of `req` (no-request: a
     /// map switch's) and it was executed by `executor`; the parties go on.
-    34 PartSyncRelease { req: req @ a, executor: thread @ b }
+    34 PartSyncRelease [starts_step, sync_point(req = req)] { req: req @ a, executor: thread @ b }
     /// Repartitioning: the partitioner started on a workload graph of
     /// `vertices` keys and `edges` edges, for map `epoch`.
-    35 PartitionStart [structural] { epoch: count @ a, vertices: count @ b, edges: count @ c }
+    35 PartitionStart [structural, joins_pause] { epoch: count @ a, vertices: count @ b, edges: count @ c }
     /// Repartitioning: the balance of map `epoch`: its heaviest part over the
     /// average, in permille, over `keys` keys of the workload graph.
     36 MapBalance [structural] { epoch: count @ a, imbalance_permille: count @ b, keys: count @ c }
     /// Repartitioning (Base): the scheduler stopped delivering to repartition.
-    37 SchedulerPause [structural] { epoch: count @ a }
+    37 SchedulerPause [structural, starts_step, pauses] { epoch: count @ a }
     /// Repartitioning (Base): the scheduler resumed after `pause_us`.
-    38 SchedulerResume [structural] { epoch: count @ a, pause_us: count @ b }
+    38 SchedulerResume [structural, starts_step] { epoch: count @ a, pause_us: count @ b }
     /// Repartitioning: key number `key` (its low 32 bits) moved from partition
     /// `from` to `to` at map switch `epoch`'s (at most 4096 per switch).
     39 KeyMoved { key: count @ a, from: count @ b, to: count @ c }
@@ -431,7 +451,7 @@ vocabulary! {
     42 ColorQueue { color: count @ a, core: thread @ b, len: count @ c, op: small @ x }
     /// The thread looked at `victim`'s queue (`queued` events) for a color
     /// to steal.
-    43 StealTry { victim: thread @ a, queued: count @ b }
+    43 StealTry [starts_step] { victim: thread @ a, queued: count @ b }
     /// A steal from the victim of the thread's last steal-try was refused
     /// by `heuristic`: 0 fewer than two colors queued, 1 no color under half
     /// the queue, 2 time left not above the steal cost, 3 no stealable
@@ -486,6 +506,21 @@ mod tests {
         ("event-stream", &[]),
         ("colors", &["req", "color"]),
         ("steals-color", &["victim", "color"]),
+        ("takes-queue", &["victim", "count", "first"]),
+        ("ends-steal", &[]),
+        ("ready-flag", &["up"]),
+        ("enters-graph", &[]),
+        ("leaves-graph", &["req"]),
+        ("graph-ready", &["req"]),
+        ("graph-bound", &["bound"]),
+        ("runs-group", &["group"]),
+        ("ends-group", &[]),
+        ("map-epoch", &["epoch"]),
+        ("starts-step", &[]),
+        ("joins-take", &["req"]),
+        ("sync-point", &["req"]),
+        ("pauses", &[]),
+        ("joins-pause", &[]),
     ];
 
     #[test]
@@ -538,6 +573,38 @@ mod tests {
             EventKind::from_words(5, [99, 0, 0, 0]).is_none(),
             "bad reason"
         );
+    }
+
+    /// The web replay gives each kind one action per question (one byte
+    /// per code, `trace/state.ts` and `replay/steps.ts`): a kind carries
+    /// at most one flag of each group below.
+    #[test]
+    fn a_kind_has_at_most_one_replay_action_and_one_step_rule() {
+        let groups: [&[&str]; 2] = [
+            &[
+                "takes-queue",
+                "ends-steal",
+                "ready-flag",
+                "enters-graph",
+                "leaves-graph",
+                "graph-ready",
+                "graph-bound",
+                "runs-group",
+                "ends-group",
+                "map-epoch",
+            ],
+            &["starts-step", "joins-take", "joins-pause"],
+        ];
+        for k in kinds() {
+            for group in groups {
+                let n = k
+                    .flags
+                    .iter()
+                    .filter(|f| group.contains(&f.name.as_str()))
+                    .count();
+                assert!(n <= 1, "{}: {n} flags of {group:?}", k.name);
+            }
+        }
     }
 
     /// Codes are assigned in ranges per family (docs/adding-a-family.md),
