@@ -51,8 +51,13 @@ async function gunzipBase64(text: string): Promise<ArrayBuffer> {
   return new Response(stream).arrayBuffer();
 }
 
-/** The engine fixtures `<scheduler>.<scenario>.s<shards>.trace.b64` of these schedulers, as replay tracks. */
+/**
+ * The engine fixtures `<scheduler>.<scenario>.s<shards>.trace.b64` of these schedulers, as replay
+ * tracks, with every family's pseudo-code listings fetched (some are fetched on first need, a chunk
+ * of their own), so that the checks below find them.
+ */
 export async function lessonTracks(schedulers: readonly string[]): Promise<{ file: string; track: Track }[]> {
+  await loadAllPseudoCode();
   const out: { file: string; track: Track }[] = [];
   for (const [path, text] of Object.entries(FIXTURES)) {
     const file = path.split('/').pop() ?? path;
@@ -283,8 +288,6 @@ export function describeLesson(
 ): void {
   describe(`${title}: one state, one story at every sampled step`, async () => {
     const tracks = await lessonTracks(schedulers);
-    // Some families' listings are fetched on first need (a chunk of their own).
-    await loadAllPseudoCode();
     it(`has ${files} recorded lesson trace${files === 1 ? '' : 's'}`, () => expect(tracks).toHaveLength(files));
     for (const { file, track } of tracks) {
       it(

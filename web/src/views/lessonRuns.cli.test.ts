@@ -23,6 +23,7 @@ import { lessonById } from '../lessons/lessons';
 import { checkLesson } from './consistency';
 import GraphsView from './late-epaxos/GraphsView';
 import { lessonBookmarks, lessonTracks, type BookmarkHit, type ScenarioRun } from './lessonRuns';
+import { loadAllPseudoCode } from './pseudocode/types';
 import './builtin';
 
 /** One CLI run of a scenario, as the script lists it. */
@@ -98,7 +99,9 @@ describe.runIf(dir !== '')('lesson bookmarks over CLI runs', () => {
 
   it(
     'show one state, one story at sampled steps of the first runs',
-    () => {
+    async () => {
+      // Some families' listings are fetched on first need (a chunk of their own): fetch them all.
+      await loadAllPseudoCode();
       const problems: string[] = [];
       let checked = 0;
       for (const e of entries().filter((x) => x.index <= CONSISTENCY_RUNS)) {

@@ -5,7 +5,7 @@ import { lessonTracks } from '../consistency';
 import { codeFor, stepLine } from './PseudoPanel';
 import { repartAsync, repartBase, repartStatic } from './repartitioning';
 import { sequentialCode } from './sequential';
-import { lineFor, loadAllPseudoCode, type PseudoCode, type PseudoEvent } from './types';
+import { lineFor, type PseudoCode, type PseudoEvent } from './types';
 
 function text(code: PseudoCode, e: PseudoEvent): string {
   const t = lineFor(code, e);
@@ -52,8 +52,6 @@ describe('repartitioning and sequential pseudo-code', () => {
 
 describe('the end of an execution in the recorded repartitioning lessons', async () => {
   const tracks = await lessonTracks(['repart-base', 'repart-async']);
-  // The family's listings are fetched on first need (a chunk of their own).
-  await loadAllPseudoCode();
   it.each(tracks.map((t) => [t.file, t.track] as const))(
     '%s: a sync request ends on the executor line, however far its arrival, a one-partition one on "else"',
     (_file, track) => {
