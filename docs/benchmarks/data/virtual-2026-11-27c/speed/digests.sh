@@ -7,15 +7,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../../../.." && pwd)
 b=${1#*=}; bl=${1%%=*}; a=${2#*=}; al=${2%%=*}
-pairs=(
-  quickstart:sequential quickstart:early quickstart:busy-wait quickstart:ws-optimistic
-  skewed-stealing:ws-conservative skewed-stealing:ws-moderate skewed-stealing:ws-aggressive
-  classroom-late:late classroom-epaxos:epaxos classroom-epaxos:pepaxos
-  coloring-classroom:libasync coloring-classroom:mely
-  repart-classroom:repart-rr repart-classroom:repart-sw repart-classroom:repart-base
-  repart-classroom:repart-async
-  coloring-classroom:libasync:10000 coloring-classroom:mely:10000
-)
+here=$(cd "$(dirname "$0")" && pwd)
+# The 16 pairs of the speed runs (one list, in the 26b measure.sh), then
+# the two coloring ids at 10,000 requests.
+read -r -a pairs <<<"$(sed -n '/^default_pairs=(/,/^)/{/^default_pairs=(/d;/^)/d;p}' \
+  "$here/../../virtual-2026-11-26b/speed/measure.sh" | tr '\n' ' ')"
+pairs+=(coloring-classroom:libasync:10000 coloring-classroom:mely:10000)
 digest() {
   "$1" run "$root/scenarios/$2.json" --virtual-cores 16 --requests "$3" --digest --scheduler "$4"
 }
