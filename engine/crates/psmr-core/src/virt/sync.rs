@@ -27,14 +27,15 @@ use super::{with_current, Here};
 
 /// Asks whether a std mutex is held, from the token holder's thread
 /// (`Conductor::lock_wait`): a `try_lock` whose guard is dropped at once.
-struct HeldProbe<'a, T: ?Sized>(&'a std::sync::Mutex<T>);
+struct HeldCheck<'a, T: ?Sized>(&'a std::sync::Mutex<T>);
 
-// SAFETY: `held` never reads, writes or moves the guarded value, so
-// whether `T` may be used from another thread does not matter; taking and
-// dropping the guard on one thread is what std's `Sync` mutex allows.
-unsafe impl<T: ?Sized> Sync for HeldProbe<'_, T> {}
+// SAFETY: std's mutex is `Sync` only for `T: Send` because its guard gives
+// another thread the value; `held` never reads, writes or moves the value
+// (it takes the guard and drops it on the same thread, at once), so using
+// it from the token holder's thread shares nothing of `T`.
+unsafe impl<T: ?Sized> Sync for HeldCheck<'_, T> {}
 
-impl<T: ?Sized> HeldProbe<'_, T> {
+impl<T: ?Sized> HeldCheck<'_, T> {
     fn held(&self) -> bool {
         matches!(self.0.try_lock(), Err(TryLockError::WouldBlock))
     }
@@ -149,8 +150,8 @@ impl<T: ?Sized> Mutex<T> {
     ) -> LockResult<MutexGuard<'_, T>> {
         let c = h.conductor;
         let key = key_of(self);
-        let probe = HeldProbe(&self.inner);
-        let held = || probe.held();
+        let check = HeldCheck(&self.inner);
+        let held = || check.held();
         if point.is_some() {
             c.lock_wait(h.me, key, point, false, at, &held);
         }
