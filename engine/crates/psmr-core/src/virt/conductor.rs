@@ -89,7 +89,32 @@ struct State {
     /// The failing lock attempts each thread left with the conductor (see
     /// [`Conductor::lock_scan`]).
     scans: Vec<Option<Scan>>,
+    /// The mutex each thread waits to lock, left with the conductor (see
+    /// [`Conductor::lock_wait`]).
+    lock_waits: Vec<Option<LockWait>>,
+    /// Failed lock attempts the conductor made for a waiting thread (tests).
+    lock_attempts_made: u64,
 }
+
+/// A thread inside [`Conductor::lock_wait`]: each time it is chosen, the
+/// token holder asks `held()` whether the mutex at `key` is still held,
+/// and if so makes the thread's failed attempt for it (the contended
+/// charge and the block on `key`, at `here`).
+#[derive(Clone, Copy, Debug)]
+struct LockWait {
+    held: HeldProbe,
+    key: usize,
+    here: &'static Location<'static>,
+}
+
+/// The `held` of a [`LockWait`], its lifetime erased.
+#[derive(Clone, Copy, Debug)]
+struct HeldProbe(*const (dyn Fn() -> bool + Sync + 'static));
+
+// SAFETY: as for `PollCond`: the pointee is `Sync`, and it is only called
+// by the token holder while its thread waits inside `lock_wait`, where the
+// closure lives (the thread takes the registration out before returning).
+unsafe impl Send for HeldProbe {}
 
 /// A run of lock attempts whose thread waits inside
 /// [`Conductor::lock_scan`]: attempt `next`'s point is made; when the
@@ -234,6 +259,8 @@ impl Conductor {
                 cores: None,
                 polls: vec![None; n],
                 scans: vec![None; n],
+                lock_waits: vec![None; n],
+                lock_attempts_made: 0,
             }),
             turns: (0..n).map(|_| Gate::default()).collect(),
             names,
@@ -676,6 +703,108 @@ impl Conductor {
         true
     }
 
+    /// `me` wants the mutex at `key` (the facade's `Mutex::lock`): with
+    /// `point`, first the lock's point of that cost; with `blocked`, first
+    /// the failed attempt `me` has just made itself (the contended charge
+    /// and the block on `key`; `point` is then `None`). Then, each time
+    /// `me` is chosen, the token holder calls `held()`: while the mutex is
+    /// still held, it makes the attempt `me` would make and see fail
+    /// ([`Conductor::fail_lock_attempt`]: `lock_contended`, then the block
+    /// on `key` at `here`) and chooses again, without waking `me`. Returns
+    /// once `me` holds the token and the mutex was free when it was chosen
+    /// (or the conductor could not judge: the caller's own `try_lock`
+    /// decides, as before). The same attempts at the same turns, with the
+    /// same charges and bookkeeping, so the same schedule and trace; only
+    /// the OS hand-offs to a thread that would fail its attempt are saved.
+    ///
+    /// `held` may only read (a `try_lock` of the std mutex inside the
+    /// facade, released before it returns): it runs under the state lock,
+    /// on the token holder's thread, while `me` is not running.
+    pub fn lock_wait(
+        &self,
+        me: usize,
+        key: usize,
+        point: Option<u64>,
+        blocked: bool,
+        here: &'static Location<'static>,
+        held: &(dyn Fn() -> bool + Sync),
+    ) {
+        let mut st = self.lock();
+        if let Some(ns) = point {
+            self.point_step(&mut st, me, ns, here, None);
+        }
+        if blocked {
+            self.fail_lock_attempt(&mut st, me, key, here);
+        }
+        // SAFETY: only the lifetime is erased (same fat pointer); see
+        // `HeldProbe` for why the pointee outlives every call.
+        let held = HeldProbe(unsafe {
+            std::mem::transmute::<
+                &(dyn Fn() -> bool + Sync + '_),
+                *const (dyn Fn() -> bool + Sync + 'static),
+            >(held)
+        });
+        st.lock_waits[me] = Some(LockWait { held, key, here });
+        let mut st = self.reschedule(st, me);
+        st.lock_waits[me] = None;
+    }
+
+    /// A lock attempt of `me` on the mutex at `key` that found it held:
+    /// what the facade's `lock` does then (`lock_contended` as local work,
+    /// then [`Conductor::block`] on `key`), up to the choice of the next
+    /// thread.
+    fn fail_lock_attempt(
+        &self,
+        st: &mut State,
+        me: usize,
+        key: usize,
+        here: &'static Location<'static>,
+    ) {
+        st.clock[me] = st.clock[me].saturating_add(self.costs.lock_contended);
+        st.site[me] = here;
+        st.points += 1;
+        let seq = st.next_seq;
+        st.next_seq += 1;
+        st.timed_out[me] = false;
+        st.spinning[me] = false;
+        st.status[me] = Status::Blocked {
+            key,
+            seq,
+            deadline: None,
+        };
+        Self::leave_core(st, me);
+    }
+
+    /// Thread `s`, just chosen, waits inside [`Conductor::lock_wait`]: if
+    /// its mutex is still held, make its failed attempt here and return
+    /// true (choose again); false when `s` must run itself.
+    fn lock_wait_for(&self, st: &mut State, s: usize) -> bool {
+        let Some(w) = st.lock_waits[s] else {
+            return false;
+        };
+        if st.failed.is_some() || st.status[s] != Status::Runnable {
+            return false;
+        }
+        // SAFETY: no failure is recorded and `s` has not taken the token
+        // since it registered (it clears the registration first), so it
+        // waits inside `lock_wait`, where the closure lives (see
+        // `HeldProbe`), or is the caller itself in its reschedule.
+        let held = unsafe { &*w.held.0 };
+        if !held() {
+            return false;
+        }
+        self.fail_lock_attempt(st, s, w.key, w.here);
+        st.lock_attempts_made += 1;
+        true
+    }
+
+    /// Failed lock attempts made so far by the conductor for threads
+    /// waiting inside [`Conductor::lock_wait`] (each an OS hand-off saved).
+    #[cfg(test)]
+    pub(crate) fn lock_attempts_made(&self) -> u64 {
+        self.lock().lock_attempts_made
+    }
+
     /// The bookkeeping of one spin of `me` (see [`Conductor::spin`]);
     /// returns whether it was a lone one (the caller counts it with
     /// [`Conductor::count_lone`]).
@@ -1015,7 +1144,8 @@ impl Conductor {
             if next != st.running {
                 self.hand(st, next);
             }
-            if !self.poll_for(st, next) && !self.scan_for(st, next) {
+            if !self.poll_for(st, next) && !self.scan_for(st, next) && !self.lock_wait_for(st, next)
+            {
                 return Some(next);
             }
         }

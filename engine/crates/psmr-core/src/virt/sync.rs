@@ -25,6 +25,22 @@ use std::time::Duration;
 
 use super::{with_current, Here};
 
+/// Asks whether a std mutex is held, from the token holder's thread
+/// (`Conductor::lock_wait`): a `try_lock` whose guard is dropped at once.
+struct HeldCheck<'a, T: ?Sized>(&'a std::sync::Mutex<T>);
+
+// SAFETY: std's mutex is `Sync` only for `T: Send` because its guard gives
+// another thread the value; `held` never reads, writes or moves the value
+// (it takes the guard and drops it on the same thread, at once), so using
+// it from the token holder's thread shares nothing of `T`.
+unsafe impl<T: ?Sized> Sync for HeldCheck<'_, T> {}
+
+impl<T: ?Sized> HeldCheck<'_, T> {
+    fn held(&self) -> bool {
+        matches!(self.0.try_lock(), Err(TryLockError::WouldBlock))
+    }
+}
+
 /// A mutual exclusion lock; see the module comment.
 #[derive(Debug, Default)]
 pub struct Mutex<T: ?Sized> {
@@ -97,10 +113,8 @@ impl<T: ?Sized> Mutex<T> {
         pointed: bool,
     ) -> LockResult<MutexGuard<'_, T>> {
         let virt = with_current(|h| {
-            if !pointed {
-                h.conductor.point(h.me, h.costs().lock_uncontended, at);
-            }
-            self.lock_pointed(h, at)
+            let point = (!pointed).then(|| h.costs().lock_uncontended);
+            self.lock_pointed(h, at, point)
         });
         match virt {
             Some(r) => r,
@@ -121,27 +135,38 @@ impl<T: ?Sized> Mutex<T> {
         key_of(self)
     }
 
+    /// The virtual `lock`: the lock's point (unless `point` is `None`: made
+    /// already), then attempts until one finds the mutex free, each failed
+    /// one costing `lock_contended` and a block on the mutex until an
+    /// unlock wakes the caller. The conductor makes the failed attempts
+    /// for the caller while it waits (`Conductor::lock_wait`: the same
+    /// charges at the same turns), so the caller wakes when its attempt
+    /// can succeed; its own `try_lock` decides all the same.
     fn lock_pointed(
         &self,
         h: Here<'_>,
         at: &'static Location<'static>,
+        point: Option<u64>,
     ) -> LockResult<MutexGuard<'_, T>> {
         let c = h.conductor;
+        let key = key_of(self);
+        let check = HeldCheck(&self.inner);
+        let held = || check.held();
+        if point.is_some() {
+            c.lock_wait(h.me, key, point, false, at, &held);
+        }
         loop {
             match self.inner.try_lock() {
                 Ok(g) => {
                     // The lock word's line comes from its last holder,
                     // who may still be in its critical section.
-                    c.acquire_lock(h.me, key_of(self));
+                    c.acquire_lock(h.me, key);
                     return Ok(self.guard(g, true));
                 }
                 Err(TryLockError::Poisoned(p)) => {
                     return Err(PoisonError::new(self.guard(p.into_inner(), true)))
                 }
-                Err(TryLockError::WouldBlock) => {
-                    c.advance(h.me, c.costs().lock_contended);
-                    c.block(h.me, key_of(self), None, at);
-                }
+                Err(TryLockError::WouldBlock) => c.lock_wait(h.me, key, None, true, at, &held),
             }
         }
     }

@@ -737,3 +737,115 @@ fn refused_lock_attempts_left_to_the_conductor_keep_the_schedule() {
         assert!(a.1 < b.1, "stealer {w}: {} own attempts of {}", a.1, b.1);
     }
 }
+
+/// The virtual `Mutex::lock` as it was before `Conductor::lock_wait`, made
+/// of public conductor calls around a std mutex: the point, then attempts,
+/// each failed one charged `lock_contended` and blocked on the mutex; the
+/// unlock releases the word and wakes the oldest waiter.
+struct ByHand {
+    m: std::sync::Mutex<u32>,
+}
+
+impl ByHand {
+    fn key(&self) -> usize {
+        addr_of(&self.m)
+    }
+
+    #[track_caller]
+    fn lock(&self, h: Here<'_>) -> std::sync::MutexGuard<'_, u32> {
+        let (c, at) = (h.conductor, std::panic::Location::caller());
+        c.point(h.me, h.costs().lock_uncontended, at);
+        loop {
+            match self.m.try_lock() {
+                Ok(g) => {
+                    c.acquire_lock(h.me, self.key());
+                    return g;
+                }
+                Err(_) => {
+                    c.advance(h.me, h.costs().lock_contended);
+                    c.block(h.me, self.key(), None, at);
+                }
+            }
+        }
+    }
+
+    fn unlock(&self, h: Here<'_>, g: std::sync::MutexGuard<'_, u32>) {
+        drop(g);
+        h.conductor.release_lock(h.me, self.key());
+        if h.conductor.has_waiters(self.key()) {
+            h.conductor.wake_lock_waiter(h.me, self.key());
+        }
+    }
+}
+
+/// Four threads take one mutex 15 times each, holding it across a point
+/// of 1 µs of work, with 300 ns of work between; through the facade
+/// (`by_hand` false: failed attempts left to the conductor) or by hand.
+/// The stats, each thread's clock at each acquisition, and the failed
+/// attempts the conductor made for a waiting thread.
+fn contended(by_hand: bool, costs: CostTable) -> (ConductorStats, Vec<Vec<u64>>, u64) {
+    let facade = Mutex::new(0u32);
+    let manual = ByHand {
+        m: std::sync::Mutex::new(0),
+    };
+    let c = Arc::new(Conductor::new(names(4), costs));
+    let seen = std::sync::Mutex::new(vec![Vec::new(); 4]);
+    let r = team(&c, 4, |i| {
+        with_current(|h| {
+            for _ in 0..15 {
+                if by_hand {
+                    let mut g = manual.lock(h);
+                    seen.lock().unwrap()[i].push(h.now());
+                    *g += 1;
+                    h.work(1_000);
+                    manual.unlock(h, g);
+                } else {
+                    let mut g = facade.lock().unwrap();
+                    seen.lock().unwrap()[i].push(h.now());
+                    *g += 1;
+                    h.work(1_000);
+                    drop(g);
+                }
+                h.work(300);
+            }
+        });
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    let total = if by_hand {
+        *manual.m.lock().unwrap()
+    } else {
+        *facade.lock().unwrap()
+    };
+    assert_eq!(total, 60);
+    let seen = seen.into_inner().unwrap();
+    (c.stats(), seen, c.lock_attempts_made())
+}
+
+#[test]
+fn failed_lock_attempts_left_to_the_conductor_keep_the_schedule() {
+    // The reference table (every waiter sleeps); one whose waiters spin
+    // first (a waiter's clock when it blocked decides whether the unlock
+    // finds it spinning); one whose failed attempt costs more than the
+    // holder's whole critical section, so that a waiter's clock after a
+    // failed attempt shows in its next acquisition.
+    let spinning = CostTable {
+        mutex_spins: 100,
+        ..CostTable::reference()
+    };
+    let slow_failure = CostTable {
+        lock_contended: 50_000,
+        ..CostTable::reference()
+    };
+    for costs in [CostTable::reference(), spinning, slow_failure] {
+        let (stats, clocks, none) = contended(true, costs);
+        let (s, cl, made) = contended(false, costs);
+        assert_eq!(none, 0, "by hand, every attempt is the thread's own");
+        // The same points, hand-offs (each made attempt counted as the
+        // one it saves), line transfers and makespan, and every
+        // acquisition at the same clock: a skipped charge, point or block
+        // would move them.
+        assert_eq!(s, stats, "{costs:?}");
+        assert_eq!(cl, clocks, "{costs:?}");
+        assert!(made > 0, "some waiters were chosen while the lock was held");
+    }
+}
