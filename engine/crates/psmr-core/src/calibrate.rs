@@ -11,6 +11,7 @@
 //! the hardware). The loops here are real spin and wait loops on purpose:
 //! calibration never runs on virtual cores.
 
+use crate::pin;
 use std::collections::VecDeque;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -591,72 +592,6 @@ fn time_slice(host: &ThreadHost, ms: u64) -> Result<f64, String> {
         whole[whole.len() / 2]
     };
     pinned_pair(host, &stop, partner, driver)
-}
-
-/// Pinning the calling thread to one CPU (Linux's `sched_setaffinity`).
-#[cfg(target_os = "linux")]
-mod pin {
-    use std::mem::{size_of, zeroed};
-
-    pub type Mask = libc::cpu_set_t;
-
-    /// The calling thread's allowed CPUs.
-    fn mask() -> Option<Mask> {
-        // SAFETY: `cpu_set_t` is plain bits, valid when zeroed; the call
-        // writes at most `size_of::<Mask>()` bytes into it.
-        unsafe {
-            let mut m: Mask = zeroed();
-            (libc::sched_getaffinity(0, size_of::<Mask>(), &mut m) == 0).then_some(m)
-        }
-    }
-
-    /// The lowest CPU the calling thread may run on.
-    pub fn first_cpu() -> Option<usize> {
-        let m = mask()?;
-        // SAFETY: `CPU_ISSET` reads the mask within its size.
-        (0..libc::CPU_SETSIZE as usize).find(|&c| unsafe { libc::CPU_ISSET(c, &m) })
-    }
-
-    /// Pin the calling thread to `cpu`; its previous mask, to restore.
-    pub fn pin_to(cpu: usize) -> Option<Mask> {
-        let old = mask()?;
-        // SAFETY: as in `mask`; `CPU_SET` writes within the mask's size
-        // (`cpu` < `CPU_SETSIZE`, from `first_cpu`), and the call only
-        // reads `size_of::<Mask>()` bytes.
-        unsafe {
-            let mut one: Mask = zeroed();
-            libc::CPU_SET(cpu, &mut one);
-            (libc::sched_setaffinity(0, size_of::<Mask>(), &one) == 0).then_some(old)
-        }
-    }
-
-    /// Give the calling thread its previous mask back.
-    pub fn restore(old: Option<Mask>) {
-        if let Some(m) = old {
-            // SAFETY: reads `size_of::<Mask>()` bytes of a valid mask. A
-            // failure leaves the thread pinned, which only slows it.
-            unsafe {
-                libc::sched_setaffinity(0, size_of::<Mask>(), &m);
-            }
-        }
-    }
-}
-
-/// No pinning outside Linux (the browser has no way to ask): the kinds
-/// that need it are not measured.
-#[cfg(not(target_os = "linux"))]
-mod pin {
-    pub struct Mask;
-
-    pub fn first_cpu() -> Option<usize> {
-        None
-    }
-
-    pub fn pin_to(_cpu: usize) -> Option<Mask> {
-        None
-    }
-
-    pub fn restore(_old: Option<Mask>) {}
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@ pub mod commit_sim;
 pub mod exec;
 pub mod metrics;
 pub mod oracle;
+pub mod pin;
 pub mod request;
 pub mod rng;
 pub mod run;

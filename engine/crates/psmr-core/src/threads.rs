@@ -20,6 +20,7 @@
 
 use std::sync::Arc;
 
+use crate::pin::{self, Pinned};
 use crate::virt::{self, Conductor, ConductorStats, CostTable, Schedule, StallHook};
 
 /// Most worker threads a run may ask for (scenario limit too).
@@ -275,15 +276,23 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
         }
         let conductor = Arc::new(conductor);
         let c = &conductor;
+        // One thread runs at a time, so the whole team shares the caller's
+        // CPU: a hand-off is then a switch there, not a wake-up sent to
+        // another core (wall time only; `Pinned` restores each pool
+        // thread's mask when its closure returns).
+        let cpu = pin::current_cpu();
         let attached_worker = move |i: usize| {
+            let _pin = Pinned::to(cpu);
             let _on = virt::attach(Arc::clone(c), i);
             worker(i);
         };
         let attached_role = move |k: usize| {
+            let _pin = Pinned::to(cpu);
             let _on = virt::attach(Arc::clone(c), workers + k);
             role(k);
         };
         let attached_driver = move || {
+            let _pin = Pinned::to(cpu);
             let _on = virt::attach(Arc::clone(c), workers + roles);
             driver()
         };
@@ -362,5 +371,39 @@ mod tests {
             },
         );
         assert_eq!(r, Ok(9));
+    }
+
+    /// A virtual team runs pinned to one CPU, and every pool thread gets
+    /// its whole mask back afterwards: a real run on the same pool then
+    /// has all the CPUs again (it would run on one if a pin were left).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_virtual_team_is_pinned_to_one_cpu_and_gives_the_pool_its_cpus_back() {
+        use std::sync::Mutex as StdMutex;
+        let cpus = pin::allowed();
+        if cpus < 2 {
+            return; // one CPU: a pin changes nothing to check
+        }
+        let real = ThreadHost::with_capacity(2).unwrap();
+        let virt = real.clone().virtual_cores(CostTable::reference());
+        let seen = StdMutex::new(Vec::new());
+        let look = || seen.lock().unwrap().push(pin::allowed());
+        virt.run(2, |_| look(), look).unwrap();
+        assert_eq!(*seen.lock().unwrap(), vec![1, 1, 1], "virtual team");
+        seen.lock().unwrap().clear();
+        let barrier = Barrier::new(3);
+        real.run(
+            2,
+            |_| {
+                look();
+                barrier.wait();
+            },
+            || {
+                look();
+                barrier.wait();
+            },
+        )
+        .unwrap();
+        assert_eq!(*seen.lock().unwrap(), vec![cpus; 3], "real team after it");
     }
 }
