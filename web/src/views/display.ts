@@ -163,6 +163,26 @@ function makePalette(highContrast: boolean): Palette {
       };
 }
 
+/** WCAG relative luminance of a `#rrggbb` (or `#rgb`) color. */
+function luminance(color: string): number {
+  const hex = color.length === 4 ? `#${[...color.slice(1)].map((c) => c + c).join('')}` : color;
+  const lin = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(1) + 0.7152 * lin(3) + 0.0722 * lin(5);
+}
+
+/**
+ * Black or white, whichever reads better on `fill` (`#rrggbb` or `#rgb`): the larger
+ * WCAG contrast ratio. For a label drawn inside a shape of a state's color
+ * (a thread node), which no fixed ink suits in both palettes.
+ */
+export function inkOn(fill: string): string {
+  const l = luminance(fill);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#000000' : '#ffffff';
+}
+
 export function usePalette(): Palette {
   const hc = useDisplay((s) => s.highContrast);
   return palette(hc);

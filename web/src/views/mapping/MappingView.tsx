@@ -6,7 +6,7 @@
  */
 import type { Track } from '../../replay/store';
 import { conflictGraph } from '../classes';
-import { usePalette } from '../display';
+import { inkOn, usePalette } from '../display';
 import type { RunReport } from '../../engine/protocol';
 import type { ViewProps } from '../registry';
 
@@ -47,7 +47,14 @@ function ConflictGraph({ track }: { track: Track }) {
       {names.map((name, i) => (
         <g key={name}>
           <circle cx={pos[i].x} cy={pos[i].y} r={15} fill={pal.classColor(i)} />
-          <text x={pos[i].x} y={pos[i].y + 4} textAnchor="middle" fontSize="0.8em" fontWeight="bold" fill="#000">
+          <text
+            x={pos[i].x}
+            y={pos[i].y + 4}
+            textAnchor="middle"
+            fontSize="0.8em"
+            fontWeight="bold"
+            fill={inkOn(pal.classColor(i))}
+          >
             {name}
           </text>
         </g>

@@ -12,7 +12,7 @@
  */
 import type { ReplayState } from '../../trace/state';
 import type { Track } from '../../replay/store';
-import { usePalette, type Palette } from '../display';
+import { inkOn, usePalette, type Palette } from '../display';
 import { profileOf } from '../profiles';
 import type { ViewProps } from '../registry';
 import { groupCard, statusContext, type GroupCard, type ThreadStatus } from '../status';
@@ -151,7 +151,15 @@ export function StealArrows({ s, statuses, pal }: { s: ReplayState; statuses: Th
       {s.lanes.map((l, t) => (
         <g key={t} data-testid="steal-node" data-thread={t} data-activity={statuses[t]?.activity}>
           <circle cx={x(t)} cy={y} r={NODE_R} fill={pal[statuses[t]?.tone ?? 'idle']} />
-          <text x={x(t)} y={y + 4} textAnchor="middle" fill={pal.bg} fontSize="0.8em" fontWeight="bold">
+          {/* The ink that reads best on the node's state color (the page's background did not: black on grey in high contrast). */}
+          <text
+            x={x(t)}
+            y={y + 4}
+            textAnchor="middle"
+            fill={inkOn(pal[statuses[t]?.tone ?? 'idle'])}
+            fontSize="0.8em"
+            fontWeight="bold"
+          >
             T{t}
           </text>
           {l.ready >= 0 && (
