@@ -32,7 +32,9 @@ mod os {
         // SAFETY: no arguments; returns -1 on failure.
         let c = unsafe { libc::sched_getcpu() };
         let m = mask()?;
-        let c = usize::try_from(c).ok().filter(|&c| c < libc::CPU_SETSIZE as usize)?;
+        let c = usize::try_from(c)
+            .ok()
+            .filter(|&c| c < libc::CPU_SETSIZE as usize)?;
         // SAFETY: `c` < `CPU_SETSIZE`, within the mask.
         unsafe { libc::CPU_ISSET(c, &m) }.then_some(c)
     }
