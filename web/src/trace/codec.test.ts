@@ -100,9 +100,6 @@ describe('event descriptions', () => {
     );
     expect(text(ev(KIND.SyncRelease, 1, 9, 2, 1))).toBe("W1's sync for r9 released; T2 executed it (cycle 1)");
     expect(text(ev(KIND.Enqueued, 3, 0, 0, 0, SCHEDULER))).toBe("scheduler put r3 in T0's queue");
-    // The work-stealing flag reads up or down, as the steal graph and the captions say it.
-    expect(text(ev(KIND.Flag, 0, 0, 0, 1))).toBe('T1 puts its flag up (a sequential request is queued)');
-    expect(text(ev(KIND.Flag, 0, 0, 0, 0))).toBe('T1 puts its flag down (no sequential request queued)');
     // A barrier has no cycles: the early family's views ask for no cycle number.
     expect(describeEvent(ev(KIND.SyncRelease, 1, 9, 2, 0), name, { cycle: false })).toBe(
       "W1's sync for r9 released; T2 executed it",
