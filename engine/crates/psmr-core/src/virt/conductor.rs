@@ -102,19 +102,10 @@ struct State {
 /// charge and the block on `key`, at `here`).
 #[derive(Clone, Copy, Debug)]
 struct LockWait {
-    held: HeldProbe,
+    held: WaitCond,
     key: usize,
     here: &'static Location<'static>,
 }
-
-/// The `held` of a [`LockWait`], its lifetime erased.
-#[derive(Clone, Copy, Debug)]
-struct HeldProbe(*const (dyn Fn() -> bool + Sync + 'static));
-
-// SAFETY: as for `PollCond`: the pointee is `Sync`, and it is only called
-// by the token holder while its thread waits inside `lock_wait`, where the
-// closure lives (the thread takes the registration out before returning).
-unsafe impl Send for HeldProbe {}
 
 /// A run of lock attempts whose thread waits inside
 /// [`Conductor::lock_scan`]: attempt `next`'s point is made; when the
@@ -134,7 +125,7 @@ struct Scan {
 #[derive(Clone, Copy, Debug)]
 struct ScanAttempt(*const (dyn Fn(u32) -> Option<usize> + Sync + 'static));
 
-// SAFETY: as for `PollCond`: the pointee is `Sync`, and it is only called
+// SAFETY: as for `WaitCond`: the pointee is `Sync`, and it is only called
 // by the token holder while its thread waits inside `lock_scan`, where the
 // closure lives (the thread takes the registration out before returning).
 unsafe impl Send for ScanAttempt {}
@@ -145,7 +136,7 @@ unsafe impl Send for ScanAttempt {}
 /// on the thread's behalf (`left` more at most), without waking it.
 #[derive(Clone, Copy, Debug)]
 struct Poll {
-    cond: PollCond,
+    cond: WaitCond,
     ns: u64,
     here: &'static Location<'static>,
     /// Iterations the conductor may still make for the thread (0: none,
@@ -155,16 +146,36 @@ struct Poll {
     made: u32,
 }
 
-/// The condition of a [`Poll`], its lifetime erased.
+/// A waiting thread's condition (a [`Poll`]'s `cond`, a [`LockWait`]'s
+/// `held`), its lifetime erased so the state can hold it.
 #[derive(Clone, Copy, Debug)]
-struct PollCond(*const (dyn Fn() -> bool + Sync + 'static));
+struct WaitCond(*const (dyn Fn() -> bool + Sync + 'static));
 
 // SAFETY: the pointee is `Sync`, so calling it from another thread is
 // allowed; it is only called under the state lock, while no run failure
-// is recorded, and its owner cannot leave `Conductor::poll` (its stack
-// frame, where the closure lives) before it holds the token (then nobody
-// else calls it: only the holder chooses) or the run failed.
-unsafe impl Send for PollCond {}
+// is recorded, and its owner cannot leave `Conductor::poll` or
+// `Conductor::lock_wait` (its stack frame, where the closure lives) before
+// it holds the token (then nobody else calls it: only the holder chooses;
+// it takes its registration out first) or the run failed.
+unsafe impl Send for WaitCond {}
+
+impl WaitCond {
+    /// Erase `cond`'s lifetime. Only the lifetime changes (the same fat
+    /// pointer); the caller keeps `cond` alive while it is registered (see
+    /// the `Send` impl for why `poll` and `lock_wait` do).
+    fn erase(cond: &(dyn Fn() -> bool + Sync + '_)) -> Self {
+        let cond: *const (dyn Fn() -> bool + Sync + '_) = cond;
+        // SAFETY: a pointer-to-pointer transmute that changes no bits, only
+        // the lifetime bound; dereferencing stays the callers' business
+        // (under the conditions above).
+        WaitCond(unsafe {
+            std::mem::transmute::<
+                *const (dyn Fn() -> bool + Sync + '_),
+                *const (dyn Fn() -> bool + Sync + 'static),
+            >(cond)
+        })
+    }
+}
 
 /// Who last wrote each tracked line, for the cost of moving it.
 ///
@@ -603,15 +614,7 @@ impl Conductor {
         if self.spin_step(&mut st, me, ns, here) {
             st = self.count_lone(st, me, here);
         }
-        let cond: *const (dyn Fn() -> bool + Sync + '_) = cond;
-        // SAFETY: only the lifetime is erased (same fat pointer); see
-        // `PollCond` for why the pointee outlives every call.
-        let cond = PollCond(unsafe {
-            std::mem::transmute::<
-                *const (dyn Fn() -> bool + Sync + '_),
-                *const (dyn Fn() -> bool + Sync + 'static),
-            >(cond)
-        });
+        let cond = WaitCond::erase(cond);
         st.polls[me] = Some(Poll {
             cond,
             ns,
@@ -736,14 +739,7 @@ impl Conductor {
         if blocked {
             self.fail_lock_attempt(&mut st, me, key, here);
         }
-        // SAFETY: only the lifetime is erased (same fat pointer); see
-        // `HeldProbe` for why the pointee outlives every call.
-        let held = HeldProbe(unsafe {
-            std::mem::transmute::<
-                &(dyn Fn() -> bool + Sync + '_),
-                *const (dyn Fn() -> bool + Sync + 'static),
-            >(held)
-        });
+        let held = WaitCond::erase(held);
         st.lock_waits[me] = Some(LockWait { held, key, here });
         let mut st = self.reschedule(st, me);
         st.lock_waits[me] = None;
@@ -763,16 +759,7 @@ impl Conductor {
         st.clock[me] = st.clock[me].saturating_add(self.costs.lock_contended);
         st.site[me] = here;
         st.points += 1;
-        let seq = st.next_seq;
-        st.next_seq += 1;
-        st.timed_out[me] = false;
-        st.spinning[me] = false;
-        st.status[me] = Status::Blocked {
-            key,
-            seq,
-            deadline: None,
-        };
-        Self::leave_core(st, me);
+        Self::enter_block(st, me, key, None);
     }
 
     /// Thread `s`, just chosen, waits inside [`Conductor::lock_wait`]: if
@@ -788,7 +775,7 @@ impl Conductor {
         // SAFETY: no failure is recorded and `s` has not taken the token
         // since it registered (it clears the registration first), so it
         // waits inside `lock_wait`, where the closure lives (see
-        // `HeldProbe`), or is the caller itself in its reschedule.
+        // `WaitCond`), or is the caller itself in its reschedule.
         let held = unsafe { &*w.held.0 };
         if !held() {
             return false;
@@ -850,7 +837,7 @@ impl Conductor {
         // SAFETY: no failure is recorded and `s` has not taken the token
         // since it registered (it takes the registration out first), so it
         // is still inside `poll`, where the closure lives: waiting at its
-        // gate, or the caller itself in `poll`'s reschedule (see `PollCond`).
+        // gate, or the caller itself in `poll`'s reschedule (see `WaitCond`).
         let cond = unsafe { &*p.cond.0 };
         if cond() {
             return false;
@@ -912,6 +899,16 @@ impl Conductor {
                 st.lone_spins = 0;
             }
         }
+        Self::enter_block(&mut st, me, key, deadline);
+        let st = self.reschedule(st, me);
+        st.timed_out[me]
+    }
+
+    /// `me` becomes blocked on `key` (or asleep until `deadline`, key 0):
+    /// its place in the wake order, its status, its core given up. The
+    /// part of [`Conductor::block`] that a failed lock attempt made for a
+    /// waiting thread shares ([`Conductor::fail_lock_attempt`]).
+    fn enter_block(st: &mut State, me: usize, key: usize, deadline: Option<u64>) {
         let seq = st.next_seq;
         st.next_seq += 1;
         st.timed_out[me] = false;
@@ -919,9 +916,7 @@ impl Conductor {
             st.spinning[me] = false;
         }
         st.status[me] = Status::Blocked { key, seq, deadline };
-        Self::leave_core(&mut st, me);
-        let st = self.reschedule(st, me);
-        st.timed_out[me]
+        Self::leave_core(st, me);
     }
 
     /// Sleep `ns` of virtual time (a timed park).
