@@ -378,6 +378,8 @@ const GRAPH_READY = 7;
 const RUNS_GROUP = 8;
 const ENDS_GROUP = 9;
 const MAP_EPOCH = 10;
+const FILLS_QUEUE = 11;
+const STEALS_COLOR = 12;
 
 /**
  * Each kind's action by code, built once from the vocabulary's flags
@@ -395,16 +397,18 @@ const ACTION = Uint8Array.from({ length: KIND_COUNT }, (_, k) => {
   if (FLAG_RUNS_GROUP[k]) return RUNS_GROUP;
   if (FLAG_ENDS_GROUP[k]) return ENDS_GROUP;
   if (FLAG_MAP_EPOCH[k]) return MAP_EPOCH;
+  if (FLAG_FILLS_QUEUE[k]) return FILLS_QUEUE;
+  if (FLAG_STEALS_COLOR[k]) return STEALS_COLOR;
   return NONE;
 });
 
 /**
  * A family's own kinds, by the flags the vocabulary gives them (no kind is
- * named here): `ACTION` (a steal of a queue and its end, the ready flag, the
- * dependency graph, a running group, the partition map), then
- * `fills-queue`, which puts its request into the named lane's queue
- * (event-coloring runtimes register events into a core's queue), and
- * `steals-color`, which moves a whole color (see `colorSteal`).
+ * named here), one `ACTION` each: a steal of a queue and its end, the ready
+ * flag, the dependency graph, a running group, the partition map,
+ * `fills-queue` (its request into the named lane's queue: event-coloring
+ * runtimes register events into a core's queue) and `steals-color` (a
+ * whole color moves, see `colorSteal`).
  */
 function applyFlagged(s: ReplayState, lane: LaneState | undefined, trace: PackedTrace, i: number, kind: number): void {
   switch (ACTION[kind]) {
@@ -457,14 +461,18 @@ function applyFlagged(s: ReplayState, lane: LaneState | undefined, trace: Packed
       if (f) s.scheduler.epoch = trace.get(i, f.epoch);
       break;
     }
+    case FILLS_QUEUE: {
+      const f = FLAG_FILLS_QUEUE[kind];
+      const to = f && s.lanes[trace.get(i, f.lane)];
+      if (f && to) to.queue.push(trace.get(i, f.req));
+      break;
+    }
+    case STEALS_COLOR: {
+      const f = FLAG_STEALS_COLOR[kind];
+      if (f && lane) colorSteal(s, lane, trace, trace.get(i, f.victim), trace.get(i, f.color));
+      break;
+    }
   }
-  const fill = FLAG_FILLS_QUEUE[kind];
-  if (fill) {
-    const to = s.lanes[trace.get(i, fill.lane)];
-    if (to) to.queue.push(trace.get(i, fill.req));
-  }
-  const moves = FLAG_STEALS_COLOR[kind];
-  if (moves && lane) colorSteal(s, lane, trace, trace.get(i, moves.victim), trace.get(i, moves.color));
 }
 
 /**

@@ -592,6 +592,8 @@ mod tests {
                 "runs-group",
                 "ends-group",
                 "map-epoch",
+                "fills-queue",
+                "steals-color",
             ],
             &["starts-step", "joins-take", "joins-pause"],
         ];
