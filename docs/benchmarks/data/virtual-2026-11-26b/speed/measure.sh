@@ -22,7 +22,9 @@ default_pairs=(
   repart-classroom:repart-async
 )
 read -r -a pairs <<<"${PSMR_PAIRS:-${default_pairs[*]}}"
-echo "build,scenario,scheduler,round,wall_s,user_s,sys_s,voluntary_cs,involuntary_cs,load1,exit"
+# Every row is a model run's, and says so (its mode column).
+mode="virtual 16 cores (model; reference cost table)"
+echo "build,scenario,scheduler,round,wall_s,user_s,sys_s,voluntary_cs,involuntary_cs,load1,exit,mode"
 for r in $(seq 1 "$rounds"); do
   for p in "${pairs[@]}"; do
     sc=${p%%:*}
@@ -37,7 +39,7 @@ for r in $(seq 1 "$rounds"); do
         --virtual-cores 16 --requests 10000 --no-trace --scheduler "$id" >/dev/null 2>&1
       code=$?
       set -e
-      echo "$label,$sc,$id,$r,$(tail -n 1 "$t"),$load,$code"
+      echo "$label,$sc,$id,$r,$(tail -n 1 "$t"),$load,$code,$mode"
       rm -f "$t"
     done
   done
