@@ -12,12 +12,13 @@
  * - one color's executions on a time strip, where they never overlap.
  * model.ts reads the trace once and replays the queues from checkpoints.
  */
-import { useEffect, useMemo, useRef, type RefObject } from 'react';
+import { useMemo, useRef } from 'react';
 import { replayStore } from '../../replay/store';
 import type { Track } from '../../replay/store';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import { familyOf, type ViewProps } from '../registry';
 import { useSize } from '../useSize';
+import { useWholeRows } from '../wholeRows';
 import { ArrowMarker } from '../../components/ArrowMarker';
 import {
   colorRuns,
@@ -44,53 +45,9 @@ const MAX_OFFERS = 6;
 const ROWS =
   '.coloring-chip, .coloring-core-name, .coloring-running, .coloring-queued, .coloring-more, .coloring-sq-core';
 
-/**
- * Hide the rows of `view` that the view's scrolling box (`.view-box`) cuts
- * at its top or bottom: on a 1280x720 projector the box ended across a
- * row of chips, half of each drawn. Hidden rows keep their room
- * (visibility), so scrolling brings them back whole.
- */
-function hideCutRows(view: HTMLElement): void {
-  const box = view.closest<HTMLElement>('.view-box');
-  if (!box) return;
-  const top = box.getBoundingClientRect().top + box.clientTop;
-  const bottom = top + box.clientHeight;
-  for (const r of view.querySelectorAll<HTMLElement>(ROWS)) {
-    const q = r.getBoundingClientRect();
-    const crosses = (y: number) => q.top < y - 0.5 && q.bottom > y + 0.5;
-    const cut = crosses(top) || crosses(bottom);
-    if (cut !== r.hasAttribute('data-cut')) r.toggleAttribute('data-cut', cut);
-  }
-}
-
-/** After every render, a scroll of the view's box or a change of its size: hide the rows it cuts (in the next frame). */
-function useWholeRows(view: RefObject<HTMLDivElement | null>): void {
-  const frame = useRef(0);
-  const later = () => {
-    cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(() => view.current && hideCutRows(view.current));
-  };
-  useEffect(later);
-  useEffect(() => {
-    const v = view.current;
-    const box = v?.closest<HTMLElement>('.view-box');
-    if (!v || !box) return;
-    const watch = new ResizeObserver(later);
-    watch.observe(box);
-    watch.observe(v);
-    box.addEventListener('scroll', later, { passive: true });
-    return () => {
-      cancelAnimationFrame(frame.current);
-      watch.disconnect();
-      box.removeEventListener('scroll', later);
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `later` reads refs only
-  }, [view]);
-}
-
 export function ColoringView(props: ViewProps) {
   const view = useRef<HTMLDivElement>(null);
-  useWholeRows(view);
+  useWholeRows(view, ROWS);
   return (
     <div className="coloring-view" data-testid="coloring-view" ref={view}>
       <ColoringTracks {...props} />

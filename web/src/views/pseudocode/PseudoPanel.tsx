@@ -29,6 +29,7 @@ import { caption } from '../narrate';
 import { useReplay } from '../../replay/store';
 import type { Track } from '../../replay/store';
 import { useDisplay } from '../display';
+import { markCutRows } from '../wholeRows';
 import { useGuardLine } from '../breakit';
 import {
   codes,
@@ -238,13 +239,7 @@ function settle(b: HTMLElement): void {
  */
 function hideCutRows(b: HTMLElement): void {
   const top = b.getBoundingClientRect().top;
-  const bottom = top + visibleHeight(b);
-  for (const r of rows(b)) {
-    const box = r.getBoundingClientRect();
-    const cut =
-      (box.top < top - 0.5 && box.bottom > top + 0.5) || (box.top < bottom - 0.5 && box.bottom > bottom + 0.5);
-    if (cut !== r.hasAttribute('data-cut')) r.toggleAttribute('data-cut', cut);
-  }
+  markCutRows(rows(b), top, top + visibleHeight(b));
 }
 
 /**

@@ -18,6 +18,7 @@ import type { ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
 import { familyOf } from '../registry';
 import { useSize } from '../useSize';
+import { useWholeRows } from '../wholeRows';
 import { drawStrip } from './chart';
 import type { GraphCanvas } from './graphCanvas';
 import { cutOf, ownersAt, pausedAt, seenAt, timeline, type GraphView, type RepartTimeline } from './model';
@@ -25,8 +26,13 @@ import './repartitioning.css';
 
 type GraphState = { graph: GraphView } | { error: string } | null;
 
+/** The view's rows of text, each shown whole or not at all (`useWholeRows`). */
+const ROWS = '.repart-track > h4, .repart-stats, .repart-graph figcaption, .repart-graph > p';
+
 export function RepartView({ tracks, states }: ViewProps) {
   const [g, setG] = useState<GraphState>(null);
+  const view = useRef<HTMLDivElement>(null);
+  useWholeRows(view, ROWS);
   const keys = tracks.map((t) => t.key).join(',');
   useEffect(() => {
     let live = true;
@@ -44,7 +50,7 @@ export function RepartView({ tracks, states }: ViewProps) {
   if (mine.length === 0)
     return <p>Load a repartitioning run (repart-rr, -sw, -base or -async) to see its partitions.</p>;
   return (
-    <div className="repart-view" data-testid="repart-view">
+    <div className="repart-view" data-testid="repart-view" ref={view}>
       {mine.map(({ track, i }) => (
         <RepartTrack key={track.key} track={track} tNs={states[i]?.tNs ?? 0} g={g} />
       ))}

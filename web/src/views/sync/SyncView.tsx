@@ -10,12 +10,17 @@
  * Every phrase about a thread comes from its derived status
  * (`views/status.ts`), the same one the lanes and captions show.
  */
+import { useRef } from 'react';
 import type { ReplayState } from '../../trace/state';
 import type { Track } from '../../replay/store';
 import { inkOn, usePalette, type Palette } from '../display';
 import { profileOf } from '../profiles';
 import type { ViewProps } from '../registry';
 import { groupCard, statusContext, type GroupCard, type ThreadStatus } from '../status';
+import { useWholeRows } from '../wholeRows';
+
+/** The view's rows of text, each shown whole or not at all (`useWholeRows`). */
+const ROWS = '.track-title, .sync-track h4, .sync-head, .sync-thread, .sync-track p, .lane-list > li';
 
 function GroupBox({ card, justReleased, pal }: { card: GroupCard; justReleased: boolean; pal: Palette }) {
   const released = card.phase === 'released';
@@ -238,8 +243,10 @@ function TrackSync({ track, s, statuses }: { track: Track; s: ReplayState; statu
 }
 
 export function SyncView({ tracks, states, statuses }: ViewProps) {
+  const view = useRef<HTMLDivElement>(null);
+  useWholeRows(view, ROWS);
   return (
-    <div className="track-grid" data-count={tracks.length} data-testid="sync-view">
+    <div className="track-grid" data-count={tracks.length} data-testid="sync-view" ref={view}>
       {tracks.map((t, i) => (
         <div key={t.key} className="track-cell" data-track={t.key}>
           {tracks.length > 1 && <h3 className="track-title">{t.label}</h3>}
