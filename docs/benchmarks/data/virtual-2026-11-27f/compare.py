@@ -20,6 +20,7 @@ compare.PASSES = [
     ("machine-exec-window / now", "../virtual-2026-11-26d/validate-machine-exec-window", "now"),
     ("machine-plus-own-work / now", "validate-machine-plus-own-work", "now"),
     ("machine-own-work / now", "validate-machine-own-work", "now"),
+    ("machine-own-work-wake25-diagnosis / now", "validate-machine-own-work-wake25-diagnosis", "now"),
 ]
 
 if __name__ == "__main__":
