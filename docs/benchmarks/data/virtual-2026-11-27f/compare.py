@@ -18,6 +18,7 @@ machine-exec-window ../virtual-2026-11-26d/validate-machine-exec-window
 machine-plus-own-work validate-machine-plus-own-work
 machine-own-work validate-machine-own-work
 machine-own-work-wake25-diagnosis validate-machine-own-work-wake25-diagnosis
+machine-own-work-wake4.5-diagnosis validate-machine-own-work-wake4.5-diagnosis
 """
 PASSES = [(f"{t} / now", d, "now") for t, d in (c.split() for c in COLUMNS.split("\n") if c)]
 

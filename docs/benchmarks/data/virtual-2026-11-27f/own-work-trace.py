@@ -37,6 +37,7 @@ D = "docs/benchmarks/data/late-epaxos-2026-11-23-quiet"
 CASES = [
     ("late-read-light-1", f"{D}/late-read-light.scenario.json", "late", 1),
     ("late-read-moderate-1", f"{D}/late-read-moderate.scenario.json", "late", 1),
+    ("late-read-moderate-2", f"{D}/late-read-moderate.scenario.json", "late", 2),
     ("ws-cons-skewed-stealing-1", "scenarios/skewed-stealing.json", "ws-conservative", 1),
     ("ws-aggressive-skewed-shards-1", "scenarios/ws-skewed-shards.json", "ws-aggressive", 1),
     ("ws-moderate-skewed-shards-2", "scenarios/ws-skewed-shards.json", "ws-moderate", 2),
