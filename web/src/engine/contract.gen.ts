@@ -214,8 +214,35 @@ export interface CostTable {
    * table.
    */
   deliver?: number;
+  /**
+   * The coloring runtime's own work to pop one event from a core's
+   * queue (the discipline's pop, the published length, the stolen-time
+   * count, the `Dequeued` record), paid under the core's lock beyond
+   * the lock itself. 0 in the reference table.
+   */
+  event_pop?: number;
+  /**
+   * The coloring runtime's own work to register one event (its owner
+   * looked up, the discipline's push, its admission), paid by the
+   * registering thread under the owner's lock beyond the lock and the
+   * claim's RMW. 0 in the reference table.
+   */
+  event_register?: number;
   /** Fixed part of executing any request (the call, the log's slot). */
   execute_base: number;
+  /**
+   * CBASE's own work when a worker removes an executed node (its slot
+   * freed, the live list's swap, the `GraphRemove` and size records),
+   * paid under the graph's lock beyond the lock and the `scan_step` per
+   * dependent. 0 in the reference table.
+   */
+  graph_remove?: number;
+  /**
+   * CBASE's own work when a worker takes a ready node (the ready FIFO's
+   * pop, the `Dequeued` record), paid under the graph's lock beyond the
+   * lock itself. 0 in the reference table.
+   */
+  graph_take?: number;
   /** Moving a cache line written on another core. */
   line_transfer: number;
   /** Finding a lock held (the failed attempt, before blocking). */
@@ -231,6 +258,14 @@ export interface CostTable {
   mutex_spins?: number;
   /** Handing an item to another thread through a queue. */
   queue_handoff: number;
+  /**
+   * The work-stealing deliverer's own work to route one request
+   * (Algorithm 6's loop body: its class's threads, the `Enqueued`
+   * record, the queue sample) beyond `deliver` and the queues' locks
+   * and hand-offs; paid once per request by the delivering thread. 0
+   * in the reference table (the model's first versions).
+   */
+  route?: number;
   /**
    * One step of a scheduler's own search, outside any request: a graph
    * node compared with a new request (CBASE's insert), a queue entry

@@ -113,6 +113,17 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
     rows.push(("scan_step", f64::NAN, t.scan_step, r.scan_step));
     // Never measured here: needs a run's delivery loop (virtual.md).
     rows.push(("deliver", f64::NAN, t.deliver, r.deliver));
+    // Never measured here: each needs its scheduler's runs (virtual.md).
+    rows.push(("route", f64::NAN, t.route, r.route));
+    rows.push(("event_pop", f64::NAN, t.event_pop, r.event_pop));
+    rows.push((
+        "event_register",
+        f64::NAN,
+        t.event_register,
+        r.event_register,
+    ));
+    rows.push(("graph_take", f64::NAN, t.graph_take, r.graph_take));
+    rows.push(("graph_remove", f64::NAN, t.graph_remove, r.graph_remove));
     // std's constant, not measured (a count of spins, not ns).
     rows.push(("mutex_spins", f64::NAN, t.mutex_spins, r.mutex_spins));
     // Measured on Linux only (two threads pinned to one CPU).

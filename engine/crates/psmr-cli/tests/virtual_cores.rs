@@ -153,6 +153,87 @@ fn the_delivering_threads_own_work_is_charged_per_request() {
     assert!(charged <= 100_000.0, "{charged}");
 }
 
+const COLORING: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../scenarios/coloring-unbalanced.json"
+);
+
+/// Throughput of `requests` of `scenario` under `scheduler` with
+/// `threads` workers on 2 virtual cores: under the reference table, and
+/// under the reference with the table entry `entry` set to 10 us (a
+/// scheduler's own work at one place; 0 in the reference).
+fn ops_without_and_with(
+    scenario: &str,
+    scheduler: &str,
+    threads: &str,
+    requests: &str,
+    entry: &str,
+) -> (f64, f64) {
+    let ops = |table: Option<&std::path::Path>| {
+        let mut args = vec![
+            "run",
+            scenario,
+            "--virtual-cores",
+            "2",
+            "--threads",
+            threads,
+            "--requests",
+            requests,
+            "--no-trace",
+            "--scheduler",
+            scheduler,
+            "--json",
+        ];
+        if let Some(p) = table {
+            args.extend(["--cost-table", p.to_str().unwrap()]);
+        }
+        let (code, out, err) = psmr(&args);
+        assert_eq!(code, Some(0), "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["runs"][0]["throughput_ops_s"].as_f64().unwrap()
+    };
+    let mut table = serde_json::to_value(psmr_core::virt::CostTable::reference()).unwrap();
+    assert_eq!(table[entry], 0, "{entry}");
+    table[entry] = 10_000.into();
+    let path = temp(&format!("{entry}.json"));
+    std::fs::write(&path, table.to_string()).unwrap();
+    (ops(None), ops(Some(&path)))
+}
+
+#[test]
+fn the_work_stealing_deliverers_routing_is_charged_per_request() {
+    // One deliverer routes all 300 requests: 10 us each is 3 ms of its
+    // virtual time, so at most 100,000 ops/s.
+    let (reference, charged) =
+        ops_without_and_with(QUICKSTART, "ws-optimistic", "1", "300", "route");
+    assert!(reference > 100_000.0, "{reference}");
+    assert!(charged <= 100_000.0, "{charged}");
+}
+
+#[test]
+fn cbase_take_and_remove_are_charged_per_request() {
+    // One worker takes and removes every one of the 300 requests: 10 us
+    // at each place is 3 ms of its virtual time, at most 100,000 ops/s.
+    for entry in ["graph_take", "graph_remove"] {
+        let (reference, charged) = ops_without_and_with(QUICKSTART, "late", "1", "300", entry);
+        assert!(reference > 100_000.0, "{entry}: {reference}");
+        assert!(charged <= 100_000.0, "{entry}: {charged}");
+    }
+}
+
+#[test]
+fn the_coloring_runtimes_pop_and_register_are_charged_per_event() {
+    // Every event is popped once (by one of 2 workers) and registered once
+    // (by the driver or a worker): 10 us each over 2 cores is at least
+    // 5 us of run per event, so at most 200,000 ops/s.
+    for entry in ["event_pop", "event_register"] {
+        let (reference, charged) =
+            ops_without_and_with(COLORING, "libasync-no-steal", "2", "2000", entry);
+        assert!(reference > 200_000.0, "{entry}: {reference}");
+        assert!(charged <= 200_000.0, "{entry}: {charged}");
+    }
+}
+
 #[test]
 fn calibrate_prints_every_kind_beside_the_reference() {
     let (code, out, err) = psmr(&["calibrate", "--ms-per-kind", "2"]);
@@ -172,6 +253,11 @@ fn calibrate_prints_every_kind_beside_the_reference() {
         "wake_notify",
         "clock_read",
         "deliver",
+        "route",
+        "event_pop",
+        "event_register",
+        "graph_take",
+        "graph_remove",
         "mutex_spins",
         "context_switch",
         "time_slice",

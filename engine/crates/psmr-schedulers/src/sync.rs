@@ -174,3 +174,16 @@ pub fn charge_scan(steps: u64) {
     #[cfg(any(loom, shuttle))]
     let _ = steps;
 }
+
+/// A scheduler's own work at one place of its protocol: on virtual cores
+/// the table entry `cost` reads (`route`, `event_pop`, `event_register`,
+/// `graph_take`, `graph_remove`), local work; nothing in a real run (one
+/// relaxed load) nor under loom and shuttle. Call it where the work is
+/// done (inside the critical section when the work is).
+#[inline(always)]
+pub fn charge_own(cost: fn(&psmr_core::virt::CostTable) -> u64) {
+    #[cfg(not(any(loom, shuttle)))]
+    psmr_core::virt::own_work(cost);
+    #[cfg(any(loom, shuttle))]
+    let _ = cost;
+}

@@ -52,6 +52,36 @@ pub struct CostTable {
     /// reading is free, the model's first versions).
     #[serde(default)]
     pub clock_read: u64,
+    /// The work-stealing deliverer's own work to route one request
+    /// (Algorithm 6's loop body: its class's threads, the `Enqueued`
+    /// record, the queue sample) beyond `deliver` and the queues' locks
+    /// and hand-offs; paid once per request by the delivering thread. 0
+    /// in the reference table (the model's first versions).
+    #[serde(default)]
+    pub route: u64,
+    /// The coloring runtime's own work to pop one event from a core's
+    /// queue (the discipline's pop, the published length, the stolen-time
+    /// count, the `Dequeued` record), paid under the core's lock beyond
+    /// the lock itself. 0 in the reference table.
+    #[serde(default)]
+    pub event_pop: u64,
+    /// The coloring runtime's own work to register one event (its owner
+    /// looked up, the discipline's push, its admission), paid by the
+    /// registering thread under the owner's lock beyond the lock and the
+    /// claim's RMW. 0 in the reference table.
+    #[serde(default)]
+    pub event_register: u64,
+    /// CBASE's own work when a worker takes a ready node (the ready FIFO's
+    /// pop, the `Dequeued` record), paid under the graph's lock beyond the
+    /// lock itself. 0 in the reference table.
+    #[serde(default)]
+    pub graph_take: u64,
+    /// CBASE's own work when a worker removes an executed node (its slot
+    /// freed, the live list's swap, the `GraphRemove` and size records),
+    /// paid under the graph's lock beyond the lock and the `scan_step` per
+    /// dependent. 0 in the reference table.
+    #[serde(default)]
+    pub graph_remove: u64,
     /// One busy-wait iteration (`spin_loop`).
     pub spin: u64,
     /// One yield to the OS scheduler.
@@ -106,6 +136,11 @@ impl CostTable {
             deliver: 0,
             mutex_spins: 0,
             clock_read: 0,
+            route: 0,
+            event_pop: 0,
+            event_register: 0,
+            graph_take: 0,
+            graph_remove: 0,
             spin: 10,
             yield_now: 300,
             work_unit: 2,

@@ -171,6 +171,22 @@ pub fn scan(steps: u64) {
     with_current(|h| h.advance(steps.saturating_mul(h.costs().scan_step)));
 }
 
+/// A scheduler's own work at one place of its protocol (a route, a pop, a
+/// take: the `route`, `event_pop`, `event_register`, `graph_take` and
+/// `graph_remove` entries), costing what `cost` reads from the table. Local
+/// work, like [`shared_write`]: made inside a critical section, it holds
+/// the lock that much longer. Nothing when the entry is 0 (the reference
+/// table: no trace moves). No-op in a real run (one relaxed load).
+#[inline(always)]
+pub fn own_work(cost: impl FnOnce(&CostTable) -> u64) {
+    with_current(|h| {
+        let ns = cost(h.costs());
+        if ns > 0 {
+            h.advance(ns);
+        }
+    });
+}
+
 /// The address of `x`, as a key of the cache model (never to order).
 pub(crate) fn addr_of<T: ?Sized>(x: &T) -> usize {
     x as *const T as *const u8 as usize

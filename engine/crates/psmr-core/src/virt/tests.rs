@@ -279,6 +279,45 @@ fn each_clock_reading_costs_the_reader_its_clock_read() {
     assert_eq!(three_readings(0), [100; 3]);
 }
 
+/// Thread 0 takes a mutex at 100 and does its own work at one place under
+/// it (`graph_take`, costing `ns` in the table); thread 1 makes a point at
+/// 200 and then takes the mutex. Thread 0's clock after its own work, and
+/// thread 1's once it holds the mutex.
+fn own_work_under_a_lock(ns: u64) -> (u64, u64) {
+    let mut costs = CostTable::reference();
+    costs.graph_take = ns;
+    let c = Arc::new(Conductor::new(names(2), costs));
+    let m = Mutex::new(());
+    let clocks = std::sync::Mutex::new((0, 0));
+    let r = team(&c, 2, |i| {
+        point(|_| if i == 0 { 100 } else { 200 });
+        let g = m.lock().unwrap();
+        if i == 0 {
+            own_work(|c| c.graph_take);
+            clocks.lock().unwrap().0 = with_current(|h| h.now()).unwrap();
+        } else {
+            clocks.lock().unwrap().1 = with_current(|h| h.now()).unwrap();
+        }
+        drop(g);
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    clocks.into_inner().unwrap()
+}
+
+#[test]
+fn a_schedulers_own_work_costs_its_entry_and_holds_the_lock_it_is_done_under() {
+    let lock = CostTable::reference().lock_uncontended;
+    // Charged: thread 0's clock moves by the entry, and thread 1 (whose
+    // attempt comes at 200, inside the section) takes the mutex after it.
+    let (holder, taker) = own_work_under_a_lock(5_000);
+    assert_eq!(holder, 100 + lock + 5_000);
+    assert!(taker >= holder, "{taker} < {holder}");
+    // The reference table's entries are 0: free, nothing held longer.
+    let (holder, taker) = own_work_under_a_lock(0);
+    assert_eq!(holder, 100 + lock);
+    assert!(taker < 5_000, "{taker}");
+}
+
 /// Thread 1 holds a mutex from 0 until it releases it at `release` (its
 /// clock); thread 0 tries at 100 and blocks. When thread 0 resumes.
 fn lock_waiter_resumes_at(release: u64, mutex_spins: u64) -> u64 {

@@ -480,6 +480,8 @@ impl<'s, D: Discipline> Runtime<'s, D> {
                 continue;
             }
             D::push(self, k, &mut g.q, e, &ev, p);
+            // Virtual cores: the registration's own work, under k's lock.
+            crate::sync::charge_own(|c| c.event_register);
             p.admit_on(parent, e, k);
             self.publish(k, &g.q);
             if g.sleeping {
@@ -558,6 +560,8 @@ impl<'s, D: Discipline> Runtime<'s, D> {
         let mut g = self.lock(k, p, t);
         g.executed += ran;
         let e = D::pop(self, k, &mut g.q, p)?;
+        // Virtual cores: the pop's own work, under the core's lock.
+        crate::sync::charge_own(|c| c.event_pop);
         self.publish(k, &g.q);
         let left = &self.slot(self.op(e).color).stolen_left;
         // Relaxed: guarded by the owner's lock, which we hold.

@@ -225,6 +225,8 @@ impl Dag {
             probe.wait_done(WaitReason::EmptyQueue, NO_REQUEST, t, 0);
         }
         if let Some((_, req)) = got {
+            // Virtual cores: the take's own work, under the graph lock.
+            crate::sync::charge_own(|c| c.graph_take);
             probe.record(EventKind::Dequeued { req });
         }
         got
@@ -236,6 +238,8 @@ impl Dag {
         let mut st = self.lock(probe, NO_REQUEST);
         let mut dependents = std::mem::take(&mut st.nodes[slot as usize].dependents);
         crate::sync::charge_scan(dependents.len() as u64);
+        // Virtual cores: the removal's own work, under the graph lock.
+        crate::sync::charge_own(|c| c.graph_remove);
         for &d in &dependents {
             let node = &mut st.nodes[d as usize];
             node.pending -= 1;

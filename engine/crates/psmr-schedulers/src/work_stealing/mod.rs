@@ -304,6 +304,8 @@ fn deliver(ctx: &RunContext<'_>, shared: &Shared<'_>) -> RunOutput {
     while let Some(d) = deliverer.next(&mut rec) {
         let req = &ctx.requests[d as usize];
         let sample = out.delivered % SAMPLE_EVERY == 0;
+        // Virtual cores: routing this request (its targets, records).
+        crate::sync::charge_own(|c| c.route);
         for &t in router.targets(req.class) {
             let t = usize::from(t);
             blocked_ns += enqueue(&mut rec, &mut out, progress, shared, t, req.id, sample);
