@@ -26,8 +26,7 @@
 use psmr_core::{EventOp, RequestId};
 
 use super::runtime::{most_loaded_first, Census, Choice, CoreQueue, Discipline, Ends, Held};
-use super::runtime::{Refusal, Runtime};
-use super::runtime::{NIL, NO_COLOR};
+use super::runtime::{Refusal, Runtime, NIL, NO_COLOR};
 use crate::probe::Probe;
 use crate::sync::{AtomicU32, Ordering};
 

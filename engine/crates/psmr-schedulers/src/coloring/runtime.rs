@@ -73,10 +73,10 @@ pub const NO_COLOR: u32 = u32::MAX;
 pub const NIL: u32 = u32::MAX;
 
 /// The two ends of a list linked through an arena (the events' `next`
-/// links, or a discipline's per-color links), [`NIL`] both when it is
-/// empty. The links live in the arena, so each step takes the closures that
-/// write them: one list code for Libasync-smp's event FIFO and Mely's
-/// core-queues and stealing queues.
+/// links, or a discipline's per-color links). Invariant: `head == NIL`
+/// exactly when `tail == NIL` (the list is empty). The links live in the
+/// arena, so each step takes the closures that write them: one list code
+/// for Libasync-smp's event FIFO and Mely's core-queues and stealing queues.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ends {
     pub head: u32,
@@ -272,6 +272,7 @@ impl Census {
 /// One core's queue of a discipline (guarded by the core's lock): it starts
 /// empty ([`Default`]) and keeps its [`Census`].
 pub trait CoreQueue: Default + Send {
+    /// The queue's counts, kept right by the discipline's steps.
     fn census(&self) -> &Census;
 }
 
@@ -310,7 +311,8 @@ pub trait Discipline: Sync + Sized {
 }
 
 /// Core `k`'s queue `q` in the hands of the thread that holds `k`'s lock,
-/// within runtime `rt`: what a [`Discipline`]'s steps work on.
+/// within runtime `rt`: what a [`Discipline`]'s steps work on. Made only by
+/// the runtime, under that lock, for one step.
 pub struct Held<'h, D: Discipline> {
     pub rt: &'h Runtime<'h, D>,
     pub k: usize,
