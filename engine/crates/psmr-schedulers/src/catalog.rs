@@ -112,10 +112,7 @@ mod tests {
 
     /// Two worker threads over `stream`'s classes.
     fn two_threads(stream: &crate::testkit::Stream) -> crate::BuildEnv<'_> {
-        crate::BuildEnv {
-            classes: &stream.classes,
-            threads: 2,
-        }
+        stream.build_env(2)
     }
 
     #[test]

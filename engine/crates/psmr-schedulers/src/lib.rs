@@ -13,13 +13,14 @@
 //! to a ready scheduler or says why its configuration cannot run, and
 //! [`catalog`] describes every scheduler for the web app.
 //!
-//! Shared scaffolding, once: [`probe`] (execute and record), [`barrier`]
-//! (the generation barrier), [`plan`] (the CtoT as the early family and
-//! work stealing read it, and Algorithm 1's router), [`cycle`] (the
-//! per-class arrival cycle marks of busy-wait and work stealing),
-//! [`queue`] (bounded blocking FIFO, several producers and consumers),
-//! [`roles`] (an auxiliary thread's work-or-stop signal), [`spin`] (bounded
-//! backoff), [`sync`] (std / loom / shuttle facade).
+//! Shared scaffolding, once: [`probe`] (execute and record, and the worker
+//! team of a family without auxiliary roles), [`barrier`] (the generation
+//! barrier), [`plan`] (the CtoT as the early family and work stealing read
+//! it, Algorithm 1's router, and the needs of a class-routing scheduler),
+//! [`cycle`] (the per-class arrival cycle marks of busy-wait and work
+//! stealing), [`queue`] (bounded blocking FIFO, several producers and
+//! consumers), [`roles`] (an auxiliary thread's work-or-stop signal),
+//! [`spin`] (bounded backoff), [`sync`] (std / loom / shuttle facade).
 
 use psmr_core::{Needs, RunError, Scheduler, SchedulerId, Stream};
 

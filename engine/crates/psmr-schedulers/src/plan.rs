@@ -14,8 +14,26 @@
 
 use psmr_core::scheduler::ClassAssignment;
 use psmr_core::trace::SCHEDULER;
-use psmr_core::{ClassId, ClassTable, ThreadRef};
+use psmr_core::{ClassId, ClassTable, Family, Needs, StreamKind, ThreadRef};
 use psmr_mapping::{CtoT, Mode};
+
+/// What a scheduler that routes by a [`Plan`] needs: a totally ordered
+/// stream (Algorithm 1 routes each request in delivery order), on any cell
+/// space, with classes that cover it (every request's class decides where
+/// it goes), and the parameter object `object` (its fields that apply:
+/// `fields`). The declaration of early scheduling, busy-wait and the
+/// work-stealing variants.
+pub const fn routed_needs(
+    family: Family,
+    object: &'static str,
+    fields: &'static [&'static str],
+) -> Needs {
+    Needs {
+        covering_classes: true,
+        params: Some((object, fields)),
+        ..Needs::new(family, &[StreamKind::Total])
+    }
+}
 
 /// The mapping of one class, as the protocols use it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,9 +8,9 @@
 //! implement `Probe` over their own logs, so they drive the very protocol
 //! code a real run uses.
 
-use psmr_core::exec::{LiveState, RunContext};
+use psmr_core::exec::{LiveState, RunContext, RunOutput};
 use psmr_core::trace::{Counter, Recorder};
-use psmr_core::{ClassId, EventKind, RequestId, ThreadRef, WaitReason};
+use psmr_core::{ClassId, EventKind, RequestId, RunError, ThreadRef, WaitReason};
 
 /// Execution and everything worth tracing, for protocol code.
 pub trait Probe {
@@ -59,6 +59,30 @@ impl<'c, 'a> CtxProbe<'c, 'a> {
         self.ctx
             .execute(&mut self.rec, &self.ctx.requests[req as usize])
     }
+}
+
+/// Run a team on the run's host: `workers` worker threads, worker `i`
+/// calling `worker(i, probe)` with its own [`CtxProbe`] (trace lane `i`,
+/// made on that worker's thread), and `driver` (the delivering thread),
+/// whose output is the run's. The team of every family without auxiliary
+/// roles; a pool that cannot give the threads is [`RunError::Threads`].
+pub fn run_workers<'c, 'a, D, W>(
+    ctx: &'c RunContext<'a>,
+    workers: usize,
+    driver: D,
+    worker: W,
+) -> Result<RunOutput, RunError>
+where
+    D: FnOnce() -> RunOutput + Send,
+    W: Fn(usize, CtxProbe<'c, 'a>) + Sync,
+{
+    ctx.host
+        .run(
+            workers,
+            |i| worker(i, CtxProbe::new(ctx, i as ThreadRef)),
+            driver,
+        )
+        .map_err(RunError::Threads)
 }
 
 impl Probe for CtxProbe<'_, '_> {

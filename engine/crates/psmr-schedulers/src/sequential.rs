@@ -20,6 +20,7 @@
 
 use std::collections::VecDeque;
 
+use crate::probe::run_workers;
 use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::SCHEDULER;
@@ -79,9 +80,7 @@ impl Scheduler for Sequential {
     }
 
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
-        ctx.host
-            .run(0, |_| {}, || run_canonical(ctx, self.swap_pairs))
-            .map_err(RunError::Threads)
+        run_workers(ctx, 0, || run_canonical(ctx, self.swap_pairs), |_, _| {})
     }
 }
 

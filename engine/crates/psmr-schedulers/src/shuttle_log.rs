@@ -1,12 +1,15 @@
 //! Shuttle helpers shared by the work-stealing, late and ePaxos schedules: a probe that
 //! logs the start and end of each execution with a yield in between (so a
-//! schedule can put another thread inside an execution), and the check of
-//! a finished schedule's log against a stream's canonical order.
+//! schedule can put another thread inside an execution), the spawning of
+//! a schedule's logged workers, and the check of a finished schedule's log
+//! against a stream's canonical order. [`random_and_pct`] serves every
+//! family's shuttle tests (the early family keeps its own log).
 
 use std::sync::Mutex as StdMutex;
 
 use psmr_core::{ClassId, RequestId, Stream};
 use shuttle::sync::Arc;
+use shuttle::thread::JoinHandle;
 
 use crate::probe::Probe;
 
@@ -57,4 +60,38 @@ pub fn check_log(stream: &Stream, log: &[(bool, RequestId)]) {
             }
         }
     }
+}
+
+/// Spawn `n` shuttle threads, thread `i` running `work(i, probe)` with its
+/// own [`LogProbe`] on `log`: the workers of one schedule, in index order.
+pub fn spawn_logged<F>(n: usize, log: &Arc<Log>, work: F) -> Vec<JoinHandle<()>>
+where
+    F: Fn(usize, LogProbe) + Send + Sync + 'static,
+{
+    let work = Arc::new(work);
+    (0..n)
+        .map(|i| {
+            let (work, log) = (work.clone(), log.clone());
+            shuttle::thread::spawn(move || work(i, LogProbe { log }))
+        })
+        .collect()
+}
+
+/// Join a schedule's threads, then [`check_log`] its log against `stream`.
+pub fn join_and_check(handles: Vec<JoinHandle<()>>, stream: &Stream, log: &Log) {
+    for h in handles {
+        h.join().unwrap();
+    }
+    check_log(stream, &log.0.lock().unwrap());
+}
+
+/// Explore `schedule` under `iterations` schedules of shuttle's random
+/// scheduler, then as many of its PCT scheduler (depth 3); a schedule
+/// fails by panicking (an assertion of the schedule, or a deadlock).
+pub fn random_and_pct<F>(schedule: F, iterations: usize)
+where
+    F: Fn() + Clone + Send + Sync + 'static,
+{
+    shuttle::check_random(schedule.clone(), iterations);
+    shuttle::check_pct(schedule, iterations, 3);
 }

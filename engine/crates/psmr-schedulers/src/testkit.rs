@@ -47,6 +47,14 @@ impl Stream {
     pub fn shards(&self) -> usize {
         self.app.shards()
     }
+    /// What a family's build sees of a run of this stream on `threads`
+    /// workers (its classes).
+    pub fn build_env(&self, threads: usize) -> crate::BuildEnv<'_> {
+        crate::BuildEnv {
+            classes: &self.classes,
+            threads,
+        }
+    }
 }
 
 impl std::ops::Deref for Stream {
@@ -67,6 +75,13 @@ pub fn list(shards: usize) -> AppSpec {
 /// The synthetic app: every request spins `ns` nanoseconds.
 pub fn spin(shards: usize, ns: u32) -> AppSpec {
     AppSpec::Spin { shards, ns }
+}
+
+/// The stream of the families' cancellation tests ([`run_cancelled_after`]
+/// after 200 deliveries): 4000 requests of 2 µs on two shards, so a cancel
+/// lands midway however fast the machine delivers.
+pub fn cancel_stream() -> Stream {
+    Stream::new(spin(2, 2_000), &workload(9, 4000, 0.2, 0.05))
 }
 
 /// A balanced workload: `writes` and `global` are shares in 0..=1.
@@ -124,29 +139,24 @@ pub fn run_with(
     pace_ns: u64,
 ) -> Result<RunResult, RunError> {
     let progress = Progress::new(threads + 1);
-    run_progress(
-        scheduler, stream, threads, trace, cancel, pace_ns, &progress,
-    )
-}
-
-/// [`run_with`] with a caller-owned progress counter (to cancel after a
-/// number of deliveries, say).
-pub fn run_progress(
-    scheduler: &dyn Scheduler,
-    stream: &Stream,
-    threads: usize,
-    trace: TraceConfig,
-    cancel: &CancelToken,
-    pace_ns: u64,
-    progress: &Progress,
-) -> Result<RunResult, RunError> {
-    let host = host_for(scheduler, threads).map_err(RunError::Threads)?;
     let knobs = Knobs {
         trace,
         cancel,
         pace_ns,
-        progress,
+        progress: &progress,
     };
+    run_progress(scheduler, stream, threads, knobs)
+}
+
+/// [`run_with`] with a caller-owned progress counter in `knobs` (to cancel
+/// after a number of deliveries, say).
+pub fn run_progress(
+    scheduler: &dyn Scheduler,
+    stream: &Stream,
+    threads: usize,
+    knobs: Knobs<'_>,
+) -> Result<RunResult, RunError> {
+    let host = host_for(scheduler, threads).map_err(RunError::Threads)?;
     run_on(&host, scheduler, stream, threads, knobs)
 }
 
@@ -182,11 +192,14 @@ pub fn run_virtual(scheduler: &dyn Scheduler, stream: &Stream, threads: usize) -
 }
 
 /// What a run is given besides its scheduler, stream and threads.
-struct Knobs<'a> {
-    trace: TraceConfig,
-    cancel: &'a CancelToken,
-    pace_ns: u64,
-    progress: &'a Progress,
+pub struct Knobs<'a> {
+    pub trace: TraceConfig,
+    /// Another thread may cancel the run through it while it runs.
+    pub cancel: &'a CancelToken,
+    /// Each request's pace, ns.
+    pub pace_ns: u64,
+    /// The run's live counters (deliveries, per-thread states).
+    pub progress: &'a Progress,
 }
 
 /// One checked run of `scheduler` on `host`.
@@ -402,16 +415,14 @@ pub fn run_cancelled_after(
             }
             cancel.cancel();
         });
-        run_progress(
-            scheduler,
-            stream,
-            threads,
-            TraceConfig::OFF,
-            &cancel,
+        let knobs = Knobs {
+            trace: TraceConfig::OFF,
+            cancel: &cancel,
             pace_ns,
-            &progress,
-        )
-        .unwrap_or_else(|e| panic!("run failed: {e}"))
+            progress: &progress,
+        };
+        run_progress(scheduler, stream, threads, knobs)
+            .unwrap_or_else(|e| panic!("run failed: {e}"))
     });
     assert_correct(&r);
     let id = scheduler.id();
@@ -435,8 +446,13 @@ pub fn run_progress_cancel_after(
     progress: &Progress,
 ) -> RunResult {
     cancel.cancel_at(k as u64);
-    run_progress(scheduler, stream, 1, TraceConfig::on(), cancel, 0, progress)
-        .unwrap_or_else(|e| panic!("run failed: {e}"))
+    let knobs = Knobs {
+        trace: TraceConfig::on(),
+        cancel,
+        pace_ns: 0,
+        progress,
+    };
+    run_progress(scheduler, stream, 1, knobs).unwrap_or_else(|e| panic!("run failed: {e}"))
 }
 
 /// A random commit stream over the spin app's `shards` cells: `instances`

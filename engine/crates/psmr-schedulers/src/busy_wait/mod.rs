@@ -17,13 +17,13 @@
 
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::Counter;
-use psmr_core::{Family, Needs, StreamKind, NO_REQUEST};
+use psmr_core::{Family, Needs, NO_REQUEST};
 use psmr_core::{RunError, Scheduler, SchedulerId, ThreadRef, WaitReason};
 
 use crate::cycle::{Arrived, CycleMarks, Pending};
-use crate::early::params::EarlyParams;
+use crate::early::params::{EarlyParams, SPIN_FIELDS};
 use crate::early::{FamilyConfig, Job, SeqSync};
-use crate::plan::Plan;
+use crate::plan::{routed_needs, Plan};
 use crate::probe::Probe;
 use crate::registry::{boxed_or_broken, Fault, Registration};
 use crate::spin::{Backoff, SpinPolicies, WaitKind};
@@ -132,11 +132,7 @@ impl BusyWait {
 }
 
 /// Busy-wait is early scheduling with cycles: same needs, plus `spin`.
-pub const NEEDS: Needs = Needs {
-    covering_classes: true,
-    params: Some(("early", &["mapping", "queue_capacity", "spin"])),
-    ..Needs::new(Family::Early, &[StreamKind::Total])
-};
+pub const NEEDS: Needs = routed_needs(Family::Early, "early", SPIN_FIELDS);
 
 /// `busy-wait`'s registration: its fault, the synchronization and mapping
 /// views.

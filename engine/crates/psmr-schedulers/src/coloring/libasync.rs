@@ -25,7 +25,8 @@
 
 use psmr_core::{EventOp, RequestId};
 
-use super::runtime::{most_loaded_first, Choice, Discipline, Refusal, Runtime, NIL, NO_COLOR};
+use super::runtime::{most_loaded_first, Census, Choice, CoreQueue, Discipline, Ends, Held};
+use super::runtime::{Refusal, Runtime, NIL, NO_COLOR};
 use crate::probe::Probe;
 use crate::sync::{AtomicU32, Ordering};
 
@@ -36,13 +37,24 @@ pub struct Libasync;
 /// One core's FIFO (its fields guarded by the core's lock).
 #[derive(Debug)]
 pub struct LibQueue {
-    head: u32,
-    tail: u32,
-    len: u32,
-    /// Colors with at least one queued event here.
-    distinct: u32,
-    /// The color of the event the core is running, or [`NO_COLOR`].
-    running: u32,
+    /// Queued events, oldest first, linked by the runtime's `next`.
+    fifo: Ends,
+    census: Census,
+}
+
+impl Default for LibQueue {
+    fn default() -> Self {
+        LibQueue {
+            fifo: Ends::EMPTY,
+            census: Census::EMPTY,
+        }
+    }
+}
+
+impl CoreQueue for LibQueue {
+    fn census(&self) -> &Census {
+        &self.census
+    }
 }
 
 /// Per color: its events queued at its owner (owner's lock).
@@ -61,30 +73,26 @@ impl Libasync {
     }
 
     /// Add `n` (may be negative) to color `c`'s pending count on `q`,
-    /// keeping `distinct` right.
+    /// keeping `census.colors` right.
     fn add_pending(rt: &Runtime<'_, Self>, q: &mut LibQueue, c: u32, n: i64) {
         let p = &rt.slot(c).d.pending;
         let before = p.load(Ordering::Relaxed);
         let after = (before as i64 + n) as u32;
         p.store(after, Ordering::Relaxed);
         if before == 0 && after > 0 {
-            q.distinct += 1;
+            q.census.colors += 1;
         } else if before > 0 && after == 0 {
             // (Saturating: only the fault-injection variant could break
             // the count, and it must fail the oracle, not panic.)
-            q.distinct = q.distinct.saturating_sub(1);
+            q.census.colors = q.census.colors.saturating_sub(1);
         }
     }
 
     fn link(rt: &Runtime<'_, Self>, q: &mut LibQueue, e: RequestId) {
         rt.next[e as usize].store(NIL, Ordering::Relaxed);
-        if q.tail == NIL {
-            q.head = e;
-        } else {
-            rt.next[q.tail as usize].store(e, Ordering::Relaxed);
-        }
-        q.tail = e;
-        q.len += 1;
+        q.fifo
+            .push_back(e, |t| rt.next[t as usize].store(e, Ordering::Relaxed));
+        q.census.len += 1;
     }
 }
 
@@ -92,68 +100,49 @@ impl Discipline for Libasync {
     type Queue = LibQueue;
     type Color = LibColor;
 
-    fn queue(&self) -> LibQueue {
-        LibQueue {
-            head: NIL,
-            tail: NIL,
-            len: 0,
-            distinct: 0,
-            running: NO_COLOR,
-        }
-    }
-
-    fn len(q: &LibQueue) -> u32 {
-        q.len
-    }
-
-    fn push<P: Probe>(
-        rt: &Runtime<'_, Self>,
-        _k: usize,
-        q: &mut LibQueue,
-        e: RequestId,
-        ev: &EventOp,
-        _p: &mut P,
-    ) {
+    fn push<P: Probe>(at: Held<'_, Self>, e: RequestId, ev: &EventOp, _p: &mut P) {
+        let Held { rt, q, .. } = at;
         Self::link(rt, q, e);
         Self::add_pending(rt, q, ev.color, 1);
     }
 
-    fn pop<P: Probe>(
-        rt: &Runtime<'_, Self>,
-        k: usize,
-        q: &mut LibQueue,
-        _p: &mut P,
-    ) -> Option<RequestId> {
-        let prev = q.running;
-        let e = q.head;
+    fn pop<P: Probe>(at: Held<'_, Self>, _p: &mut P) -> Option<RequestId> {
+        let Held { rt, k, q } = at;
+        let prev = q.census.running;
+        let e = q.fifo.head;
         if e == NIL {
-            q.running = NO_COLOR;
+            q.census.running = NO_COLOR;
         } else {
-            q.head = rt.next[e as usize].load(Ordering::Relaxed);
-            if q.head == NIL {
-                q.tail = NIL;
+            q.fifo.head = rt.next[e as usize].load(Ordering::Relaxed);
+            if q.fifo.head == NIL {
+                q.fifo.tail = NIL;
             }
-            q.len -= 1;
+            q.census.len -= 1;
             let c = rt.op(e).color;
             Self::add_pending(rt, q, c, -1);
-            q.running = c;
+            q.census.running = c;
         }
-        if prev != NO_COLOR && prev != q.running && Self::pending(rt, prev) == 0 {
+        if prev != NO_COLOR && prev != q.census.running && Self::pending(rt, prev) == 0 {
             rt.release_if_owned(prev, k);
         }
         (e != NIL).then_some(e)
     }
 
     fn choose(rt: &Runtime<'_, Self>, _v: usize, q: &LibQueue, _cost_ns: u64) -> Choice {
-        if rt.fault_steal_running && q.running != NO_COLOR && Self::pending(rt, q.running) > 0 {
+        if rt.fault_steal_running
+            && q.census.running != NO_COLOR
+            && Self::pending(rt, q.census.running) > 0
+        {
             // Fault injection: the color being executed goes.
-            return Choice::Take { color: q.running };
+            return Choice::Take {
+                color: q.census.running,
+            };
         }
-        if q.distinct < 2 {
-            let c = if q.head == NIL {
+        if q.census.colors < 2 {
+            let c = if q.fifo.head == NIL {
                 NO_COLOR
             } else {
-                rt.op(q.head).color
+                rt.op(q.fifo.head).color
             };
             return Choice::Refuse {
                 why: Refusal::TwoColors,
@@ -161,12 +150,12 @@ impl Discipline for Libasync {
                 left_ns: 0,
             };
         }
-        let mut e = q.head;
+        let mut e = q.fifo.head;
         let mut walked = 0u64;
         while e != NIL {
             walked += 1;
             let c = rt.op(e).color;
-            if c != q.running && 2 * Self::pending(rt, c) < q.len {
+            if c != q.census.running && 2 * Self::pending(rt, c) < q.census.len {
                 crate::sync::charge_scan(walked);
                 return Choice::Take { color: c };
             }
@@ -176,21 +165,15 @@ impl Discipline for Libasync {
         Choice::refuse(Refusal::Half)
     }
 
-    fn migrate<P: Probe>(
-        rt: &Runtime<'_, Self>,
-        c: u32,
-        _v: usize,
-        from: &mut LibQueue,
-        me: usize,
-        to: &mut LibQueue,
-        _p: &mut P,
-    ) -> (u32, u64) {
+    fn migrate<P: Probe>(c: u32, v: Held<'_, Self>, me: Held<'_, Self>, _p: &mut P) -> (u32, u64) {
+        let (rt, from, to) = (v.rt, v.q, me.q);
+        let me = me.k;
         // construct_event_set: walk the queue, unlinking c's events, until
         // the pending count says every one was found. migrate: each is
         // appended to the stealer's queue as it is found, so they keep
         // their order.
         let want = Self::pending(rt, c);
-        let (mut prev, mut e) = (NIL, from.head);
+        let (mut prev, mut e) = (NIL, from.fifo.head);
         let (mut moved, mut left_ns) = (0u32, 0u64);
         let mut walked = 0u64;
         while e != NIL && moved < want {
@@ -198,14 +181,14 @@ impl Discipline for Libasync {
             let ev = rt.op(e);
             if ev.color == c {
                 if prev == NIL {
-                    from.head = next;
+                    from.fifo.head = next;
                 } else {
                     rt.next[prev as usize].store(next, Ordering::Relaxed);
                 }
-                if from.tail == e {
-                    from.tail = prev;
+                if from.fifo.tail == e {
+                    from.fifo.tail = prev;
                 }
-                from.len -= 1;
+                from.census.len -= 1;
                 Self::link(rt, to, e);
                 moved += 1;
                 left_ns += ev.cost_ns as u64;

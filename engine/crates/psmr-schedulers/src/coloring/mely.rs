@@ -45,7 +45,8 @@
 use psmr_core::trace::small_code;
 use psmr_core::{EventKind, EventOp, RequestId};
 
-use super::runtime::{most_loaded_first, Choice, Discipline, Refusal, Runtime, NIL, NO_COLOR};
+use super::runtime::{most_loaded_first, Census, Choice, CoreQueue, Discipline, Ends, Held};
+use super::runtime::{Refusal, Runtime, NIL, NO_COLOR};
 use crate::probe::Probe;
 use crate::sync::{AtomicU32, AtomicU64, Ordering};
 
@@ -93,18 +94,32 @@ const _: () = assert!(BUCKETS == LEFT_SQ as usize);
 #[derive(Debug)]
 pub struct MelyQueue {
     /// Core-queue: color-queues linked here (the running one at the head).
-    head: u32,
-    tail: u32,
-    /// Color-queues linked, and those with at least one queued event.
+    cq: Ends,
+    /// Color-queues linked (`census.colors`: those with a queued event).
     linked: u32,
-    queued_colors: u32,
-    /// Events queued.
-    len: u32,
-    running: u32,
-    /// Events of `running` taken in the current batch.
+    census: Census,
+    /// Events of `census.running` taken in the current batch.
     batch: u32,
-    /// Stealing queue: per interval, first and last color.
-    sq: [[u32; 2]; BUCKETS],
+    /// Stealing queue: per interval, its colors.
+    sq: [Ends; BUCKETS],
+}
+
+impl Default for MelyQueue {
+    fn default() -> Self {
+        MelyQueue {
+            cq: Ends::EMPTY,
+            linked: 0,
+            census: Census::EMPTY,
+            batch: 0,
+            sq: [Ends::EMPTY; BUCKETS],
+        }
+    }
+}
+
+impl CoreQueue for MelyQueue {
+    fn census(&self) -> &Census {
+        &self.census
+    }
 }
 
 /// Per color: its color-queue and its links in the core-queue and the
@@ -200,14 +215,9 @@ impl Mely {
     fn cq_push_back(rt: Rt, q: &mut MelyQueue, c: u32) {
         crate::sync::charge_scan(1);
         let s = col(rt, c);
-        s.prev.store(q.tail, R);
+        s.prev.store(q.cq.tail, R);
         s.next.store(NIL, R);
-        if q.tail == NIL {
-            q.head = c;
-        } else {
-            col(rt, q.tail).next.store(c, R);
-        }
-        q.tail = c;
+        q.cq.push_back(c, |t| col(rt, t).next.store(c, R));
         s.linked.store(1, R);
         q.linked += 1;
     }
@@ -216,16 +226,11 @@ impl Mely {
         crate::sync::charge_scan(1);
         let s = col(rt, c);
         let (p, n) = (s.prev.load(R), s.next.load(R));
-        if p == NIL {
-            q.head = n;
-        } else {
-            col(rt, p).next.store(n, R);
-        }
-        if n == NIL {
-            q.tail = p;
-        } else {
-            col(rt, n).prev.store(p, R);
-        }
+        q.cq.unlink(
+            (p, n),
+            |p| col(rt, p).next.store(n, R),
+            |n| col(rt, n).prev.store(p, R),
+        );
         s.linked.store(0, R);
         q.linked -= 1;
     }
@@ -240,15 +245,10 @@ impl Mely {
         let s = col(rt, c);
         let left = s.left_ns.load(R);
         let b = rt.d.bucket_of(left);
-        let [_, tail] = q.sq[b as usize];
-        s.sprev.store(tail, R);
+        let interval = &mut q.sq[b as usize];
+        s.sprev.store(interval.tail, R);
         s.snext.store(NIL, R);
-        if tail == NIL {
-            q.sq[b as usize][0] = c;
-        } else {
-            col(rt, tail).snext.store(c, R);
-        }
-        q.sq[b as usize][1] = c;
+        interval.push_back(c, |t| col(rt, t).snext.store(c, R));
         s.bucket.store(b, R);
         p.record(EventKind::StealQueue {
             color: c,
@@ -274,16 +274,11 @@ impl Mely {
             interval: LEFT_SQ,
         });
         let (prev, next) = (s.sprev.load(R), s.snext.load(R));
-        if prev == NIL {
-            q.sq[b as usize][0] = next;
-        } else {
-            col(rt, prev).snext.store(next, R);
-        }
-        if next == NIL {
-            q.sq[b as usize][1] = prev;
-        } else {
-            col(rt, next).sprev.store(prev, R);
-        }
+        q.sq[b as usize].unlink(
+            (prev, next),
+            |p| col(rt, p).snext.store(next, R),
+            |n| col(rt, n).sprev.store(prev, R),
+        );
         s.bucket.store(NIL, R);
     }
 
@@ -327,9 +322,9 @@ impl Mely {
         s.len.store(len, R);
         let w = rt.d.weight(&rt.op(e));
         s.left_ns.store(s.left_ns.load(R).saturating_sub(w), R);
-        q.len -= 1;
+        q.census.len -= 1;
         if len == 0 {
-            q.queued_colors -= 1;
+            q.census.colors -= 1;
         }
         q.batch += 1;
         e
@@ -339,8 +334,8 @@ impl Mely {
     /// the color is free) or goes to the tail (and back to the stealing
     /// queue).
     fn end_batch<P: Probe>(rt: Rt, k: usize, q: &mut MelyQueue, p: &mut P) {
-        let r = q.running;
-        q.running = NO_COLOR;
+        let r = q.census.running;
+        q.census.running = NO_COLOR;
         let len = col(rt, r).len.load(R);
         Self::cq_unlink(rt, q, r);
         if len == 0 {
@@ -368,11 +363,11 @@ impl Mely {
     /// The first queued color of `q` that is not running (for a refusal's
     /// trace: what the stealer saw and did not find worth taking).
     fn first_idle(rt: Rt, q: &MelyQueue) -> Option<u32> {
-        let mut c = q.head;
+        let mut c = q.cq.head;
         while c != NIL {
             crate::sync::charge_scan(1);
             let s = col(rt, c);
-            if c != q.running && s.len.load(R) > 0 {
+            if c != q.census.running && s.len.load(R) > 0 {
                 return Some(c);
             }
             c = s.next.load(R);
@@ -387,7 +382,7 @@ impl Mely {
     fn choose_from_stealing_queue(rt: Rt, q: &MelyQueue, cost_ns: u64) -> Choice {
         let mut first: Option<(u32, u64)> = None;
         for b in q.sq.iter().rev() {
-            let mut c = b[0];
+            let mut c = b.head;
             while c != NIL {
                 crate::sync::charge_scan(1);
                 let s = col(rt, c);
@@ -421,31 +416,8 @@ impl Discipline for Mely {
     type Queue = MelyQueue;
     type Color = MelyColor;
 
-    fn queue(&self) -> MelyQueue {
-        MelyQueue {
-            head: NIL,
-            tail: NIL,
-            linked: 0,
-            queued_colors: 0,
-            len: 0,
-            running: NO_COLOR,
-            batch: 0,
-            sq: [[NIL; 2]; BUCKETS],
-        }
-    }
-
-    fn len(q: &MelyQueue) -> u32 {
-        q.len
-    }
-
-    fn push<P: Probe>(
-        rt: &Runtime<'_, Self>,
-        k: usize,
-        q: &mut MelyQueue,
-        e: RequestId,
-        ev: &EventOp,
-        p: &mut P,
-    ) {
+    fn push<P: Probe>(at: Held<'_, Self>, e: RequestId, ev: &EventOp, p: &mut P) {
+        let Held { rt, k, q } = at;
         let c = ev.color;
         let s = col(rt, c);
         let joined = s.linked.load(R) == 0;
@@ -463,9 +435,9 @@ impl Discipline for Mely {
         let len = s.len.load(R) + 1;
         s.len.store(len, R);
         s.left_ns.store(s.left_ns.load(R) + rt.d.weight(ev), R);
-        q.len += 1;
+        q.census.len += 1;
         if len == 1 {
-            q.queued_colors += 1;
+            q.census.colors += 1;
         }
         if joined {
             p.record(EventKind::ColorQueue {
@@ -475,37 +447,33 @@ impl Discipline for Mely {
                 op: OP_JOINED,
             });
         }
-        if rt.d.uses_stealing_queue() && c != q.running {
+        if rt.d.uses_stealing_queue() && c != q.census.running {
             Self::sq_update(rt, k, q, c, p);
         }
     }
 
-    fn pop<P: Probe>(
-        rt: &Runtime<'_, Self>,
-        k: usize,
-        q: &mut MelyQueue,
-        p: &mut P,
-    ) -> Option<RequestId> {
+    fn pop<P: Probe>(at: Held<'_, Self>, p: &mut P) -> Option<RequestId> {
+        let Held { rt, k, q } = at;
         loop {
-            let r = q.running;
+            let r = q.census.running;
             if r != NO_COLOR {
                 if col(rt, r).len.load(R) > 0 && q.batch < rt.d.batch {
                     return Some(Self::take(rt, q, r));
                 }
                 Self::end_batch(rt, k, q, p);
             }
-            let h = q.head;
+            let h = q.cq.head;
             if h == NIL {
                 return None;
             }
-            q.running = h;
+            q.census.running = h;
             q.batch = 0;
             Self::sq_remove(rt, k, q, h, p);
         }
     }
 
     fn choose(rt: &Runtime<'_, Self>, _v: usize, q: &MelyQueue, cost_ns: u64) -> Choice {
-        let r = q.running;
+        let r = q.census.running;
         if rt.fault_steal_running && r != NO_COLOR && col(rt, r).len.load(R) > 0 {
             // Fault injection: the color being executed goes.
             return Choice::Take { color: r };
@@ -513,18 +481,18 @@ impl Discipline for Mely {
         if rt.d.uses_stealing_queue() {
             return Self::choose_from_stealing_queue(rt, q, cost_ns);
         }
-        if q.queued_colors < 2 {
+        if q.census.colors < 2 {
             return Choice::Refuse {
                 why: Refusal::TwoColors,
-                color: q.head,
+                color: q.cq.head,
                 left_ns: 0,
             };
         }
-        let mut c = q.head;
+        let mut c = q.cq.head;
         while c != NIL {
             crate::sync::charge_scan(1);
             let s = col(rt, c);
-            if c != r && 2 * s.len.load(R) < q.len && s.len.load(R) > 0 {
+            if c != r && 2 * s.len.load(R) < q.census.len && s.len.load(R) > 0 {
                 return Choice::Take { color: c };
             }
             c = s.next.load(R);
@@ -532,36 +500,30 @@ impl Discipline for Mely {
         Choice::refuse(Refusal::Half)
     }
 
-    fn migrate<P: Probe>(
-        rt: &Runtime<'_, Self>,
-        c: u32,
-        v: usize,
-        from: &mut MelyQueue,
-        me: usize,
-        to: &mut MelyQueue,
-        p: &mut P,
-    ) -> (u32, u64) {
+    fn migrate<P: Probe>(c: u32, v: Held<'_, Self>, me: Held<'_, Self>, p: &mut P) -> (u32, u64) {
+        let (rt, from, to) = (v.rt, v.q, me.q);
+        let (v, me) = (v.k, me.k);
         let s = col(rt, c);
         let (len, left) = (s.len.load(R), s.left_ns.load(R));
         Self::sq_remove(rt, v, from, c, p);
         Self::cq_unlink(rt, from, c);
-        if from.running == c {
+        if from.census.running == c {
             // Only the fault-injection variant steals a running color: the
             // victim forgets it (its current event still runs, overlapping
             // the stealer's: what the oracle must catch).
-            from.running = NO_COLOR;
+            from.census.running = NO_COLOR;
         }
-        from.len -= len;
+        from.census.len -= len;
         if len > 0 {
-            from.queued_colors -= 1;
+            from.census.colors -= 1;
         }
         rt.set_owner(c, me);
         Self::cq_push_back(rt, to, c);
-        to.len += len;
+        to.census.len += len;
         if len > 0 {
-            to.queued_colors += 1;
+            to.census.colors += 1;
         }
-        if rt.d.uses_stealing_queue() && c != to.running {
+        if rt.d.uses_stealing_queue() && c != to.census.running {
             Self::sq_offer(rt, me, to, c, p);
         }
         (len, left)

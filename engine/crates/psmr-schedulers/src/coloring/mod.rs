@@ -32,7 +32,7 @@ use psmr_core::{
 };
 
 use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
-use crate::probe::{CtxProbe, Probe};
+use crate::probe::{run_workers, CtxProbe, Probe};
 use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use crate::spin::SpinPolicy;
 
@@ -227,21 +227,14 @@ impl Coloring {
         let mut rt = Runtime::new(ctx.requests, ctx.threads, d);
         rt.fault_steal_running = self.fault_steal_running;
         let done = std::sync::Mutex::new(Vec::with_capacity(ctx.threads));
-        let mut out = ctx
-            .host
-            .run(
-                ctx.threads,
-                |i| {
-                    let probe = CoreProbe::new(ctx, i as ThreadRef);
-                    let w = Worker::new(i, &rt, probe, self.stealing, self.spin);
-                    let (tally, probe) = w.run();
-                    done.lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((tally, probe.samples));
-                },
-                || drive(ctx, &rt, self.capacity, self.spin),
-            )
-            .map_err(RunError::Threads)?;
+        let driver = || drive(ctx, &rt, self.capacity, self.spin);
+        let mut out = run_workers(ctx, ctx.threads, driver, |i, probe| {
+            let w = Worker::new(i, &rt, CoreProbe::wrap(probe), self.stealing, self.spin);
+            let (tally, probe) = w.run();
+            done.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((tally, probe.samples));
+        })?;
         let mut total = Tally::default();
         for (t, samples) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
             total.add(&t);
@@ -349,8 +342,13 @@ pub struct CoreProbe<'c, 'a> {
 
 impl<'c, 'a> CoreProbe<'c, 'a> {
     pub fn new(ctx: &'c RunContext<'a>, thread: ThreadRef) -> Self {
+        Self::wrap(CtxProbe::new(ctx, thread))
+    }
+
+    /// A core's probe over the thread's run probe, no samples yet.
+    pub fn wrap(inner: CtxProbe<'c, 'a>) -> Self {
         CoreProbe {
-            inner: CtxProbe::new(ctx, thread),
+            inner,
             samples: Vec::new(),
         }
     }

@@ -72,6 +72,57 @@ pub const NO_COLOR: u32 = u32::MAX;
 /// End of a linked list.
 pub const NIL: u32 = u32::MAX;
 
+/// The two ends of a list linked through an arena (the events' `next`
+/// links, or a discipline's per-color links). Invariant: `head == NIL`
+/// exactly when `tail == NIL` (the list is empty). The links live in the
+/// arena, so each step takes the closures that write them: one list code
+/// for Libasync-smp's event FIFO and Mely's core-queues and stealing queues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ends {
+    pub head: u32,
+    pub tail: u32,
+}
+
+impl Ends {
+    pub const EMPTY: Ends = Ends {
+        head: NIL,
+        tail: NIL,
+    };
+
+    /// Append `x` (whose own forward link the caller has cleared):
+    /// `link_after(t)` makes the old tail `t` point to `x` when the list was
+    /// not empty.
+    pub fn push_back(&mut self, x: u32, link_after: impl FnOnce(u32)) {
+        if self.tail == NIL {
+            self.head = x;
+        } else {
+            link_after(self.tail);
+        }
+        self.tail = x;
+    }
+
+    /// Take out, of a doubly linked list, the element between `prev` and
+    /// `next` ([`NIL`] at an end): `set_next(prev)` and `set_prev(next)`
+    /// join the neighbours.
+    pub fn unlink(
+        &mut self,
+        (prev, next): (u32, u32),
+        set_next: impl FnOnce(u32),
+        set_prev: impl FnOnce(u32),
+    ) {
+        if prev == NIL {
+            self.head = next;
+        } else {
+            set_next(prev);
+        }
+        if next == NIL {
+            self.tail = prev;
+        } else {
+            set_prev(next);
+        }
+    }
+}
+
 /// Execution and admission of events, and what is worth tracing: the
 /// [`Probe`] of event runtimes. A real run uses `CtxProbe` (through
 /// `RunContext::execute` and `RunContext::register`); the model checkers
@@ -197,35 +248,48 @@ impl Choice {
     }
 }
 
+/// What every discipline counts in a core's queue (under the core's lock).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Census {
+    /// Events queued.
+    pub len: u32,
+    /// Colors with at least one event queued (Libasync-smp's
+    /// `can_be_stolen` asks for two).
+    pub colors: u32,
+    /// The color of the event the core is running, or [`NO_COLOR`].
+    pub running: u32,
+}
+
+impl Census {
+    /// An idle core's empty queue.
+    pub const EMPTY: Census = Census {
+        len: 0,
+        colors: 0,
+        running: NO_COLOR,
+    };
+}
+
+/// One core's queue of a discipline (guarded by the core's lock): it starts
+/// empty ([`Default`]) and keeps its [`Census`].
+pub trait CoreQueue: Default + Send {
+    /// The queue's counts, kept right by the discipline's steps.
+    fn census(&self) -> &Census;
+}
+
 /// A runtime's queue discipline: how a core's queue is organized, which
 /// event it runs next, which color a stealer may take from it.
 pub trait Discipline: Sync + Sized {
     /// One core's queue (guarded by the core's lock).
-    type Queue: Send;
+    type Queue: CoreQueue;
     /// Per-color state (guarded by the lock of the color's owner).
     type Color: Default + Send + Sync;
 
-    fn queue(&self) -> Self::Queue;
-    /// Events queued.
-    fn len(q: &Self::Queue) -> u32;
-    /// Append event `e` (its op `ev`) to core `k`'s queue; the caller holds
-    /// `k`'s lock and `owner[ev.color] == k`.
-    fn push<P: Probe>(
-        rt: &Runtime<'_, Self>,
-        k: usize,
-        q: &mut Self::Queue,
-        e: RequestId,
-        ev: &EventOp,
-        p: &mut P,
-    );
-    /// Take core `k`'s next event (caller holds `k`'s lock), releasing the
-    /// color it stops running if nothing of it is queued.
-    fn pop<P: Probe>(
-        rt: &Runtime<'_, Self>,
-        k: usize,
-        q: &mut Self::Queue,
-        p: &mut P,
-    ) -> Option<RequestId>;
+    /// Append event `e` (its op `ev`) to the held queue of core `at.k`;
+    /// `owner[ev.color] == at.k`.
+    fn push<P: Probe>(at: Held<'_, Self>, e: RequestId, ev: &EventOp, p: &mut P);
+    /// Take the held core's next event, releasing the color it stops
+    /// running if nothing of it is queued.
+    fn pop<P: Probe>(at: Held<'_, Self>, p: &mut P) -> Option<RequestId>;
     /// The color to steal from victim `v` (caller holds its lock), when
     /// stealing one event is estimated to cost `cost_ns`
     /// ([`Runtime::event_cost`]).
@@ -236,22 +300,23 @@ pub trait Discipline: Sync + Sized {
     fn initial_event_cost(&self) -> u64 {
         0
     }
-    /// Move every queued event of color `c` from core `v`'s queue to core
-    /// `me`'s (caller holds both locks; `c` is not running on `v`); sets the
-    /// owner. Returns the events moved and their annotated time left.
-    #[allow(clippy::too_many_arguments)]
-    fn migrate<P: Probe>(
-        rt: &Runtime<'_, Self>,
-        c: u32,
-        v: usize,
-        from: &mut Self::Queue,
-        me: usize,
-        to: &mut Self::Queue,
-        p: &mut P,
-    ) -> (u32, u64);
+    /// Move every queued event of color `c` from victim `v`'s held queue to
+    /// stealer `me`'s (the caller holds both locks; `c` is not running on
+    /// `v`); sets the owner to `me.k`. Returns the events moved and their
+    /// annotated time left.
+    fn migrate<P: Probe>(c: u32, v: Held<'_, Self>, me: Held<'_, Self>, p: &mut P) -> (u32, u64);
     /// The order in which stealer `me` visits victims, given the queue
     /// length hints (`loads[v]`).
     fn victims(&self, me: usize, loads: &[u32]) -> Vec<usize>;
+}
+
+/// Core `k`'s queue `q` in the hands of the thread that holds `k`'s lock,
+/// within runtime `rt`: what a [`Discipline`]'s steps work on. Made only by
+/// the runtime, under that lock, for one step.
+pub struct Held<'h, D: Discipline> {
+    pub rt: &'h Runtime<'h, D>,
+    pub k: usize,
+    pub q: &'h mut D::Queue,
 }
 
 /// Libasync-smp's `construct_core_set` (section II-B): the most loaded core
@@ -358,7 +423,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
                 .map(|_| {
                     CachePadded::new(Core {
                         state: Mutex::new(Locked {
-                            q: d.queue(),
+                            q: D::Queue::default(),
                             sleeping: false,
                             executed: 0,
                             stop: false,
@@ -393,6 +458,11 @@ impl<'s, D: Discipline> Runtime<'s, D> {
     #[inline]
     pub fn slot(&self, color: u32) -> &ColorSlot<D::Color> {
         &self.colors[color as usize]
+    }
+
+    /// Core `k`'s queue `q`, whose lock the caller holds, for the discipline.
+    fn held<'h>(&'h self, k: usize, q: &'h mut D::Queue) -> Held<'h, D> {
+        Held { rt: self, k, q }
     }
 
     /// The estimated cost of stealing one event, ns (see the field).
@@ -446,7 +516,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
     /// Refresh core `k`'s length hint (caller holds its lock).
     pub fn publish(&self, k: usize, q: &D::Queue) {
         // Relaxed: a hint (see the field).
-        self.cores[k].len.store(D::len(q), Ordering::Relaxed);
+        self.cores[k].len.store(q.census().len, Ordering::Relaxed);
     }
 
     /// Queue length hints of every core.
@@ -479,7 +549,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
             if slot.owner.load(Ordering::Relaxed) != k as u32 {
                 continue;
             }
-            D::push(self, k, &mut g.q, e, &ev, p);
+            D::push(self.held(k, &mut g.q), e, &ev, p);
             // Virtual cores: the registration's own work, under k's lock.
             crate::sync::charge_own(|c| c.event_register);
             p.admit_on(parent, e, k);
@@ -559,7 +629,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
     ) -> Option<(RequestId, bool)> {
         let mut g = self.lock(k, p, t);
         g.executed += ran;
-        let e = D::pop(self, k, &mut g.q, p)?;
+        let e = D::pop(self.held(k, &mut g.q), p)?;
         // Virtual cores: the pop's own work, under the core's lock.
         crate::sync::charge_own(|c| c.event_pop);
         self.publish(k, &g.q);
@@ -593,7 +663,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
             let (mut gv, mut gm) = self.lock_pair(v, me, p, t);
             p.record(EventKind::StealTry {
                 victim: v as u16,
-                queued: D::len(&gv.q),
+                queued: gv.q.census().len,
             });
             let cost_ns = self.event_cost();
             let color = match D::choose(self, v, &gv.q, cost_ns) {
@@ -617,7 +687,8 @@ impl<'s, D: Discipline> Runtime<'s, D> {
                     continue;
                 }
             };
-            let (moved, left_ns) = D::migrate(self, color, v, &mut gv.q, me, &mut gm.q, p);
+            let (victim, stealer) = (self.held(v, &mut gv.q), self.held(me, &mut gm.q));
+            let (moved, left_ns) = D::migrate(color, victim, stealer, p);
             self.slot(color).stolen_left.store(moved, Ordering::Relaxed);
             self.publish(v, &gv.q);
             self.publish(me, &gm.q);
@@ -655,7 +726,7 @@ impl<'s, D: Discipline> Runtime<'s, D> {
     pub fn sleep<P: EventProbe<'s>>(&self, me: usize, p: &P, t: &mut Tally, park_us: u32) {
         let core = &self.cores[me];
         let mut g = self.lock(me, p, t);
-        if D::len(&g.q) > 0 || g.stop {
+        if g.q.census().len > 0 || g.stop {
             return;
         }
         g.sleeping = true;

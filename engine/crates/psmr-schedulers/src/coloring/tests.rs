@@ -447,8 +447,13 @@ fn cancellation_checks_the_delivered_trees() {
             let progress = Progress::new(3);
             let cancel = CancelToken::default();
             cancel.cancel_at(k as u64);
-            let r =
-                testkit::run_progress(&rt, &s, 2, TraceConfig::OFF, &cancel, 0, &progress).unwrap();
+            let knobs = testkit::Knobs {
+                trace: TraceConfig::OFF,
+                cancel: &cancel,
+                pace_ns: 0,
+                progress: &progress,
+            };
+            let r = testkit::run_progress(&rt, &s, 2, knobs).unwrap();
             testkit::assert_correct(&r);
             assert_eq!(r.output.delivered as usize, k, "{name}");
             assert_eq!(r.metrics.requests as usize, s.runnable(k), "{name}");
@@ -527,6 +532,13 @@ fn events(spec: &[(u32, u32, u16)]) -> &'static [Request] {
     Box::leak(v.into_boxed_slice())
 }
 
+/// [`events`] of the given colors, each 9 ns with no penalty: the queue
+/// tests that look only at colors (Libasync-smp ignores cost and penalty).
+fn colored(colors: &[u32]) -> &'static [Request] {
+    let spec: Vec<(u32, u32, u16)> = colors.iter().map(|&c| (c, 9, 1)).collect();
+    events(&spec)
+}
+
 fn register_all<D: Discipline>(rt: &Runtime<'static, D>, p: &mut Quiet) {
     let mut t = Tally::default();
     for e in 0..rt.events.len() as u32 {
@@ -548,15 +560,7 @@ fn pop<D: Discipline>(rt: &Runtime<'static, D>, k: usize, p: &mut Quiet) -> Opti
 #[test]
 fn libasync_can_be_stolen_needs_two_colors_and_takes_one_under_half() {
     // Color 1 five times, then color 2 once.
-    let ev = events(&[
-        (1, 9, 1),
-        (1, 9, 1),
-        (1, 9, 1),
-        (1, 9, 1),
-        (1, 9, 1),
-        (2, 9, 1),
-    ]);
-    let rt = Runtime::new(ev, 2, Libasync);
+    let rt = Runtime::new(colored(&[1, 1, 1, 1, 1, 2]), 2, Libasync);
     let mut p = Quiet::default();
     register_all(&rt, &mut p);
     // 1 holds 5 of 6 (not under half): the first color under half is 2.
@@ -565,7 +569,7 @@ fn libasync_can_be_stolen_needs_two_colors_and_takes_one_under_half() {
     assert_eq!(pop(&rt, 0, &mut p), Some(1));
     assert_eq!(choose(&rt, 0, 0), Choice::Take { color: 2 });
     // Only one color queued: refused.
-    let rt = Runtime::new(events(&[(1, 9, 1), (1, 9, 1)]), 2, Libasync);
+    let rt = Runtime::new(colored(&[1, 1]), 2, Libasync);
     register_all(&rt, &mut p);
     assert!(matches!(
         choose(&rt, 0, 0),
@@ -575,11 +579,7 @@ fn libasync_can_be_stolen_needs_two_colors_and_takes_one_under_half() {
         }
     ));
     // Two colors, but the one not running holds half: refused.
-    let rt = Runtime::new(
-        events(&[(1, 9, 1), (1, 9, 1), (2, 9, 1), (2, 9, 1)]),
-        2,
-        Libasync,
-    );
+    let rt = Runtime::new(colored(&[1, 1, 2, 2]), 2, Libasync);
     register_all(&rt, &mut p);
     assert_eq!(pop(&rt, 0, &mut p), Some(1));
     assert!(matches!(
@@ -595,16 +595,7 @@ fn libasync_can_be_stolen_needs_two_colors_and_takes_one_under_half() {
 /// registrations of that color follow them to the stealer.
 #[test]
 fn a_libasync_steal_moves_the_whole_color_in_order() {
-    let ev = events(&[
-        (1, 9, 1),
-        (2, 9, 1),
-        (3, 9, 1),
-        (2, 9, 1),
-        (1, 9, 1),
-        (2, 9, 1),
-        (2, 9, 1),
-    ]);
-    let rt = Runtime::new(ev, 2, Libasync);
+    let rt = Runtime::new(colored(&[1, 2, 3, 2, 1, 2, 2]), 2, Libasync);
     let mut p = Quiet::default();
     let mut t = Tally::default();
     for e in 0..6 {
@@ -794,10 +785,7 @@ fn parameters_are_checked_and_routed() {
 #[test]
 fn a_spec_selects_the_broken_runtime_and_the_oracle_catches_it() {
     let s = testkit::event_stream_spin(9, 6, 6, 2, 300_000);
-    let env = crate::BuildEnv {
-        classes: &s.classes,
-        threads: 2,
-    };
+    let env = s.build_env(2);
     for id in [SchedulerId::Libasync, SchedulerId::Mely] {
         let mut spec = SchedulerSpec::new(id);
         spec.fault = Some("ws-ignore-flags".into());

@@ -36,12 +36,12 @@
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::{EventKind, SCHEDULER};
 use psmr_core::{ClassId, RequestId, RunError, Scheduler, SchedulerId, WaitReason, NO_REQUEST};
-use psmr_core::{ClassTable, Family, Needs, StreamKind, ThreadRef};
+use psmr_core::{ClassTable, Family, Needs, ThreadRef};
 use psmr_mapping::CtoT;
 
 use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
-use crate::plan::{Plan, Router};
-use crate::probe::{CtxProbe, Probe};
+use crate::plan::{routed_needs, Plan, Router};
+use crate::probe::{run_workers, Probe};
 use crate::queue::BoundedFifo;
 use crate::registry::{boxed_or_broken, Fault, Registration};
 use crate::BuildEnv;
@@ -201,17 +201,10 @@ fn run_family<S: SeqSync>(
     let queues: Vec<BoundedFifo<Job>> = (0..plan.threads())
         .map(|_| worker_queue(capacity))
         .collect();
-    let mut out = ctx
-        .host
-        .run(
-            plan.threads(),
-            |i| {
-                let mut probe = CtxProbe::new(ctx, i as ThreadRef);
-                worker_loop(i as ThreadRef, &queues[i], plan, sync, &mut probe);
-            },
-            || drive(ctx, plan, &queues),
-        )
-        .map_err(RunError::Threads)?;
+    let driver = || drive(ctx, plan, &queues);
+    let mut out = run_workers(ctx, plan.threads(), driver, |i, mut probe| {
+        worker_loop(i as ThreadRef, &queues[i], plan, sync, &mut probe);
+    })?;
     out.extra.push(("queue_capacity".into(), capacity as f64));
     Ok(out)
 }
@@ -246,9 +239,7 @@ impl FamilyConfig {
                 "queue_capacity must be in 1..={MAX_QUEUE_CAPACITY}, got {capacity}"
             )));
         }
-        let mapping = params.mapping.clone().unwrap_or_default();
-        let resolved = psmr_mapping::resolve(&mapping, env.classes, env.threads)
-            .map_err(RunError::InvalidConfig)?;
+        let resolved = params.resolve_mapping(env)?;
         Self::from_ctot(&resolved.ctot, env.classes, capacity, resolved.how)
     }
 
@@ -316,11 +307,7 @@ impl Early {
 
 /// Early scheduling runs totally ordered streams on any cell space, routing
 /// by class.
-pub const NEEDS: Needs = Needs {
-    covering_classes: true,
-    params: Some(("early", &["mapping", "queue_capacity"])),
-    ..Needs::new(Family::Early, &[StreamKind::Total])
-};
+pub const NEEDS: Needs = routed_needs(Family::Early, "early", params::EARLY_FIELDS);
 
 /// `early`'s registration: its fault, the synchronization and mapping
 /// views.

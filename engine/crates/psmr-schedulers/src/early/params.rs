@@ -2,12 +2,20 @@
 //! object (`early`, `busy-wait`) and its `stealing` object (`ws-*`), one
 //! struct for both keys.
 
-use psmr_mapping::MappingSpec;
+use psmr_core::RunError;
+use psmr_mapping::{MappingSpec, ResolvedMapping};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::params::{check_capacity, check_spin, ParamEnv, ParamIssue, Params};
 use crate::spin::SpinPolicy;
+use crate::BuildEnv;
+
+/// The fields of [`EarlyParams`] that apply to `early` (`spin` is for
+/// busy-wait cycles and work stealing).
+pub const EARLY_FIELDS: &[&str] = &["mapping", "queue_capacity"];
+/// The fields that apply to `busy-wait` and the `ws-*` variants: all.
+pub const SPIN_FIELDS: &[&str] = &["mapping", "queue_capacity", "spin"];
 
 /// Parameters of early scheduling: the `early` object of `early` and
 /// `busy-wait` (`spin` applies to `busy-wait` only) and the `stealing`
@@ -24,6 +32,17 @@ pub struct EarlyParams {
     /// The bounded spin policy of busy-wait cycles (`busy-wait`) or of
     /// cycles, flags and markers (`ws-*`).
     pub spin: Option<SpinPolicy>,
+}
+
+impl EarlyParams {
+    /// The CtoT `mapping` asks for on `env`'s classes and threads (default:
+    /// the optimizer), with how it was made: the one mapping resolution of
+    /// the class-routing families (`early`, `busy-wait`, `ws-*`). A mapping
+    /// that cannot be resolved is an invalid configuration.
+    pub fn resolve_mapping(&self, env: &BuildEnv<'_>) -> Result<ResolvedMapping, RunError> {
+        let m = self.mapping.clone().unwrap_or_default();
+        psmr_mapping::resolve(&m, env.classes, env.threads).map_err(RunError::InvalidConfig)
+    }
 }
 
 impl Params for EarlyParams {

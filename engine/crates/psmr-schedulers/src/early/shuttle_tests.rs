@@ -30,6 +30,7 @@ use crate::busy_wait::CycleSync;
 use crate::plan::{Plan, Router};
 use crate::probe::Probe;
 use crate::queue::BoundedFifo;
+use crate::shuttle_log::random_and_pct;
 use crate::spec::SpinPolicy;
 use crate::testkit;
 
@@ -162,9 +163,7 @@ fn cycles(plan: &Plan) -> CycleSync {
 fn shuttle_early_barriers_random_and_pct() {
     for seed in 1..=3 {
         let s = setting(seed, 16);
-        let s2 = s.clone();
-        shuttle::check_random(move || run(&s, barriers), 200);
-        shuttle::check_pct(move || run(&s2, barriers), 200, 3);
+        random_and_pct(move || run(&s, barriers), 200);
     }
 }
 
@@ -172,9 +171,7 @@ fn shuttle_early_barriers_random_and_pct() {
 fn shuttle_early_cycles_random_and_pct() {
     for seed in 4..=6 {
         let s = setting(seed, 16);
-        let s2 = s.clone();
-        shuttle::check_random(move || run(&s, cycles), 200);
-        shuttle::check_pct(move || run(&s2, cycles), 200, 3);
+        random_and_pct(move || run(&s, cycles), 200);
     }
 }
 

@@ -283,10 +283,7 @@ fn wrong_thread_count_is_an_invalid_config_not_a_hang() {
 #[test]
 fn build_resolves_the_mapping_and_checks_the_capacity() {
     let stream = Stream::new(testkit::list(2), &testkit::workload(4, 300, 0.2, 0.05));
-    let env = BuildEnv {
-        classes: &stream.classes,
-        threads: 4,
-    };
+    let env = stream.build_env(4);
     for id in [SchedulerId::Early, SchedulerId::BusyWait] {
         let mut spec = crate::SchedulerSpec::new(id);
         spec.early = Some(crate::EarlyParams {

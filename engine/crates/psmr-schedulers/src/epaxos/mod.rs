@@ -22,7 +22,7 @@ use psmr_core::stream::CommitTable;
 use psmr_core::trace::SCHEDULER;
 use psmr_core::{EventKind, Family, Needs, RunError, Scheduler, SchedulerId, StreamKind};
 
-use crate::probe::{CtxProbe, Probe};
+use crate::probe::{run_workers, Probe};
 use crate::registry::{boxed_or_broken, Fault, Registration};
 use crate::sync::{AtomicU64, Ordering};
 
@@ -186,27 +186,20 @@ impl Scheduler for Epaxos {
         let inst = Instances::new(table.instances());
         let measured = (AtomicU64::new(0), AtomicU64::new(0));
         let class_of = |r: u32| ctx.requests[r as usize].class;
-        let mut out = ctx
-            .host
-            .run(
-                1,
-                |_| {
-                    let mut probe = CtxProbe::new(ctx, 0);
-                    let mut builder = Builder::new(table);
-                    let mut sink = Inline {
-                        table,
-                        inst: &inst,
-                        class_of: &class_of,
-                        ignore_seq: self.ignore_seq,
-                    };
-                    builder_loop(&inst, &mut builder, &mut sink, &mut probe);
-                    // Relaxed: read after the host joined this thread.
-                    measured.0.store(builder.busy_ns, Ordering::Relaxed);
-                    measured.1.store(builder.groups() as u64, Ordering::Relaxed);
-                },
-                || commit_loop(ctx, table, &inst),
-            )
-            .map_err(RunError::Threads)?;
+        let driver = || commit_loop(ctx, table, &inst);
+        let mut out = run_workers(ctx, 1, driver, |_, mut probe| {
+            let mut builder = Builder::new(table);
+            let mut sink = Inline {
+                table,
+                inst: &inst,
+                class_of: &class_of,
+                ignore_seq: self.ignore_seq,
+            };
+            builder_loop(&inst, &mut builder, &mut sink, &mut probe);
+            // Relaxed: read after the host joined this thread.
+            measured.0.store(builder.busy_ns, Ordering::Relaxed);
+            measured.1.store(builder.groups() as u64, Ordering::Relaxed);
+        })?;
         finish(&mut out, &measured, ctx.stream.len());
         Ok(out)
     }

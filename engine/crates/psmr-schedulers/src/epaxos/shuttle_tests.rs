@@ -15,7 +15,7 @@ use shuttle::sync::Arc;
 use super::graph::Instances;
 use super::parallel::{builder_thread, worker_loop, Pool, WaitRule};
 use crate::probe::Probe;
-use crate::shuttle_log::{check_log, Log, LogProbe};
+use crate::shuttle_log::{join_and_check, spawn_logged, Log};
 use crate::spec::SpinPolicy;
 use crate::testkit;
 
@@ -35,14 +35,10 @@ fn run(s: &'static Stream, rule: WaitRule) {
     let t = s.commits().unwrap();
     let pool = Arc::new(Pool::new(t, 3, rule));
     let log = Arc::new(Log::default());
-    let mut handles: Vec<_> = (0..3)
-        .map(|_| {
-            let (pool, log) = (pool.clone(), log.clone());
-            shuttle::thread::spawn(move || {
-                worker_loop(&pool, &mut LogProbe { log }, SpinPolicy::default(), |_| 0);
-            })
-        })
-        .collect();
+    let workers = pool.clone();
+    let mut handles = spawn_logged(3, &log, move |_, mut probe| {
+        worker_loop(&workers, &mut probe, SpinPolicy::default(), |_| 0);
+    });
     let builder = pool.clone();
     handles.push(shuttle::thread::spawn(move || {
         builder_thread(&builder, &mut Quiet);
@@ -52,10 +48,7 @@ fn run(s: &'static Stream, rule: WaitRule) {
         inst.commit(i);
     }
     inst.stop();
-    for h in handles {
-        h.join().unwrap();
-    }
-    check_log(s, &log.0.lock().unwrap());
+    join_and_check(handles, s, &log);
 }
 
 #[test]

@@ -361,10 +361,7 @@ fn commits_are_traced_with_seq_and_deps() {
 #[test]
 fn build_takes_the_epaxos_object_for_pepaxos_only() {
     let s = testkit::commit_stream(1, 50, 2, 0.3);
-    let env = crate::BuildEnv {
-        classes: &s.classes,
-        threads: 2,
-    };
+    let env = s.build_env(2);
     let mut spec = crate::SchedulerSpec::new(SchedulerId::Pepaxos);
     spec.epaxos = Some(crate::EpaxosParams {
         spin: Some(test_spin()),

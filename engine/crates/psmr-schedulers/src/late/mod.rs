@@ -17,9 +17,9 @@
 
 use psmr_core::exec::{RunContext, RunOutput};
 use psmr_core::trace::{Recorder, SCHEDULER};
-use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, StreamKind, ThreadRef};
+use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, StreamKind};
 
-use crate::probe::CtxProbe;
+use crate::probe::{run_workers, CtxProbe};
 use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 
 pub mod dag;
@@ -127,17 +127,14 @@ impl Scheduler for Late {
     fn run(&self, ctx: &RunContext<'_>) -> Result<RunOutput, RunError> {
         let bound = self.bound_for(ctx.stream);
         let dag = Dag::new(bound).ignoring_conflicts(self.broken);
-        let mut out = ctx
-            .host
-            .run(
-                ctx.threads,
-                |i| {
-                    let mut probe = CtxProbe::new(ctx, i as ThreadRef);
-                    dag::worker_loop(&dag, &mut probe, |r| ctx.requests[r as usize].class);
-                },
-                || deliver(ctx, &dag),
-            )
-            .map_err(RunError::Threads)?;
+        let mut out = run_workers(
+            ctx,
+            ctx.threads,
+            || deliver(ctx, &dag),
+            |_, mut probe| {
+                dag::worker_loop(&dag, &mut probe, |r| ctx.requests[r as usize].class);
+            },
+        )?;
         out.extra.push((EXTRA_BOUND.into(), bound as f64));
         Ok(out)
     }

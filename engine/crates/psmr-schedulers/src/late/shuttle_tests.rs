@@ -14,7 +14,7 @@ use psmr_core::Stream;
 use shuttle::sync::Arc;
 
 use super::dag::{worker_loop, Dag};
-use crate::shuttle_log::{check_log, Log, LogProbe};
+use crate::shuttle_log::{join_and_check, spawn_logged, Log, LogProbe};
 use crate::testkit;
 
 fn stream(seed: u64) -> &'static Stream {
@@ -30,23 +30,16 @@ fn stream(seed: u64) -> &'static Stream {
 fn run(s: &'static Stream, broken: bool) {
     let dag = Arc::new(Dag::new(3).ignoring_conflicts(broken));
     let log = Arc::new(Log::default());
-    let handles: Vec<_> = (0..3)
-        .map(|_| {
-            let (dag, log) = (dag.clone(), log.clone());
-            shuttle::thread::spawn(move || {
-                worker_loop(&dag, &mut LogProbe { log }, |_| 0);
-            })
-        })
-        .collect();
+    let workers = dag.clone();
+    let handles = spawn_logged(3, &log, move |_, mut probe| {
+        worker_loop(&workers, &mut probe, |_| 0);
+    });
     let mut probe = LogProbe { log: log.clone() };
     for r in 0..s.len() as u32 {
         dag.insert(r, |other| s.conflicts(other, r), &mut probe);
     }
     dag.close();
-    for h in handles {
-        h.join().unwrap();
-    }
-    check_log(s, &log.0.lock().unwrap());
+    join_and_check(handles, s, &log);
 }
 
 #[test]

@@ -12,7 +12,6 @@ use psmr_core::{EventKind, Op, RunError, SchedulerId, WaitReason};
 
 use super::*;
 use crate::testkit::{self, assert_correct, Stream};
-use crate::BuildEnv;
 use crate::SchedulerSpec;
 
 fn late(bound: Option<usize>) -> Late {
@@ -172,20 +171,14 @@ fn kv_writes_wait_only_for_their_key() {
 
 #[test]
 fn cancellation_stops_delivery_and_drains() {
-    let s = Stream::new(
-        testkit::spin(2, 2_000),
-        &testkit::workload(9, 4000, 0.2, 0.05),
-    );
+    let s = testkit::cancel_stream();
     testkit::run_cancelled_after(&late(None), &s, 3, 200, 0);
 }
 
 #[test]
 fn build_takes_the_late_object_and_refuses_a_zero_bound() {
     let s = Stream::new(testkit::list(1), &testkit::workload(5, 300, 0.1, 0.0));
-    let env = BuildEnv {
-        classes: &s.classes,
-        threads: 2,
-    };
+    let env = s.build_env(2);
     let mut spec = SchedulerSpec::new(SchedulerId::Late);
     spec.late = Some(LateParams {
         graph_bound: Some(5),

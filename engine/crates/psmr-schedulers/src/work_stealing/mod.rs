@@ -29,16 +29,15 @@ use psmr_core::exec::{Progress, RunContext, RunOutput};
 use psmr_core::scheduler::SchedulerInfo;
 use psmr_core::trace::{Recorder, SCHEDULER};
 use psmr_core::{ClassTable, EventKind, RequestId, RunError, Scheduler, SchedulerId};
-use psmr_core::{Family, Needs, StreamKind, ThreadRef, WaitReason};
+use psmr_core::{Family, Needs, ThreadRef, WaitReason};
 use psmr_mapping::CtoT;
 
 use crate::barrier::GenerationBarrier;
-use crate::early::params::EarlyParams;
+use crate::early::params::{EarlyParams, SPIN_FIELDS};
 use crate::params::{DEFAULT_QUEUE_CAPACITY, MAX_QUEUE_CAPACITY};
-use crate::probe::CtxProbe;
+use crate::probe::run_workers;
 use crate::registry::{boxed_or_broken, BuildArgs, Fault, Registration};
 use crate::spin::SpinPolicies;
-use crate::BuildEnv;
 
 pub mod aggressive;
 #[cfg(any(test, feature = "fault-injection"))]
@@ -56,7 +55,7 @@ mod shuttle_tests;
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod tests;
 
-use crate::plan::{Plan, Router};
+use crate::plan::{routed_needs, Plan, Router};
 use shared::{Conflicts, EnqueueStep, Shared};
 use worker::{Policy, Worker};
 
@@ -144,11 +143,7 @@ impl WorkStealing {
 }
 
 /// The four variants run totally ordered streams, routing by class.
-pub const NEEDS: Needs = Needs {
-    covering_classes: true,
-    params: Some(("stealing", &["mapping", "queue_capacity", "spin"])),
-    ..Needs::new(Family::WorkStealing, &[StreamKind::Total])
-};
+pub const NEEDS: Needs = routed_needs(Family::WorkStealing, "stealing", SPIN_FIELDS);
 
 /// The four `ws-*` ids, their fault (the name `broken::FAULT_NAME`), and
 /// the synchronization and mapping views.
@@ -174,23 +169,16 @@ pub const REGISTRATION: Registration = Registration {
 /// `build` for the four `ws-*` ids.
 pub fn build(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
     let params: EarlyParams = args.params();
-    let (ctot, how) = mapping(&params, args.env)?;
+    let resolved = params.resolve_mapping(args.env)?;
     let ws = WorkStealing::with_ctot(
         args.id,
-        &ctot,
+        &resolved.ctot,
         args.env.classes,
         SpinPolicies::from_param(params.spin),
         params.queue_capacity.unwrap_or(DEFAULT_QUEUE_CAPACITY),
     )?
-    .with_mapping_how(how);
+    .with_mapping_how(resolved.how);
     boxed_or_broken!(args, ws, |_| ws.into_broken())
-}
-
-/// The CtoT of the parameters (`mapping`, default: the optimizer).
-fn mapping(params: &EarlyParams, env: &BuildEnv<'_>) -> Result<(CtoT, String), RunError> {
-    let m = params.mapping.clone().unwrap_or_default();
-    let r = psmr_mapping::resolve(&m, env.classes, env.threads).map_err(RunError::InvalidConfig)?;
-    Ok((r.ctot, r.how))
 }
 
 /// A CtoT that satisfies the rules for a sharded class table
@@ -258,17 +246,14 @@ impl Scheduler for WorkStealing {
         let shared = Shared::new(ctx.requests, &self.plan, &self.conflicts, self.capacity);
         let barriers = class_barriers(&self.plan);
         let start_ns = ctx.trace.now();
-        let mut out = ctx
-            .host
-            .run(
-                ctx.threads,
-                |i| {
-                    let probe = CtxProbe::new(ctx, i as ThreadRef);
-                    Worker::new(i, &shared, &barriers, self.policy, self.spin, probe).run();
-                },
-                || deliver(ctx, &shared),
-            )
-            .map_err(RunError::Threads)?;
+        let mut out = run_workers(
+            ctx,
+            ctx.threads,
+            || deliver(ctx, &shared),
+            |i, probe| {
+                Worker::new(i, &shared, &barriers, self.policy, self.spin, probe).run();
+            },
+        )?;
         let elapsed_s = (ctx.trace.now().saturating_sub(start_ns)).max(1) as f64 / 1e9;
         // Relaxed: the host joined every worker before returning.
         let stolen = shared.stolen_executed.load(crate::sync::Ordering::Relaxed);

@@ -25,7 +25,7 @@ use super::shared::{Conflicts, Shared};
 use super::worker::{Policy, Worker};
 use super::{aggressive, class_barriers, conservative, moderate, optimistic};
 use crate::plan::{Plan, Router};
-use crate::shuttle_log::{check_log, Log, LogProbe};
+use crate::shuttle_log::{join_and_check, spawn_logged, Log};
 use crate::spec::SpinPolicy;
 use crate::testkit;
 
@@ -64,15 +64,10 @@ fn run(policy: Policy, s: &'static Setting) {
     let barriers = Arc::new(class_barriers(&s.plan));
     let log = Arc::new(Log::default());
     let spin = crate::spin::SpinPolicies::uniform(SpinPolicy::default());
-    let handles: Vec<_> = (0..s.plan.threads())
-        .map(|i| {
-            let (shared, barriers, log) = (shared.clone(), barriers.clone(), log.clone());
-            shuttle::thread::spawn(move || {
-                let probe = LogProbe { log };
-                Worker::new(i, &shared, &barriers, policy, spin, probe).run();
-            })
-        })
-        .collect();
+    let workers = shared.clone();
+    let handles = spawn_logged(s.plan.threads(), &log, move |i, probe| {
+        Worker::new(i, &workers, &barriers, policy, spin, probe).run();
+    });
     let mut router = Router::new(&s.plan);
     for r in &s.stream.requests {
         for &t in router.targets(r.class) {
@@ -80,10 +75,7 @@ fn run(policy: Policy, s: &'static Setting) {
         }
     }
     shared.close_all();
-    for h in handles {
-        h.join().unwrap();
-    }
-    check_log(&s.stream, &log.0.lock().unwrap());
+    join_and_check(handles, &s.stream, &log);
 }
 
 const VARIANTS: [(&str, Policy); 4] = [

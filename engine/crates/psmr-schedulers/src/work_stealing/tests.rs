@@ -65,10 +65,7 @@ fn build_resolves_the_mapping_and_checks_the_thread_count() {
             mapping: Some(MappingSpec::Naive),
             ..Default::default()
         });
-        let env = BuildEnv {
-            classes: &s.classes,
-            threads: 3,
-        };
+        let env = s.build_env(3);
         let sched = crate::build(&spec, &env).unwrap();
         assert_eq!(sched.id(), id);
         assert_eq!(sched.info().mapping.len(), s.classes.len());
@@ -82,10 +79,7 @@ fn build_resolves_the_mapping_and_checks_the_thread_count() {
         queue_capacity: Some(0),
         ..Default::default()
     });
-    let env = BuildEnv {
-        classes: &s.classes,
-        threads: 2,
-    };
+    let env = s.build_env(2);
     assert!(matches!(
         crate::build(&spec, &env),
         Err(RunError::InvalidConfig(_))
@@ -182,10 +176,7 @@ fn full_queues_block_the_scheduler_and_never_exceed_the_bound() {
 /// delivered prefix is correct.
 #[test]
 fn cancellation_stops_delivery_and_drains() {
-    let s = Stream::new(
-        testkit::spin(2, 2_000),
-        &testkit::workload(9, 4000, 0.2, 0.05),
-    );
+    let s = testkit::cancel_stream();
     for id in VARIANTS {
         let ws = ws(id, &testkit::table1(), &s, 16);
         testkit::run_cancelled_after(&ws, &s, 4, 200, 0);
@@ -346,10 +337,7 @@ proptest! {
 #[test]
 fn a_spec_selects_the_broken_stealer_and_the_oracle_catches_it() {
     let s = Stream::new(testkit::spin(2, 5_000), &skewed(21, 600, 0.3, 0.95));
-    let env = BuildEnv {
-        classes: &s.classes,
-        threads: 4,
-    };
+    let env = s.build_env(4);
     let mut spec = SchedulerSpec::new(SchedulerId::WsOptimistic);
     spec.stealing = Some(crate::EarlyParams {
         mapping: Some(MappingSpec::Naive),
