@@ -552,7 +552,10 @@ mod tests {
         let mut flagged = 0;
         for r in WaitReason::ALL {
             for f in r.flags() {
-                assert!([REASON_SYNC_GROUP, REASON_JOINS_ARRIVAL].contains(f), "{r:?}: unknown flag {f}");
+                assert!(
+                    [REASON_SYNC_GROUP, REASON_JOINS_ARRIVAL].contains(f),
+                    "{r:?}: unknown flag {f}"
+                );
                 flagged += 1;
             }
             if r.flags().contains(&REASON_SYNC_GROUP) {
