@@ -366,11 +366,25 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
   }
 }
 
-/** A vocabulary flag table: an entry per kind code, truthy for the kinds it flags. */
-type FlagTable = readonly unknown[];
+/** What a kind does to the state (one byte per code in `ACTION`): `None`, or the case of its flag table in `ACTED`. */
+enum Action {
+  None,
+  TakesQueue,
+  EndsSteal,
+  ReadyFlag,
+  EntersGraph,
+  LeavesGraph,
+  GraphBound,
+  GraphReady,
+  RunsGroup,
+  EndsGroup,
+  MapEpoch,
+  FillsQueue,
+  StealsColor,
+}
 
-/** The flag tables that say what a kind does to the state (the cases of `applyFlagged`). */
-const ACTED: readonly FlagTable[] = [
+/** The flag tables that say what a kind does to the state, in the order of `Action` (after `None`). */
+const ACTED: readonly (readonly unknown[])[] = [
   FLAG_TAKES_QUEUE,
   FLAG_ENDS_STEAL,
   FLAG_READY_FLAG,
@@ -386,15 +400,12 @@ const ACTED: readonly FlagTable[] = [
 ];
 
 /**
- * Each kind's action by code: the flag table that flags it, or null, built
- * once from the vocabulary's flags (psmr-core `vocabulary.rs`; a cargo test
- * allows one action per kind), so the reducer names no kind a family brings
- * and reads one entry per event.
+ * Each kind's action by code, built once from the vocabulary's flags
+ * (psmr-core `vocabulary.rs`; a cargo test allows one action per kind), so
+ * the reducer names no kind a family brings and reads one byte per event:
+ * the first table that flags the kind gives its action (`None` for none).
  */
-const ACTION: readonly (FlagTable | null)[] = Array.from(
-  { length: KIND_COUNT },
-  (_, k) => ACTED.find((flags) => !!flags[k]) ?? null,
-);
+const ACTION = Uint8Array.from({ length: KIND_COUNT }, (_, k) => 1 + ACTED.findIndex((flags) => !!flags[k]));
 
 /**
  * A family's own kinds, by the flags the vocabulary gives them (no kind is
@@ -406,62 +417,62 @@ const ACTION: readonly (FlagTable | null)[] = Array.from(
  */
 function applyFlagged(s: ReplayState, lane: LaneState | undefined, trace: PackedTrace, i: number, kind: number): void {
   switch (ACTION[kind]) {
-    case FLAG_TAKES_QUEUE: {
+    case Action.TakesQueue: {
       const f = FLAG_TAKES_QUEUE[kind];
       if (lane && f) steal(s, lane, trace.get(i, f.victim), trace.get(i, f.count), trace.get(i, f.first));
       break;
     }
-    case FLAG_ENDS_STEAL:
+    case Action.EndsSteal:
       if (lane) {
         lane.stealVictim = -1;
         lane.stolen = [];
         lane.stolenAll = [];
       }
       break;
-    case FLAG_READY_FLAG: {
+    case Action.ReadyFlag: {
       const f = FLAG_READY_FLAG[kind];
       if (lane && f) lane.ready = trace.get(i, f.up) ? 1 : 0;
       break;
     }
-    case FLAG_ENTERS_GRAPH:
+    case Action.EntersGraph:
       s.graphSize++;
       break;
-    case FLAG_LEAVES_GRAPH: {
+    case Action.LeavesGraph: {
       const f = FLAG_LEAVES_GRAPH[kind];
       s.graphSize = Math.max(0, s.graphSize - 1);
       if (f) removeOne(s.graphReady, trace.get(i, f.req));
       break;
     }
-    case FLAG_GRAPH_BOUND: {
+    case Action.GraphBound: {
       const f = FLAG_GRAPH_BOUND[kind];
       if (f) s.graphBound = trace.get(i, f.bound);
       break;
     }
-    case FLAG_GRAPH_READY: {
+    case Action.GraphReady: {
       const f = FLAG_GRAPH_READY[kind];
       if (f) s.graphReady.push(trace.get(i, f.req));
       break;
     }
-    case FLAG_RUNS_GROUP: {
+    case Action.RunsGroup: {
       const f = FLAG_RUNS_GROUP[kind];
       if (lane && f) lane.scc = trace.get(i, f.group);
       break;
     }
-    case FLAG_ENDS_GROUP:
+    case Action.EndsGroup:
       if (lane) lane.scc = -1;
       break;
-    case FLAG_MAP_EPOCH: {
+    case Action.MapEpoch: {
       const f = FLAG_MAP_EPOCH[kind];
       if (f) s.scheduler.epoch = trace.get(i, f.epoch);
       break;
     }
-    case FLAG_FILLS_QUEUE: {
+    case Action.FillsQueue: {
       const f = FLAG_FILLS_QUEUE[kind];
       const to = f && s.lanes[trace.get(i, f.lane)];
       if (f && to) to.queue.push(trace.get(i, f.req));
       break;
     }
-    case FLAG_STEALS_COLOR: {
+    case Action.StealsColor: {
       const f = FLAG_STEALS_COLOR[kind];
       if (f && lane) colorSteal(s, lane, trace, trace.get(i, f.victim), trace.get(i, f.color));
       break;
