@@ -19,7 +19,9 @@ function tree(files) {
   return root;
 }
 
-function check(root) {
+/** The circle check's exit code and output on a tree of `files` (path -> text). */
+function check(files) {
+  const root = tree(files);
   try {
     return { code: 0, out: execFileSync('node', [script, root], { encoding: 'utf8' }) };
   } catch (e) {
@@ -29,57 +31,56 @@ function check(root) {
 
 const src = 'engine/crates/k/src';
 
+/** The check finds a circle in `files` and names it as `pattern` says. */
+function assertCircle(files, pattern) {
+  const r = check(files);
+  assert.equal(r.code, 1, r.out);
+  assert.match(r.out, pattern);
+}
+
 test('a DAG has no circle', () => {
-  const r = check(
-    tree({
-      [`${src}/lib.rs`]: 'mod a;\nmod b;\npub use a::A;\n',
-      [`${src}/a.rs`]: 'use crate::b::B;\npub struct A(B);\n',
-      [`${src}/b.rs`]: 'pub struct B;\n#[cfg(test)]\nmod tests {\n    use crate::a::A;\n}\n',
-      'web/src/x.ts': "import { y } from './y';\nexport const x = y;\n",
-      'web/src/y.ts': 'export const y = 1;\n',
-    }),
-  );
+  const r = check({
+    [`${src}/lib.rs`]: 'mod a;\nmod b;\npub use a::A;\n',
+    [`${src}/a.rs`]: 'use crate::b::B;\npub struct A(B);\n',
+    [`${src}/b.rs`]: 'pub struct B;\n#[cfg(test)]\nmod tests {\n    use crate::a::A;\n}\n',
+    'web/src/x.ts': "import { y } from './y';\nexport const x = y;\n",
+    'web/src/y.ts': 'export const y = 1;\n',
+  });
   assert.equal(r.code, 0, r.out);
   assert.match(r.out, /no import circles/);
 });
 
 test('two Rust files using each other are a circle, also through a re-export and a path', () => {
-  const r = check(
-    tree({
+  assertCircle(
+    {
       [`${src}/lib.rs`]: 'mod a;\nmod b;\npub use b::B;\n',
       [`${src}/a.rs`]: 'use crate::B;\npub struct A(B);\n',
       [`${src}/b.rs`]: 'pub struct B;\nfn f() -> crate::a::A { todo!() }\n',
-    }),
+    },
+    /k: .*a\.rs <-> .*b\.rs/,
   );
-  assert.equal(r.code, 1, r.out);
-  assert.match(r.out, /k: .*a\.rs <-> .*b\.rs/);
 });
 
 test('a parent module and its child using each other are a circle', () => {
-  const r = check(
-    tree({
+  assertCircle(
+    {
       [`${src}/lib.rs`]: 'mod m;\n',
       [`${src}/m/mod.rs`]: 'mod c;\npub struct P;\nfn f() { c::g(); }\n',
       [`${src}/m/c.rs`]: 'use super::P;\npub fn g() -> Option<P> { None }\n',
-    }),
+    },
+    /m\/c\.rs <-> .*m\/mod\.rs/,
   );
-  assert.equal(r.code, 1, r.out);
-  assert.match(r.out, /m\/c\.rs <-> .*m\/mod\.rs/);
 });
 
 test('TypeScript files importing each other are a circle, dynamic imports are not', () => {
-  const circle = check(
-    tree({
-      'web/src/x.ts': "import type { Y } from './y';\nexport type X = Y;\n",
-      'web/src/y.ts': "import { x } from './x';\nexport type Y = typeof x;\n",
-    }),
-  );
+  const circle = check({
+    'web/src/x.ts': "import type { Y } from './y';\nexport type X = Y;\n",
+    'web/src/y.ts': "import { x } from './x';\nexport type Y = typeof x;\n",
+  });
   assert.equal(circle.code, 1, circle.out);
-  const lazy = check(
-    tree({
-      'web/src/x.ts': "export const x = () => import('./y');\n",
-      'web/src/y.ts': "import { x } from './x';\nexport const y = x;\n",
-    }),
-  );
+  const lazy = check({
+    'web/src/x.ts': "export const x = () => import('./y');\n",
+    'web/src/y.ts': "import { x } from './x';\nexport const y = x;\n",
+  });
   assert.equal(lazy.code, 0, lazy.out);
 });

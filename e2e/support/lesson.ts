@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { presentLesson } from "../tests/classroom";
 import { openLab } from "../tests/lab";
 
@@ -32,6 +32,29 @@ export async function openLesson(page: Page, lesson: string) {
   await expect(page.getByTestId("timeline")).toBeVisible();
   return problems;
 }
+
+/**
+ * Tests of lessons opened by `start`: each opens its lesson, takes its
+ * steps, and ends with the page having reported no problem (console error,
+ * failed load) from the start.
+ */
+export function lessonTestWith(
+  start: (page: Page, lesson: string) => Promise<string[]>,
+) {
+  return (
+    title: string,
+    lesson: string,
+    steps: (args: { page: Page }, info: TestInfo) => Promise<void>,
+  ) =>
+    test(title, async ({ page }, info) => {
+      const problems = await start(page, lesson);
+      await steps({ page }, info);
+      expect(problems).toEqual([]);
+    });
+}
+
+/** A test of `lesson` opened as a visitor does (`openLesson`), see `lessonTestWith`. */
+export const lessonTest = lessonTestWith(openLesson);
 
 /** Click a lesson tool (compare, a what-if): on a short screen it is folded behind "more" first. */
 export async function lessonTool(page: Page, id: string) {

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { openLab, skipWithoutFaultInjection } from "../tests/lab";
 
 /**
@@ -70,6 +70,20 @@ export function brokenEntries(
 export async function openLabWithFaults(page: Page) {
   const { engine } = await openLab(page);
   await skipWithoutFaultInjection(engine);
+}
+
+/**
+ * A test of deliberately broken schedulers: the lab opened for them
+ * (`openLabWithFaults`: skipped without fault injection), then `steps`.
+ */
+export function faultTest(
+  title: string,
+  steps: (args: { page: Page }) => Promise<void>,
+) {
+  test(title, async ({ page }) => {
+    await openLabWithFaults(page);
+    await steps({ page });
+  });
 }
 
 /** Every one of the `runs` runs was judged correct, and so is the overall verdict. */

@@ -35,10 +35,9 @@ test("libasync and mely run the coloring scenarios in the browser and are judged
   expect(problems).toEqual([]);
 });
 
-test("a stealer that takes the color being executed is caught by the oracle in the browser", async ({
+run.faultTest("a stealer that takes the color being executed is caught by the oracle in the browser", async ({
   page,
 }) => {
-  await run.openLabWithFaults(page);
   // Many rounds of long fork events of color 0 on core 0: the idle core
   // steals color 0 while its victim runs one, and runs the next fork at the
   // same time. Several entries per runtime, because a schedule can be lucky.

@@ -44,10 +44,9 @@ test("late, epaxos and pepaxos run in the browser and are judged correct", async
   expect(problems).toEqual([]);
 });
 
-test("broken late and pepaxos variants are caught in the browser", async ({
+run.faultTest("broken late and pepaxos variants are caught in the browser", async ({
   page,
 }) => {
-  await run.openLabWithFaults(page);
   // Slow conflicting writes and two workers: an SCC started before the one
   // it depends on finished, or a graph without edges, runs two of them
   // together. Several entries, because a schedule can be lucky.

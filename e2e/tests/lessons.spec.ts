@@ -3,8 +3,8 @@ import {
   bookmark,
   expectCaption,
   expectNoPaperNumbers,
+  lessonTest,
   lessonTool,
-  openLesson,
 } from "../support/lesson";
 import { shot } from "./classroom";
 import { openLab } from "./lab";
@@ -17,6 +17,10 @@ import { openLab } from "./lab";
  */
 
 test.use({ trace: "off" });
+
+/** The sync group the step just released, as the Synchronization view marks it. */
+const justReleased = (page: Page) =>
+  page.locator("[data-testid=sync-group][data-just-released=true]");
 
 test("the first screen offers the lessons and the instructor guide", async ({
   page,
@@ -38,10 +42,9 @@ test("the first screen offers the lessons and the instructor guide", async ({
   expect(problems).toEqual([]);
 });
 
-test("lesson 1: a write goes to both queues and both threads meet at the barrier", async ({
+lessonTest("lesson 1: a write goes to both queues and both threads meet at the barrier", "barriers", async ({
   page,
 }, info) => {
-  const problems = await openLesson(page, "barriers");
   await expect(page.getByTestId("pseudo-panel")).toContainText("early");
 
   await bookmark(page, 0);
@@ -65,17 +68,13 @@ test("lesson 1: a write goes to both queues and both threads meet at the barrier
   await shot(page, info, "lesson-barriers-gathered");
 
   await bookmark(page, 2);
-  await expect(
-    page.locator("[data-testid=sync-group][data-just-released=true]"),
-  ).toHaveAttribute("data-phase", "released");
+  await expect(justReleased(page)).toHaveAttribute("data-phase", "released");
   await expectNoPaperNumbers(page);
-  expect(problems).toEqual([]);
 });
 
-test("lesson 2: a thread spins in a busy-wait cycle until the last to arrive runs the request", async ({
+lessonTest("lesson 2: a thread spins in a busy-wait cycle until the last to arrive runs the request", "cycles", async ({
   page,
 }, info) => {
-  const problems = await openLesson(page, "cycles");
   await bookmark(page, 0);
   await expect(
     page
@@ -85,21 +84,17 @@ test("lesson 2: a thread spins in a busy-wait cycle until the last to arrive run
   await expectCaption(page, "spins");
   await shot(page, info, "lesson-cycles-spin");
   await bookmark(page, 1);
-  await expect(
-    page.locator("[data-testid=sync-group][data-just-released=true]"),
-  ).toHaveAttribute("data-kind", "cycle");
+  await expect(justReleased(page)).toHaveAttribute("data-kind", "cycle");
   // Compare with early, aligned by requests completed: two tracks, each with its own caption.
   await lessonTool(page, "lesson-compare");
   await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
   await expect(page.getByTestId("step-caption")).toHaveCount(2);
   await shot(page, info, "lesson-cycles-compare");
-  expect(problems).toEqual([]);
 });
 
-test("lesson 3: an idle thread steals a batch, drawn from victim to stealer", async ({
+lessonTest("lesson 3: an idle thread steals a batch, drawn from victim to stealer", "stealing", async ({
   page,
 }, info) => {
-  const problems = await openLesson(page, "stealing");
   await bookmark(page, 0);
   const arrow = page.getByTestId("steal-arrow").first();
   await expect(arrow).toBeVisible();
@@ -112,13 +107,11 @@ test("lesson 3: an idle thread steals a batch, drawn from victim to stealer", as
   await bookmark(page, 1);
   await expect(page.getByTestId("threads-view")).toBeVisible();
   await shot(page, info, "lesson-stealing-lanes");
-  expect(problems).toEqual([]);
 });
 
-test("lesson 4: the late scheduler's graph fills, blocks the scheduler, and hands out ready requests", async ({
+lessonTest("lesson 4: the late scheduler's graph fills, blocks the scheduler, and hands out ready requests", "late", async ({
   page,
 }, info) => {
-  const problems = await openLesson(page, "late");
   await expect(page.getByTestId("pseudo-panel")).toContainText("late");
   await bookmark(page, 0);
   const track = page.getByTestId("late-track");
@@ -136,13 +129,11 @@ test("lesson 4: the late scheduler's graph fills, blocks the scheduler, and hand
   // The workers in the graph view say what the lanes say.
   await expect(track.getByTestId("thread-list").locator("li")).toHaveCount(3);
   await expectNoPaperNumbers(page);
-  expect(problems).toEqual([]);
 });
 
-test("lesson 5: one collision makes an SCC; PePaxos runs independent SCCs side by side", async ({
+lessonTest("lesson 5: one collision makes an SCC; PePaxos runs independent SCCs side by side", "epaxos", async ({
   page,
 }, info) => {
-  const problems = await openLesson(page, "epaxos");
   // Both runs, side by side, in the dependency graph.
   await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
   await expect(page.getByTestId("epaxos-track")).toHaveCount(2);
@@ -181,26 +172,22 @@ test("lesson 5: one collision makes an SCC; PePaxos runs independent SCCs side b
     /waiting for SCC #\d+'s dependency on instance \d+/,
   );
   await expectNoPaperNumbers(page);
-  expect(problems).toEqual([]);
 });
 
-test("repartitioning lesson: Base pauses, Async switches maps, a scan makes workers meet", async ({
+lessonTest("repartitioning lesson: Base pauses, Async switches maps, a scan makes workers meet", "repartitioning", async ({
   page,
 }) => {
-  const problems = await openLesson(page, "repartitioning");
   await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
   for (let i = 0; i < 3; i++) await bookmark(page, i);
   // The last bookmark opens the lanes at a sync: a worker there says so.
   await expect(page.getByTestId("threads-view").first()).toBeVisible();
   await expect(page.getByTestId("step-caption").first()).toBeVisible();
   await expectNoPaperNumbers(page);
-  expect(problems).toEqual([]);
 });
 
-test("event coloring lesson: a whole color stolen, Mely's stealing queue, a steal refused with its reason", async ({
+lessonTest("event coloring lesson: a whole color stolen, Mely's stealing queue, a steal refused with its reason", "coloring", async ({
   page,
 }, info) => {
-  const problems = await openLesson(page, "coloring");
   const view = page.getByTestId("coloring-view");
   await expect(view).toBeVisible();
   const tracks = view.getByTestId("coloring-track");
@@ -248,23 +235,19 @@ test("event coloring lesson: a whole color stolen, Mely's stealing queue, a stea
   expect(await bookmark(page, 3)).toBe("color-steal");
   await expect(page.getByTestId("threads-view").first()).toBeVisible();
   await expectNoPaperNumbers(page);
-  expect(problems).toEqual([]);
 });
 
-test("optional lesson: naive and optimized mappings side by side, differences marked", async ({
+lessonTest("optional lesson: naive and optimized mappings side by side, differences marked", "mapping", async ({
   page,
 }, info) => {
-  const problems = await openLesson(page, "mapping");
   await expect(page.getByTestId("mapping-table")).toHaveCount(2);
   await expect(page.locator("[data-differs=true]").first()).toBeVisible();
   await shot(page, info, "lesson-mapping");
-  expect(problems).toEqual([]);
 });
 
-test("what if: more writes, re-run on the same seed, compare with the run before", async ({
+lessonTest("what if: more writes, re-run on the same seed, compare with the run before", "barriers", async ({
   page,
 }) => {
-  const problems = await openLesson(page, "barriers");
   const before = Number(
     await page.getByTestId("position").getAttribute("data-events"),
   );
@@ -281,5 +264,4 @@ test("what if: more writes, re-run on the same seed, compare with the run before
     await page.getByTestId("position").getAttribute("data-events"),
   );
   expect(after).not.toBe(before);
-  expect(problems).toEqual([]);
 });

@@ -46,10 +46,9 @@ test("the four repartitioning strategies run in the browser and are judged corre
   await run.expectAllCorrect(page, 4);
 });
 
-test("map switches without their sync are caught by the oracle in the browser", async ({
+run.faultTest("map switches without their sync are caught by the oracle in the browser", async ({
   page,
 }) => {
-  await run.openLabWithFaults(page);
   // Async keeps scheduling while maps switch; bounded queues and a paced
   // execution keep the old owners' queues full of requests on moved keys,
   // which the new owners run too early without the switch's sync. Several

@@ -81,10 +81,9 @@ test("a broken scenario shows a located error and the lab stays usable", async (
   );
 });
 
-test("a deliberately broken stealer is caught: red verdict naming the pair", async ({
+run.faultTest("a deliberately broken stealer is caught: red verdict naming the pair", async ({
   page,
 }) => {
-  await run.openLabWithFaults(page);
 
   // Slow requests, most of them on one hot shard, 30% writes: sequential
   // requests wait in front of concurrent ones, which the broken stealer

@@ -104,6 +104,19 @@ export function generate(vocab) {
   lines.push("/** Reason names in the engine's kebab-case, by code. */");
   lines.push(`export const REASON_NAMES = [${reasons.map((r) => `'${r.name}'`).join(', ')}] as const;`);
   lines.push('');
+  // Reason flags (vocabulary.rs, WaitReason::flags): what the central replay
+  // asks of a wait, so it never names a family's reason. A boolean per code.
+  const reasonFlags = [...new Set(reasons.flatMap((r) => r.flags ?? []))].sort();
+  for (const name of reasonFlags) {
+    const has = (r) => (r.flags ?? []).includes(name);
+    const byReason = Array.from({ length: reasons.length }, (_, c) => reasons.some((r) => r.code === c && has(r)));
+    const flagged = reasons.filter(has).map((r) => pascal(r.name));
+    lines.push(`/** Wait reasons with the \`${name}\` flag, by code (now: ${flagged.join(', ')}). */`);
+    lines.push(
+      `export const REASON_${name.toUpperCase().replaceAll('-', '_')}: readonly boolean[] = [${byReason.join(', ')}];`,
+    );
+    lines.push('');
+  }
   lines.push('/**');
   lines.push(' * Codes of the small fields that name a choice, by kind and field: e.g.');
   lines.push(' * `SMALL.StealRefused.heuristic.TimeLeft`. SMALL_NAMES has the kebab-case names by code.');

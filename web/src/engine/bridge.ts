@@ -31,11 +31,18 @@ export interface WorkerLike {
   terminate(): void;
 }
 
+/** A job's progress callback: a poll of the engine about every POLL_INTERVAL_MS while it runs. */
+type Progress = (poll: PollSnapshot, tMs: number) => void;
+
 type Pending = {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  onProgress?: (poll: PollSnapshot, tMs: number) => void;
+  onProgress?: Progress;
 };
+
+/** The long calls (a scenario's text, its options, progress polls while it runs), with their options. */
+type JobOptions = { run: RunOptions; bench: BenchOptions; explore: ExploreOptions };
+type Job = keyof JobOptions;
 
 type Omit_<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 
@@ -67,24 +74,16 @@ export class EngineBridge {
    * POLL_INTERVAL_MS while it runs. Resolves with the report, or with the
    * diagnostics that stopped the scenario from running.
    */
-  run(
-    text: string,
-    options: RunOptions = {},
-    onProgress?: (poll: PollSnapshot, tMs: number) => void,
-  ): Promise<RunOutcome> {
-    return this.call<'run'>({ type: 'run', text, options }, onProgress);
+  run(text: string, options: RunOptions = {}, onProgress?: Progress): Promise<RunOutcome> {
+    return this.job('run', text, options, onProgress);
   }
 
   /**
    * Run a bench sweep (threads x write share, traces off). Progress and
    * cancellation work as for `run`; one job at a time in the engine.
    */
-  bench(
-    text: string,
-    options: BenchOptions = {},
-    onProgress?: (poll: PollSnapshot, tMs: number) => void,
-  ): Promise<BenchOutcome> {
-    return this.call<'bench'>({ type: 'bench', text, options }, onProgress);
+  bench(text: string, options: BenchOptions = {}, onProgress?: Progress): Promise<BenchOutcome> {
+    return this.job('bench', text, options, onProgress);
   }
 
   /**
@@ -92,12 +91,8 @@ export class EngineBridge {
    * reports a violation (the classroom's break-it mode). Progress
    * (`snapshot.explore`) and cancellation work as for `run`.
    */
-  explore(
-    text: string,
-    options: ExploreOptions,
-    onProgress?: (poll: PollSnapshot, tMs: number) => void,
-  ): Promise<ExploreOutcome> {
-    return this.call<'explore'>({ type: 'explore', text, options }, onProgress);
+  explore(text: string, options: ExploreOptions, onProgress?: Progress): Promise<ExploreOutcome> {
+    return this.job('explore', text, options, onProgress);
   }
 
   /** Ask the running scenario to stop; its run promise still resolves. */
@@ -150,9 +145,21 @@ export class EngineBridge {
     this.worker.terminate();
   }
 
+  /** A long call (`Job`): the one request shape they share, with its progress routed to `onProgress`. */
+  private job<T extends Job>(
+    type: T,
+    text: string,
+    options: JobOptions[T],
+    onProgress?: Progress,
+  ): Promise<ResultOf[T]> {
+    // TypeScript does not narrow `Request` by a generic `type`: the three requests are this one shape.
+    const req = { type, text, options } as unknown as Omit_<Extract<Request, { type: T }>, 'id'>;
+    return this.call<T>(req, onProgress);
+  }
+
   private call<T extends Request['type']>(
     req: Omit_<Extract<Request, { type: T }>, 'id'>,
-    onProgress?: Pending['onProgress'],
+    onProgress?: Progress,
   ): Promise<ResultOf[T]> {
     if (this.fatal) return Promise.reject(this.fatal);
     const id = this.nextId++;

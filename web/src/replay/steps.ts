@@ -33,7 +33,8 @@ import {
   FLAG_SYNC_POINT,
   KIND,
   KIND_COUNT,
-  REASON,
+  REASON_JOINS_ARRIVAL,
+  REASON_SYNC_GROUP,
   SCHEDULER,
   type PackedTrace,
 } from '../trace/codec';
@@ -96,21 +97,18 @@ function syncPointOf(t: PackedTrace, j: number, req: number): boolean {
 function waitStarts(t: PackedTrace, i: number): boolean {
   const reason = t.get(i, F.WaitStart.reason);
   const req = t.get(i, F.WaitStart.req);
-  if (reason === REASON.Barrier || reason === REASON.Cycle) {
-    // Arriving and starting to wait (or, after a release, staying for the
-    // class to leave together) is one step; so is taking a request or
-    // finishing a steal and then waiting at its sync.
-    const j = prevOfThread(t, i, t.thread(i));
-    if (j < 0) return true;
-    const pk = t.kind(j);
-    return !(syncPointOf(t, j, req) || pk === KIND.Dequeued || FLAG_ENDS_STEAL[pk]);
-  }
-  if (reason === REASON.MapSwitch) {
-    // Arriving at a map switch's sync (it names no request) and waiting there is one step.
-    const j = prevOfThread(t, i, t.thread(i));
-    return !(j >= 0 && syncPointOf(t, j, req));
-  }
-  return true; // empty queue, full queue, marker, dependency...
+  // Flags of the reason (vocabulary.rs, `WaitReason::flags`), no reason named.
+  if (!REASON_JOINS_ARRIVAL[reason]) return true; // empty queue, full queue, marker, dependency...
+  // Arriving at the sync point of `req` (a map switch's names no request)
+  // and starting to wait there is one step.
+  const j = prevOfThread(t, i, t.thread(i));
+  if (j < 0) return true;
+  if (syncPointOf(t, j, req)) return false;
+  // A class's sync group (barrier, cycle): so is taking a request or
+  // finishing a steal and then waiting at its sync (or, after a release,
+  // staying for the class to leave together).
+  const pk = t.kind(j);
+  return !(REASON_SYNC_GROUP[reason] && (pk === KIND.Dequeued || FLAG_ENDS_STEAL[pk]));
 }
 
 /**

@@ -289,3 +289,8 @@ export const replayStore = createReplayStore(browserRaf ? (cb) => browserRaf(cb)
 export function useReplay<T>(selector: (s: ReplayState) => T): T {
   return useStore(replayStore, selector);
 }
+
+/** The leading track (the one the timeline drives and the run picker names), or undefined before any. */
+export function useLeadTrack(): Track | undefined {
+  return useReplay((s) => s.tracks[s.leader]);
+}

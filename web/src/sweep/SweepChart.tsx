@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject, type SVGProps } from 'react';
 import * as d3 from 'd3';
 import type { SweepPoint } from './model';
 import type { SweepSeries } from './model';
@@ -199,75 +199,82 @@ export function SweepChart({ series, baseline, cores, title, subtitle, svgRef, v
           </text>
         )}
         <g className="sweep-legend" fontSize={11} fill="#1d2330">
-          {series.map((s) => {
-            const ly = nextRow();
-            return (
-              <g key={s.label}>
-                <line
-                  x1={legendX}
-                  x2={legendX + 22}
-                  y1={ly}
-                  y2={ly}
-                  stroke={executorColor(s.scheduler)}
-                  strokeWidth={2}
-                  strokeDasharray={dash}
-                />
-                <circle cx={legendX + 11} cy={ly} r={4} fill={executorColor(s.scheduler)} />
-                <text x={legendX + 30} y={ly + 4}>
-                  {virtual ? `${s.label}, virtual (model)` : s.label}
-                </text>
-              </g>
-            );
-          })}
-          {baseline &&
-            (() => {
-              const ly = nextRow();
-              return (
-                <g>
-                  <line
-                    x1={legendX}
-                    x2={legendX + 22}
-                    y1={ly}
-                    y2={ly}
-                    stroke="#5b6475"
-                    strokeDasharray="5 4"
-                    strokeWidth={1.2}
-                  />
-                  <text x={legendX + 30} y={ly + 4}>
-                    sequential (same stream)
-                  </text>
-                </g>
-              );
-            })()}
-          {anyOver &&
-            (() => {
-              const ly = nextRow() + 6;
-              return (
-                <g data-testid="sweep-legend-oversubscribed">
-                  <circle cx={legendX + 11} cy={ly} r={4} fill="#ffffff" stroke="#5b6475" strokeWidth={2} />
-                  <text x={legendX + 30} y={ly + 4}>
-                    hollow: threads + 1 &gt; {cores} cores
-                  </text>
-                  <text x={legendX + 30} y={ly + 18} fill="#5b6475">
-                    (oversubscribed, time-shared)
-                  </text>
-                </g>
-              );
-            })()}
-          {anyWrong &&
-            (() => {
-              const ly = nextRow() + 24;
-              return (
-                <g>
-                  <circle cx={legendX + 11} cy={ly} r={7} fill="none" stroke="#c0392b" strokeWidth={2} />
-                  <text x={legendX + 30} y={ly + 4} fill="#c0392b">
-                    rejected by the oracle
-                  </text>
-                </g>
-              );
-            })()}
+          {series.map((s) => (
+            <LegendRow
+              key={s.label}
+              x={legendX}
+              y={nextRow()}
+              label={virtual ? `${s.label}, virtual (model)` : s.label}
+              line={{ stroke: executorColor(s.scheduler), strokeWidth: 2, strokeDasharray: dash }}
+            >
+              {(ly) => <circle cx={legendX + 11} cy={ly} r={4} fill={executorColor(s.scheduler)} />}
+            </LegendRow>
+          ))}
+          {baseline && (
+            <LegendRow
+              x={legendX}
+              y={nextRow()}
+              label="sequential (same stream)"
+              line={{ stroke: '#5b6475', strokeDasharray: '5 4', strokeWidth: 1.2 }}
+            />
+          )}
+          {anyOver && (
+            <LegendRow
+              x={legendX}
+              y={nextRow() + 6}
+              label={<>hollow: threads + 1 &gt; {cores} cores</>}
+              more="(oversubscribed, time-shared)"
+              testId="sweep-legend-oversubscribed"
+            >
+              {(ly) => <circle cx={legendX + 11} cy={ly} r={4} fill="#ffffff" stroke="#5b6475" strokeWidth={2} />}
+            </LegendRow>
+          )}
+          {anyWrong && (
+            <LegendRow x={legendX} y={nextRow() + 24} label="rejected by the oracle" fill="#c0392b">
+              {(ly) => <circle cx={legendX + 11} cy={ly} r={7} fill="none" stroke="#c0392b" strokeWidth={2} />}
+            </LegendRow>
+          )}
         </g>
       </svg>
     </figure>
+  );
+}
+
+/**
+ * One row of the legend at height `y`: its mark (a short `line` in the series' style, and what `children`
+ * draw at that height), its label to the right, and an optional grey second line under the label.
+ */
+function LegendRow({
+  x,
+  y,
+  label,
+  fill,
+  more,
+  testId,
+  line,
+  children,
+}: {
+  x: number;
+  y: number;
+  label: ReactNode;
+  fill?: string;
+  more?: string;
+  testId?: string;
+  line?: Pick<SVGProps<SVGLineElement>, 'stroke' | 'strokeWidth' | 'strokeDasharray'>;
+  children?: (y: number) => ReactNode;
+}) {
+  return (
+    <g data-testid={testId}>
+      {line && <line x1={x} x2={x + 22} y1={y} y2={y} {...line} />}
+      {children?.(y)}
+      <text x={x + 30} y={y + 4} fill={fill}>
+        {label}
+      </text>
+      {more && (
+        <text x={x + 30} y={y + 18} fill="#5b6475">
+          {more}
+        </text>
+      )}
+    </g>
   );
 }

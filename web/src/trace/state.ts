@@ -30,7 +30,7 @@ import {
   KIND,
   KIND_COUNT,
   PackedTrace,
-  REASON,
+  REASON_SYNC_GROUP,
   SCHEDULER,
 } from './codec';
 
@@ -328,7 +328,7 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
         // Leaving a barrier or cycle for the request it held: a class-mate
         // executed it (a wait segment cut by a steal is resumed later, but
         // the thread still holds the request: only a released group lets go).
-        if ((r === REASON.Barrier || r === REASON.Cycle) && lane.current === a) {
+        if (REASON_SYNC_GROUP[r] && lane.current === a) {
           const g = groupOf(s, a);
           if (!g || g.releasedAt >= 0 || g.executedBy >= 0) lane.current = -1;
         }
@@ -366,41 +366,46 @@ export function apply(s: ReplayState, trace: PackedTrace, i: number): void {
   }
 }
 
-/** What a kind does to the state, from its vocabulary flags (one byte per code, see `ACTION`). */
-const NONE = 0;
-const TAKES_QUEUE = 1;
-const ENDS_STEAL = 2;
-const READY_FLAG = 3;
-const ENTERS_GRAPH = 4;
-const LEAVES_GRAPH = 5;
-const GRAPH_BOUND = 6;
-const GRAPH_READY = 7;
-const RUNS_GROUP = 8;
-const ENDS_GROUP = 9;
-const MAP_EPOCH = 10;
-const FILLS_QUEUE = 11;
-const STEALS_COLOR = 12;
+/** What a kind does to the state (one byte per code in `ACTION`): `None`, or the case of its flag table in `ACTED`. */
+enum Action {
+  None,
+  TakesQueue,
+  EndsSteal,
+  ReadyFlag,
+  EntersGraph,
+  LeavesGraph,
+  GraphBound,
+  GraphReady,
+  RunsGroup,
+  EndsGroup,
+  MapEpoch,
+  FillsQueue,
+  StealsColor,
+}
+
+/** The flag tables that say what a kind does to the state, in the order of `Action` (after `None`). */
+const ACTED: readonly (readonly unknown[])[] = [
+  FLAG_TAKES_QUEUE,
+  FLAG_ENDS_STEAL,
+  FLAG_READY_FLAG,
+  FLAG_ENTERS_GRAPH,
+  FLAG_LEAVES_GRAPH,
+  FLAG_GRAPH_BOUND,
+  FLAG_GRAPH_READY,
+  FLAG_RUNS_GROUP,
+  FLAG_ENDS_GROUP,
+  FLAG_MAP_EPOCH,
+  FLAG_FILLS_QUEUE,
+  FLAG_STEALS_COLOR,
+];
 
 /**
  * Each kind's action by code, built once from the vocabulary's flags
  * (psmr-core `vocabulary.rs`; a cargo test allows one action per kind), so
- * the reducer names no kind a family brings and reads one byte per event.
+ * the reducer names no kind a family brings and reads one byte per event:
+ * the first table that flags the kind gives its action (`None` for none).
  */
-const ACTION = Uint8Array.from({ length: KIND_COUNT }, (_, k) => {
-  if (FLAG_TAKES_QUEUE[k]) return TAKES_QUEUE;
-  if (FLAG_ENDS_STEAL[k]) return ENDS_STEAL;
-  if (FLAG_READY_FLAG[k]) return READY_FLAG;
-  if (FLAG_ENTERS_GRAPH[k]) return ENTERS_GRAPH;
-  if (FLAG_LEAVES_GRAPH[k]) return LEAVES_GRAPH;
-  if (FLAG_GRAPH_BOUND[k]) return GRAPH_BOUND;
-  if (FLAG_GRAPH_READY[k]) return GRAPH_READY;
-  if (FLAG_RUNS_GROUP[k]) return RUNS_GROUP;
-  if (FLAG_ENDS_GROUP[k]) return ENDS_GROUP;
-  if (FLAG_MAP_EPOCH[k]) return MAP_EPOCH;
-  if (FLAG_FILLS_QUEUE[k]) return FILLS_QUEUE;
-  if (FLAG_STEALS_COLOR[k]) return STEALS_COLOR;
-  return NONE;
-});
+const ACTION = Uint8Array.from({ length: KIND_COUNT }, (_, k) => 1 + ACTED.findIndex((flags) => !!flags[k]));
 
 /**
  * A family's own kinds, by the flags the vocabulary gives them (no kind is
@@ -412,62 +417,62 @@ const ACTION = Uint8Array.from({ length: KIND_COUNT }, (_, k) => {
  */
 function applyFlagged(s: ReplayState, lane: LaneState | undefined, trace: PackedTrace, i: number, kind: number): void {
   switch (ACTION[kind]) {
-    case TAKES_QUEUE: {
+    case Action.TakesQueue: {
       const f = FLAG_TAKES_QUEUE[kind];
       if (lane && f) steal(s, lane, trace.get(i, f.victim), trace.get(i, f.count), trace.get(i, f.first));
       break;
     }
-    case ENDS_STEAL:
+    case Action.EndsSteal:
       if (lane) {
         lane.stealVictim = -1;
         lane.stolen = [];
         lane.stolenAll = [];
       }
       break;
-    case READY_FLAG: {
+    case Action.ReadyFlag: {
       const f = FLAG_READY_FLAG[kind];
       if (lane && f) lane.ready = trace.get(i, f.up) ? 1 : 0;
       break;
     }
-    case ENTERS_GRAPH:
+    case Action.EntersGraph:
       s.graphSize++;
       break;
-    case LEAVES_GRAPH: {
+    case Action.LeavesGraph: {
       const f = FLAG_LEAVES_GRAPH[kind];
       s.graphSize = Math.max(0, s.graphSize - 1);
       if (f) removeOne(s.graphReady, trace.get(i, f.req));
       break;
     }
-    case GRAPH_BOUND: {
+    case Action.GraphBound: {
       const f = FLAG_GRAPH_BOUND[kind];
       if (f) s.graphBound = trace.get(i, f.bound);
       break;
     }
-    case GRAPH_READY: {
+    case Action.GraphReady: {
       const f = FLAG_GRAPH_READY[kind];
       if (f) s.graphReady.push(trace.get(i, f.req));
       break;
     }
-    case RUNS_GROUP: {
+    case Action.RunsGroup: {
       const f = FLAG_RUNS_GROUP[kind];
       if (lane && f) lane.scc = trace.get(i, f.group);
       break;
     }
-    case ENDS_GROUP:
+    case Action.EndsGroup:
       if (lane) lane.scc = -1;
       break;
-    case MAP_EPOCH: {
+    case Action.MapEpoch: {
       const f = FLAG_MAP_EPOCH[kind];
       if (f) s.scheduler.epoch = trace.get(i, f.epoch);
       break;
     }
-    case FILLS_QUEUE: {
+    case Action.FillsQueue: {
       const f = FLAG_FILLS_QUEUE[kind];
       const to = f && s.lanes[trace.get(i, f.lane)];
       if (f && to) to.queue.push(trace.get(i, f.req));
       break;
     }
-    case STEALS_COLOR: {
+    case Action.StealsColor: {
       const f = FLAG_STEALS_COLOR[kind];
       if (f && lane) colorSteal(s, lane, trace, trace.get(i, f.victim), trace.get(i, f.color));
       break;

@@ -235,6 +235,12 @@ export const REASON_COUNT = 11;
 /** Reason names in the engine's kebab-case, by code. */
 export const REASON_NAMES = ['empty-queue', 'full-queue', 'barrier', 'cycle', 'marker', 'dependency', 'scc', 'map-switch', 'full-graph', 'lock', 'semaphore'] as const;
 
+/** Wait reasons with the `joins-arrival` flag, by code (now: Barrier, Cycle, MapSwitch). */
+export const REASON_JOINS_ARRIVAL: readonly boolean[] = [false, false, true, true, false, false, false, true, false, false, false];
+
+/** Wait reasons with the `sync-group` flag, by code (now: Barrier, Cycle). */
+export const REASON_SYNC_GROUP: readonly boolean[] = [false, false, true, true, false, false, false, false, false, false, false];
+
 /**
  * Codes of the small fields that name a choice, by kind and field: e.g.
  * `SMALL.StealRefused.heuristic.TimeLeft`. SMALL_NAMES has the kebab-case names by code.

@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import './classroom.css';
-import { replayStore, useReplay } from '../replay/store';
+import { replayStore, useLeadTrack, useReplay } from '../replay/store';
 import { fileSlug, saveBlob } from '../export';
 import { runStore, useRun, warmEngine } from '../store';
 import { lessonOfRun, previousInScope, useLesson } from '../lessons/store';
@@ -194,9 +194,7 @@ function defaultChoice(picks: Pick[], wanted: readonly string[] | undefined, wit
 
 /** Save the leading track's packed trace (24-byte events, the engine's format) as a file. */
 function TraceDownload() {
-  const tracks = useReplay((s) => s.tracks);
-  const leader = useReplay((s) => s.leader);
-  const t = tracks[leader];
+  const t = useLeadTrack();
   if (!t || t.model.length === 0) return null;
   const save = () => {
     const w = t.model.trace.words;

@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { completedAt } from '../replay/progress';
-import { MAX_SLOWDOWN, MIN_SLOWDOWN, replayStore, STEP_PACES_MS, useReplay } from '../replay/store';
+import { MAX_SLOWDOWN, MIN_SLOWDOWN, replayStore, STEP_PACES_MS, useLeadTrack, useReplay } from '../replay/store';
 import { usePalette } from './display';
 import { fmtInt, progressWords } from './status';
 import { JumpButtons } from './jumps';
@@ -28,11 +28,9 @@ function fmtSlowdown(s: number): string {
 const PACE_NAMES: Record<number, string> = { 1600: 'class', 700: 'brisk', 250: 'fast', 80: 'very fast' };
 
 function ActivityStrip() {
-  const tracks = useReplay((s) => s.tracks);
-  const leader = useReplay((s) => s.leader);
   const pal = usePalette();
   const ref = useRef<HTMLCanvasElement>(null);
-  const model = tracks[leader]?.model;
+  const model = useLeadTrack()?.model;
   useEffect(() => {
     const c = ref.current;
     if (!c || !model) return;
@@ -109,7 +107,7 @@ export function Timeline() {
   const timeNs = useReplay((s) => s.timeNs);
   const playing = useReplay((s) => s.playing);
   const st = replayStore.getState();
-  const track = tracks[leader];
+  const track = useLeadTrack();
   const model = track?.model;
   if (!model) return null;
   const n = model.length;

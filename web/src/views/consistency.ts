@@ -26,7 +26,8 @@ import { shardedClasses } from '../engine/classes';
 import { completedAt } from '../replay/progress';
 import { nextStep, stepStartBefore } from '../replay/steps';
 import type { Track } from '../replay/store';
-import { KIND, KIND_NAMES, REASON, SCHEDULER } from '../trace/codec';
+import { KIND, KIND_NAMES, SCHEDULER } from '../trace/codec';
+import { reasonWords } from '../trace/reasons';
 import { loadTraceHere } from '../trace/load';
 import type { ReplayState } from '../trace/state';
 import { rng } from '../trace/synth';
@@ -35,7 +36,7 @@ import { caption } from './narrate';
 import { codeFor, stepLine } from './pseudocode/PseudoPanel';
 import { loadAllPseudoCode } from './pseudocode/types';
 import type { ViewProps } from './registry';
-import { groupCard, progressWords, statusContext, threadStatuses, type ThreadStatus } from './status';
+import { familyWait, groupCard, progressWords, statusContext, threadStatuses, type ThreadStatus } from './status';
 import { SyncView } from './sync/SyncView';
 import { ThreadsView } from './threads/ThreadsView';
 
@@ -141,7 +142,9 @@ function falseStatus(s: ReplayState, st: ThreadStatus): string | null {
     return `${say} but it holds T${lane.stealVictim}'s stolen work`;
   if ((st.activity === 'spinning' || st.activity === 'sync') && lane.waitReason >= 0 && st.req !== lane.waitReq)
     return `${say} but it waits for r${lane.waitReq}`;
-  if (lane.waitReason === REASON.Lock && st.activity !== 'lock') return `${say} but it waits for the graph lock`;
+  // A reason a family owns with a status of its own (the late graph's lock...) shows that status.
+  const own = familyWait(lane.waitReason)?.worker;
+  if (own && st.activity !== own.activity) return `${say} but it waits ${reasonWords(lane.waitReason)}`;
   return null;
 }
 

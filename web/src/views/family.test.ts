@@ -11,6 +11,9 @@ import { FAMILIES } from './families';
 import { familyModules } from './family';
 import { profileOf } from './profiles';
 import { codes, loadAllPseudoCode } from './pseudocode/types';
+import { familyWait } from './status';
+import { REASON_NAMES } from '../trace/codec';
+import { reasonWords } from '../trace/reasons';
 import { viewsFor, type Family } from './registry';
 
 const B = 'barrier smallest';
@@ -97,5 +100,28 @@ describe('family modules', () => {
     expect(ids.length).toBeGreaterThan(20);
     for (const id of ids) expect(knownFinder(id), id).toBe(true);
     expect(knownFinder('no-such-finder')).toBe(false);
+  });
+
+  it('word the wait reasons only they record, one family each, and the status reads them', () => {
+    const owners: Record<string, string[]> = {};
+    for (const m of FAMILIES)
+      for (const r of Object.keys(m.status?.waits ?? {})) owners[r] = [...(owners[r] ?? []), m.family];
+    expect(owners).toEqual({
+      marker: ['work-stealing'],
+      'map-switch': ['repartitioning'],
+      lock: ['late'],
+      'full-graph': ['late'],
+      scc: ['epaxos'],
+      semaphore: ['epaxos'],
+    });
+    for (const m of FAMILIES)
+      for (const [r, w] of Object.entries(m.status?.waits ?? {})) {
+        const code = (REASON_NAMES as readonly string[]).indexOf(r);
+        expect(reasonWords(code), r).toBe(w?.words);
+        expect(familyWait(code), r).toBe(w);
+      }
+    // A shared reason stays central: no family declares it.
+    for (const r of ['empty-queue', 'full-queue', 'barrier', 'cycle'] as const)
+      expect(familyWait(REASON_NAMES.indexOf(r)), r).toBeUndefined();
   });
 });

@@ -19,6 +19,11 @@
  *   late scheduling: a worker asleep in take() while a request of the
  *   graph is ready is `waking` (one sleeper per ready request), never idle.
  *
+ * Central code names only the shared wait reasons (empty queue, full queue,
+ * and the class synchronization the vocabulary flags `sync-group`); a
+ * reason only one family records is said by that family's `waits`
+ * (`FamilyWait`), so a new family with a new reason edits no file here.
+ *
  * Phrases are the family's own ("waiting for the graph lock", "waiting for
  * SCC #3's dependency on instance 41", "waiting at the sync of r12"), and
  * SCCs are named as everywhere else (`sccName`: numbered from 1). What
@@ -26,7 +31,8 @@
  * registered by `registerFamily` in views/family.ts); this file tests no
  * family or scheduler name.
  */
-import { isEventStream, KIND, NO_REQUEST, REASON, REASON_NAMES, sccName } from '../trace/codec';
+import { isEventStream, KIND, NO_REQUEST, REASON, REASON_NAMES, REASON_SYNC_GROUP, sccName } from '../trace/codec';
+import { registerReasonWords, type ReasonName } from '../trace/reasons';
 import type { LaneState, ReplayState, SyncGroup } from '../trace/state';
 import type { Track } from '../replay/store';
 import { mechanismWord, profileOf, type Family, type SyncMechanism } from './profiles';
@@ -107,13 +113,49 @@ export interface FamilyStatus {
   item?: string;
   /** Data the phrases read, built once per trace (ePaxos family: the SCC index). */
   context?: (track: Track) => Pick<StatusContext, 'scc'>;
+  /** The wait reasons only this family records, by the vocabulary's name: their words and statuses. */
+  waits?: Partial<Record<ReasonName, FamilyWait>>;
+}
+
+/**
+ * A wait reason one family owns (the late graph's `lock`, work stealing's
+ * `marker`...): its plain words for the event list and, when it has its
+ * own, a waiting worker's status and the scheduler thread's phrase. A
+ * reason has one meaning in the vocabulary, so these apply to any run
+ * that records it.
+ */
+export interface FamilyWait {
+  /** The reason after "T1 waits …" (trace/reasons.ts), e.g. "for the graph lock". */
+  words: string;
+  /** A worker waiting for it; default "waiting (<reason>) for r12". */
+  worker?: {
+    activity: Activity;
+    tone: Tone;
+    /** The phrase and its short form, for the worker waiting on request `req` (-1: none named). */
+    say: (lane: LaneState, req: number, ctx: StatusContext) => { text: string; short: string };
+  };
+  /** The scheduler thread waiting for it: what follows "delivered k of n · "; default "waiting: <reason>". */
+  scheduler?: (s: ReplayState) => string;
 }
 
 const familyStatuses = new Map<Family, FamilyStatus>();
+/** The families' own wait reasons by code (one family records each). */
+const familyWaits = new Map<number, FamilyWait>();
 
 /** Called by `registerFamily` (views/family.ts) with the family module's `status`. */
 export function registerFamilyStatus(family: Family, status: FamilyStatus): void {
   familyStatuses.set(family, status);
+  for (const [name, wait] of Object.entries(status.waits ?? {})) {
+    const code = (REASON_NAMES as readonly string[]).indexOf(name);
+    if (code < 0 || !wait) continue;
+    familyWaits.set(code, wait);
+    registerReasonWords(name as ReasonName, wait.words);
+  }
+}
+
+/** The registered family's own declaration of wait reason `code`, if a family owns it. */
+export function familyWait(code: number): FamilyWait | undefined {
+  return familyWaits.get(code);
 }
 
 function phrases(ctx: StatusContext): FamilyStatus {
@@ -141,18 +183,6 @@ export function reqName(ctx: StatusContext, req: number): string {
 /** The letter before an id in the family's words: "r" (request), or "e" (event) for the coloring family. */
 export function itemLetter(ctx: StatusContext): string {
   return phrases(ctx).item ?? 'r';
-}
-
-/** "instance 41" of command `req` (ePaxos family), or "r12" when unknown. */
-export function instanceName(ctx: StatusContext, req: number): string {
-  const inst = ctx.scc?.instanceOf.get(req);
-  return inst === undefined ? reqName(ctx, req) : `instance ${inst}`;
-}
-
-/** The SCC of command `req`'s instance, or -1. */
-export function sccOfReq(ctx: StatusContext, req: number): number {
-  const inst = ctx.scc?.instanceOf.get(req);
-  return inst === undefined ? -1 : (ctx.scc?.groupOf.get(inst) ?? -1);
 }
 
 /** What an idle worker of the family has nothing of. */
@@ -248,27 +278,11 @@ function syncWait(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext
 function waiting(s: ReplayState, t: number, lane: LaneState, ctx: StatusContext): ThreadStatus {
   const reason = lane.waitReason;
   const r = lane.waitReq === NO_REQUEST ? -1 : lane.waitReq;
-  if (reason === REASON.Barrier || reason === REASON.Cycle) return syncWait(s, t, lane, ctx, reason);
-  if (reason === REASON.Marker) {
-    const text = `waiting for its stealers to finish (marker) before ${reqName(ctx, r)}`;
-    return make(t, lane, 'marker', r, classOf(ctx, r), text, `marker ${reqName(ctx, r)}`, 'wait');
-  }
-  if (reason === REASON.Lock) {
-    const text = `waiting for the graph lock${r >= 0 ? ` to insert ${reqName(ctx, r)}` : ''}`;
-    return make(t, lane, 'lock', r, classOf(ctx, r), text, 'graph lock', 'wait');
-  }
-  if (reason === REASON.Scc) {
-    const on = lane.waitOn === NO_REQUEST ? -1 : lane.waitOn;
-    const mine = lane.scc >= 0 ? lane.scc : sccOfReq(ctx, r);
-    const theirs = on >= 0 ? sccOfReq(ctx, on) : -1;
-    const who = mine >= 0 ? `${sccName(mine)}'s` : `${instanceName(ctx, r)}'s`;
-    const what = on >= 0 ? instanceName(ctx, on) : 'another SCC';
-    const text = `waiting for ${who} dependency on ${what}${theirs >= 0 ? ` (${sccName(theirs)}, not finished)` : ''}`;
-    return make(t, lane, 'dependency', r, classOf(ctx, r), text, `waits ${what}`, 'wait');
-  }
-  if (reason === REASON.MapSwitch) {
-    const text = 'waiting at the map switch: every worker first finishes what the old map routed';
-    return make(t, lane, 'blocked', r, classOf(ctx, r), text, 'map switch', 'wait');
+  if (REASON_SYNC_GROUP[reason]) return syncWait(s, t, lane, ctx, reason);
+  const own = familyWaits.get(reason)?.worker;
+  if (own) {
+    const { text, short } = own.say(lane, r, ctx);
+    return make(t, lane, own.activity, r, classOf(ctx, r), text, short, own.tone);
   }
   if (reason === REASON.EmptyQueue) {
     if (lane.stealVictim >= 0) {
@@ -428,40 +442,13 @@ export function progressWords(
   };
 }
 
-/** The late graph at one moment: how full it is and whether the scheduler waits for room. */
-export interface GraphWait {
-  /** The graph holds as many requests as its bound allows. */
-  full: boolean;
-  /** The scheduler is in its wait for room (from its WaitStart until its WaitEnd). */
-  schedulerWaits: boolean;
-  /** The scheduler's wait in words, true of both facts. */
-  words: string;
-}
-
-/**
- * Whether the late graph is full and the scheduler waits, both from the same
- * replay state, so that no view says "full" of a graph holding fewer than its
- * bound: a worker's removal makes room before the scheduler's wait ends (the
- * removal wakes it), and in between the graph has room while the scheduler
- * still sleeps.
- */
-export function graphWait(s: ReplayState): GraphWait {
-  const full = s.graphBound > 0 && s.graphSize >= s.graphBound;
-  const schedulerWaits = s.scheduler.waitReason === REASON.FullGraph;
-  const holds = `${fmtInt(s.graphSize)} of ${s.graphBound > 0 ? fmtInt(s.graphBound) : '?'}`;
-  const words = full
-    ? `blocked: the graph is full (${holds} requests), waiting for a worker to remove one`
-    : `waking: a worker removed a request and made room (the graph holds ${holds})`;
-  return { full, schedulerWaits, words };
-}
-
 /** The scheduler (delivering) thread, in words. */
 export function schedulerStatus(s: ReplayState, ctx: StatusContext, requests: number): string {
   const sc = s.scheduler;
   let text = `delivered ${fmtInt(sc.delivered)}${requests > 0 ? ` of ${fmtInt(requests)}` : ''}`;
+  const own = familyWaits.get(sc.waitReason)?.scheduler;
   if (sc.waitReason === REASON.FullQueue) text += ' · blocked: a full queue (back-pressure)';
-  else if (sc.waitReason === REASON.FullGraph) text += ` · ${graphWait(s).words}`;
-  else if (sc.waitReason === REASON.Lock) text += ' · waiting for the graph lock to insert';
+  else if (own) text += ` · ${own(s)}`;
   else if (sc.waitReason >= 0) text += ` · waiting: ${REASON_NAMES[sc.waitReason]}`;
   else if (sc.lastReq >= 0) text += ` · last ${reqName(ctx, sc.lastReq)} (${className(ctx, sc.lastClass)})`;
   if (sc.executed > 0 || sc.exec >= 0) {

@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import './breakit.css';
-import { replayStore, useReplay, type Track } from '../../replay/store';
+import { replayStore, useLeadTrack, type Track } from '../../replay/store';
 import { runStore, useRun } from '../../store';
 import { lessonStore, useLesson } from '../../lessons/store';
 import { lessonById } from '../../lessons/lessons';
@@ -24,10 +24,8 @@ import { brokenVariants, guardLine, pairMoment, pairOf, pairSentence, pinnedText
 
 /** The run picker's "break it" button: opens the bar (shown while nothing is going on in it). */
 export function BreakItToggle() {
-  const tracks = useReplay((s) => s.tracks);
-  const leader = useReplay((s) => s.leader);
   const open = useBreakIt((s) => s.open);
-  const id = tracks[leader]?.scheduler;
+  const id = useLeadTrack()?.scheduler;
   if (!id || brokenVariants(id).length === 0) return null;
   return (
     <button
@@ -44,15 +42,13 @@ export function BreakItToggle() {
 
 /** The break-it bar under the run picker: the variant, the button, progress, and what was found. */
 export function BreakIt() {
-  const tracks = useReplay((s) => s.tracks);
-  const leader = useReplay((s) => s.leader);
+  const track = useLeadTrack();
   const phase = useBreakIt((s) => s.phase);
   const asked = useBreakIt((s) => s.asked);
   const serial = useRun((s) => s.runSerial);
   const foundSerial = useBreakIt((s) => s.serial);
   const lessonId = useLesson((s) => s.lessonId);
   const open = useBreakIt((s) => s.open);
-  const track = tracks[leader];
   const showing = phase === 'found' && foundSerial === serial;
   // The scheduler on screen; while a find is shown, the one that was broken.
   const id = showing && asked ? (track?.scheduler ?? asked.scheduler) : track?.scheduler;

@@ -14,12 +14,13 @@
  *   dependencies, ready ones marked, the bound as slots, the scheduler
  *   blocked when the graph is full, and the queue on the graph's one lock.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import { familyOf, type ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
 import type { ReplayState } from '../../trace/state';
-import { graphWait, type ThreadStatus } from '../status';
+import type { ThreadStatus } from '../status';
+import { graphWait } from './status';
 import { ThreadList } from '../sync/SyncView';
 import { useSize } from '../useSize';
 import { ArrowMarker } from '../../components/ArrowMarker';
@@ -123,13 +124,43 @@ function nodeFill(pal: Palette, done: boolean, runner: number | undefined): stri
   return runner !== undefined ? pal.classColor(runner) : pal.bg;
 }
 
-// ---------------------------------------------------------------------------
-// ePaxos
-
 interface Placed {
   x: number;
   y: number;
 }
+
+/** A node of either graph: its id, its state (the `data-state` e2e tests read), done or the worker running it. */
+interface GraphNode {
+  id: number;
+  state: string;
+  done: boolean;
+  /** The worker that runs it: the fill's color while its state is `running`. */
+  runner: number | undefined;
+  testId: string;
+  /** The attribute its id is read from: `data-id` (an ePaxos instance) or `data-req` (a late request). */
+  idAttr: 'data-id' | 'data-req';
+}
+
+/** Node `n` of either graph at its place (nothing while it has none), its shapes drawn by `draw` with its fill. */
+function graphNode(
+  pal: Palette,
+  at: ReadonlyMap<number, Placed>,
+  n: GraphNode,
+  draw: (p: Placed, fill: string) => ReactNode,
+): ReactNode {
+  const p = at.get(n.id);
+  if (!p) return null;
+  const fill = nodeFill(pal, n.done, n.state === 'running' ? n.runner : undefined);
+  const attrs = { 'data-testid': n.testId, [n.idAttr]: n.id, 'data-state': n.state };
+  return (
+    <g key={n.id} {...attrs}>
+      {draw(p, fill)}
+    </g>
+  );
+}
+
+// ---------------------------------------------------------------------------
+// ePaxos
 
 interface TrackProps {
   track: Track;
@@ -276,12 +307,10 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
             );
           })}
           {g.instances.map((inst) => {
-            const p = layout.at.get(inst.id);
-            if (!p) return null;
             const s = inst.group !== undefined ? g.sccs.find((x) => x.group === inst.group) : undefined;
-            const fill = nodeFill(pal, inst.state === 'executed', inst.state === 'running' ? s?.worker : undefined);
-            return (
-              <g key={inst.id} data-testid="instance" data-id={inst.id} data-state={inst.state}>
+            const node = { id: inst.id, state: inst.state, done: inst.state === 'executed', runner: s?.worker };
+            return graphNode(pal, layout.at, { ...node, testId: 'instance', idAttr: 'data-id' }, (p, fill) => (
+              <>
                 <circle
                   cx={p.x}
                   cy={p.y}
@@ -303,8 +332,8 @@ function EpaxosTrack({ track, position, state, statuses, legend }: TrackProps & 
                 <text x={p.x} y={p.y + NODE_R + font} fontSize={font - 2} textAnchor="middle" fill={pal.dim}>
                   seq {inst.seq}
                 </text>
-              </g>
-            );
+              </>
+            ));
           })}
           {layout.pendingX !== null ? (
             // Wrapped to the room right of the boxes: the label never passes the canvas's right side.
@@ -574,11 +603,9 @@ function LateGraphSvg({ g, pal, font, id }: { g: LateGraph; pal: Palette; font: 
         ) : null;
       })}
       {nodes.map((n) => {
-        const p = at.get(n.req);
-        if (!p) return null;
-        const fill = nodeFill(pal, n.state === 'done', n.state === 'running' ? n.worker : undefined);
-        return (
-          <g key={n.req} data-testid="late-node" data-req={n.req} data-state={n.state}>
+        const node = { id: n.req, state: n.state, done: n.state === 'done', runner: n.worker };
+        return graphNode(pal, at, { ...node, testId: 'late-node', idAttr: 'data-req' }, (p, fill) => (
+          <>
             <rect
               x={p.x}
               y={p.y}
@@ -595,8 +622,8 @@ function LateGraphSvg({ g, pal, font, id }: { g: LateGraph; pal: Palette; font: 
             <text x={p.x + 6} y={p.y + 2 * font + 2} fontSize={font - 2} fill={pal.dim}>
               {n.state === 'running' ? `on ${threadName(n.worker ?? 0)}` : n.state}
             </text>
-          </g>
-        );
+          </>
+        ));
       })}
     </svg>
   );

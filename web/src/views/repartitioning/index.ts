@@ -30,6 +30,20 @@ export const repartitioning: FamilyModule = {
   status: {
     // A request over several partitions: every worker it touches meets, one executes it.
     barrier: (req) => ({ text: `waiting at the sync of r${req}`, short: `sync r${req}` }),
+    waits: {
+      // Every worker drains what the old map routed before any runs under the new one.
+      'map-switch': {
+        words: 'for every worker to switch to the new partition map',
+        worker: {
+          activity: 'blocked',
+          tone: 'wait',
+          say: () => ({
+            text: 'waiting at the map switch: every worker first finishes what the old map routed',
+            short: 'map switch',
+          }),
+        },
+      },
+    },
   },
   bookmarks: repartBookmarks,
   captions: [repartCaption],

@@ -6,6 +6,7 @@
  */
 import { meetingFamily } from '../early';
 import { BARRIER, CYCLE } from '../profiles';
+import { reqName } from '../status';
 import { stealingBookmarks } from './bookmarks';
 import { stealingSentences } from './sentences';
 
@@ -30,4 +31,20 @@ export const workStealing = meetingFamily({
     import('../pseudocode/work-stealing').then((m) => [m.wsConservative, m.wsModerate, m.wsAggressive, m.wsOptimistic]),
   bookmarks: stealingBookmarks,
   sentences: stealingSentences,
+  status: {
+    waits: {
+      // A victim's sequential request waits until no thread still runs work stolen from it.
+      marker: {
+        words: "for a stealer's marker to clear",
+        worker: {
+          activity: 'marker',
+          tone: 'wait',
+          say: (_lane, req, ctx) => ({
+            text: `waiting for its stealers to finish (marker) before ${reqName(ctx, req)}`,
+            short: `marker ${reqName(ctx, req)}`,
+          }),
+        },
+      },
+    },
+  },
 });

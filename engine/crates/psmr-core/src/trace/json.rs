@@ -12,7 +12,7 @@ use crate::request::NO_REQUEST;
 pub fn vocabulary_json() -> String {
     let reasons: Vec<serde_json::Value> = WaitReason::ALL
         .iter()
-        .map(|r| serde_json::json!({"code": r.code(), "name": r.name()}))
+        .map(|r| serde_json::json!({"code": r.code(), "name": r.name(), "flags": r.flags()}))
         .collect();
     let v = serde_json::json!({
         "words_per_event": WORDS,

@@ -83,7 +83,31 @@ impl WaitReason {
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default()
     }
+
+    /// What the central replay asks of a wait for this reason, as flags
+    /// (the JSON table's `flags`), so the web app's reducer and step
+    /// search ask the flag and never name a family's reason:
+    /// - [`REASON_SYNC_GROUP`]: the wait of a class's synchronization group
+    ///   (barrier, cycle): the thread keeps the request it waits on until
+    ///   the group has executed it or released it;
+    /// - [`REASON_JOINS_ARRIVAL`]: the wait follows an arrival at a sync
+    ///   point of the same request (barrier, cycle, the repartitioning map
+    ///   switch): arriving and starting to wait are one step.
+    ///
+    /// Invariant (tested): every `sync-group` reason also `joins-arrival`.
+    pub fn flags(self) -> &'static [&'static str] {
+        match self {
+            WaitReason::Barrier | WaitReason::Cycle => &[REASON_SYNC_GROUP, REASON_JOINS_ARRIVAL],
+            WaitReason::MapSwitch => &[REASON_JOINS_ARRIVAL],
+            _ => &[],
+        }
+    }
 }
+
+/// Reason flag: a class's synchronization group holds the waiter's request (see [`WaitReason::flags`]).
+pub const REASON_SYNC_GROUP: &str = "sync-group";
+/// Reason flag: the wait joins the arrival at a sync point of its request (see [`WaitReason::flags`]).
+pub const REASON_JOINS_ARRIVAL: &str = "joins-arrival";
 
 /// A field type that packs into one 32-bit word.
 pub trait Word: Copy {
@@ -522,6 +546,26 @@ mod tests {
         ("pauses", &[]),
         ("joins-pause", &[]),
     ];
+
+    #[test]
+    fn reason_flags_are_known_and_a_sync_group_wait_joins_its_arrival() {
+        let mut flagged = 0;
+        for r in WaitReason::ALL {
+            for f in r.flags() {
+                assert!(
+                    [REASON_SYNC_GROUP, REASON_JOINS_ARRIVAL].contains(f),
+                    "{r:?}: unknown flag {f}"
+                );
+                flagged += 1;
+            }
+            if r.flags().contains(&REASON_SYNC_GROUP) {
+                assert!(r.flags().contains(&REASON_JOINS_ARRIVAL), "{r:?}");
+            }
+        }
+        // Barrier and cycle carry both, the map switch one: a flag dropped from a reason fails here.
+        assert_eq!(flagged, 5);
+        assert!(WaitReason::EmptyQueue.flags().is_empty());
+    }
 
     #[test]
     fn every_kind_packs_and_unpacks_through_the_table() {
