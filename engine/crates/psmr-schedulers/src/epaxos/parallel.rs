@@ -157,7 +157,7 @@ impl Semaphore {
 }
 
 /// An SCC handed to the pool: its group and where its members (sorted by
-/// seq) sit in [`Pool::members`].
+/// seq) sit in `Pool::members` (private).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Job {
     pub group: u32,
