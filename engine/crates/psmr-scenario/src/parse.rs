@@ -1,8 +1,8 @@
 //! Parsing and validating a scenario, with every error located.
 //!
 //! Two stages: serde_json reads the text into the typed [`Scenario`]
-//! (syntax, types, unknown and missing fields; serde_path_to_error gives the
-//! field path), then [`validate`] checks what types cannot express (ranges,
+//! (syntax, types, unknown and missing fields; the field path is recovered
+//! from the error's position, `errpath`), then [`validate`] checks what types cannot express (ranges,
 //! shares, names that must exist, limits of the engine) and places each
 //! error with the [`Locator`]. Before a run, [`check_run`] makes the same
 //! checks on the scenario with the run's overrides, in the same pass as the
@@ -141,12 +141,17 @@ pub fn parse_located<T: serde::de::DeserializeOwned>(
     // Some editors save a UTF-8 byte-order mark; it is not JSON, skip it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut de = serde_json::Deserializer::from_str(text);
-    let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
-    let value = match parsed {
+    // A plain parse (issue 30: the tracked one costs the browser ~22 KB);
+    // an error's field path is recovered from its position
+    // (`errpath::path_at`).
+    let value = match <T as serde::Deserialize>::deserialize(&mut de) {
         Ok(v) => v,
         Err(e) => {
-            let path = path_string(e.path());
-            return Err(serde_diagnostic(text, file, path, e.into_inner()));
+            let path = match e.line() {
+                0 => String::new(),
+                line => crate::errpath::path_at(text, line, e.column(), e.is_eof()),
+            };
+            return Err(serde_diagnostic(text, file, path, e));
         }
     };
     if let Err(e) = de.end() {
@@ -211,19 +216,6 @@ fn field_path(path: &str, field: &str) -> String {
     } else {
         member(path, field)
     }
-}
-
-pub(crate) fn path_string(p: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut s = String::new();
-    for seg in p.iter() {
-        match seg {
-            Segment::Seq { index } => s = element(&s, *index),
-            Segment::Map { key } => s = member(&s, key),
-            Segment::Enum { .. } | Segment::Unknown => {}
-        }
-    }
-    s
 }
 
 /// serde_json appends " at line L column C"; the diagnostic carries those.
