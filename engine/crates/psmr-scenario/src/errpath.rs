@@ -16,8 +16,20 @@
 //!   its last byte, except at the end of the text (a list cut short is the
 //!   list's error, not its next element's);
 //! - a container's own brackets are its own (a missing field is reported
-//!   at the closing brace; so is any error inside an internally tagged
-//!   enum, whose content serde reads whole before looking inside).
+//!   at the closing brace).
+//!
+//! One kind of error breaks these rules: a data error of a value serde
+//! reads whole before looking inside (an internally tagged enum, such as
+//! `app`, `workload.skew` or an early scheduler's `mapping`). serde makes
+//! it after serde_json has returned that value, so it carries no position;
+//! serde_json gives it the position of the enclosing container at the end
+//! of its own read, which has gone on past the value: over the whitespace
+//! after it, a list's comma and the whitespace after that, or the closing
+//! bracket. [`data_path`] tells such an error from the container's own by
+//! parsing again with a comma put right after the value: an error made
+//! before serde_json reads past the value is made again, word for word,
+//! while one made later meets the extra comma first and becomes a syntax
+//! error.
 //!
 //! Invariant: the walk never panics and stops at the error's byte; text
 //! it cannot read as JSON gives the path of where it stopped.
@@ -28,20 +40,66 @@ use crate::locate::{element, member};
 /// byte count `column` into it (serde_json's convention), or at the end of
 /// the text when `eof` (serde_json then says the text ended).
 pub(crate) fn path_at(text: &str, line: usize, column: usize, eof: bool) -> String {
-    let bytes = text.as_bytes();
     let at = if eof {
-        bytes.len()
+        text.len()
     } else {
-        (line_start(bytes, line) + column).saturating_sub(1)
+        error_byte(text, line, column)
     };
+    walk(text.as_bytes(), at).0
+}
+
+/// The field path of a data error (a wrong type, a missing or unknown
+/// field, a refused value) at `line` and `column` of `text`.
+/// `made_again(t)` parses `t` as the text was parsed and says whether it
+/// fails with the same data error (the same message).
+///
+/// While the error's byte lies after a value of the container it is in
+/// (the whitespace, comma or closing bracket after it), the error is that
+/// value's if a comma put right after the value leaves it as it is; then
+/// the same question is asked at the value's own last byte (it may be an
+/// error of its own last member in turn). The first value that fails the
+/// test, or a byte after no value, gives the path.
+pub(crate) fn data_path(
+    text: &str,
+    line: usize,
+    column: usize,
+    made_again: &dyn Fn(&str) -> bool,
+) -> String {
+    let mut at = error_byte(text, line, column);
+    let mut text = text.to_string();
+    loop {
+        let (path, before) = walk(text.as_bytes(), at);
+        // A value ends with an ASCII byte, so `end` is a char boundary.
+        let Some(end) = before.filter(|&e| e > 0 && text.is_char_boundary(e)) else {
+            return path;
+        };
+        text.insert(end, ',');
+        if !made_again(&text) {
+            return path;
+        }
+        at = end - 1;
+    }
+}
+
+/// Byte offset of serde_json's error position (1-based `line`, `column`
+/// bytes into it: the last byte consumed).
+fn error_byte(text: &str, line: usize, column: usize) -> usize {
+    (line_start(text.as_bytes(), line) + column).saturating_sub(1)
+}
+
+/// The path at byte `at` of `b`, and where the value before it ends
+/// (exclusive), when `at` lies after a value of the container it is in.
+fn walk(b: &[u8], at: usize) -> (String, Option<usize>) {
     let mut w = Walk {
-        b: bytes,
+        b,
         pos: 0,
         at,
         found: None,
+        last: None,
+        before: None,
     };
     let _ = w.value("", true, 0);
-    w.found.unwrap_or_default()
+    (w.found.unwrap_or_default(), w.before)
 }
 
 /// Byte offset where 1-based `line` starts.
@@ -64,6 +122,11 @@ struct Walk<'t> {
     pos: usize,
     at: usize,
     found: Option<String>,
+    /// End (exclusive) of the last value read in the current container,
+    /// until the next one starts (or, in an object, its comma is read).
+    last: Option<usize>,
+    /// `last` when the error's byte was reached.
+    before: Option<usize>,
 }
 
 /// `Err` stops the walk: the error's byte was reached, or the text is not
@@ -75,6 +138,7 @@ impl Walk<'_> {
     fn peek(&mut self, path: &str) -> Result<u8, ()> {
         if self.pos >= self.at && self.found.is_none() {
             self.found = Some(path.to_string());
+            self.before = self.last;
             return Err(());
         }
         self.b.get(self.pos).copied().ok_or(())
@@ -96,6 +160,7 @@ impl Walk<'_> {
     /// One value at `path`, leading whitespace included (`lead`: the
     /// whitespace is this value's).
     fn value(&mut self, path: &str, lead: bool, depth: usize) -> Step {
+        self.last = None;
         if lead {
             self.ws(path)?;
         }
@@ -124,9 +189,10 @@ impl Walk<'_> {
             }
             self.eat(&child)?;
             self.value(&child, true, depth + 1)?;
+            self.last = Some(self.pos);
             self.ws(path)?;
             match self.eat(path)? {
-                b',' => continue,
+                b',' => self.last = None,
                 b'}' => return Ok(()),
                 _ => return Err(()),
             }
@@ -157,6 +223,7 @@ impl Walk<'_> {
                 return Ok(());
             }
             self.value(&child, false, depth + 1)?;
+            self.last = Some(self.pos);
             i += 1;
             self.ws(path)?;
             match self.eat(path)? {
@@ -280,6 +347,8 @@ mod tests {
     use super::*;
     use crate::parse::{parse_located, serde_diagnostic};
     use crate::{Diagnostic, Scenario};
+    use serde::de::DeserializeOwned;
+    use serde::Deserialize;
     use serde_json::{json, Value};
 
     /// The tracked parse's path of the error in `text` (read as any JSON
@@ -330,16 +399,69 @@ mod tests {
 
     /// The diagnostic of the tracked parse this module replaces
     /// (serde_path_to_error), kept here as the reference.
-    fn tracked(text: &str) -> Option<Diagnostic> {
+    fn tracked<T: DeserializeOwned>(text: &str) -> Option<Diagnostic> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut de = serde_json::Deserializer::from_str(text);
-        let e = serde_path_to_error::deserialize::<_, Scenario>(&mut de).err()?;
+        let e = serde_path_to_error::deserialize::<_, T>(&mut de).err()?;
         let path = tracked_path(e.path());
         Some(serde_diagnostic(text, "s.json", path, e.into_inner()))
     }
 
-    fn plain(text: &str) -> Option<Diagnostic> {
-        parse_located::<Scenario>(text, "s.json").err()
+    fn plain<T: DeserializeOwned>(text: &str) -> Option<Diagnostic> {
+        parse_located::<T>(text, "s.json").err()
+    }
+
+    /// Internally tagged values, read whole by serde, nested as the
+    /// scenario nests them: last or not in an object, in a list.
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "kind", deny_unknown_fields)]
+    #[allow(dead_code)] // read by the parse only
+    enum Tagged {
+        A { n: u32 },
+        B,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        x: Option<u32>,
+        t: Option<Tagged>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Outer {
+        first: u32,
+        inner: Inner,
+        list: Vec<Tagged>,
+    }
+
+    #[test]
+    fn errors_of_values_read_whole_are_placed_where_the_tracked_parse_placed_them() {
+        let ok_list = r#""list": [{"kind": "B"}]"#;
+        for text in [
+            // The tagged value last in its object, then followed by a member.
+            format!(r#"{{"first": 1, "inner": {{"t": {{"kind": "A", "n": "x"}}}}, {ok_list}}}"#),
+            format!(r#"{{"first": 1, "inner": {{"t": {{"kind": "A"}}  }}, {ok_list}}}"#),
+            format!(r#"{{"first": 1, "inner": {{"t": {{"kind": "A"}} , "x": 1}}, {ok_list}}}"#),
+            format!(r#"{{"first": 1, "inner": {{"t": {{"kind": "A", "n": 1, "z": 0}}, "x": 1}}, {ok_list}}}"#),
+            format!(r#"{{"first": 1, {ok_list}, "inner": {{"x": 2, "t": {{"kind": "C"}}}}}}"#),
+            format!("{{\"first\": 1, {ok_list}, \"inner\": {{\"t\": {{}}\n}}\n}}"),
+            // In a list: first, middle and last element, any spacing.
+            r#"{"first": 1, "inner": {}, "list": [{"kind": "A"}, {"kind": "B"}]}"#.into(),
+            r#"{"first": 1, "inner": {}, "list": [{"kind": "B"} ,  {"kind": "Q"}, {"kind": "B"}]}"#.into(),
+            "{\"first\": 1, \"inner\": {}, \"list\": [\n {\"kind\": \"B\"},\n {\"kind\": \"A\", \"n\": -1}\n ]\n}".into(),
+            // The container's own errors at its closing bracket.
+            r#"{"first": 1, "inner": {"t": {"kind": "B"}}}"#.into(),
+            r#"{"first": 1, "list": [], "inner": {"t": {"kind": "B"}, "x": "y"}}"#.into(),
+            r#"{"first": 1, "list": [{"kind": "B"}], "inner": {"x": 1}, "first": 2}"#.into(),
+        ] {
+            let (old, new) = (tracked::<Outer>(&text), plain::<Outer>(&text));
+            assert!(old.is_some(), "{text}");
+            assert_eq!(new, old, "{text}");
+        }
     }
 
     /// Every path of `v` with the value there.
@@ -377,15 +499,25 @@ mod tests {
         })
     }
 
-    /// The mutations of one shipped scenario: at every value a wrong kind
-    /// (string, number, object, list, bad tag), every member deleted, an
-    /// unknown member in every object; then the text cut short and a byte
-    /// dropped at many places (syntax errors).
-    fn mutants(text: &str) -> Vec<String> {
+    /// `p` written as a field path.
+    fn show(p: &[PathStep]) -> String {
+        p.iter().fold(String::new(), |s, step| match step {
+            PathStep::Key(k) => member(&s, k),
+            PathStep::Index(i) => element(&s, *i),
+        })
+    }
+
+    /// The mutations of one shipped scenario, each with what it did (to
+    /// name it when it fails): at every value a wrong kind (string,
+    /// number, object, list, bad tag), every member deleted, an unknown
+    /// member in every object; then the text cut short and a byte dropped
+    /// at many places (syntax errors).
+    fn mutants(text: &str) -> Vec<(String, String)> {
         let doc: Value = serde_json::from_str(text).unwrap();
         let mut all = Vec::new();
         paths(&doc, &mut all, Vec::new());
         let mut out = Vec::new();
+        let pretty = |d: &Value| serde_json::to_string_pretty(d).unwrap();
         let wrong = [
             json!("bogus"),
             json!(7),
@@ -400,30 +532,30 @@ mod tests {
             for w in &wrong {
                 let mut d = doc.clone();
                 *get_mut(&mut d, p) = w.clone();
-                out.push(serde_json::to_string_pretty(&d).unwrap());
+                out.push((format!("`{}` set to {w}", show(p)), pretty(&d)));
             }
             let mut d = doc.clone();
             if let Some(PathStep::Key(k)) = p.last() {
                 if let Value::Object(m) = get_mut(&mut d, &p[..p.len() - 1]) {
                     m.remove(k);
                 }
-                out.push(serde_json::to_string_pretty(&d).unwrap());
+                out.push((format!("`{}` deleted", show(p)), pretty(&d)));
             }
             if get_mut(&mut doc.clone(), p).is_object() {
                 for (k, v) in [("zz_unknown", json!(1)), ("kind", json!("no-such-kind"))] {
                     let mut d = doc.clone();
-                    get_mut(&mut d, p)[k] = v;
-                    out.push(serde_json::to_string_pretty(&d).unwrap());
+                    get_mut(&mut d, p)[k] = v.clone();
+                    out.push((format!("`{}` given {k}: {v}", show(p)), pretty(&d)));
                 }
             }
         }
         for cut in (0..text.len()).step_by(23) {
             if text.is_char_boundary(cut) {
-                out.push(text[..cut].to_string());
+                out.push((format!("cut at byte {cut}"), text[..cut].to_string()));
                 let mut dropped = text.to_string();
                 if text.is_char_boundary(cut + 1) {
                     dropped.remove(cut);
-                    out.push(dropped);
+                    out.push((format!("byte {cut} dropped"), dropped));
                 }
             }
         }
@@ -443,25 +575,29 @@ mod tests {
             .collect();
         files.sort();
         assert!(files.len() > 10, "shipped scenarios not found in {dir}");
-        let (mut compared, mut differ) = (0, Vec::new());
+        let (mut compared, mut differ, mut shown) = (0, 0, Vec::new());
         for f in &files {
             let text = std::fs::read_to_string(f).unwrap();
-            for m in mutants(&text) {
-                let (old, new) = (tracked(&m), plain(&m));
-                if old.is_some() {
-                    compared += 1;
-                }
-                if old != new && differ.len() < 20 {
-                    differ.push(format!("{}:\n  old {old:?}\n  new {new:?}", f.display()));
+            for (i, (what, m)) in mutants(&text).into_iter().enumerate() {
+                let (old, new) = (tracked::<Scenario>(&m), plain::<Scenario>(&m));
+                compared += usize::from(old.is_some());
+                if old != new {
+                    differ += 1;
+                    if shown.len() < 20 {
+                        shown.push(format!(
+                            "{} mutant {i} ({what}):\n  old {old:?}\n  new {new:?}",
+                            f.display()
+                        ));
+                    }
                 }
             }
         }
         assert!(compared > 1000, "only {compared} errors compared");
         assert!(
-            differ.is_empty(),
-            "{} differ:\n{}",
-            differ.len(),
-            differ.join("\n")
+            differ == 0,
+            "{differ} of {compared} located errors differ (first {}):\n{}",
+            shown.len(),
+            shown.join("\n")
         );
     }
 }
