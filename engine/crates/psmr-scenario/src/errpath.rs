@@ -545,7 +545,11 @@ mod tests {
                 for (k, v) in [("zz_unknown", json!(1)), ("kind", json!("no-such-kind"))] {
                     let mut d = doc.clone();
                     get_mut(&mut d, p)[k] = v.clone();
-                    out.push((format!("`{}` given {k}: {v}", show(p)), pretty(&d)));
+                    let what = format!("`{}` given {k}: {v}", show(p));
+                    // Also without whitespace: serde_json then stops right
+                    // on a bracket or comma after the value.
+                    out.push((format!("{what}, compact"), d.to_string()));
+                    out.push((what, pretty(&d)));
                 }
             }
         }
@@ -593,6 +597,7 @@ mod tests {
             }
         }
         assert!(compared > 1000, "only {compared} errors compared");
+        println!("{compared} located errors compared, {differ} differ");
         assert!(
             differ == 0,
             "{differ} of {compared} located errors differ (first {}):\n{}",
