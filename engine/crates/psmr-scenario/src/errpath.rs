@@ -9,14 +9,23 @@
 //! where serde_json is when each kind of error arises:
 //! - a member's value is being read from its colon on (the whitespace after
 //!   the colon too: a value of the wrong kind is refused before its first
-//!   byte is consumed), up to its last byte; its key, and the whitespace
-//!   before the colon, belong to the object (an unknown or repeated key is
-//!   the object's error);
+//!   byte is consumed, so at the colon when no space follows it), up to its
+//!   last byte; its key, and the whitespace before the colon, belong to the
+//!   object (a repeated key is the object's error; an unknown field is
+//!   named by its key's path, as the tracked parse named it);
 //! - an array element is being read from the byte after `[` or `,` up to
 //!   its last byte, except at the end of the text (a list cut short is the
-//!   list's error, not its next element's);
+//!   list's error, not its next element's); in a data error the `[` or `,`
+//!   itself is the next element's (an element of the wrong kind right
+//!   after it);
+//! - a number or literal is read as serde_json reads it: the byte it
+//!   refuses is the value's, the byte after a whole value the container's
+//!   (`0null` is a number and then a byte no object takes);
 //! - a container's own brackets are its own (a missing field is reported
-//!   at the closing brace).
+//!   at the closing brace);
+//! - an externally tagged unit variant written as an object's key
+//!   (`{"early": 1}` for a scheduler id) is refused at its value, which the
+//!   tracked parse named by the enum's path: the object's.
 //!
 //! One kind of error breaks these rules: a data error of a value serde
 //! reads whole before looking inside (an internally tagged enum, such as
@@ -45,11 +54,16 @@ pub(crate) fn path_at(text: &str, line: usize, column: usize, eof: bool) -> Stri
     } else {
         error_byte(text, line, column)
     };
-    walk(text.as_bytes(), at).0
+    walk(text.as_bytes(), at, false).path
 }
 
 /// The field path of a data error (a wrong type, a missing or unknown
-/// field, a refused value) at `line` and `column` of `text`.
+/// field, a refused value) at `line` and `column` of `text`, whose
+/// `message` (without its position) tells two kinds apart: an unknown
+/// field, refused on its key, and a value of the wrong kind where a unit
+/// variant's `null` is expected (a variant written as an object's key,
+/// `{"early": {}}` for a scheduler id), which the tracked parse placed at
+/// the enum, the object.
 /// `made_again(t)` parses `t` as the text was parsed and says whether it
 /// fails with the same data error (the same message).
 ///
@@ -61,14 +75,32 @@ pub(crate) fn path_at(text: &str, line: usize, column: usize, eof: bool) -> Stri
 /// test, or a byte after no value, gives the path.
 pub(crate) fn data_path(
     text: &str,
-    line: usize,
-    column: usize,
+    (line, column): (usize, usize),
+    message: &str,
     made_again: &dyn Fn(&str) -> bool,
 ) -> String {
     let mut at = error_byte(text, line, column);
+    if line_start(text.as_bytes(), line) + column == 0 {
+        // Nothing taken: the document itself is of the wrong kind.
+        return String::new();
+    }
     let mut text = text.to_string();
     loop {
-        let (path, before) = walk(text.as_bytes(), at);
+        let Found {
+            path,
+            before,
+            key,
+            owner,
+        } = walk(text.as_bytes(), at, true);
+        if let Some(owner) = owner.filter(|_| message.ends_with("expected unit")) {
+            return owner;
+        }
+        // An unknown field is refused on its key: the tracked parse named
+        // the key's path (and the object's for any other error there, such
+        // as an unknown variant written as a key).
+        if let Some(key) = key.filter(|_| message.starts_with("unknown field `")) {
+            return member(&path, &key);
+        }
         // A value ends with an ASCII byte, so `end` is a char boundary.
         let Some(end) = before.filter(|&e| e > 0 && text.is_char_boundary(e)) else {
             return path;
@@ -87,19 +119,64 @@ fn error_byte(text: &str, line: usize, column: usize) -> usize {
     (line_start(text.as_bytes(), line) + column).saturating_sub(1)
 }
 
-/// The path at byte `at` of `b`, and where the value before it ends
-/// (exclusive), when `at` lies after a value of the container it is in.
-fn walk(b: &[u8], at: usize) -> (String, Option<usize>) {
+/// What the walk found at the error's byte.
+struct Found {
+    /// The field path there.
+    path: String,
+    /// Where the value before the byte ends (exclusive), when the byte
+    /// lies after a value of the container it is in.
+    before: Option<usize>,
+    /// The key, when the byte is in an object's key.
+    key: Option<String>,
+    /// The object, when the byte is in one of its members' values (the
+    /// colon on), not inside a list there.
+    owner: Option<String>,
+}
+
+/// What is at byte `at` of `b`; `data`: for a data error (see
+/// [`Walk::data`]).
+fn walk(b: &[u8], at: usize, data: bool) -> Found {
     let mut w = Walk {
         b,
         pos: 0,
         at,
+        data,
         found: None,
         last: None,
         before: None,
+        key_at: None,
+        owner: None,
     };
     let _ = w.value("", true, 0);
-    (w.found.unwrap_or_default(), w.before)
+    let key = w.key_at.and_then(|start| {
+        let mut k = Walk {
+            pos: start,
+            at: usize::MAX,
+            ..walk_over(b)
+        };
+        k.string("").ok()
+    });
+    Found {
+        path: w.found.unwrap_or_default(),
+        before: w.before,
+        key,
+        owner: w.owner,
+    }
+}
+
+/// A walk over `b` that stops nowhere.
+fn walk_over(b: &[u8]) -> Walk<'_> {
+    Walk {
+        b,
+        pos: 0,
+        at: usize::MAX,
+        data: false,
+        found: None,
+        last: None,
+        before: None,
+        key_at: None,
+        owner: None,
+    }
 }
 
 /// Byte offset where 1-based `line` starts.
@@ -121,7 +198,15 @@ struct Walk<'t> {
     b: &'t [u8],
     pos: usize,
     at: usize,
+    /// A data error: serde_json refuses a value of the wrong kind (an
+    /// object or list where another is expected) at the byte it took last
+    /// before it, which for a list's element is the list's `[` or `,`.
+    data: bool,
     found: Option<String>,
+    /// Where the key being read starts, when the error's byte is in it.
+    key_at: Option<usize>,
+    /// The object whose member's value is being read (see [`Found`]).
+    owner: Option<String>,
     /// End (exclusive) of the last value read in the current container,
     /// until the next one starts (or, in an object, its comma is read).
     last: Option<usize>,
@@ -150,9 +235,11 @@ impl Walk<'_> {
         Ok(c)
     }
 
+    /// Whitespace, each byte `path`'s; the byte after it is left to the
+    /// caller (whose it is depends on what it is).
     fn ws(&mut self, path: &str) -> Step {
-        while matches!(self.peek(path)?, b' ' | b'\t' | b'\n' | b'\r') {
-            self.pos += 1;
+        while matches!(self.b.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.eat(path)?;
         }
         Ok(())
     }
@@ -164,10 +251,12 @@ impl Walk<'_> {
         if lead {
             self.ws(path)?;
         }
-        match self.peek(path)? {
-            b'{' if depth < MAX_DEPTH => self.object(path, depth),
-            b'[' if depth < MAX_DEPTH => self.array(path, depth),
-            b'"' => self.string(path).map(drop),
+        // Each reader takes (and so notes) its first byte itself: a list's
+        // `[` may be its first element's (`separator`).
+        match self.b.get(self.pos) {
+            Some(b'{') if depth < MAX_DEPTH => self.object(path, depth),
+            Some(b'[') if depth < MAX_DEPTH => self.array(path, depth),
+            Some(b'"') => self.string(path).map(drop),
             _ => self.scalar(path),
         }
     }
@@ -181,14 +270,29 @@ impl Walk<'_> {
         }
         loop {
             self.ws(path)?;
-            let key = self.string(path)?;
-            self.ws(path)?;
+            let start = self.pos;
+            // The key and the whitespace after it: where serde_json
+            // refuses an unknown field (after the whitespace it skipped).
+            let key = self
+                .string(path)
+                .and_then(|key| self.ws(path).map(|()| key));
+            let Ok(key) = key else {
+                if self.found.is_some() {
+                    self.key_at = Some(start);
+                }
+                return Err(());
+            };
             let child = member(path, &key);
-            if self.peek(path)? != b':' {
+            // The colon is the value's (a value of the wrong kind is
+            // refused there); any other byte is the object's error.
+            if self.b.get(self.pos) != Some(&b':') {
+                self.peek(path)?;
                 return Err(());
             }
+            let outer = self.owner.replace(path.to_string());
             self.eat(&child)?;
             self.value(&child, true, depth + 1)?;
+            self.owner = outer;
             self.last = Some(self.pos);
             self.ws(path)?;
             match self.eat(path)? {
@@ -200,8 +304,16 @@ impl Walk<'_> {
     }
 
     fn array(&mut self, path: &str, depth: usize) -> Step {
-        self.eat(path)?;
+        let outer = self.owner.take();
+        self.items(path, depth)?;
+        self.owner = outer;
+        Ok(())
+    }
+
+    fn items(&mut self, path: &str, depth: usize) -> Step {
         let mut i = 0;
+        let opener = self.separator(path, i);
+        self.eat(&opener)?;
         loop {
             // Before the element: its own bytes for an error found there,
             // the list's at the end of the text or when no element follows
@@ -211,14 +323,15 @@ impl Walk<'_> {
             } else {
                 element(path, i)
             };
+            // (The element's first byte is left to it: a `[` there may be
+            // its own first element's, `separator`.)
             while self.at_end_is_not(path)? {
-                let c = self.peek(&child)?;
-                if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                if !matches!(self.b[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
                     break;
                 }
-                self.pos += 1;
+                self.eat(&child)?;
             }
-            if self.peek(path)? == b']' {
+            if self.b.get(self.pos) == Some(&b']') {
                 self.eat(path)?;
                 return Ok(());
             }
@@ -226,11 +339,28 @@ impl Walk<'_> {
             self.last = Some(self.pos);
             i += 1;
             self.ws(path)?;
-            match self.eat(path)? {
+            let sep = self.separator(path, i);
+            match self.eat(&sep)? {
                 b',' => continue,
                 b']' => return Ok(()),
                 _ => return Err(()),
             }
+        }
+    }
+
+    /// Whose the `[` or `,` at the cursor is, before element `i`: the
+    /// list's, except in a data error when an element follows (see
+    /// [`Walk::data`]).
+    fn separator(&self, path: &str, i: usize) -> String {
+        let opens = matches!(self.b.get(self.pos), Some(b'[' | b','));
+        let rest = self.b.get(self.pos + 1..).unwrap_or_default();
+        let next = rest
+            .iter()
+            .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+        if self.data && opens && next.is_some_and(|&c| c != b']') {
+            element(path, i)
+        } else {
+            path.to_string()
         }
     }
 
@@ -288,58 +418,81 @@ impl Walk<'_> {
         }
     }
 
-    /// A number, `true`, `false` or `null`: its bytes are the value's; the
-    /// byte after it is looked at without taking it (serde_json peeks it).
+    /// A number, `true`, `false` or `null`, read as serde_json reads it:
+    /// the bytes it takes, and the byte it refuses, are the value's; the
+    /// byte after a whole value is only looked at (the container's).
     fn scalar(&mut self, path: &str) -> Step {
-        let start = self.pos;
-        while let Some(&c) = self.b.get(self.pos) {
-            if !(c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.')) {
-                break;
+        match self.eat(path)? {
+            b't' => self.ident(path, b"rue"),
+            b'f' => self.ident(path, b"alse"),
+            b'n' => self.ident(path, b"ull"),
+            b'-' => {
+                let first = self.eat(path)?;
+                self.number(path, first)
             }
-            self.peek(path)?;
-            self.pos += 1;
+            first @ b'0'..=b'9' => self.number(path, first),
+            _ => Err(()),
         }
-        if self.pos == start || !literal(&self.b[start..self.pos]) {
-            // Not a whole value: serde_json takes the byte after it too
-            // before it refuses it.
-            self.peek(path)?;
-            return Err(());
+    }
+
+    /// The rest of `true`, `false` or `null`: serde_json takes each byte
+    /// and refuses the first that differs.
+    fn ident(&mut self, path: &str, rest: &[u8]) -> Step {
+        for &want in rest {
+            if self.eat(path)? != want {
+                return Err(());
+            }
         }
         Ok(())
     }
-}
 
-/// A whole JSON literal: `true`, `false`, `null` or a number.
-fn literal(t: &[u8]) -> bool {
-    if matches!(t, b"true" | b"false" | b"null") {
-        return true;
-    }
-    let t = t.strip_prefix(b"-").unwrap_or(t);
-    let digits = |t: &[u8]| t.iter().take_while(|c| c.is_ascii_digit()).count();
-    let n = digits(t);
-    if n == 0 || (t[0] == b'0' && n > 1) {
-        return false;
-    }
-    let mut t = &t[n..];
-    if let Some(f) = t.strip_prefix(b".") {
-        let n = digits(f);
-        if n == 0 {
-            return false;
+    /// A number after its first digit `first` (taken): a lone leading
+    /// zero, then an optional fraction and exponent, each refused at the
+    /// first byte that does not fit.
+    fn number(&mut self, path: &str, first: u8) -> Step {
+        match first {
+            b'0' if self.next_is_digit() => return self.refuse(path),
+            b'0' => {}
+            b'1'..=b'9' => self.digits(path)?,
+            _ => return Err(()),
         }
-        t = &f[n..];
-    }
-    if let Some(e) = t.strip_prefix(b"e").or_else(|| t.strip_prefix(b"E")) {
-        let e = e
-            .strip_prefix(b"+")
-            .or_else(|| e.strip_prefix(b"-"))
-            .unwrap_or(e);
-        let n = digits(e);
-        if n == 0 {
-            return false;
+        if self.b.get(self.pos) == Some(&b'.') {
+            self.eat(path)?;
+            if !self.next_is_digit() {
+                return self.refuse(path);
+            }
+            self.digits(path)?;
         }
-        t = &e[n..];
+        if matches!(self.b.get(self.pos), Some(b'e' | b'E')) {
+            self.eat(path)?;
+            if matches!(self.b.get(self.pos), Some(b'+' | b'-')) {
+                self.eat(path)?;
+            }
+            if !self.eat(path)?.is_ascii_digit() {
+                return Err(());
+            }
+            self.digits(path)?;
+        }
+        Ok(())
     }
-    t.is_empty()
+
+    fn next_is_digit(&self) -> bool {
+        self.b.get(self.pos).is_some_and(u8::is_ascii_digit)
+    }
+
+    fn digits(&mut self, path: &str) -> Step {
+        while self.next_is_digit() {
+            self.eat(path)?;
+        }
+        Ok(())
+    }
+
+    /// serde_json refuses the byte at the cursor (or the end of the text)
+    /// without taking it.
+    fn refuse(&mut self, path: &str) -> Step {
+        self.peek(path)?;
+        Err(())
+    }
 }
 
 #[cfg(test)]
@@ -402,9 +555,16 @@ mod tests {
     fn tracked<T: DeserializeOwned>(text: &str) -> Option<Diagnostic> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut de = serde_json::Deserializer::from_str(text);
-        let e = serde_path_to_error::deserialize::<_, T>(&mut de).err()?;
-        let path = tracked_path(e.path());
-        Some(serde_diagnostic(text, "s.json", path, e.into_inner()))
+        match serde_path_to_error::deserialize::<_, T>(&mut de) {
+            Ok(_) => de
+                .end()
+                .err()
+                .map(|e| serde_diagnostic(text, "s.json", String::new(), e)),
+            Err(e) => {
+                let path = tracked_path(e.path());
+                Some(serde_diagnostic(text, "s.json", path, e.into_inner()))
+            }
+        }
     }
 
     fn plain<T: DeserializeOwned>(text: &str) -> Option<Diagnostic> {
@@ -564,6 +724,77 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Random edits of the shipped scenarios (pretty and compact): a span
+    /// deleted or replaced by a JSON fragment. Drawn from a printed seed
+    /// (`PSMR_ERRPATH_SEED` replays or varies it), so a failure names the
+    /// seed and the edit that made it.
+    #[test]
+    fn randomly_edited_scenarios_are_located_as_the_tracked_parse_did() {
+        const FRAGMENTS: [&str; 16] = [
+            "",
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            "\"",
+            "1",
+            "-1.5",
+            "null",
+            "{}",
+            "[]",
+            "\"x\": 1,",
+            r#"{"kind": "q"}"#,
+            r#""kind": "a","#,
+        ];
+        let seed = std::env::var("PSMR_ERRPATH_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0x5eed_e77a_u64);
+        let mut rng = psmr_core::workload::SplitMix64::new(seed);
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        let (mut compared, mut shown) = (0, Vec::new());
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            let compact = serde_json::from_str::<Value>(&text).unwrap().to_string();
+            for base in [&text, &compact] {
+                for _ in 0..60 {
+                    let at = rng.next_u64() as usize % (base.len() + 1);
+                    let end = (at + rng.next_u64() as usize % 8).min(base.len());
+                    if !base.is_char_boundary(at) || !base.is_char_boundary(end) {
+                        continue;
+                    }
+                    let frag = FRAGMENTS[rng.next_u64() as usize % FRAGMENTS.len()];
+                    let m = format!("{}{frag}{}", &base[..at], &base[end..]);
+                    let (old, new) = (tracked::<Scenario>(&m), plain::<Scenario>(&m));
+                    compared += usize::from(old.is_some());
+                    if old != new && shown.len() < 20 {
+                        shown.push(format!(
+                            "{} ({} bytes), bytes {at}..{end} replaced by {frag:?} ({:?}):\n  old {old:?}\n  new {new:?}",
+                            f.display(),
+                            base.len(),
+                            &m[m.floor_char_boundary(at.saturating_sub(40))..m.ceil_char_boundary((at + 40).min(m.len()))]
+                        ));
+                    }
+                }
+            }
+        }
+        println!("seed {seed}: {compared} located errors compared");
+        assert!(compared > 1000, "only {compared} errors compared");
+        assert!(
+            shown.is_empty(),
+            "seed {seed} (PSMR_ERRPATH_SEED): located errors differ:\n{}",
+            shown.join("\n")
+        );
     }
 
     /// Issue 30: the plain parse locates every error of every mutated

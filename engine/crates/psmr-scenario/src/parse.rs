@@ -175,7 +175,7 @@ fn error_path<T: serde::de::DeserializeOwned>(text: &str, e: &serde_json::Error)
             .err()
             .is_some_and(|e| e.is_data() && strip_position(&e.to_string()) == message)
     };
-    crate::errpath::data_path(text, e.line(), e.column(), &made_again)
+    crate::errpath::data_path(text, (e.line(), e.column()), &message, &made_again)
 }
 
 /// Turn a serde error at `path` into a located diagnostic.
