@@ -726,6 +726,19 @@ mod tests {
         out
     }
 
+    /// The shipped scenario files (`scenarios/*.json`), sorted.
+    fn shipped_scenarios() -> Vec<std::path::PathBuf> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        assert!(files.len() > 10, "shipped scenarios not found in {dir}");
+        files
+    }
+
     /// Random edits of the shipped scenarios (pretty and compact): a span
     /// deleted or replaced by a JSON fragment. Drawn from a printed seed
     /// (`PSMR_ERRPATH_SEED` replays or varies it), so a failure names the
@@ -755,13 +768,7 @@ mod tests {
             .and_then(|s| s.parse().ok())
             .unwrap_or(0x5eed_e77a_u64);
         let mut rng = psmr_core::workload::SplitMix64::new(seed);
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios");
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        files.sort();
+        let files = shipped_scenarios();
         let (mut compared, mut shown) = (0, Vec::new());
         for f in &files {
             let text = std::fs::read_to_string(f).unwrap();
@@ -802,14 +809,7 @@ mod tests {
     /// column, field path and message).
     #[test]
     fn every_mutated_scenario_is_located_as_the_tracked_parse_did() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scenarios");
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        files.sort();
-        assert!(files.len() > 10, "shipped scenarios not found in {dir}");
+        let files = shipped_scenarios();
         let (mut compared, mut differ, mut shown) = (0, 0, Vec::new());
         for f in &files {
             let text = std::fs::read_to_string(f).unwrap();
