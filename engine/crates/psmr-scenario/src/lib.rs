@@ -22,6 +22,7 @@ pub mod bench;
 pub mod commits;
 pub mod contract;
 pub mod diag;
+mod errpath;
 pub mod expect;
 pub mod expectations;
 pub mod explore;

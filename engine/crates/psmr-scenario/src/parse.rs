@@ -1,14 +1,15 @@
 //! Parsing and validating a scenario, with every error located.
 //!
 //! Two stages: serde_json reads the text into the typed [`Scenario`]
-//! (syntax, types, unknown and missing fields; serde_path_to_error gives the
-//! field path), then [`validate`] checks what types cannot express (ranges,
-//! shares, names that must exist, limits of the engine) and places each
-//! error with the [`Locator`]. Before a run, [`check_run`] makes the same
-//! checks on the scenario with the run's overrides, in the same pass as the
-//! run's own (per-thread pace, selected entries); [`check_pool`] judges the
-//! host's thread pool once the run has one. Parameter
-//! values are checked by each family (`psmr_schedulers::params::Params`).
+//! (syntax, types, unknown and missing fields; the field path is recovered
+//! from the error's position, `errpath`), then [`validate`] checks what
+//! types cannot express (ranges, shares, names that must exist, limits of
+//! the engine) and places each error with the [`Locator`]. Before a run,
+//! [`check_run`] makes the same checks on the scenario with the run's
+//! overrides, in the same pass as the run's own (per-thread pace, selected
+//! entries); [`check_pool`] judges the host's thread pool once the run has
+//! one. Parameter values are checked by each family
+//! (`psmr_schedulers::params::Params`).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -141,18 +142,40 @@ pub fn parse_located<T: serde::de::DeserializeOwned>(
     // Some editors save a UTF-8 byte-order mark; it is not JSON, skip it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut de = serde_json::Deserializer::from_str(text);
-    let parsed: Result<T, _> = serde_path_to_error::deserialize(&mut de);
-    let value = match parsed {
+    // A plain parse (issue 30: the tracked one costs the browser ~22 KB);
+    // an error's field path is recovered from its position (`errpath`).
+    let value = match <T as serde::Deserialize>::deserialize(&mut de) {
         Ok(v) => v,
         Err(e) => {
-            let path = path_string(e.path());
-            return Err(serde_diagnostic(text, file, path, e.into_inner()));
+            let path = error_path::<T>(text, &e);
+            return Err(serde_diagnostic(text, file, path, e));
         }
     };
     if let Err(e) = de.end() {
         return Err(serde_diagnostic(text, file, String::new(), e));
     }
     Ok((value, Locator::new(text)))
+}
+
+/// The field path of the error `e` of parsing `text` as `T`: from its
+/// position, and for a data error by parsing again the texts
+/// `errpath::data_path` makes (the same instance of `T`'s deserializer:
+/// no code is added for it).
+fn error_path<T: serde::de::DeserializeOwned>(text: &str, e: &serde_json::Error) -> String {
+    if e.line() == 0 {
+        return String::new();
+    }
+    if !e.is_data() {
+        return crate::errpath::path_at(text, e.line(), e.column(), e.is_eof());
+    }
+    let message = strip_position(&e.to_string());
+    let made_again = |t: &str| {
+        let mut de = serde_json::Deserializer::from_str(t);
+        <T as serde::Deserialize>::deserialize(&mut de)
+            .err()
+            .is_some_and(|e| e.is_data() && strip_position(&e.to_string()) == message)
+    };
+    crate::errpath::data_path(text, (e.line(), e.column()), &message, &made_again)
 }
 
 /// Turn a serde error at `path` into a located diagnostic.
@@ -211,19 +234,6 @@ fn field_path(path: &str, field: &str) -> String {
     } else {
         member(path, field)
     }
-}
-
-pub(crate) fn path_string(p: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut s = String::new();
-    for seg in p.iter() {
-        match seg {
-            Segment::Seq { index } => s = element(&s, *index),
-            Segment::Map { key } => s = member(&s, key),
-            Segment::Enum { .. } | Segment::Unknown => {}
-        }
-    }
-    s
 }
 
 /// serde_json appends " at line L column C"; the diagnostic carries those.
