@@ -661,12 +661,14 @@ enum Format {
     Csv,
 }
 
+/// Run a sweep. The scenario is read without validating: `plan_bench`
+/// judges each point's run once, with its overrides applied.
 fn cmd_bench(
     file: &std::path::Path,
     opts: &psmr_scenario::BenchOptions,
     format: Format,
 ) -> ExitCode {
-    let sc = match load(file) {
+    let sc = match shared::read_scenario(file) {
         Ok(sc) => sc,
         Err(d) => {
             print_diagnostics(&d);

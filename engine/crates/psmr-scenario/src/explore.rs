@@ -230,6 +230,14 @@ pub struct ExplorePlan {
     explore_seed: u64,
 }
 
+impl ExplorePlan {
+    /// Virtual cores of every schedule (a host holds the exploration with
+    /// this many threads beside the scheduler's auxiliary roles).
+    pub fn cores(&self) -> u32 {
+        self.cores
+    }
+}
+
 /// Check an exploration of `o.scheduler` of `sc` (its fault selected when
 /// `o.fault` is set; a schedule in the file is ignored: exploring starts
 /// from the earliest clock) in one pass, before any schedule runs.
