@@ -392,15 +392,7 @@ fn replay_commits(
     path: &std::path::Path,
     opts: &RunOptions,
 ) -> Result<(Scenario, ReadCommits), ExitCode> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        bad_input(&[Diagnostic::new(
-            &name,
-            (1, 1),
-            "",
-            format!("cannot read the file: {e}"),
-        )])
-    })?;
+    let (text, name) = shared::read(path).map_err(|d| bad_input(&d))?;
     let requests = opts.requests.unwrap_or(sc.workload.requests);
     let read = psmr_scenario::commits::read_commit_file(&text, &name, requests)
         .map_err(|d| bad_input(&d))?;
