@@ -12,13 +12,13 @@ use std::ops::ControlFlow;
 
 use psmr_core::threads::{ThreadHost, MAX_ROLES};
 use psmr_core::virt::ReplayToken;
-use psmr_scenario::explore::{ExploreOptions, Found};
+use psmr_scenario::explore::{plan_explore, run_explore, select_fault, ExploreOptions, Found};
 use psmr_scenario::{Diagnostic, Limits, RunMonitor, Scenario};
 use serde::Serialize;
 
 pub use psmr_scenario::explore::run_digest;
 
-use crate::shared::{load, print_diagnostics, EXIT_BAD_INPUT, EXIT_FAILED};
+use crate::shared::{print_diagnostics, read_scenario, EXIT_BAD_INPUT, EXIT_FAILED};
 
 /// What `psmr explore` was asked.
 #[derive(clap::Args, Debug)]
@@ -83,13 +83,6 @@ struct Outcome {
     found: Option<Found>,
 }
 
-/// `sc` with `fault` selected on the entry `name` (see
-/// [`psmr_scenario::explore::with_fault`]), validated under the native
-/// limits.
-pub fn with_fault(sc: &Scenario, name: &str, fault: &str) -> Result<Scenario, Vec<Diagnostic>> {
-    psmr_scenario::explore::with_fault(sc, name, fault, &Limits::native())
-}
-
 pub fn cmd_explore(a: &ExploreArgs) -> ExitCode {
     match explore(a) {
         Ok(code) => code,
@@ -100,8 +93,11 @@ pub fn cmd_explore(a: &ExploreArgs) -> ExitCode {
     }
 }
 
+/// Read the file, plan the exploration (the scenario's one validation
+/// pass, with the fault and overrides applied: `plan_explore`), size the
+/// host by the plan's cores, and run it.
 fn explore(a: &ExploreArgs) -> Result<ExitCode, Vec<Diagnostic>> {
-    let sc = load(&a.file)?;
+    let sc = read_scenario(&a.file)?;
     let o = ExploreOptions {
         scheduler: a.scheduler.clone(),
         fault: a.fault.clone(),
@@ -113,18 +109,13 @@ fn explore(a: &ExploreArgs) -> Result<ExitCode, Vec<Diagnostic>> {
         requests: a.requests,
         delivery: a.delivery,
     };
-    let cores = a.cores.unwrap_or(sc.threads.try_into().unwrap_or(u32::MAX));
-    let host = ThreadHost::with_capacity(cores as usize + MAX_ROLES)
+    let plan = plan_explore(&sc, &o, &Limits::native())?;
+    let host = ThreadHost::with_capacity(plan.cores() as usize + MAX_ROLES)
         .map_err(|e| vec![sc.diagnostic("threads", e)])?;
     let start = Instant::now();
-    let done = psmr_scenario::explore::explore(
-        &sc,
-        &o,
-        &Limits::native(),
-        &host,
-        &RunMonitor::new(),
-        |_, _| ControlFlow::Continue(()),
-    )?;
+    let done = run_explore(plan, &host, &RunMonitor::new(), |_, _| {
+        ControlFlow::Continue(())
+    })?;
     let out = Outcome {
         scenario: sc.name.clone(),
         scheduler: a.scheduler.clone(),
@@ -139,8 +130,9 @@ fn explore(a: &ExploreArgs) -> Result<ExitCode, Vec<Diagnostic>> {
         found: done.found,
     };
     if let (Some(path), Some(f)) = (&a.save, &out.found) {
+        // The plan judged the scenario with this fault selected.
         let sc = match &a.fault {
-            Some(fault) => with_fault(&sc, &a.scheduler, fault)?,
+            Some(fault) => select_fault(&sc, &a.scheduler, fault)?,
             None => sc,
         };
         save(&sc, a, f, path)?;

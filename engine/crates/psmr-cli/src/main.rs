@@ -392,15 +392,7 @@ fn replay_commits(
     path: &std::path::Path,
     opts: &RunOptions,
 ) -> Result<(Scenario, ReadCommits), ExitCode> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        bad_input(&[Diagnostic::new(
-            &name,
-            (1, 1),
-            "",
-            format!("cannot read the file: {e}"),
-        )])
-    })?;
+    let (text, name) = shared::read(path).map_err(|d| bad_input(&d))?;
     let requests = opts.requests.unwrap_or(sc.workload.requests);
     let read = psmr_scenario::commits::read_commit_file(&text, &name, requests)
         .map_err(|d| bad_input(&d))?;
@@ -661,12 +653,14 @@ enum Format {
     Csv,
 }
 
+/// Run a sweep. The scenario is read without validating: `plan_bench`
+/// judges each point's run once, with its overrides applied.
 fn cmd_bench(
     file: &std::path::Path,
     opts: &psmr_scenario::BenchOptions,
     format: Format,
 ) -> ExitCode {
-    let sc = match load(file) {
+    let sc = match shared::read_scenario(file) {
         Ok(sc) => sc,
         Err(d) => {
             print_diagnostics(&d);

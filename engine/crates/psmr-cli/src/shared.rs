@@ -23,9 +23,10 @@ pub(crate) fn load(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> 
     parse_scenario(&text, &name)
 }
 
-/// Read and parse `file` without validating it: for a run, which
-/// validates it once with its overrides applied
-/// (`psmr_scenario::runner::plan_run`).
+/// Read and parse `file` without validating it: for a run, a sweep or an
+/// exploration, which validates it once with its overrides applied, in
+/// its plan (`psmr_scenario::runner::plan_run`, `bench::plan_bench`,
+/// `explore::plan_explore`).
 pub(crate) fn read_scenario(file: &std::path::Path) -> Result<Scenario, Vec<Diagnostic>> {
     let (text, name) = read(file)?;
     parse_unvalidated(&text, &name)

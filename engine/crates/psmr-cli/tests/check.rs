@@ -2,7 +2,7 @@
 
 mod support;
 
-use support::{psmr_outcome, temp_file};
+use support::{assert_contains_all, psmr_outcome, temp_file};
 
 fn scenario(test: &str, expect: &str) -> std::path::PathBuf {
     let text = format!(
@@ -41,10 +41,7 @@ fn passing_and_skipped_expectations_exit_zero_and_write_reports() {
         json.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(0), "{out}\n{err}");
-    assert!(
-        out.contains("PASS") && out.contains("correct(again)"),
-        "{out}"
-    );
+    assert_contains_all(&out, &["PASS", "correct(again)"]);
     assert!(
         out.contains("steals(again) == 0: steals = 0 (median of 3)"),
         "{out}"

@@ -37,6 +37,19 @@ fn threads_are_validated_after_the_overrides() {
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["runs"][0]["threads"], 3, "{args:?}");
     }
+    // `psmr explore` too (issue 29): its plan judges the file once, with
+    // the exploration's cores in place of the file's threads.
+    let explore = [
+        "explore",
+        file,
+        "--scheduler",
+        "sequential",
+        "--requests",
+        "50",
+    ];
+    refused_at_threads(&psmr(&explore));
+    let o = psmr(&[&explore[..], &["--cores", "3", "--schedules", "2"]].concat());
+    assert_ok(&o);
     let legal = scenario_file("threads_override_over_limit", VALID);
     let legal = legal.to_str().unwrap();
     for args in [

@@ -2,7 +2,7 @@
 
 mod support;
 
-use support::{psmr, scenario_file as file, stderr, stdout};
+use support::{assert_contains_all, psmr, scenario_file as file, stderr, stdout};
 
 /// Issue 30's reproducer: A and B independent, D conflicting with both,
 /// S0-S3 conflicting with themselves and everything, equal weights.
@@ -138,10 +138,7 @@ fn map_errors_are_located() {
     let o = psmr(&["map", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(
-        err.contains(":2:14: ") && err.contains("invalid JSON"),
-        "{err}"
-    );
+    assert_contains_all(&err, &[":2:14: ", "invalid JSON"]);
 }
 
 /// A reader that goes away (`psmr map --json | head`) ends the command

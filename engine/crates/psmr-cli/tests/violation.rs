@@ -5,7 +5,7 @@
 
 mod support;
 
-use support::{assert_violation, psmr, temp_file};
+use support::{assert_contains_all, assert_violation, psmr, temp_file};
 
 fn scenario(expect: &str) -> std::path::PathBuf {
     stealer_scenario("ws-aggressive", expect)
@@ -66,10 +66,7 @@ fn check_fails_correctness_and_passes_an_expected_violation() {
     let f = scenario("{}");
     let o = until_caught(&["check", f.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        out.contains("FAIL") && out.contains("correct(ws-aggressive)"),
-        "{out}"
-    );
+    assert_contains_all(&out, &["FAIL", "correct(ws-aggressive)"]);
     let f = scenario(r#"{"correct": false}"#);
     let mut passed = false;
     for _ in 0..10 {

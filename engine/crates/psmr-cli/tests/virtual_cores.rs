@@ -5,7 +5,7 @@
 
 mod support;
 
-use support::{psmr_outcome as psmr, temp_dir};
+use support::{assert_contains_all, psmr_outcome as psmr, temp_dir};
 
 const QUICKSTART: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -53,10 +53,7 @@ fn every_row_of_a_virtual_run_is_labelled_a_model() {
     assert_eq!(code, Some(0), "{err}");
     let mut lines = out.lines();
     let title = lines.next().unwrap();
-    assert!(
-        title.contains(REFERENCE) && title.contains("not measured"),
-        "{out}"
-    );
+    assert_contains_all(title, &[REFERENCE, "not measured"]);
     let rows: Vec<&str> = lines.skip(1).filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(rows.len(), 4, "{out}");
     assert!(
@@ -102,10 +99,7 @@ fn a_cost_table_file_is_used_and_named_in_the_label() {
         source["where"].as_str().unwrap().to_string(),
         source["when"].as_str().unwrap().to_string(),
     );
-    assert!(
-        where_.contains("native") && where_.contains("cores"),
-        "{where_}"
-    );
+    assert_contains_all(&where_, &["native", "cores"]);
     assert!(when.ends_with('Z') && when.len() == 20, "{when}");
     table["table"]["execute_base"] = 5_000.into();
     let path = temp("calibrated.json");
@@ -127,10 +121,7 @@ fn a_cost_table_file_is_used_and_named_in_the_label() {
         bad.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(
-        err.contains("bad.json") && err.contains("missing field"),
-        "{err}"
-    );
+    assert_contains_all(&err, &["bad.json", "missing field"]);
 }
 
 #[test]

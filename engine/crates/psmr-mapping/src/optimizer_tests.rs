@@ -129,23 +129,30 @@ fn assert_same_value(a: &Value, b: &Value, what: &str) {
     );
 }
 
+/// Random table `k` of `tables` (threads with it): solved under the
+/// `k`th reading in turn, the optimizer's mapping is proved optimal,
+/// satisfies R.1-R.5, and its value equals the exhaustive optimum and is
+/// the value of the mapping it returns.
+fn check_random_table(k: usize, t: &ClassTable, threads: usize) {
+    let reading = READINGS[k % READINGS.len()];
+    let (brute, count) = exhaustive_best(t, threads, reading);
+    let s = optimize_with(t, threads, &opts(reading)).unwrap();
+    let what = format!("#{k} {reading:?} {threads} threads, {count} mappings, {t:?}");
+    assert!(s.optimal, "{what}");
+    assert_eq!(s.ctot.validate(t), Ok(()), "{what}");
+    assert_same_value(&s.value, &brute, &what);
+    assert_same_value(&evaluate(&s.ctot, t, reading).value(), &s.value, &what);
+}
+
 /// The optimizer's value equals the exhaustive optimum on random tables of
 /// up to 5 classes and 4 threads (random conflict relations, self conflicts
 /// and weights, some weights zero), for every reading.
 #[test]
 fn optimizer_matches_exhaustive_enumeration() {
     let mut compared = 0;
+    // Bound the brute force's size in debug builds: at most 15^5 thread sets.
     for (k, (t, threads)) in random_tables(40, 5, 4).into_iter().enumerate() {
-        // Bound the brute force's size in debug builds: at most 15^5 thread sets.
-        let reading = READINGS[k % READINGS.len()];
-        let (brute, count) = exhaustive_best(&t, threads, reading);
-        let s = optimize_with(&t, threads, &opts(reading)).unwrap();
-        assert!(s.optimal);
-        assert_eq!(s.ctot.validate(&t), Ok(()));
-        let what = format!("{reading:?} {threads} threads, {count} mappings, {t:?}");
-        assert_same_value(&s.value, &brute, &what);
-        // The value the optimizer reports is the value of the mapping it returns.
-        assert_same_value(&evaluate(&s.ctot, &t, reading).value(), &s.value, &what);
+        check_random_table(k, &t, threads);
         compared += 1;
     }
     assert_eq!(compared, 40);
@@ -157,13 +164,7 @@ fn optimizer_matches_exhaustive_enumeration() {
 #[ignore]
 fn optimizer_matches_exhaustive_enumeration_many() {
     for (k, (t, threads)) in random_tables(1500, 5, 4).into_iter().enumerate() {
-        let reading = READINGS[k % READINGS.len()];
-        let (brute, count) = exhaustive_best(&t, threads, reading);
-        let s = optimize_with(&t, threads, &opts(reading)).unwrap();
-        assert!(s.optimal);
-        assert_eq!(s.ctot.validate(&t), Ok(()));
-        let what = format!("#{k} {reading:?} {threads} threads, {count} mappings, {t:?}");
-        assert_same_value(&s.value, &brute, &what);
+        check_random_table(k, &t, threads);
     }
 }
 

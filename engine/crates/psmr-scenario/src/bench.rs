@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
 use crate::expect::median;
-use crate::parse::Limits;
+use crate::parse::{threads_error, Limits};
 use crate::runner::{plan_run, run_plan, select, Report, RunMode, RunMonitor, RunOptions, RunPlan};
 use crate::scenario::Scenario;
 use psmr_core::threads::{ThreadHost, MAX_WORKERS};
@@ -195,6 +195,13 @@ pub fn plan_bench(
     } else {
         opts.writes.clone()
     };
+    // No list given: the file's worker count tops the sweep, and a count
+    // out of range is the file's error, worded as validation words it.
+    if opts.threads.is_empty() && vcores.is_none() {
+        if let Some(d) = threads_error(sc, limits, false) {
+            return Err(vec![d]);
+        }
+    }
     let pool = model.as_ref().map(|_| usize::MAX);
     preflight(sc, opts, &threads, &writes, limits, pool, host)?;
     let base = RunOptions {

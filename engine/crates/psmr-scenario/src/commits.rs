@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::diag::Diagnostic;
 use crate::locate::Locator;
 use crate::parse::parse_located;
-use crate::runner::{stream_of, Report};
+use crate::runner::{stream_of, weighted_classes, Report};
 use crate::scenario::Scenario;
 
 /// What `psmr commits` writes: the stream, and (for people) its SCC sizes.
@@ -45,12 +45,7 @@ pub fn export_commits(sc: &Scenario) -> Result<CommitExport, Vec<Diagnostic>> {
                 .into(),
         )]);
     };
-    let mut classes = sc.app.classes();
-    classes.set_weights(&psmr_core::workload::class_weights_for(
-        Some(&sc.app),
-        &classes,
-        &sc.workload,
-    ));
+    let classes = weighted_classes(&sc.app, &sc.workload);
     let total = generate(&sc.app, &classes, &sc.workload);
     let stream = order(&total, spec, sc.workload.seed).map_err(|e| {
         let path = if e.path.is_empty() {
@@ -150,12 +145,7 @@ impl ReadCommits {
         mut workload: psmr_core::workload::WorkloadSpec,
     ) -> Result<(), Vec<Diagnostic>> {
         workload.commits = None;
-        let mut classes = app.classes();
-        classes.set_weights(&psmr_core::workload::class_weights_for(
-            Some(app),
-            &classes,
-            &workload,
-        ));
+        let classes = weighted_classes(app, &workload);
         let total = generate(app, &classes, &workload);
         psmr_core::workload_commits::check_replayed(&total, &self.instances)
             .map_err(|e| vec![self.located(e)])

@@ -14,7 +14,7 @@ use psmr_core::virt::{ReplayToken, Schedule};
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
-use crate::parse::Limits;
+use crate::parse::{threads_error, Limits};
 use crate::runner::{plan_run, run_plan, RunMonitor, RunOptions, RunPlan, RunReport};
 use crate::scenario::{EntryMatch, Scenario};
 
@@ -230,6 +230,14 @@ pub struct ExplorePlan {
     explore_seed: u64,
 }
 
+impl ExplorePlan {
+    /// Virtual cores of every schedule (a host holds the exploration with
+    /// this many threads beside the scheduler's auxiliary roles).
+    pub fn cores(&self) -> u32 {
+        self.cores
+    }
+}
+
 /// Check an exploration of `o.scheduler` of `sc` (its fault selected when
 /// `o.fault` is set; a schedule in the file is ignored: exploring starts
 /// from the earliest clock) in one pass, before any schedule runs.
@@ -244,6 +252,13 @@ pub fn plan_explore(
         None => sc.clone(),
     };
     sc.run.schedule = None;
+    // No cores given: the file's worker count is the cores, and a count out
+    // of range is the file's error, worded as validation words it.
+    if o.cores.is_none() {
+        if let Some(d) = threads_error(&sc, limits, false) {
+            return Err(vec![d]);
+        }
+    }
     let cores = o.cores.unwrap_or(sc.threads.try_into().unwrap_or(u32::MAX));
     let seed = o.seed.unwrap_or(sc.workload.seed);
     // Every schedule runs the same checked plan: only the conductor's

@@ -412,6 +412,42 @@ pub fn check_pool(
     )])
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Passes over a scenario's fields made on this thread
+    /// ([`validate`], [`check_run`]): the tests count them to show that a
+    /// run, a sweep or an exploration judges its scenario once per run.
+    pub(crate) static FILE_PASSES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// The error of `sc`'s worker count when it is out of `limits`, located at
+/// `threads`; `overridden`: the count is the run's override (`--threads`),
+/// not the file's, and the error says so.
+pub(crate) fn threads_error(
+    sc: &Scenario,
+    limits: &Limits,
+    overridden: bool,
+) -> Option<Diagnostic> {
+    let t = sc.threads;
+    let max = limits.max_threads.min(MAX_WORKERS);
+    if t != 0 && t <= max {
+        return None;
+    }
+    let from = if overridden {
+        " from the run's threads override (--threads)"
+    } else {
+        ""
+    };
+    let message =
+        format!("expected 1..={max} worker threads (limit max_threads = {max}), got {t}{from}");
+    Some(sc.diagnostic("threads", message))
+}
+
+/// `names` joined with " or " (the stream or cell kinds a scheduler takes).
+fn either<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names.collect::<Vec<_>>().join(" or ")
+}
+
 struct Checker<'s> {
     sc: &'s Scenario,
     limits: Limits,
@@ -442,6 +478,8 @@ impl<'s> Checker<'s> {
 
     /// Every field of the file; `needs` are its entries' schedulers' needs.
     fn file(&mut self, needs: &[&'static Needs]) {
+        #[cfg(test)]
+        FILE_PASSES.with(|n| n.set(n.get() + 1));
         let limits = self.limits;
         self.top(&limits);
         self.app();
@@ -478,20 +516,8 @@ impl<'s> Checker<'s> {
         if self.sc.name.trim().is_empty() {
             self.err("name", "expected a non-empty name".into());
         }
-        let t = self.sc.threads;
-        let max = limits.max_threads.min(MAX_WORKERS);
-        if t == 0 || t > max {
-            let from = if self.threads_override {
-                " from the run's threads override (--threads)"
-            } else {
-                ""
-            };
-            self.err(
-                "threads",
-                format!(
-                    "expected 1..={max} worker threads (limit max_threads = {max}), got {t}{from}"
-                ),
-            );
+        if let Some(d) = threads_error(self.sc, limits, self.threads_override) {
+            self.out.push(d);
         }
     }
 
@@ -730,44 +756,36 @@ impl<'s> Checker<'s> {
     /// parameter objects apply to it ([`misfits`]) with values in range
     /// (each family's `Params::check`).
     fn scheduler(&mut self, at: &str, s: &SchedulerSpec, needs: &Needs) {
+        let id = entry_field(at, "id");
         if needs.roles.len() > self.limits.max_roles {
-            self.err(
-                &entry_field(at, "id"),
-                format!(
-                    "`{}` runs {} auxiliary threads ({}); this engine allows {} (limit max_roles)",
-                    s.id,
-                    needs.roles.len(),
-                    needs.roles.join(", "),
-                    self.limits.max_roles
-                ),
+            let message = format!(
+                "`{}` runs {} auxiliary threads ({}); this engine allows {} (limit max_roles)",
+                s.id,
+                needs.roles.len(),
+                needs.roles.join(", "),
+                self.limits.max_roles
             );
+            self.err(&id, message);
         }
         let kind = self.sc.stream_kind();
         if !needs.streams.contains(&kind) {
-            let runs: Vec<&str> = needs.streams.iter().map(|k| k.as_str()).collect();
-            self.err(
-                &entry_field(at, "id"),
-                format!(
-                    "`{}` runs {} streams; this scenario's workload makes a {} stream",
-                    s.id,
-                    runs.join(" or "),
-                    kind.as_str()
-                ),
+            let runs = either(needs.streams.iter().map(|k| k.as_str()));
+            let makes = kind.as_str();
+            let message = format!(
+                "`{}` runs {runs} streams; this scenario's workload makes a {makes} stream",
+                s.id
             );
+            self.err(&id, message);
         }
         let space = SpaceKind::of(self.sc.app.cell_space());
         if !needs.spaces.is_empty() && !needs.spaces.contains(&space) {
-            let on: Vec<&str> = needs.spaces.iter().map(|k| k.as_str()).collect();
-            self.err(
-                &entry_field(at, "id"),
-                format!(
-                    "`{}` works on {} cells; the {} application's cells are {}",
-                    s.id,
-                    on.join(" or "),
-                    self.sc.app.kind_name(),
-                    space.as_str()
-                ),
+            let on = either(needs.spaces.iter().map(|k| k.as_str()));
+            let (app, cells) = (self.sc.app.kind_name(), space.as_str());
+            let message = format!(
+                "`{}` works on {on} cells; the {app} application's cells are {cells}",
+                s.id
             );
+            self.err(&id, message);
         }
         for m in misfits(s, needs) {
             match m {

@@ -8,6 +8,7 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use psmr_core::app::AppSpec;
 use psmr_core::cancel::CancelToken;
 use psmr_core::exec::{LiveSample, Progress};
 use psmr_core::oracle::Reference;
@@ -15,7 +16,7 @@ use psmr_core::run::{run_checked, RunInput};
 use psmr_core::threads::{ThreadHost, MAX_WORKERS};
 use psmr_core::trace::TraceConfig;
 use psmr_core::virt::Costs;
-use psmr_core::workload::{class_weights_for, generate_stream};
+use psmr_core::workload::{class_weights_for, generate_stream, WorkloadSpec};
 use psmr_core::{ClassTable, RunError, Scheduler, Stream};
 use psmr_schedulers::{build, BuildEnv};
 use schemars::JsonSchema;
@@ -98,13 +99,6 @@ impl RunMonitor {
     pub fn resume(&self) {
         self.cancel.resume();
     }
-    pub fn is_paused(&self) -> bool {
-        self.cancel.is_paused()
-    }
-    /// Clear a cancellation, to reuse the monitor for another run.
-    pub fn reset(&self) {
-        self.cancel.reset();
-    }
     pub fn cancel_token(&self) -> &CancelToken {
         &self.cancel
     }
@@ -183,12 +177,18 @@ pub fn prepare(sc: &Scenario) -> Result<Prepared, Vec<Diagnostic>> {
 /// The scenario's classes (with workload weights) and stream, without the
 /// reference.
 pub fn stream_of(sc: &Scenario) -> Result<(ClassTable, Stream), Vec<Diagnostic>> {
-    let mut classes = sc.app.classes();
-    let weights = class_weights_for(Some(&sc.app), &classes, &sc.workload);
-    classes.set_weights(&weights);
+    let classes = weighted_classes(&sc.app, &sc.workload);
     let stream = generate_stream(&sc.app, &classes, &sc.workload)
         .map_err(|e| vec![sc.diagnostic(&e.path, e.message)])?;
     Ok((classes, stream))
+}
+
+/// `app`'s classes, weighted by the shares `workload` draws them with.
+pub fn weighted_classes(app: &AppSpec, workload: &WorkloadSpec) -> ClassTable {
+    let mut classes = app.classes();
+    let weights = class_weights_for(Some(app), &classes, workload);
+    classes.set_weights(&weights);
+    classes
 }
 
 /// Build every selected scheduler for the prepared stream: first the check
@@ -371,6 +371,22 @@ pub fn plan_run(
     })
 }
 
+/// Parse `text` (named `file` in diagnostics) without validating it, then
+/// judge it once with `plan` ([`plan_run`], `bench::plan_bench` or
+/// `explore::plan_explore`, each of which validates the scenario with the
+/// overrides of what will run applied): the one validation pass of a run,
+/// a sweep or an exploration. The scenario as written comes back beside
+/// the plan.
+pub fn parse_and_plan<P>(
+    text: &str,
+    file: &str,
+    plan: impl FnOnce(&Scenario) -> Result<P, Vec<Diagnostic>>,
+) -> Result<(Scenario, P), Vec<Diagnostic>> {
+    let sc = crate::parse::parse_unvalidated(text, file)?;
+    let planned = plan(&sc)?;
+    Ok((sc, planned))
+}
+
 /// Run every selected scheduler of `sc` on one stream, each checked by the
 /// oracle: [`plan_run`], then [`run_plan`].
 pub fn run_scenario(
@@ -529,4 +545,58 @@ pub fn check_plan(
         reports,
         results,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{plan_bench, BenchOptions};
+    use crate::explore::{plan_explore, ExploreOptions};
+    use crate::parse::FILE_PASSES;
+
+    const QUICKSTART: &str = include_str!("../../../../scenarios/quickstart.json");
+
+    /// What `f` returns, and the passes over a scenario's fields it made.
+    fn counted<T>(f: impl FnOnce() -> T) -> (T, u32) {
+        FILE_PASSES.with(|n| n.set(0));
+        let out = f();
+        (out, FILE_PASSES.with(|n| n.get()))
+    }
+
+    /// Issue 29: a run, a sweep and an exploration parse their scenario
+    /// without validating it and judge it in their plan, once per run that
+    /// will be made (`psmr run`, `psmr bench`, `psmr explore` and the
+    /// browser's starts all take this path); the file validated first and
+    /// then planned was judged twice.
+    #[test]
+    fn a_run_a_sweep_and_an_exploration_judge_the_scenario_once_per_run() {
+        let limits = Limits::native();
+        let run = |sc: &Scenario| plan_run(sc, &RunOptions::default(), &limits);
+        let (planned, n) = counted(|| parse_and_plan(QUICKSTART, "q.json", run));
+        assert!(planned.is_ok(), "{planned:?}");
+        assert_eq!(n, 1, "a run is judged once");
+        // One write share, two thread counts: the sequential baseline's run
+        // and one run of the parallel schedulers per thread count.
+        let host = ThreadHost::with_capacity(4).unwrap();
+        let sweep = BenchOptions {
+            threads: vec![1, 2],
+            ..BenchOptions::default()
+        };
+        let bench = |sc: &Scenario| plan_bench(sc, &sweep, &limits, &host);
+        let (planned, n) = counted(|| parse_and_plan(QUICKSTART, "q.json", bench).map(|_| ()));
+        assert!(planned.is_ok(), "{planned:?}");
+        assert_eq!(n, 3, "each of the sweep's 3 runs is judged once");
+        let o = ExploreOptions::new("early");
+        let explore = |sc: &Scenario| plan_explore(sc, &o, &limits);
+        let (planned, n) = counted(|| parse_and_plan(QUICKSTART, "q.json", explore).map(|_| ()));
+        assert!(planned.is_ok(), "{planned:?}");
+        assert_eq!(n, 1, "an exploration's one run is judged once");
+        // The counter sees a second pass: a file validated on its own
+        // before it is planned.
+        let (planned, n) = counted(|| {
+            crate::parse_scenario(QUICKSTART, "q.json").and_then(|sc| explore(&sc).map(|_| ()))
+        });
+        assert!(planned.is_ok(), "{planned:?}");
+        assert_eq!(n, 2);
+    }
 }

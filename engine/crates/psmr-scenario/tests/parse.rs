@@ -30,6 +30,11 @@ fn one_error_at(text: &str, path: &str, says: &str) -> Diagnostic {
     d
 }
 
+/// The field path of each error.
+fn paths(e: &[Diagnostic]) -> Vec<&str> {
+    e.iter().map(|d| d.path.as_str()).collect()
+}
+
 /// 1-based line and column of the first occurrence of `needle` in `text`.
 fn pos_of(text: &str, needle: &str) -> (usize, usize) {
     let at = text.find(needle).expect("needle");
@@ -154,6 +159,132 @@ const REFUSED: &[Refused] = &[
         says: "",
         at: Some("\"writes\": 0.2"),
     },
+    Refused {
+        what: "busy-wait's `spin` in early's object, at its key",
+        base: VALID,
+        from: "\"label\": \"e\"",
+        to: "\"label\": \"e\", \"early\": {\"spin\": {\"spins\": 10}}",
+        path: "schedulers[1].early.spin",
+        says: "does not apply to `early`",
+        at: Some("\"spin\""),
+    },
+    Refused {
+        what: "a stealing object on early",
+        base: VALID,
+        from: "\"label\": \"e\"",
+        to: "\"label\": \"e\", \"stealing\": {\"queue_capacity\": 8}",
+        path: "schedulers[1].stealing",
+        says: "its parameters go in `early`",
+        at: None,
+    },
+    Refused {
+        what: "any parameter object on sequential",
+        base: VALID,
+        from: "{ \"id\": \"sequential\" }",
+        to: "{ \"id\": \"sequential\", \"early\": {} }",
+        path: "schedulers[0].early",
+        says: "takes no parameters",
+        at: None,
+    },
+    Refused {
+        what: "a first-wave parameter field says where it went",
+        base: VALID,
+        from: "\"label\": \"e\"",
+        to: "\"label\": \"e\", \"mapping\": {\"kind\": \"naive\"}",
+        path: "schedulers[1].mapping",
+        says: "\"early\": {\"mapping\"",
+        at: Some("\"mapping\""),
+    },
+    Refused {
+        what: "a list size of zero",
+        base: VALID,
+        from: "\"light\"",
+        to: "0",
+        path: "app.size",
+        says: "1..=1000000",
+        at: None,
+    },
+    Refused {
+        what: "an event workload needs a color per handler of a round and one more",
+        base: EVENTS,
+        from: "\"colors\": 1001",
+        to: "\"colors\": 1000",
+        path: "app.colors",
+        says: "at least 1001 colors",
+        at: None,
+    },
+    Refused {
+        what: "long events' spin time as a list",
+        base: EVENTS,
+        from: "\"round\": 1000 }",
+        to: "\"round\": 1000, \"long_ns\": [5000, 10] }",
+        path: "workload.events.long_ns",
+        says: "",
+        at: None,
+    },
+    Refused {
+        what: "a share of long events above 1",
+        base: EVENTS,
+        from: "\"round\": 1000 }",
+        to: "\"round\": 1000, \"long_share\": 1.5 }",
+        path: "workload.events.long_share",
+        says: "",
+        at: None,
+    },
+    Refused {
+        what: "more colors than events in a round: some color would hold none",
+        base: EVENTS,
+        from: "\"round\": 1000 }",
+        to: "\"round\": 1000, \"colors\": 1001 }",
+        path: "workload.events.colors",
+        says: "at most `round`",
+        at: None,
+    },
+    Refused {
+        what: "a handler note of an unknown handler, at its key",
+        base: EVENTS,
+        from: "\"round\": 1000 }",
+        to: "\"round\": 1000, \"handlers\": { \"lng\": { \"penalty\": 3 } } }",
+        path: "workload.events.handlers.lng",
+        says: "fork, short, long",
+        at: Some("\"lng\""),
+    },
+    Refused {
+        what: "a handler's stealing penalty of zero",
+        base: EVENTS,
+        from: "\"round\": 1000 }",
+        to: "\"round\": 1000, \"handlers\": { \"long\": { \"penalty\": 0 } } }",
+        path: "workload.events.handlers.long.penalty",
+        says: "",
+        at: None,
+    },
+    Refused {
+        what: "an event workload refuses a total order's write share",
+        base: EVENTS,
+        from: "\"requests\": 3000,",
+        to: "\"requests\": 3000, \"writes\": 0.5,",
+        path: "workload.writes",
+        says: "does not apply to an event workload",
+        at: None,
+    },
+    Refused {
+        what: "an event workload needs the handlers application",
+        base: EVENTS,
+        from: "{ \"kind\": \"handlers\", \"colors\": 1001 }",
+        to: "{ \"kind\": \"spin\", \"ns\": 10 }",
+        path: "workload.events.kind",
+        says: "handlers application",
+        at: None,
+    },
+    Refused {
+        what: "a total-order scheduler refuses an event stream",
+        base: EVENTS,
+        from: "{ \"id\": \"sequential\" }",
+        to: "{ \"id\": \"early\" }",
+        path: "schedulers[0].id",
+        says: "events stream",
+        at: None,
+    },
 ];
 
 #[test]
@@ -211,8 +342,11 @@ fn semantic_errors_carry_paths_and_positions() {
         .replace("\"writes\": 0.1", "\"writes\": 1.5")
         .replace("\"requests\": 1000", "\"requests\": 0");
     let e = errors(&text);
-    let paths: Vec<&str> = e.iter().map(|d| d.path.as_str()).collect();
-    assert_eq!(paths, ["workload.requests", "workload.writes"], "{e:#?}");
+    assert_eq!(
+        paths(&e),
+        ["workload.requests", "workload.writes"],
+        "{e:#?}"
+    );
     assert_eq!((e[1].line, e[1].col), pos_of(&text, "1.5"));
     assert!(e[1].message.contains("between 0 and 1"));
 }
@@ -224,8 +358,7 @@ fn mix_names_must_be_classes_and_sum_to_one() {
         "\"mix\": {\"R1\": 0.5, \"W9\": 0.25}",
     );
     let e = errors(&text);
-    let paths: Vec<&str> = e.iter().map(|d| d.path.as_str()).collect();
-    assert_eq!(paths, ["workload.mix.W9", "workload.mix"], "{e:#?}");
+    assert_eq!(paths(&e), ["workload.mix.W9", "workload.mix"], "{e:#?}");
     assert!(e[0].message.contains("R1, W1, R2, W2, Rg, Wg"), "{}", e[0]);
 }
 
@@ -236,9 +369,8 @@ fn expectations_must_name_scenario_schedulers_and_known_counters() {
         "\"threads\": 2, \"expect\": {\"counters\": [{\"scheduler\": \"ws-optimistic\", \"counter\": \"stealz\", \"op\": \">\", \"value\": 0}]},",
     );
     let e = errors(&text);
-    let paths: Vec<&str> = e.iter().map(|d| d.path.as_str()).collect();
     assert_eq!(
-        paths,
+        paths(&e),
         ["expect.counters[0].scheduler", "expect.counters[0].counter"]
     );
 }
@@ -276,50 +408,15 @@ fn explicit_mapping_breaking_a_rule_is_reported_at_validation() {
     assert_eq!(d.line, pos_of(&text, "\"mapping\"").0);
 }
 
+/// `spin` belongs to busy-wait: refused in early's object (see
+/// [`REFUSED`]), accepted in busy-wait's.
 #[test]
-fn parameters_of_another_family_or_scheduler_are_located_errors() {
-    // `spin` belongs to busy-wait, not to early.
-    let text = VALID.replace(
-        "\"label\": \"e\"",
-        "\"label\": \"e\", \"early\": {\"spin\": {\"spins\": 10}}",
-    );
-    let d = one_error_at(
-        &text,
-        "schedulers[1].early.spin",
-        "does not apply to `early`",
-    );
-    assert_eq!((d.line, d.col), pos_of(&text, "\"spin\""));
-    // ... and is accepted for busy-wait.
+fn a_familys_parameter_is_accepted_by_its_own_scheduler() {
     let ok = VALID.replace(
         "{ \"id\": \"early\", \"label\": \"e\" }",
         "{ \"id\": \"busy-wait\", \"early\": {\"spin\": {\"spins\": 10}} }",
     );
     parse_scenario(&ok, "t.json").unwrap();
-    // A stealing object on early, and any object on sequential.
-    let text = VALID.replace(
-        "\"label\": \"e\"",
-        "\"label\": \"e\", \"stealing\": {\"queue_capacity\": 8}",
-    );
-    one_error_at(
-        &text,
-        "schedulers[1].stealing",
-        "its parameters go in `early`",
-    );
-    let text = VALID.replace(
-        "{ \"id\": \"sequential\" }",
-        "{ \"id\": \"sequential\", \"early\": {} }",
-    );
-    one_error_at(&text, "schedulers[0].early", "takes no parameters");
-}
-
-#[test]
-fn first_wave_parameter_fields_say_where_they_went() {
-    let text = VALID.replace(
-        "\"label\": \"e\"",
-        "\"label\": \"e\", \"mapping\": {\"kind\": \"naive\"}",
-    );
-    let d = one_error_at(&text, "schedulers[1].mapping", "\"early\": {\"mapping\"");
-    assert_eq!((d.line, d.col), pos_of(&text, "\"mapping\""));
 }
 
 #[test]
@@ -384,12 +481,7 @@ fn an_event_workload_makes_an_event_stream() {
 }
 
 #[test]
-fn an_event_workload_needs_its_colors_and_data_sets() {
-    one_error_at(
-        &EVENTS.replace("\"colors\": 1001", "\"colors\": 1000"),
-        "app.colors",
-        "at least 1001 colors",
-    );
+fn an_event_workload_needs_its_data_sets() {
     let penalty = EVENTS.replace(
         "{ \"kind\": \"unbalanced\", \"round\": 1000 }",
         "{ \"kind\": \"penalty\", \"arrays\": 8, \"chunk_kib\": 4 }",
@@ -411,60 +503,9 @@ fn an_event_workload_needs_its_colors_and_data_sets() {
 }
 
 #[test]
-fn event_workload_values_are_located() {
-    let d = one_error(&EVENTS.replace(
-        "\"round\": 1000 }",
-        "\"round\": 1000, \"long_ns\": [5000, 10] }",
-    ));
-    assert_eq!(d.path, "workload.events.long_ns");
-    let d = one_error(&EVENTS.replace(
-        "\"round\": 1000 }",
-        "\"round\": 1000, \"long_share\": 1.5 }",
-    ));
-    assert_eq!(d.path, "workload.events.long_share");
-    // More colors than events in a round: some color would hold none.
-    let d = one_error(&EVENTS.replace("\"round\": 1000 }", "\"round\": 1000, \"colors\": 1001 }"));
-    assert_eq!(d.path, "workload.events.colors");
-    assert!(d.message.contains("at most `round`"), "{}", d.message);
-    let text = EVENTS.replace(
-        "\"round\": 1000 }",
-        "\"round\": 1000, \"handlers\": { \"lng\": { \"penalty\": 3 } } }",
-    );
-    let d = one_error_at(&text, "workload.events.handlers.lng", "fork, short, long");
-    assert_eq!((d.line, d.col), pos_of(&text, "\"lng\""));
-    let d = one_error(&EVENTS.replace(
-        "\"round\": 1000 }",
-        "\"round\": 1000, \"handlers\": { \"long\": { \"penalty\": 0 } } }",
-    ));
-    assert_eq!(d.path, "workload.events.handlers.long.penalty");
+fn an_unknown_event_workload_kind_is_an_unknown_variant() {
     let d = one_error(&EVENTS.replace("\"kind\": \"unbalanced\"", "\"kind\": \"unbalance\""));
     assert!(d.message.contains("unknown variant"), "{d}");
-}
-
-#[test]
-fn an_event_workload_refuses_total_order_fields_and_other_apps() {
-    one_error_at(
-        &EVENTS.replace(
-            "\"requests\": 3000,",
-            "\"requests\": 3000, \"writes\": 0.5,",
-        ),
-        "workload.writes",
-        "does not apply to an event workload",
-    );
-    let text = EVENTS.replace(
-        "{ \"kind\": \"handlers\", \"colors\": 1001 }",
-        "{ \"kind\": \"spin\", \"ns\": 10 }",
-    );
-    one_error_at(&text, "workload.events.kind", "handlers application");
-}
-
-#[test]
-fn total_order_schedulers_refuse_an_event_stream() {
-    one_error_at(
-        &EVENTS.replace("{ \"id\": \"sequential\" }", "{ \"id\": \"early\" }"),
-        "schedulers[0].id",
-        "events stream",
-    );
 }
 
 #[test]
@@ -644,7 +685,7 @@ fn commit_workloads_are_checked_and_located() {
 }
 
 #[test]
-fn list_sizes_take_numbers_and_refuse_zero() {
+fn list_sizes_take_numbers() {
     let sc = parse_scenario(&VALID.replace("\"light\"", "1000000"), "t.json").unwrap();
     assert_eq!(
         sc.app,
@@ -653,8 +694,6 @@ fn list_sizes_take_numbers_and_refuse_zero() {
             size: psmr_core::app::ListCost::of(1_000_000)
         }
     );
-    let text = VALID.replace("\"light\"", "0");
-    one_error_at(&text, "app.size", "1..=1000000");
 }
 
 /// serde would read a struct from an array of its fields in order; a
@@ -701,29 +740,37 @@ fn ycsb_key_cap_is_reported_once() {
     assert!(parse_scenario(&text, "t.json").is_ok());
 }
 
+/// VALID with `"fault": "<fault>"` on entry `e`.
+fn with_fault(fault: &str) -> String {
+    VALID.replace(
+        ENTRY_E,
+        &format!("{{ \"id\": \"early\", \"label\": \"e\", \"fault\": \"{fault}\" }}"),
+    )
+}
+
+/// The one error of entry `e` given `fault`: at `schedulers[1].fault`,
+/// located where `at` first occurs in the file.
+fn fault_error(fault: &str, at: &str) -> Diagnostic {
+    let text = with_fault(fault);
+    let d = one_error(&text);
+    assert_eq!(d.path, "schedulers[1].fault");
+    assert_eq!((d.line, d.col), pos_of(&text, at));
+    d
+}
+
 /// `fault` names one of the broken variants the scheduler declares; the
 /// error is located at the value and lists them.
 #[cfg(feature = "fault-injection")]
 #[test]
 fn a_fault_the_scheduler_does_not_declare_is_refused() {
-    let text = VALID.replace(
-        "{ \"id\": \"early\", \"label\": \"e\" }",
-        "{ \"id\": \"early\", \"label\": \"e\", \"fault\": \"ws-ignore-flags\" }",
-    );
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].fault");
-    assert_eq!((d.line, d.col), pos_of(&text, "\"ws-ignore-flags\""));
+    let d = fault_error("ws-ignore-flags", "\"ws-ignore-flags\"");
     assert!(
         d.message
             .contains("unknown fault `ws-ignore-flags` for `early`")
             && d.message.contains("`early-no-barrier`"),
         "{d}"
     );
-    let ok = VALID.replace(
-        "{ \"id\": \"early\", \"label\": \"e\" }",
-        "{ \"id\": \"early\", \"label\": \"e\", \"fault\": \"early-no-barrier\" }",
-    );
-    assert!(parse_scenario(&ok, "t.json").is_ok());
+    assert!(parse_scenario(&with_fault("early-no-barrier"), "t.json").is_ok());
 }
 
 /// Without the feature, `fault` is an unknown field whose message says
@@ -731,12 +778,6 @@ fn a_fault_the_scheduler_does_not_declare_is_refused() {
 #[cfg(not(feature = "fault-injection"))]
 #[test]
 fn a_fault_without_the_feature_says_the_feature_is_needed() {
-    let text = VALID.replace(
-        "{ \"id\": \"early\", \"label\": \"e\" }",
-        "{ \"id\": \"early\", \"label\": \"e\", \"fault\": \"early-no-barrier\" }",
-    );
-    let d = one_error(&text);
-    assert_eq!(d.path, "schedulers[1].fault");
-    assert_eq!((d.line, d.col), pos_of(&text, "\"fault\""));
+    let d = fault_error("early-no-barrier", "\"fault\"");
     assert!(d.message.contains("`fault-injection` feature"), "{d}");
 }

@@ -38,8 +38,7 @@ use psmr_core::threads::ThreadHost;
 use psmr_core::trace::TraceEvent;
 use psmr_scenario::bench::{plan_bench, run_bench, BenchOptions, BenchReport};
 use psmr_scenario::explore::{plan_explore, run_explore, ExploreOptions, Explored};
-use psmr_scenario::parse::parse_unvalidated;
-use psmr_scenario::runner::{plan_run, run_plan};
+use psmr_scenario::runner::{parse_and_plan, plan_run, run_plan};
 use psmr_scenario::{
     parse_scenario_with, Diagnostic, Limits, MonitorSnapshot, Report, RunMonitor, RunOptions,
     Scenario,
@@ -315,17 +314,12 @@ impl Engine {
         if let Some(n) = opts.options.virtual_cores {
             self.check_virtual_cores(n)?;
         }
-        let file = opts.file();
-        // One validation pass, as the native runner does: parse without
-        // validating, then `plan_run` judges the scenario with the run's
-        // overrides applied; the job runs the plan without judging again.
+        // One validation pass, as the native runner does: `plan_run`
+        // judges the scenario with the run's overrides applied; the job
+        // runs the plan without judging again.
         let (limits, run_opts) = (self.limits, opts.options.clone());
-        let check = || {
-            let sc = parse_unvalidated(text, &file)?;
-            let plan = plan_run(&sc, &run_opts, &limits)?;
-            Ok((sc, plan))
-        };
-        self.start(check, spawn, |(sc, plan)| {
+        let plan = |sc: &Scenario| plan_run(sc, &run_opts, &limits);
+        self.start(text, &opts.file(), plan, spawn, |sc, plan| {
             let shape = (
                 opts.options
                     .virtual_cores
@@ -385,17 +379,12 @@ impl Engine {
         spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
     ) -> Result<(), StartError> {
         let opts: WebBenchOptions = parse_options(options_json)?;
-        let file = opts.file();
-        // One validation pass, as a run's: parse without validating, then
-        // `plan_bench` judges each point with its overrides applied; the
-        // job runs those plans without judging again.
+        // One validation pass, as a run's: `plan_bench` judges each point
+        // with its overrides applied; the job runs those plans without
+        // judging again.
         let (limits, host) = (self.limits, &self.host);
-        let check = || {
-            let sc = parse_unvalidated(text, &file)?;
-            let plan = plan_bench(&sc, &opts.options, &limits, host)?;
-            Ok((sc, plan))
-        };
-        self.start(check, spawn, |(sc, plan)| {
+        let plan = |sc: &Scenario| plan_bench(sc, &opts.options, &limits, host);
+        self.start(text, &opts.file(), plan, spawn, |sc, plan| {
             let shape = (
                 opts.options
                     .threads
@@ -434,16 +423,12 @@ impl Engine {
             self.check_virtual_cores(n)?;
         }
         let max = self.max_virtual_cores();
-        // One validation pass, as a run's: parse without validating, then
-        // `plan_explore` judges the scenario with the exploration's
-        // overrides and fault; every schedule runs that plan.
+        // One validation pass, as a run's: `plan_explore` judges the
+        // scenario with the exploration's overrides and fault; every
+        // schedule runs that plan.
         let limits = self.limits;
-        let check = || {
-            let sc = parse_unvalidated(text, DEFAULT_FILE)?;
-            let plan = plan_explore(&sc, &opts, &limits)?;
-            Ok((sc, plan))
-        };
-        self.start(check, spawn, |(sc, plan)| {
+        let plan = |sc: &Scenario| plan_explore(sc, &opts, &limits);
+        self.start(text, DEFAULT_FILE, plan, spawn, |sc, plan| {
             let cores = opts.cores.map_or(sc.threads, |n| n as usize);
             let shape = (cores, opts.requests.unwrap_or(sc.workload.requests));
             let progress = Arc::new(ExploreProgress {
@@ -473,21 +458,23 @@ impl Engine {
         })
     }
 
-    /// Claim the engine, check the text (`check`: parse and validate, once),
-    /// and spawn the job `plan` makes from what `check` gave (the job owns
-    /// it).
-    fn start<T>(
+    /// Claim the engine, parse `text` (named `file`) and judge it once
+    /// with `plan` ([`parse_and_plan`]), and spawn the job `make` builds
+    /// from the scenario and its plan (the job owns them).
+    fn start<P>(
         &self,
-        check: impl FnOnce() -> Result<T, Vec<Diagnostic>>,
+        text: &str,
+        file: &str,
+        plan: impl FnOnce(&Scenario) -> Result<P, Vec<Diagnostic>>,
         spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
-        plan: impl FnOnce(T) -> ((usize, u32), Job, Option<Arc<ExploreProgress>>),
+        make: impl FnOnce(Scenario, P) -> ((usize, u32), Job, Option<Arc<ExploreProgress>>),
     ) -> Result<(), StartError> {
         let mut current = lock(&self.current);
         if current.is_some() {
             return Err(StartError::Busy);
         }
-        let checked = check().map_err(StartError::Invalid)?;
-        let ((threads, requests), job, explore) = plan(checked);
+        let (sc, planned) = parse_and_plan(text, file, plan).map_err(StartError::Invalid)?;
+        let ((threads, requests), job, explore) = make(sc, planned);
         let active = Arc::new(Active {
             monitor: RunMonitor::new(),
             threads,

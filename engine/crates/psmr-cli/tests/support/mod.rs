@@ -67,6 +67,14 @@ pub fn bad_input(o: &Output) -> String {
     err
 }
 
+/// Asserts that `text` holds each of `parts`; a failure names the first
+/// part missing and shows `text`.
+pub fn assert_contains_all(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "`{part}` missing in:\n{text}");
+    }
+}
+
 /// What the run wrote on stdout.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -241,6 +241,7 @@ impl Application for KvStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::digests_after;
 
     #[test]
     fn range_shards() {
@@ -297,14 +298,13 @@ mod tests {
 
     #[test]
     fn digest_depends_on_content_not_on_history() {
-        let a = KvStore::new(2, 10);
-        let b = KvStore::new(2, 10);
-        a.execute(&Op::KvWrite { key: 1, value: 7 });
-        a.execute(&Op::KvWrite { key: 2, value: 8 });
-        b.execute(&Op::KvWrite { key: 2, value: 8 });
-        b.execute(&Op::KvWrite { key: 1, value: 7 });
-        assert_eq!(a.digest(), b.digest());
-        b.execute(&Op::KvWrite { key: 1, value: 6 });
-        assert_ne!(a.digest(), b.digest());
+        let store = || KvStore::new(2, 10);
+        let write = |key, value| Op::KvWrite { key, value };
+        let one_two = [write(1, 7), write(2, 8)];
+        let (a, b) = digests_after(store, &one_two, &[write(2, 8), write(1, 7)]);
+        assert_eq!(a, b);
+        let rewritten = [write(2, 8), write(1, 7), write(1, 6)];
+        let (a, b) = digests_after(store, &one_two, &rewritten);
+        assert_ne!(a, b);
     }
 }

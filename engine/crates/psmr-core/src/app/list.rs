@@ -165,6 +165,7 @@ impl Application for ShardedList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::digests_after;
 
     #[test]
     fn add_keeps_population_and_finds_keys() {
@@ -192,12 +193,9 @@ mod tests {
 
     #[test]
     fn digest_depends_on_order_of_adds() {
-        let a = ShardedList::new(1, 4);
-        let b = ShardedList::new(1, 4);
-        a.execute(&Op::ListAdd { shard: 0, key: 1 });
-        a.execute(&Op::ListAdd { shard: 0, key: 3 });
-        b.execute(&Op::ListAdd { shard: 0, key: 3 });
-        b.execute(&Op::ListAdd { shard: 0, key: 1 });
-        assert_ne!(a.digest(), b.digest());
+        let add = |key| Op::ListAdd { shard: 0, key };
+        let list = || ShardedList::new(1, 4);
+        let (a, b) = digests_after(list, &[add(1), add(3)], &[add(3), add(1)]);
+        assert_ne!(a, b);
     }
 }

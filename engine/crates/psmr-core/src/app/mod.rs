@@ -306,6 +306,21 @@ impl AppSpec {
     }
 }
 
+/// The digests of two fresh applications made by `make`, the first after
+/// executing `first`, the second after `second`, each in order: what the
+/// applications' tests probe a digest with.
+#[cfg(test)]
+fn digests_after<A: Application>(make: impl Fn() -> A, first: &[Op], second: &[Op]) -> (u64, u64) {
+    let (a, b) = (make(), make());
+    for op in first {
+        a.execute(op);
+    }
+    for op in second {
+        b.execute(op);
+    }
+    (a.digest(), b.digest())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
