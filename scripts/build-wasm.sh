@@ -55,12 +55,12 @@ fi
 # (gzipped) and no slower. Set for this build only (its own target dir).
 if [ "$PROFILE" = "release" ]; then
   export CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_DEBUG=0
-  # The JSON glue (serde's generic deserializers, monomorphized once per
-  # scenario type in psmr-scenario) is a third of the code and runs once per
-  # file: optimize it for size. The execution path (psmr-core,
+  # The JSON glue (serde's generic deserializers, monomorphized for the
+  # scenario types in psmr-scenario) is a large part of the code and runs
+  # once per file: optimize it for size. The execution path (psmr-core,
   # psmr-schedulers, psmr-mapping, psmr-partition) and psmr-wasm, whose level
   # is the one fat LTO runs at, stay at opt-level 3.
-  SIZE_PACKAGES=(serde serde_json serde_path_to_error psmr-scenario)
+  SIZE_PACKAGES=(serde serde_json psmr-scenario)
   # The standard library rebuilt (build-std) with its small implementations
   # (core's sorts above all: 15% of the engine's code was sort
   # instantiations): 13% less gzipped, the virtual-core trace digests

@@ -16,6 +16,8 @@ test.use({ trace: 'off' });
 
 /** 300 KB, in bytes (KB = 1,000 bytes, as in docs/benchmarks/frontend.md). */
 const FIRST_LOAD_GOAL_BYTES = 300_000;
+/** Issue 30's goal for the first lesson in all (screen, engine, lesson), in bytes. */
+const FIRST_LESSON_GOAL_BYTES = 700_000;
 
 /** Anything of the engine: its worker chunk, the wasm-bindgen glue, the module. */
 const ENGINE_URL = /\.wasm(\?|$)|engine\.worker|psmr_wasm/;
@@ -103,13 +105,14 @@ test('the first screen loads under 300 KB gzipped without the engine; the first 
   await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('timeline')).toBeVisible();
   // What the first lesson cost in all (docs/benchmarks/frontend.md): every URL once (the pool's
-  // workers fetch the glue again, from the cache). Logged, not checked: the 700 KB goal is met by a
-  // few KB (695.4 KB, or 697.8 KB in the build with the harness page; frontend.md, seventh pass).
+  // workers fetch the glue again, from the cache). About 680 KB in the build with the harness page
+  // since the plain scenario parse (frontend.md, eighth pass): held under the 700 KB goal.
   await page.waitForLoadState('networkidle');
   const lesson = [...new Map((await traffic.responses()).map((f) => [f.url, f])).values()];
   const all = totals(lesson.sort((a, b) => b.gzip - a.gzip));
   await info.attach('first-lesson.txt', { body: `${all.table}\n${kb(all.gzip)} gzipped, ${kb(all.raw)} raw\n` });
   console.log(`first lesson: ${lesson.length} URLs, ${kb(all.gzip)} gzipped (${kb(all.raw)} raw)\n${all.table}`);
+  expect(all.gzip, `first lesson ${kb(all.gzip)} gzipped`).toBeLessThan(FIRST_LESSON_GOAL_BYTES);
   await page.getByTestId('tab-run').click();
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-correct', 'true');
   // The recorder does see the engine's requests (made from its worker): the check above could fail.

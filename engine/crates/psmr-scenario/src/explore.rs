@@ -25,7 +25,7 @@ pub struct ExploreOptions {
     /// Scheduler label or id to explore.
     pub scheduler: String,
     /// Select this fault-injection variant on that scheduler first
-    /// ([`with_fault`]).
+    /// ([`select_fault`]).
     #[serde(default)]
     pub fault: Option<String>,
     /// Most schedules to try (schedule 0 is the earliest-clock one).
@@ -105,27 +105,10 @@ pub struct Explored {
 }
 
 /// `sc` with `fault` selected on the entry `name` (label or id; an id the
-/// file does not list is added), validated under `limits`: a fault the
-/// scheduler does not declare is refused here.
-pub fn with_fault(
-    sc: &Scenario,
-    name: &str,
-    fault: &str,
-    limits: &Limits,
-) -> Result<Scenario, Vec<Diagnostic>> {
-    let sc = select_fault(sc, name, fault)?;
-    let errors = crate::validate(&sc, limits);
-    if errors.is_empty() {
-        Ok(sc)
-    } else {
-        Err(errors)
-    }
-}
-
-/// [`with_fault`] without the validation, for a caller that validates
-/// the result once with its run's overrides (`runner::plan_run`); only a
-/// name that is no entry nor id, or a build without fault injection, is
-/// refused here.
+/// file does not list is added), not validated: the caller validates the
+/// result once with its run's overrides (`runner::plan_run`), which
+/// refuses a fault the scheduler does not declare; only a name that is no
+/// entry nor id, or a build without fault injection, is refused here.
 pub fn select_fault(sc: &Scenario, name: &str, fault: &str) -> Result<Scenario, Vec<Diagnostic>> {
     let mut sc = sc.clone();
     let i = match sc.match_scheduler(name) {
@@ -204,18 +187,6 @@ fn depth_levels(horizon: u64) -> u32 {
 /// neighbouring seeds give unrelated delays.
 fn schedule_seed(e: u64, i: u32) -> u64 {
     e.wrapping_mul(1_000_000).wrapping_add(u64::from(i))
-}
-
-/// Explore `o.scheduler` of `sc`: [`plan_explore`], then [`run_explore`].
-pub fn explore(
-    sc: &Scenario,
-    o: &ExploreOptions,
-    limits: &Limits,
-    host: &ThreadHost,
-    monitor: &RunMonitor,
-    after: impl FnMut(u32, u32) -> ControlFlow<()>,
-) -> Result<Explored, Vec<Diagnostic>> {
-    run_explore(plan_explore(sc, o, limits)?, host, monitor, after)
 }
 
 /// A checked exploration: the one run every schedule repeats (its fault
