@@ -73,8 +73,9 @@ impl List {
         if j == NIL {
             return END;
         }
-        let slot: &usize = &self.next[j as usize];
-        slot as *const usize as usize
+        let slot: *const usize = &self.next[j as usize];
+        // Exposed, so that the walk may turn the address back into a pointer.
+        slot.expose_provenance()
     }
 
     /// Makes `j` (a node or `NIL`) the successor of node `i`: the one writer
@@ -108,9 +109,10 @@ impl List {
             }
             debug_assert!(node < self.next.len());
             // SAFETY: by the type's invariant `link` is the address of
-            // `self.next[node]`, an initialized, aligned element of a buffer
-            // that `&self` keeps alive and unmodified for this call.
-            link = unsafe { *(link as *const usize) };
+            // `self.next[node]` (its provenance exposed by `link()`), an
+            // initialized, aligned element of a buffer that `&self` keeps
+            // alive and unmodified for this call.
+            link = unsafe { *std::ptr::with_exposed_provenance::<usize>(link) };
             pos += 1;
         }
         0
