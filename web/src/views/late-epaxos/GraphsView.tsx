@@ -557,7 +557,43 @@ function LateTrack({ track, position, state, statuses }: TrackProps) {
   );
 }
 
+/**
+ * Where each request of the late graph stands: layer `l` (its depth in the
+ * graph) is a column of boxes `w` x `h`, columns left to right; the layers
+ * that would pass `room` (the canvas's width) start a band under the ones
+ * before, so no box is cut at the side (a long chain of conflicts on a
+ * narrow canvas). Returns the boxes' corners and the drawing's size.
+ */
+export function placeLateLayers(
+  cols: Map<number, number[]>,
+  w: number,
+  h: number,
+  room: number,
+): { at: Map<number, Placed>; width: number; height: number } {
+  // A band of k columns is 10 + (k - 1) * step + w + 10 wide: margins on both sides, no gap after the last.
+  const step = w + 40;
+  const perBand = Math.max(1, Math.floor((room - 20 - w) / step) + 1);
+  const at = new Map<number, Placed>();
+  const layers = [...cols.keys()].sort((a, b) => a - b);
+  let top = 0;
+  let width = 20 + w;
+  for (let first = 0; first < layers.length; first += perBand) {
+    const band = layers.slice(first, first + perBand);
+    let rows = 1;
+    band.forEach((l, c) => {
+      const reqs = cols.get(l) ?? [];
+      reqs.forEach((r, k) => at.set(r, { x: 10 + c * step, y: top + 10 + k * (h + 10) }));
+      rows = Math.max(rows, reqs.length);
+    });
+    width = Math.max(width, 20 + (band.length - 1) * step + w);
+    top += 10 + rows * (h + 10);
+  }
+  return { at, width, height: Math.max(top, h + 20) };
+}
+
 function LateGraphSvg({ g, pal, font, id }: { g: LateGraph; pal: Palette; font: number; id: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const { width: room } = useSize(box, { width: 800, height: 0 });
   const nodes = g.nodes.slice(0, MAX_NODES);
   const layers = lateLayers(g);
   const cols = new Map<number, number[]>();
@@ -567,64 +603,62 @@ function LateGraphSvg({ g, pal, font, id }: { g: LateGraph; pal: Palette; font: 
   }
   const w = 4 * font + 8;
   const h = font * 2 + 8;
-  const at = new Map<number, Placed>();
-  let maxY = 0;
-  for (const [l, reqs] of cols) {
-    reqs.forEach((r, k) => at.set(r, { x: 10 + l * (w + 40), y: 10 + k * (h + 10) }));
-    maxY = Math.max(maxY, 10 + reqs.length * (h + 10));
-  }
-  const width = 10 + Math.max(1, cols.size) * (w + 40);
+  const { at, width, height } = placeLateLayers(cols, w, h, room);
   return (
-    <svg
-      data-testid="late-svg"
-      width={width}
-      height={Math.max(maxY, h + 20)}
-      role="img"
-      aria-label="CBASE dependency graph"
-    >
-      <defs>
-        <marker id={`larr-${id}`} viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">
-          <path d="M0,0 L10,5 L0,10 z" fill={pal.dim} />
-        </marker>
-      </defs>
-      {g.edges.map(([from, to], k) => {
-        const a = at.get(from);
-        const b = at.get(to);
-        return a && b ? (
-          <line
-            key={k}
-            x1={a.x}
-            y1={a.y + h / 2}
-            x2={b.x + w}
-            y2={b.y + h / 2}
-            stroke={pal.dim}
-            markerEnd={`url(#larr-${id})`}
-          />
-        ) : null;
-      })}
-      {nodes.map((n) => {
-        const node = { id: n.req, state: n.state, done: n.state === 'done', runner: n.worker };
-        return graphNode(pal, at, { ...node, testId: 'late-node', idAttr: 'data-req' }, (p, fill) => (
-          <>
-            <rect
-              x={p.x}
-              y={p.y}
-              width={w}
-              height={h}
-              rx={5}
-              fill={fill}
-              stroke={n.state === 'ready' ? pal.focus : pal.fg}
-              strokeWidth={n.state === 'ready' ? 3 : 1}
+    <div ref={box} className="graphs-canvas">
+      <svg data-testid="late-svg" width={width} height={height} role="img" aria-label="CBASE dependency graph">
+        <defs>
+          <marker
+            id={`larr-${id}`}
+            viewBox="0 0 10 10"
+            refX="10"
+            refY="5"
+            markerWidth="7"
+            markerHeight="7"
+            orient="auto"
+          >
+            <path d="M0,0 L10,5 L0,10 z" fill={pal.dim} />
+          </marker>
+        </defs>
+        {g.edges.map(([from, to], k) => {
+          const a = at.get(from);
+          const b = at.get(to);
+          return a && b ? (
+            <line
+              key={k}
+              x1={a.x}
+              y1={a.y + h / 2}
+              x2={b.x + w}
+              y2={b.y + h / 2}
+              stroke={pal.dim}
+              markerEnd={`url(#larr-${id})`}
             />
-            <text x={p.x + 6} y={p.y + font + 1} fontSize={font} fill={pal.fg}>
-              r{n.req}
-            </text>
-            <text x={p.x + 6} y={p.y + 2 * font + 2} fontSize={font - 2} fill={pal.dim}>
-              {n.state === 'running' ? `on ${threadName(n.worker ?? 0)}` : n.state}
-            </text>
-          </>
-        ));
-      })}
-    </svg>
+          ) : null;
+        })}
+        {nodes.map((n) => {
+          const node = { id: n.req, state: n.state, done: n.state === 'done', runner: n.worker };
+          return graphNode(pal, at, { ...node, testId: 'late-node', idAttr: 'data-req' }, (p, fill) => (
+            <>
+              <rect
+                x={p.x}
+                y={p.y}
+                width={w}
+                height={h}
+                rx={5}
+                fill={fill}
+                stroke={n.state === 'ready' ? pal.focus : pal.fg}
+                strokeWidth={n.state === 'ready' ? 3 : 1}
+              />
+              <text x={p.x + 6} y={p.y + font + 1} fontSize={font} fill={pal.fg}>
+                r{n.req}
+              </text>
+              <text x={p.x + 6} y={p.y + 2 * font + 2} fontSize={font - 2} fill={pal.dim}>
+                {n.state === 'running' ? `on ${threadName(n.worker ?? 0)}` : n.state}
+              </text>
+            </>
+          ));
+        })}
+      </svg>
+    </div>
   );
 }
