@@ -608,17 +608,7 @@ function LateGraphSvg({ g, pal, font, id }: { g: LateGraph; pal: Palette; font: 
     <div ref={box} className="graphs-canvas">
       <svg data-testid="late-svg" width={width} height={height} role="img" aria-label="CBASE dependency graph">
         <defs>
-          <marker
-            id={`larr-${id}`}
-            viewBox="0 0 10 10"
-            refX="10"
-            refY="5"
-            markerWidth="7"
-            markerHeight="7"
-            orient="auto"
-          >
-            <path d="M0,0 L10,5 L0,10 z" fill={pal.dim} />
-          </marker>
+          <ArrowMarker id={`larr-${id}`} refX="10" size="7" fill={pal.dim} />
         </defs>
         {g.edges.map(([from, to], k) => {
           const a = at.get(from);
