@@ -124,6 +124,14 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
     ));
     rows.push(("graph_take", f64::NAN, t.graph_take, r.graph_take));
     rows.push(("graph_remove", f64::NAN, t.graph_remove, r.graph_remove));
+    // The list walk's measurement again, in picoseconds (what the charge
+    // uses when set).
+    rows.push((
+        "work_unit_ps",
+        m.work_unit * 1000.0,
+        t.work_unit_ps,
+        r.work_unit_ps,
+    ));
     // std's constant, not measured (a count of spins, not ns).
     rows.push(("mutex_spins", f64::NAN, t.mutex_spins, r.mutex_spins));
     // Measured on Linux only (two threads pinned to one CPU).

@@ -144,6 +144,28 @@ fn the_delivering_threads_own_work_is_charged_per_request() {
     assert!(charged <= 100_000.0, "{charged}");
 }
 
+#[test]
+fn work_in_picoseconds_replaces_the_whole_nanosecond_unit() {
+    // The quickstart's list walks are thousands of units a request: at
+    // 100 ns a unit (in picoseconds) a sequential run slows far below the
+    // reference's 2 ns, at 0.5 ns a unit it runs faster than it.
+    let ops = |ps: Option<u64>| {
+        let mut table = serde_json::to_value(psmr_core::virt::CostTable::reference()).unwrap();
+        assert_eq!(table["work_unit_ps"], 0);
+        let path = temp(&format!("work-unit-ps-{ps:?}.json"));
+        if let Some(ps) = ps {
+            table["work_unit_ps"] = ps.into();
+        }
+        std::fs::write(&path, table.to_string()).unwrap();
+        sequential_300(Some(&path))["runs"][0]["throughput_ops_s"]
+            .as_f64()
+            .unwrap()
+    };
+    let (whole, slow, fast) = (ops(None), ops(Some(100_000)), ops(Some(500)));
+    assert!(slow * 10.0 < whole, "{slow} {whole}");
+    assert!(fast > whole, "{fast} {whole}");
+}
+
 const COLORING: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../../scenarios/coloring-unbalanced.json"
@@ -240,6 +262,7 @@ fn calibrate_prints_every_kind_beside_the_reference() {
         "spin",
         "yield_now",
         "work_unit",
+        "work_unit_ps",
         "execute_base",
         "wake_notify",
         "clock_read",

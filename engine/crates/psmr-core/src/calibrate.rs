@@ -84,6 +84,15 @@ impl Measured {
                 reference
             }
         };
+        // In picoseconds, at least 1; 0 (the charge then uses the whole
+        // nanoseconds) when not measured.
+        let ps = |x: f64| {
+            if x.is_finite() && x > 0.0 {
+                ((x * 1000.0).round() as u64).max(1)
+            } else {
+                0
+            }
+        };
         CostTable {
             lock_uncontended: ns(self.lock_uncontended, r.lock_uncontended),
             lock_contended: ns(self.lock_contended, r.lock_contended),
@@ -110,6 +119,9 @@ impl Measured {
             spin: ns(self.spin, r.spin),
             yield_now: ns(self.yield_now, r.yield_now),
             work_unit: ns(self.work_unit, r.work_unit),
+            // The same measurement to the picosecond, which the charge
+            // uses: a list node costs under a nanosecond here.
+            work_unit_ps: ps(self.work_unit),
             execute_base: ns(self.execute_base, r.execute_base),
             // Not measured here: a step of a scheduler's own search is
             // fitted on CBASE's scheduler cost (see `CostTable::reference`).

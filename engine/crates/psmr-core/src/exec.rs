@@ -452,7 +452,7 @@ impl<'a> RunContext<'a> {
     /// application's work units, its synthetic spin and the pace.
     fn modelled_ns(&self, costs: &CostTable, req: &Request, pace: u64) -> u64 {
         let work = self.app.work(&req.op);
-        costs.execute_base + work.units.saturating_mul(costs.work_unit) + work.spin_ns + pace
+        costs.execute_base + costs.work_ns(work.units) + work.spin_ns + pace
     }
 
     /// The cache model's part of executing `req` (virtual cores): each cell
