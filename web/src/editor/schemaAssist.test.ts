@@ -78,6 +78,14 @@ describe('completion from the schema', () => {
     expect(complete('{"name": "x", "|\n}')?.labels).not.toContain('"name"');
   });
 
+  it('offers property names far into a document the editor has not parsed yet', () => {
+    // A new state's parse stops a few thousand characters in; the cursor is past it.
+    const filler = `"name": "${'x'.repeat(20_000)}",\n  `;
+    const r = complete(`{\n  ${filler}"|\n}`);
+    expect(r?.labels).toContain('"threads"');
+    expect(r?.labels).not.toContain('"name"');
+  });
+
   it('offers property names on request in an empty object, and nothing unasked', () => {
     expect(complete('{|}')?.labels).toContain('"name"');
     expect(complete('{|}', false)).toBeNull();

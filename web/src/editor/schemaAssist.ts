@@ -5,7 +5,7 @@
  * the {@link scenarioSchemaFacet} facet.
  */
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
-import { syntaxTree } from '@codemirror/language';
+import { ensureSyntaxTree, syntaxTree } from '@codemirror/language';
 import { Facet, type EditorState } from '@codemirror/state';
 import type { EditorView, Tooltip } from '@codemirror/view';
 import type { SyntaxNode } from '@lezer/common';
@@ -50,11 +50,24 @@ export function dataOf(state: EditorState, n: SyntaxNode | null): unknown {
   return v && plain(v);
 }
 
+/** How long completion or hover may wait for the parse (a scenario file parses in well under 1 ms). */
+const PARSE_BUDGET_MS = 100;
+
+/**
+ * The document's syntax tree, parsed to the end if that takes at most `PARSE_BUDGET_MS`. The editor
+ * parses in the background within a time budget, so the tree `syntaxTree` gives can stop short of the
+ * cursor (a large document, a busy machine); completion and hover would then see no object there.
+ * Past the budget, the partial tree, as before.
+ */
+function fullTree(state: EditorState) {
+  return ensureSyntaxTree(state, state.doc.length, PARSE_BUDGET_MS) ?? syntaxTree(state);
+}
+
 /** The document's schema at `pointer`, with the branches the document's data picks. */
 function schemaFor(state: EditorState, pointer: string): { root: Schema; schema: Schema } | null {
   const root = state.facet(scenarioSchemaFacet);
   if (!root) return null;
-  const schema = schemaAt(root, pointer, dataOf(state, syntaxTree(state).topNode));
+  const schema = schemaAt(root, pointer, dataOf(state, fullTree(state).topNode));
   return schema ? { root, schema } : null;
 }
 
@@ -107,7 +120,7 @@ export function replaceKey(text: string, keyEnd: number) {
 
 /** Property names (in the object being typed in) and constant values (at a value), from the schema. */
 export function schemaCompletion(ctx: CompletionContext): CompletionResult | null {
-  const node = syntaxTree(ctx.state).resolveInner(ctx.pos, -1);
+  const node = fullTree(ctx.state).resolveInner(ctx.pos, -1);
   const punctuation = (node.name === '{' || node.name === ',') && node.parent?.name === 'Object';
   const inObject = node.name === 'Object' || punctuation;
   // A key being typed: a property's name, a lone string in an object, or an
@@ -204,7 +217,7 @@ export function hoverTexts(
   pos: number,
   side: -1 | 1,
 ): { from: number; to: number; description?: string; type: string } | null {
-  const node = syntaxTree(state).resolveInner(pos, side);
+  const node = fullTree(state).resolveInner(pos, side);
   if (node.name !== 'PropertyName' && !isValue(node)) return null;
   const found = schemaFor(state, pointerOf(state, node));
   if (!found) return null;
