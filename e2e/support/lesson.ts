@@ -1,6 +1,7 @@
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Page, type TestInfo } from "@playwright/test";
 import { presentLesson } from "../tests/classroom";
 import { openLab } from "../tests/lab";
+import { callSite, stepAt } from "./site";
 
 /**
  * What a teacher does in a lesson, as steps the specs share: start it on
@@ -34,27 +35,35 @@ export async function openLesson(page: Page, lesson: string) {
 }
 
 /**
- * Tests of lessons opened by `start`: each opens its lesson, takes its
- * steps, and ends with the page having reported no problem (console error,
- * failed load) from the start.
+ * The body of a test of a lesson opened by `start`, for a spec's `test`:
+ * `test(title, inLesson(lesson, steps))`. It opens the lesson, takes the
+ * spec's `steps`, and ends with the page having reported no problem
+ * (console error, failed load) from the start. A failure of the opening or
+ * of that last check is reported at the spec's line that called `inLesson`
+ * (see `stepAt`); a failure in `steps` at its own line.
  */
-export function lessonTestWith(
+export function inLessonWith(
   start: (page: Page, lesson: string) => Promise<string[]>,
 ) {
   return (
-    title: string,
     lesson: string,
     steps: (args: { page: Page }, info: TestInfo) => Promise<void>,
-  ) =>
-    test(title, async ({ page }, info) => {
-      const problems = await start(page, lesson);
+  ) => {
+    const at = callSite();
+    return async ({ page }: { page: Page }, info: TestInfo) => {
+      const problems = await stepAt(at, `open the lesson "${lesson}"`, () =>
+        start(page, lesson),
+      );
       await steps({ page }, info);
-      expect(problems).toEqual([]);
-    });
+      await stepAt(at, "the page reported no problem", async () => {
+        expect(problems).toEqual([]);
+      });
+    };
+  };
 }
 
-/** A test of `lesson` opened as a visitor does (`openLesson`), see `lessonTestWith`. */
-export const lessonTest = lessonTestWith(openLesson);
+/** The body of a test of `lesson` opened as a visitor does (`openLesson`), see `inLessonWith`. */
+export const inLesson = inLessonWith(openLesson);
 
 /** Click a lesson tool (compare, a what-if): on a short screen it is folded behind "more" first. */
 export async function lessonTool(page: Page, id: string) {

@@ -1,5 +1,6 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { openLab, skipWithoutFaultInjection } from "../tests/lab";
+import { callSite, stepAt } from "./site";
 
 /**
  * What a user does in the Run tab, as steps the specs share: write a
@@ -64,26 +65,19 @@ export function brokenEntries(
 }
 
 /**
- * Open the lab to run deliberately broken schedulers: skips the calling
- * test unless the engine was built with fault injection.
+ * The body of a test of deliberately broken schedulers, for a spec's
+ * `test`: `test(title, withFaults(steps))`. The lab is opened for them
+ * (a failure to open is reported at the spec's line that called
+ * `withFaults`, see `stepAt`; the test is skipped unless the engine was
+ * built with fault injection), then `steps`.
  */
-export async function openLabWithFaults(page: Page) {
-  const { engine } = await openLab(page);
-  await skipWithoutFaultInjection(engine);
-}
-
-/**
- * A test of deliberately broken schedulers: the lab opened for them
- * (`openLabWithFaults`: skipped without fault injection), then `steps`.
- */
-export function faultTest(
-  title: string,
-  steps: (args: { page: Page }) => Promise<void>,
-) {
-  test(title, async ({ page }) => {
-    await openLabWithFaults(page);
+export function withFaults(steps: (args: { page: Page }) => Promise<void>) {
+  const at = callSite();
+  return async ({ page }: { page: Page }) => {
+    const { engine } = await stepAt(at, "open the lab", () => openLab(page));
+    await skipWithoutFaultInjection(engine);
     await steps({ page });
-  });
+  };
 }
 
 /** Every one of the `runs` runs was judged correct, and so is the overall verdict. */

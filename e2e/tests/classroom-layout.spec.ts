@@ -7,7 +7,7 @@ import {
   presentLesson,
   shot,
 } from "./classroom";
-import { lessonTestWith } from "../support/lesson";
+import { inLessonWith } from "../support/lesson";
 import { captionsCut, lanesTooThin, rowsCutByView } from "./cuts";
 import { openLab } from "./lab";
 
@@ -433,8 +433,8 @@ async function projectLesson(page: Page, lesson: string): Promise<string[]> {
   return problems;
 }
 
-/** A test of `lesson` started on a projector (`projectLesson`), see `lessonTestWith`. */
-const projectedLessonTest = lessonTestWith(projectLesson);
+/** The body of a test of `lesson` started on a projector (`projectLesson`), see `inLessonWith`. */
+const inProjectedLesson = inLessonWith(projectLesson);
 
 test.beforeEach(async ({ page }) => {
   // Each test starts from the default display (the settings persist in localStorage).
@@ -555,7 +555,7 @@ for (const l of LESSONS) {
   });
 }
 
-projectedLessonTest("a what-if of a two-run lesson: four runs side by side keep the picture's height at 1280x720", "epaxos", async ({
+test("a what-if of a two-run lesson: four runs side by side keep the picture's height at 1280x720", inProjectedLesson("epaxos", async ({
   page,
 }, info) => {
   await page.getByTestId("lesson-more").click();
@@ -605,9 +605,9 @@ projectedLessonTest("a what-if of a two-run lesson: four runs side by side keep 
     await expectGraphsOnScreen(page, `four runs, pair ${k + 1}`);
   }
   await shot(page, info, "classroom/epaxos-what-if-pair-2-present-1280");
-});
+}));
 
-projectedLessonTest("a reload during a lesson comes back to the lesson and its moment; a moment the run lacks is said on screen", "barriers", async ({
+test("a reload during a lesson comes back to the lesson and its moment; a moment the run lacks is said on screen", inProjectedLesson("barriers", async ({
   page,
 }) => {
   await page.getByTestId("bookmark-1").click();
@@ -667,4 +667,4 @@ projectedLessonTest("a reload during a lesson comes back to the lesson and its m
   ).toHaveCount(0);
   await page.getByTestId("lesson-more").click();
   await expect(page.getByTestId("compare-before")).toHaveCount(0);
-});
+}));

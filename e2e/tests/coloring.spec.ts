@@ -35,7 +35,7 @@ test("libasync and mely run the coloring scenarios in the browser and are judged
   expect(problems).toEqual([]);
 });
 
-run.faultTest("a stealer that takes the color being executed is caught by the oracle in the browser", async ({
+test("a stealer that takes the color being executed is caught by the oracle in the browser", run.withFaults(async ({
   page,
 }) => {
   // Many rounds of long fork events of color 0 on core 0: the idle core
@@ -74,7 +74,7 @@ run.faultTest("a stealer that takes the color being executed is caught by the or
     /conflicting requests reversed|ran out of registration order/,
   );
   await expect(verdict).toContainText(/color \d+/);
-});
+}));
 
 test("the Colors & steals view shows the cores' color-queues, a steal moving a whole color, and a color never overlapping", async ({
   page,

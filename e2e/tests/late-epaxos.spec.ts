@@ -44,7 +44,7 @@ test("late, epaxos and pepaxos run in the browser and are judged correct", async
   expect(problems).toEqual([]);
 });
 
-run.faultTest("broken late and pepaxos variants are caught in the browser", async ({
+test("broken late and pepaxos variants are caught in the browser", run.withFaults(async ({
   page,
 }) => {
   // Slow conflicting writes and two workers: an SCC started before the one
@@ -75,4 +75,4 @@ run.faultTest("broken late and pepaxos variants are caught in the browser", asyn
     run: { trace: false },
   });
   await run.expectCaught(page);
-});
+}));

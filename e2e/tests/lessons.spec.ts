@@ -3,7 +3,7 @@ import {
   bookmark,
   expectCaption,
   expectNoPaperNumbers,
-  lessonTest,
+  inLesson,
   lessonTool,
 } from "../support/lesson";
 import { shot } from "./classroom";
@@ -42,7 +42,7 @@ test("the first screen offers the lessons and the instructor guide", async ({
   expect(problems).toEqual([]);
 });
 
-lessonTest("lesson 1: a write goes to both queues and both threads meet at the barrier", "barriers", async ({
+test("lesson 1: a write goes to both queues and both threads meet at the barrier", inLesson("barriers", async ({
   page,
 }, info) => {
   await expect(page.getByTestId("pseudo-panel")).toContainText("early");
@@ -70,9 +70,9 @@ lessonTest("lesson 1: a write goes to both queues and both threads meet at the b
   await bookmark(page, 2);
   await expect(justReleased(page)).toHaveAttribute("data-phase", "released");
   await expectNoPaperNumbers(page);
-});
+}));
 
-lessonTest("lesson 2: a thread spins in a busy-wait cycle until the last to arrive runs the request", "cycles", async ({
+test("lesson 2: a thread spins in a busy-wait cycle until the last to arrive runs the request", inLesson("cycles", async ({
   page,
 }, info) => {
   await bookmark(page, 0);
@@ -90,9 +90,9 @@ lessonTest("lesson 2: a thread spins in a busy-wait cycle until the last to arri
   await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
   await expect(page.getByTestId("step-caption")).toHaveCount(2);
   await shot(page, info, "lesson-cycles-compare");
-});
+}));
 
-lessonTest("lesson 3: an idle thread steals a batch, drawn from victim to stealer", "stealing", async ({
+test("lesson 3: an idle thread steals a batch, drawn from victim to stealer", inLesson("stealing", async ({
   page,
 }, info) => {
   await bookmark(page, 0);
@@ -107,9 +107,9 @@ lessonTest("lesson 3: an idle thread steals a batch, drawn from victim to steale
   await bookmark(page, 1);
   await expect(page.getByTestId("threads-view")).toBeVisible();
   await shot(page, info, "lesson-stealing-lanes");
-});
+}));
 
-lessonTest("lesson 4: the late scheduler's graph fills, blocks the scheduler, and hands out ready requests", "late", async ({
+test("lesson 4: the late scheduler's graph fills, blocks the scheduler, and hands out ready requests", inLesson("late", async ({
   page,
 }, info) => {
   await expect(page.getByTestId("pseudo-panel")).toContainText("late");
@@ -129,9 +129,9 @@ lessonTest("lesson 4: the late scheduler's graph fills, blocks the scheduler, an
   // The workers in the graph view say what the lanes say.
   await expect(track.getByTestId("thread-list").locator("li")).toHaveCount(3);
   await expectNoPaperNumbers(page);
-});
+}));
 
-lessonTest("lesson 5: one collision makes an SCC; PePaxos runs independent SCCs side by side", "epaxos", async ({
+test("lesson 5: one collision makes an SCC; PePaxos runs independent SCCs side by side", inLesson("epaxos", async ({
   page,
 }, info) => {
   // Both runs, side by side, in the dependency graph.
@@ -172,9 +172,9 @@ lessonTest("lesson 5: one collision makes an SCC; PePaxos runs independent SCCs 
     /waiting for SCC #\d+'s dependency on instance \d+/,
   );
   await expectNoPaperNumbers(page);
-});
+}));
 
-lessonTest("repartitioning lesson: Base pauses, Async switches maps, a scan makes workers meet", "repartitioning", async ({
+test("repartitioning lesson: Base pauses, Async switches maps, a scan makes workers meet", inLesson("repartitioning", async ({
   page,
 }) => {
   await expect(page.getByTestId("pseudo-panel")).toHaveCount(2);
@@ -183,9 +183,9 @@ lessonTest("repartitioning lesson: Base pauses, Async switches maps, a scan make
   await expect(page.getByTestId("threads-view").first()).toBeVisible();
   await expect(page.getByTestId("step-caption").first()).toBeVisible();
   await expectNoPaperNumbers(page);
-});
+}));
 
-lessonTest("event coloring lesson: a whole color stolen, Mely's stealing queue, a steal refused with its reason", "coloring", async ({
+test("event coloring lesson: a whole color stolen, Mely's stealing queue, a steal refused with its reason", inLesson("coloring", async ({
   page,
 }, info) => {
   const view = page.getByTestId("coloring-view");
@@ -235,17 +235,17 @@ lessonTest("event coloring lesson: a whole color stolen, Mely's stealing queue, 
   expect(await bookmark(page, 3)).toBe("color-steal");
   await expect(page.getByTestId("threads-view").first()).toBeVisible();
   await expectNoPaperNumbers(page);
-});
+}));
 
-lessonTest("optional lesson: naive and optimized mappings side by side, differences marked", "mapping", async ({
+test("optional lesson: naive and optimized mappings side by side, differences marked", inLesson("mapping", async ({
   page,
 }, info) => {
   await expect(page.getByTestId("mapping-table")).toHaveCount(2);
   await expect(page.locator("[data-differs=true]").first()).toBeVisible();
   await shot(page, info, "lesson-mapping");
-});
+}));
 
-lessonTest("what if: more writes, re-run on the same seed, compare with the run before", "barriers", async ({
+test("what if: more writes, re-run on the same seed, compare with the run before", inLesson("barriers", async ({
   page,
 }) => {
   const before = Number(
@@ -264,4 +264,4 @@ lessonTest("what if: more writes, re-run on the same seed, compare with the run 
     await page.getByTestId("position").getAttribute("data-events"),
   );
   expect(after).not.toBe(before);
-});
+}));

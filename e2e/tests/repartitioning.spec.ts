@@ -46,7 +46,7 @@ test("the four repartitioning strategies run in the browser and are judged corre
   await run.expectAllCorrect(page, 4);
 });
 
-run.faultTest("map switches without their sync are caught by the oracle in the browser", async ({
+test("map switches without their sync are caught by the oracle in the browser", run.withFaults(async ({
   page,
 }) => {
   // Async keeps scheduling while maps switch; bounded queues and a paced
@@ -63,7 +63,7 @@ run.faultTest("map switches without their sync are caught by the oracle in the b
   await run.scenarioJson(page, scenario, 120_000);
   const verdict = await run.expectVerdict(page, false);
   await expect(verdict).toContainText(/conflicting requests reversed/);
-});
+}));
 
 test("the Partitions view draws the workload graph, the map switches, Base's pauses and the syncs", async ({
   page,

@@ -81,7 +81,7 @@ test("a broken scenario shows a located error and the lab stays usable", async (
   );
 });
 
-run.faultTest("a deliberately broken stealer is caught: red verdict naming the pair", async ({
+test("a deliberately broken stealer is caught: red verdict naming the pair", run.withFaults(async ({
   page,
 }) => {
 
@@ -111,7 +111,7 @@ run.faultTest("a deliberately broken stealer is caught: red verdict naming the p
   await expect(verdict).toContainText(
     /conflicting requests reversed: #\d+ \(\w+\) started before #\d+ \(\w+\) finished/,
   );
-});
+}));
 
 test("a long run shows live throughput and Cancel stops it, judging what ran", async ({
   page,

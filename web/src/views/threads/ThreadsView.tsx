@@ -175,6 +175,7 @@ export function LaneCanvas(
         ref={canvas}
         style={{ width: '100%', height, display: 'block' }}
         role="img"
+        title={runName}
         aria-label={`${track.label}: ${state.lanes.length} threads, ${queued} queued requests`}
         data-queued={queued}
         data-executing={state.lanes.filter((l) => l.exec >= 0).length}

@@ -3,6 +3,7 @@ import { emptyState } from '../../trace/state';
 import { palette } from '../display';
 import {
   LEAST_CHIP_LABEL_EMS,
+  cutToFit,
   LEAST_LANE_EMS,
   drawLanes,
   heightFor,
@@ -12,22 +13,35 @@ import {
   type DrawInput,
 } from './draw';
 
-/** A 2D context that keeps every text drawn (and the font it was drawn in) and ignores the rest. */
+/** A text drawn: where it starts and the width it was squeezed into, if any. */
+interface Placed {
+  text: string;
+  x: number;
+  maxWidth?: number;
+}
+
+/**
+ * A 2D context that keeps every text drawn (the font it was drawn in, where
+ * and in what width) and ignores the rest; a text measures 7 px a character.
+ */
 function recordingContext(): {
   ctx: CanvasRenderingContext2D;
   texts: string[];
   fonts: string[];
+  placed: Placed[];
   curves: number[][];
 } {
   const texts: string[] = [];
   const fonts: string[] = [];
+  const placed: Placed[] = [];
   const curves: number[][] = [];
   const ctx = new Proxy({} as Record<string | symbol, unknown>, {
     get(target, key) {
       if (key === 'fillText')
-        return (t: string) => {
+        return (t: string, x: number, _y: number, maxWidth?: number) => {
           texts.push(t);
           fonts.push(String(target.font));
+          placed.push({ text: t, x, maxWidth });
         };
       if (key === 'bezierCurveTo') return (...a: number[]) => curves.push(a);
       if (key === 'measureText') return (t: string) => ({ width: t.length * 7 });
@@ -39,7 +53,7 @@ function recordingContext(): {
       return true;
     },
   });
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, fonts, curves };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, fonts, placed, curves };
 }
 
 /** The lanes of `state` drawn `width` px wide in 16 px type (requests below 64, one class): what the context recorded. */
@@ -155,6 +169,38 @@ describe('two runs stacked at 1280x720 in large type', () => {
     expect(texts).not.toContain('Scheduler');
     // One run alone keeps the word.
     expect(drawnLarge(busy(), 735, fit).texts).toContain('Scheduler');
+  });
+
+  it('cut a long run name with an ellipsis and leave the status its whole width', () => {
+    // A compare of two schedulers with long labels, and one of the longest statuses.
+    const run = 'mely-time-left-penalty-locality (Mely, batch 10, steal cost 1000 ns)';
+    const status = 'delivered 1,234 of 8,000 · blocked: a full queue (back-pressure)';
+    const { placed } = drawnLarge(busy(), 735, fit, { run, schedulerText: status });
+    const width = (t: string) => t.length * 7;
+    const name = placed.find((p) => p.text.startsWith('mely-time-left'))!;
+    const said = placed.find((p) => p.text === status)!;
+    expect(name.text).not.toBe(run);
+    expect(name.text.endsWith('\u2026')).toBe(true);
+    expect(run.startsWith(name.text.slice(0, -1))).toBe(true);
+    // Neither is squeezed: each gets at least its own width, and they do not overlap.
+    if (name.maxWidth !== undefined) expect(name.maxWidth).toBeGreaterThanOrEqual(width(name.text));
+    expect(said.maxWidth ?? Infinity).toBeGreaterThanOrEqual(width(status));
+    expect(said.x).toBeGreaterThanOrEqual(name.x + width(name.text));
+    expect(said.x + width(status)).toBeLessThanOrEqual(735);
+    // A name that fits is said whole.
+    const short = drawnLarge(busy(), 735, fit, { run: 'mely', schedulerText: status }).texts;
+    expect(short).toContain('mely');
+  });
+});
+
+describe('cutToFit', () => {
+  const width = (t: string) => t.length * 10;
+  it('keeps a text that fits, else the longest start that fits with an ellipsis', () => {
+    expect(cutToFit('abcdef', 60, width)).toBe('abcdef');
+    expect(cutToFit('abcdefgh', 60, width)).toBe('abcde\u2026');
+    // A space before the cut is dropped.
+    expect(cutToFit('abc defgh', 50, width)).toBe('abc\u2026');
+    expect(cutToFit('abcdef', 5, width)).toBe('\u2026');
   });
 });
 

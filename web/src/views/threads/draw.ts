@@ -264,25 +264,54 @@ export function drawLanes(
 /**
  * The scheduler's row: "Scheduler" and its status; where runs are stacked,
  * the run's name in bold instead of "Scheduler" (a title line above each
- * run took the height its lanes needed), its status after it.
+ * run took the height its lanes needed), its status after it. The status
+ * keeps its width; a name too long for what is left is cut with an
+ * ellipsis (the canvas's title has it whole), never squeezed.
  */
 function drawSchedulerRow(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palette, d: DrawInput): void {
   const y = l.headerH / 2;
-  ctx.font = `bold ${l.font}px system-ui, sans-serif`;
+  const bold = `bold ${l.font}px system-ui, sans-serif`;
+  const plain = `${l.font}px system-ui, sans-serif`;
+  ctx.font = plain;
+  const statusW = ctx.measureText(d.schedulerText).width;
+  ctx.font = bold;
   ctx.fillStyle = p.fg;
   let x = l.labelW;
   if (d.run) {
-    const most = l.width * RUN_NAME_SHARE;
-    ctx.fillText(d.run, 8, y, most);
-    x = Math.max(x, 8 + Math.min(most, ctx.measureText(d.run).width) + l.font);
+    const gap = l.font;
+    // What the status leaves, but never less than a share of the row.
+    const room = Math.max(l.width * RUN_NAME_LEAST_SHARE, l.width - 8 - gap - statusW - 8);
+    const name = cutToFit(d.run, room, (t) => ctx.measureText(t).width);
+    ctx.fillText(name, 8, y);
+    x = Math.max(x, 8 + ctx.measureText(name).width + gap);
   } else ctx.fillText('Scheduler', 8, y);
-  ctx.font = `${l.font}px system-ui, sans-serif`;
+  ctx.font = plain;
   ctx.fillStyle = p.dim;
+  // Squeezed only when the status alone is wider than the row.
   ctx.fillText(d.schedulerText, x, y, Math.max(0, l.width - x - 8));
 }
 
-/** The most of the scheduler's row a run's name takes (the status gets the rest). */
-const RUN_NAME_SHARE = 0.45;
+/** The least of the scheduler's row a run's name keeps however long the status is. */
+const RUN_NAME_LEAST_SHARE = 0.2;
+
+/**
+ * `text`, or its longest start followed by an ellipsis, whichever is the
+ * longest to measure at most `room` px (`measure` gives a text's width);
+ * the ellipsis alone when not even one character fits with it.
+ */
+export function cutToFit(text: string, room: number, measure: (t: string) => number): string {
+  if (measure(text) <= room) return text;
+  const chars = Array.from(text);
+  // Binary search for the most characters that fit with the ellipsis.
+  let lo = 0;
+  let hi = chars.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (measure(chars.slice(0, mid).join('').trimEnd() + '\u2026') <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return chars.slice(0, lo).join('').trimEnd() + '\u2026';
+}
 
 /**
  * A steal arrow at the lanes' left edge (x) from the victim's lane middle

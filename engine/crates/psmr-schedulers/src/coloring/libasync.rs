@@ -14,7 +14,8 @@
 //!    order; see `Runtime::steal`): `can_be_stolen` if at least two colors
 //!    are queued there (the running color cannot go);
 //! 3. `choose_color_to_steal`: scanning from the head, the first color that
-//!    is not running and holds less than half of the queued events;
+//!    is not running and holds less than half of the queued events (2 and
+//!    3 are [`Census::choose_base`], which Mely's base stealing shares);
 //! 4. `construct_event_set`: walk the queue from its head, unlinking that
 //!    color's events, and stop once the color's pending count (kept per
 //!    color, as the original does: paper 002 section II-B's footnote) says
@@ -26,7 +27,7 @@
 use psmr_core::{EventOp, RequestId};
 
 use super::runtime::{most_loaded_first, Census, Choice, CoreQueue, Discipline, Ends, Held};
-use super::runtime::{Refusal, Runtime, NIL, NO_COLOR};
+use super::runtime::{Runtime, NIL, NO_COLOR};
 use crate::probe::Probe;
 use crate::sync::{AtomicU32, Ordering};
 
@@ -79,13 +80,7 @@ impl Libasync {
         let before = p.load(Ordering::Relaxed);
         let after = (before as i64 + n) as u32;
         p.store(after, Ordering::Relaxed);
-        if before == 0 && after > 0 {
-            q.census.colors += 1;
-        } else if before > 0 && after == 0 {
-            // (Saturating: only the fault-injection variant could break
-            // the count, and it must fail the oracle, not panic.)
-            q.census.colors = q.census.colors.saturating_sub(1);
-        }
+        q.census.recount_color(before, after);
     }
 
     fn link(rt: &Runtime<'_, Self>, q: &mut LibQueue, e: RequestId) {
@@ -129,40 +124,27 @@ impl Discipline for Libasync {
     }
 
     fn choose(rt: &Runtime<'_, Self>, _v: usize, q: &LibQueue, _cost_ns: u64) -> Choice {
-        if rt.fault_steal_running
-            && q.census.running != NO_COLOR
-            && Self::pending(rt, q.census.running) > 0
-        {
-            // Fault injection: the color being executed goes.
-            return Choice::Take {
-                color: q.census.running,
-            };
+        if let Some(fault) = rt.steal_running_fault(&q.census, |r| Self::pending(rt, r)) {
+            return fault;
         }
-        if q.census.colors < 2 {
-            let c = if q.fifo.head == NIL {
-                NO_COLOR
-            } else {
-                rt.op(q.fifo.head).color
-            };
-            return Choice::Refuse {
-                why: Refusal::TwoColors,
-                color: c,
-                left_ns: 0,
-            };
-        }
-        let mut e = q.fifo.head;
+        let head = if q.fifo.head == NIL {
+            NO_COLOR
+        } else {
+            rt.op(q.fifo.head).color
+        };
+        // The walk visits the events from the head, one scan step each,
+        // charged once at the end.
         let mut walked = 0u64;
-        while e != NIL {
-            walked += 1;
-            let c = rt.op(e).color;
-            if c != q.census.running && 2 * Self::pending(rt, c) < q.census.len {
-                crate::sync::charge_scan(walked);
-                return Choice::Take { color: c };
-            }
-            e = rt.next[e as usize].load(Ordering::Relaxed);
-        }
+        let colors = q
+            .fifo
+            .walk(|e| rt.next[e as usize].load(Ordering::Relaxed))
+            .map(|e| {
+                walked += 1;
+                rt.op(e).color
+            });
+        let choice = q.census.choose_base(head, colors, |c| Self::pending(rt, c));
         crate::sync::charge_scan(walked);
-        Choice::refuse(Refusal::Half)
+        choice
     }
 
     fn migrate<P: Probe>(c: u32, v: Held<'_, Self>, me: Held<'_, Self>, _p: &mut P) -> (u32, u64) {

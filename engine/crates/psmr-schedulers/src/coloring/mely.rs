@@ -39,8 +39,9 @@
 //!
 //! With time-left and penalty both off ("base" stealing), the choice is
 //! Libasync-smp's (`can_be_stolen`: two colors queued; the first color that
-//! is not running and holds less than half the queue), made on the
-//! color-queues, without walking the events.
+//! is not running and holds less than half the queue; one method for both,
+//! [`Census::choose_base`]), made on the color-queues, without walking the
+//! events.
 
 use psmr_core::trace::small_code;
 use psmr_core::{EventKind, EventOp, RequestId};
@@ -323,9 +324,7 @@ impl Mely {
         let w = rt.d.weight(&rt.op(e));
         s.left_ns.store(s.left_ns.load(R).saturating_sub(w), R);
         q.census.len -= 1;
-        if len == 0 {
-            q.census.colors -= 1;
-        }
+        q.census.recount_color(len + 1, len);
         q.batch += 1;
         e
     }
@@ -436,9 +435,7 @@ impl Discipline for Mely {
         s.len.store(len, R);
         s.left_ns.store(s.left_ns.load(R) + rt.d.weight(ev), R);
         q.census.len += 1;
-        if len == 1 {
-            q.census.colors += 1;
-        }
+        q.census.recount_color(len - 1, len);
         if joined {
             p.record(EventKind::ColorQueue {
                 color: c,
@@ -473,31 +470,20 @@ impl Discipline for Mely {
     }
 
     fn choose(rt: &Runtime<'_, Self>, _v: usize, q: &MelyQueue, cost_ns: u64) -> Choice {
-        let r = q.census.running;
-        if rt.fault_steal_running && r != NO_COLOR && col(rt, r).len.load(R) > 0 {
-            // Fault injection: the color being executed goes.
-            return Choice::Take { color: r };
+        if let Some(fault) = rt.steal_running_fault(&q.census, |r| col(rt, r).len.load(R)) {
+            return fault;
         }
         if rt.d.uses_stealing_queue() {
             return Self::choose_from_stealing_queue(rt, q, cost_ns);
         }
-        if q.census.colors < 2 {
-            return Choice::Refuse {
-                why: Refusal::TwoColors,
-                color: q.cq.head,
-                left_ns: 0,
-            };
-        }
-        let mut c = q.cq.head;
-        while c != NIL {
-            crate::sync::charge_scan(1);
-            let s = col(rt, c);
-            if c != r && 2 * s.len.load(R) < q.census.len && s.len.load(R) > 0 {
-                return Choice::Take { color: c };
-            }
-            c = s.next.load(R);
-        }
-        Choice::refuse(Refusal::Half)
+        // Base stealing: Libasync-smp's rule on the color-queues, one scan
+        // step per color-queue visited; an empty one is passed over.
+        let color_queues =
+            q.cq.walk(|c| col(rt, c).next.load(R))
+                .inspect(|_| crate::sync::charge_scan(1));
+        let queued = |c| col(rt, c).len.load(R);
+        q.census
+            .choose_base(q.cq.head, color_queues.filter(|&c| queued(c) > 0), queued)
     }
 
     fn migrate<P: Probe>(c: u32, v: Held<'_, Self>, me: Held<'_, Self>, p: &mut P) -> (u32, u64) {
@@ -514,15 +500,11 @@ impl Discipline for Mely {
             from.census.running = NO_COLOR;
         }
         from.census.len -= len;
-        if len > 0 {
-            from.census.colors -= 1;
-        }
+        from.census.recount_color(len, 0);
         rt.set_owner(c, me);
         Self::cq_push_back(rt, to, c);
         to.census.len += len;
-        if len > 0 {
-            to.census.colors += 1;
-        }
+        to.census.recount_color(0, len);
         if rt.d.uses_stealing_queue() && c != to.census.running {
             Self::sq_offer(rt, me, to, c, p);
         }

@@ -101,6 +101,21 @@ impl Ends {
         self.tail = x;
     }
 
+    /// The list's elements from the head, `next(x)` reading the link after
+    /// `x`; lazily: a link is read only when the walk goes past `x`, so a
+    /// search that stops early reads no more links than a loop would.
+    pub fn walk(&self, mut next: impl FnMut(u32) -> u32) -> impl Iterator<Item = u32> {
+        let head = self.head;
+        let mut last: Option<u32> = None;
+        std::iter::from_fn(move || {
+            let x = last.map_or(head, &mut next);
+            (x != NIL).then(|| {
+                last = Some(x);
+                x
+            })
+        })
+    }
+
     /// Take out, of a doubly linked list, the element between `prev` and
     /// `next` ([`NIL`] at an end): `set_next(prev)` and `set_prev(next)`
     /// join the neighbours.
@@ -267,6 +282,55 @@ impl Census {
         colors: 0,
         running: NO_COLOR,
     };
+
+    /// One color's events queued here went from `had` to `has` (the
+    /// caller moves `len` itself): a color counts in `colors` exactly while
+    /// it has an event queued, the number Libasync-smp's `can_be_stolen`
+    /// (paper 002 section II-B) looks at and Mely's base stealing keeps.
+    /// Saturating: only the fault-injection variant can break a count, and
+    /// it must fail the oracle, not panic.
+    pub fn recount_color(&mut self, had: u32, has: u32) {
+        if had == 0 && has > 0 {
+            self.colors += 1;
+        } else if had > 0 && has == 0 {
+            self.colors = self.colors.saturating_sub(1);
+        }
+    }
+
+    /// Libasync-smp's choice of a color to steal from this queue (paper 002
+    /// section II-B), which Mely's base stealing (time-left and penalty
+    /// off) keeps unchanged:
+    /// * `can_be_stolen`: at least two colors are queued (else a
+    ///   [`Refusal::TwoColors`] naming `head`, the color at the queue's
+    ///   head, or [`NO_COLOR`]): with one, only the running color could go;
+    /// * `choose_color_to_steal`: the first of `candidates` (colors in
+    ///   queue order from the head) that is not running and holds less than
+    ///   half of the queued events, `queued(c)` being its events queued here
+    ///   (else a [`Refusal::Half`]).
+    ///
+    /// `candidates` is walked lazily, only as far as the color taken, and
+    /// `queued` is asked only about colors that are not running: what a
+    /// discipline charges per step it visits is what the walk costs.
+    pub fn choose_base(
+        &self,
+        head: u32,
+        candidates: impl IntoIterator<Item = u32>,
+        queued: impl Fn(u32) -> u32,
+    ) -> Choice {
+        if self.colors < 2 {
+            return Choice::Refuse {
+                why: Refusal::TwoColors,
+                color: head,
+                left_ns: 0,
+            };
+        }
+        candidates
+            .into_iter()
+            .find(|&c| c != self.running && 2 * queued(c) < self.len)
+            .map_or(Choice::refuse(Refusal::Half), |color| Choice::Take {
+                color,
+            })
+    }
 }
 
 /// One core's queue of a discipline (guarded by the core's lock): it starts
@@ -463,6 +527,20 @@ impl<'s, D: Discipline> Runtime<'s, D> {
     /// Core `k`'s queue `q`, whose lock the caller holds, for the discipline.
     fn held<'h>(&'h self, k: usize, q: &'h mut D::Queue) -> Held<'h, D> {
         Held { rt: self, k, q }
+    }
+
+    /// The fault-injection variant's choice (both disciplines): with
+    /// `fault_steal_running`, the color the victim is running goes if
+    /// `queued` (called only then) says any of its events are queued.
+    /// `None` in every correct run.
+    pub fn steal_running_fault(
+        &self,
+        census: &Census,
+        queued: impl FnOnce(u32) -> u32,
+    ) -> Option<Choice> {
+        let r = census.running;
+        (self.fault_steal_running && r != NO_COLOR && queued(r) > 0)
+            .then_some(Choice::Take { color: r })
     }
 
     /// The estimated cost of stealing one event, ns (see the field).

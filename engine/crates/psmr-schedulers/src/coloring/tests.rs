@@ -9,7 +9,7 @@ use psmr_core::trace::{EventKind, TraceConfig};
 use psmr_core::workload::{EventWorkload, WorkloadSpec};
 use psmr_core::{EventOp, Home, Op, Request};
 
-use super::runtime::{Choice, NO_COLOR};
+use super::runtime::{Census, Choice, NO_COLOR};
 use crate::testkit::{self, Stream};
 
 fn params(json: serde_json::Value) -> ColoringParams {
@@ -589,6 +589,79 @@ fn libasync_can_be_stolen_needs_two_colors_and_takes_one_under_half() {
             ..
         }
     ));
+}
+
+/// The base rule both disciplines share ([`Census::choose_base`]): two
+/// colors queued, then the first color that is not running and holds less
+/// than half of the queue. Exactly half is refused; the running color is
+/// passed over even when it would fit, and its count is never asked for.
+#[test]
+fn the_base_choice_is_libasyncs_rule() {
+    // Six queued: color 1 (running) 2, color 2 3 (half), color 3 1.
+    let census = Census {
+        len: 6,
+        colors: 3,
+        running: 1,
+    };
+    let queued = |c: u32| {
+        assert_ne!(c, 1, "the running color's count was asked for");
+        [0, 2, 3, 1][c as usize]
+    };
+    assert_eq!(
+        census.choose_base(1, [1, 2, 3], queued),
+        Choice::Take { color: 3 }
+    );
+    assert_eq!(
+        census.choose_base(1, [1, 2], queued),
+        Choice::refuse(Refusal::Half)
+    );
+    let one = Census {
+        colors: 1,
+        ..census
+    };
+    assert_eq!(
+        one.choose_base(1, [1, 2, 3], queued),
+        Choice::Refuse {
+            why: Refusal::TwoColors,
+            color: 1,
+            left_ns: 0,
+        }
+    );
+}
+
+/// Mely with time-left and penalty off chooses as Libasync-smp does, on
+/// the same queue (registered, then its first event taken): paper 002's
+/// base stealing, walked on color-queues instead of events.
+#[test]
+fn base_mely_chooses_as_libasync() {
+    let base = Mely {
+        time_left: false,
+        penalty: false,
+        ..Mely::default()
+    };
+    let cases: [&[u32]; 5] = [
+        &[1, 1, 1, 1, 1, 2],
+        &[1, 2, 2, 3, 2, 1],
+        &[1, 1, 2, 2],
+        &[4, 4, 4],
+        &[3, 1, 3, 2, 3, 1, 2],
+    ];
+    for colors in cases {
+        let mut p = Quiet::default();
+        let lib = Runtime::new(colored(colors), 2, Libasync);
+        let mely = Runtime::new(colored(colors), 2, base);
+        register_all(&lib, &mut p);
+        register_all(&mely, &mut p);
+        assert_eq!(choose(&lib, 0, 0), choose(&mely, 0, 0), "{colors:?}");
+        // Both run the first event's color (Mely's batches make their next
+        // pops differ, so one is enough).
+        assert_eq!(pop(&lib, 0, &mut p), pop(&mely, 0, &mut p));
+        assert_eq!(
+            choose(&lib, 0, 0),
+            choose(&mely, 0, 0),
+            "{colors:?}, one taken"
+        );
+    }
 }
 
 /// A steal moves every queued event of the color, in order, and later
