@@ -9,7 +9,13 @@ Prints, per run: ops/s, the counters that count an idle worker's loop
 (failed_steals, spins, yields, parks, steals), the per-thread idle and exec
 ms, and perf's context switches and migrations.
     idle-counters.py TABLE REPS [CASE ...]   (CASE: scenario:label:threads:seed)
-Env: PSMR (default engine/target/release/psmr). Run from the repository root.
+Env: PSMR (default engine/target/release/psmr); FIFO=1 runs the real side
+under `chrt -f 10` (SCHED_FIFO: no other process takes a CPU from the run's
+threads; it also changes how they share the CPUs: a woken thread is not
+placed behind, nor preempts, an equal-priority running one); NICE=1 under
+`nice -n -20` instead (the fair scheduler still shares the CPUs among the
+run's threads, but other processes get about 1 % of their weight). Run from the
+repository root.
 """
 import json
 import os
@@ -36,8 +42,11 @@ def run(sc, label, threads, seed, virtual):
         args += ["--virtual-cores", "2", "--cost-table", TABLE]
         out, perf = subprocess.run(args, capture_output=True, text=True, check=True).stdout, ""
     else:
+        fifo = ["chrt", "-f", "10"] if os.environ.get("FIFO") == "1" else []
+        if os.environ.get("NICE") == "1":
+            fifo = ["nice", "-n", "-20"]
         p = subprocess.run(["perf", "stat", "-x,", "-e", "context-switches,cpu-migrations,task-clock"]
-                           + args, capture_output=True, text=True, check=True)
+                           + fifo + args, capture_output=True, text=True, check=True)
         out, perf = p.stdout, p.stderr
     r = json.loads(out)["runs"][0]
     m = r["metrics"]
