@@ -275,6 +275,16 @@ export interface CostTable {
   /** One busy-wait iteration (`spin_loop`). */
   spin: number;
   /**
+   * Not 0: a thread in the spin phase of a wait loop (`spin_loop`, a
+   * `Backoff`'s first iterations) keeps its core while another thread
+   * waits for one, until it yields to the OS (`yield_now`, the
+   * `Backoff`'s next phase) or its `time_slice` is over, as a real
+   * spinner keeps its CPU (the OS does not know it spins). 0 in the
+   * reference table: a spinner gives its core up at once (the model's
+   * first versions). A switch, not a cost.
+   */
+  spin_keeps_core?: number;
+  /**
    * How long a thread keeps a core while another runnable thread waits
    * for one, before the modelled OS preempts it.
    */

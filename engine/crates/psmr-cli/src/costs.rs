@@ -124,6 +124,13 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
     ));
     rows.push(("graph_take", f64::NAN, t.graph_take, r.graph_take));
     rows.push(("graph_remove", f64::NAN, t.graph_remove, r.graph_remove));
+    // A switch of the model's rule, not a cost (a spinner keeps its core).
+    rows.push((
+        "spin_keeps_core",
+        f64::NAN,
+        t.spin_keeps_core,
+        r.spin_keeps_core,
+    ));
     // The list walk's measurement again, in picoseconds (what the charge
     // uses when set).
     rows.push((

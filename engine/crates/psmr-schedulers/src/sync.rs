@@ -39,7 +39,8 @@ pub use std::sync::TryLockError;
 #[track_caller]
 pub fn yield_now() {
     let at = std::panic::Location::caller();
-    if psmr_core::virt::with_current(|h| h.conductor.spin(h.me, h.costs().yield_now, at)).is_none()
+    if psmr_core::virt::with_current(|h| h.conductor.spin(h.me, h.costs().yield_now, true, at))
+        .is_none()
     {
         std::thread::yield_now();
     }
@@ -54,7 +55,8 @@ pub fn spin_loop() {
     #[cfg(not(any(loom, shuttle)))]
     {
         let at = std::panic::Location::caller();
-        let spun = psmr_core::virt::with_current(|h| h.conductor.spin(h.me, h.costs().spin, at));
+        let spun =
+            psmr_core::virt::with_current(|h| h.conductor.spin(h.me, h.costs().spin, false, at));
         if spun.is_some() {
             return;
         }
@@ -76,7 +78,7 @@ pub fn poll_spins(budget: u32, yielding: bool, done: &(dyn Fn() -> bool + Sync))
         psmr_core::virt::with_current(|h| {
             let c = h.costs();
             let ns = if yielding { c.yield_now } else { c.spin };
-            h.conductor.poll(h.me, ns, budget, at, done)
+            h.conductor.poll(h.me, ns, yielding, budget, at, done)
         })
     }
     #[cfg(any(loom, shuttle))]

@@ -139,6 +139,9 @@ struct Poll {
     cond: WaitCond,
     ns: u64,
     here: &'static Location<'static>,
+    /// The loop yields to the OS each iteration (its yield phase), rather
+    /// than spinning (see [`Conductor::spin`]).
+    yielding: bool,
     /// Iterations the conductor may still make for the thread (0: none,
     /// the thread runs its loop itself next).
     left: u32,
@@ -572,10 +575,14 @@ impl Conductor {
     /// thread can ever run, the spin is a livelock: after
     /// [`LONE_SPIN_LIMIT`] such spins the run fails naming the thread and
     /// the caller's source line. On time-shared cores a spinner gives its
-    /// core up when another thread waits for one at its (new) clock.
-    pub fn spin(&self, me: usize, ns: u64, here: &'static Location<'static>) {
+    /// core up when another thread waits for one at its (new) clock; with
+    /// `spin_keeps_core` in the table only a `yielding` iteration (a yield
+    /// to the OS) does, or one past its time slice, as a real spinner keeps
+    /// its CPU until it yields or is preempted (the OS does not know it
+    /// spins).
+    pub fn spin(&self, me: usize, ns: u64, yielding: bool, here: &'static Location<'static>) {
         let mut st = self.lock();
-        if self.spin_step(&mut st, me, ns, here) {
+        if self.spin_step(&mut st, me, ns, yielding, here) {
             st = self.count_lone(st, me, here);
         }
         drop(self.reschedule(st, me));
@@ -590,7 +597,9 @@ impl Conductor {
     /// bookkeeping), so the schedule is the same; only the OS hand-offs to
     /// a thread that would find nothing changed are saved. Returns the
     /// iterations made (at least 1 when `budget` is); the caller then holds
-    /// the token and evaluates `cond` itself.
+    /// the token and evaluates `cond` itself. `yielding`: the loop's
+    /// iterations are yields to the OS, not spins (see [`Conductor::spin`]
+    /// for what that changes with `spin_keeps_core`).
     ///
     /// `cond` must only read memory (atomics): no point, charge or other
     /// call of this conductor (it runs under the state lock, on another
@@ -603,6 +612,7 @@ impl Conductor {
         &self,
         me: usize,
         ns: u64,
+        yielding: bool,
         budget: u32,
         here: &'static Location<'static>,
         cond: &(dyn Fn() -> bool + Sync),
@@ -611,7 +621,7 @@ impl Conductor {
             return 0;
         }
         let mut st = self.lock();
-        if self.spin_step(&mut st, me, ns, here) {
+        if self.spin_step(&mut st, me, ns, yielding, here) {
             st = self.count_lone(st, me, here);
         }
         let cond = WaitCond::erase(cond);
@@ -619,6 +629,7 @@ impl Conductor {
             cond,
             ns,
             here,
+            yielding,
             left: budget - 1,
             made: 1,
         });
@@ -800,6 +811,7 @@ impl Conductor {
         st: &mut State,
         me: usize,
         ns: u64,
+        yielding: bool,
         here: &'static Location<'static>,
     ) -> bool {
         st.site[me] = here;
@@ -818,7 +830,18 @@ impl Conductor {
                 true
             }
         };
-        self.yield_core_if_awaited(st, me);
+        // A spinner keeps its core (`spin_keeps_core`) until it yields or
+        // its slice is over; otherwise (the reference) it gives it up at
+        // once when another thread waits for one.
+        let keeps = self.costs.spin_keeps_core != 0 && !yielding;
+        let slice_over = || {
+            st.cores
+                .as_ref()
+                .is_some_and(|c| c.held_for(me, st.clock[me]) >= self.costs.time_slice)
+        };
+        if !keeps || slice_over() {
+            self.yield_core_if_awaited(st, me);
+        }
         lone
     }
 
@@ -842,7 +865,7 @@ impl Conductor {
         if cond() {
             return false;
         }
-        let lone = self.spin_step(st, s, p.ns, p.here);
+        let lone = self.spin_step(st, s, p.ns, p.yielding, p.here);
         debug_assert!(!lone, "checked above: another thread can run");
         st.polls[s] = Some(Poll {
             left: p.left - 1,

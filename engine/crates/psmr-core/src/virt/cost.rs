@@ -82,6 +82,15 @@ pub struct CostTable {
     /// dependent. 0 in the reference table.
     #[serde(default)]
     pub graph_remove: u64,
+    /// Not 0: a thread in the spin phase of a wait loop (`spin_loop`, a
+    /// `Backoff`'s first iterations) keeps its core while another thread
+    /// waits for one, until it yields to the OS (`yield_now`, the
+    /// `Backoff`'s next phase) or its `time_slice` is over, as a real
+    /// spinner keeps its CPU (the OS does not know it spins). 0 in the
+    /// reference table: a spinner gives its core up at once (the model's
+    /// first versions). A switch, not a cost.
+    #[serde(default)]
+    pub spin_keeps_core: u64,
     /// One busy-wait iteration (`spin_loop`).
     pub spin: u64,
     /// One yield to the OS scheduler.
@@ -148,6 +157,7 @@ impl CostTable {
             event_register: 0,
             graph_take: 0,
             graph_remove: 0,
+            spin_keeps_core: 0,
             spin: 10,
             yield_now: 300,
             work_unit: 2,

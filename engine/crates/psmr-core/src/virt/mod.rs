@@ -58,16 +58,17 @@ impl Here<'_> {
     pub fn work(&self, ns: u64) {
         self.conductor.work(self.me, ns, Location::caller());
     }
+    /// One iteration of a wait loop's spin phase (see [`Conductor::spin`]).
     #[track_caller]
     pub fn spin(&self, ns: u64) {
-        self.conductor.spin(self.me, ns, Location::caller());
+        self.conductor.spin(self.me, ns, false, Location::caller());
     }
     /// Up to `budget` iterations of `while !cond() { spin(ns) }` (see
     /// [`Conductor::poll`]); returns how many were made.
     #[track_caller]
     pub fn poll(&self, ns: u64, budget: u32, cond: &(dyn Fn() -> bool + Sync)) -> u32 {
         self.conductor
-            .poll(self.me, ns, budget, Location::caller(), cond)
+            .poll(self.me, ns, false, budget, Location::caller(), cond)
     }
     pub fn advance(&self, ns: u64) {
         self.conductor.advance(self.me, ns);

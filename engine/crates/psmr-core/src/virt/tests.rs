@@ -888,3 +888,58 @@ fn failed_lock_attempts_left_to_the_conductor_keep_the_schedule() {
         assert!(made > 0, "some waiters were chosen while the lock was held");
     }
 }
+
+/// Two threads on one core: thread 0 (on the core) waits for a flag that
+/// thread 1 (without a core) sets after 1 us of work: 50 spins, then
+/// yields to the OS until it is set. Returns the clock at which thread 1
+/// set it.
+fn flag_set_at(spin_keeps_core: u64) -> u64 {
+    let table = CostTable {
+        spin_keeps_core,
+        ..CostTable::reference()
+    };
+    let c = Arc::new(Conductor::new(names(2), table).with_cores(1));
+    let flag = AtomicBool::new(false);
+    let set_at = std::sync::Mutex::new(0);
+    let r = team(&c, 2, |i| {
+        if i == 0 {
+            let mut n = 0;
+            while !flag.load(Ordering::Acquire) {
+                n += 1;
+                with_current(|h| {
+                    let (ns, yielding) = if n <= 50 {
+                        (h.costs().spin, false)
+                    } else {
+                        (h.costs().yield_now, true)
+                    };
+                    h.conductor
+                        .spin(h.me, ns, yielding, std::panic::Location::caller())
+                });
+            }
+        } else {
+            point(|_| 1_000);
+            flag.store(true, Ordering::Release);
+            *set_at.lock().unwrap() = now().unwrap();
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    set_at.into_inner().unwrap()
+}
+
+#[test]
+fn a_spinner_keeps_its_core_until_it_yields_when_the_table_says_so() {
+    let t = CostTable::reference();
+    // The reference: the spinner gives its core up at its first spin, so
+    // thread 1 starts at once (plus the switch).
+    let at_once = flag_set_at(0);
+    assert!(at_once <= t.spin + t.context_switch + 1_000, "{at_once}");
+    // `spin_keeps_core`: thread 1 gets the core only at the spinner's
+    // first yield, after its 50 spins.
+    let kept = flag_set_at(1);
+    assert!(kept >= 50 * t.spin + t.context_switch + 1_000, "{kept}");
+    assert!(
+        kept <= 50 * t.spin + t.yield_now + t.context_switch + 1_000,
+        "{kept}"
+    );
+    assert_eq!(flag_set_at(1), kept, "the same on a repeat");
+}
