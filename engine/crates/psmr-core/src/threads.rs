@@ -174,7 +174,8 @@ impl ThreadHost {
     /// Only this shell is generic: it hands the closures on as trait
     /// objects, so the team's set-up (the pool's scope, its jobs, the
     /// virtual-core conductor) is compiled once for every scheduler instead
-    /// of once per closure type (about 4 KB of wasm each). What that costs
+    /// of once per closure type (about 6 KB of wasm each, 65 KB in all:
+    /// docs/benchmarks/frontend.md, ninth pass). What that costs
     /// is one indirect call per thread per run (a worker's closure, which
     /// holds its whole loop, is entered once); the loops stay monomorphic.
     pub fn run_team<R, W, A, D>(
