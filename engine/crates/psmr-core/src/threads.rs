@@ -170,6 +170,14 @@ impl ThreadHost {
     /// [`ThreadHost::run`] plus `role(k)` for `k in 0..roles`, each on its
     /// own pool thread too. Roles must end on their own once the driver and
     /// the workers are done (see the scheduler's stop signal).
+    ///
+    /// Only this shell is generic: it hands the closures on as trait
+    /// objects, so the team's set-up (the pool's scope, its jobs, the
+    /// virtual-core conductor) is compiled once for every scheduler instead
+    /// of once per closure type (about 6 KB of wasm each, 65 KB in all:
+    /// docs/benchmarks/frontend.md, ninth pass). What that costs
+    /// is one indirect call per thread per run (a worker's closure, which
+    /// holds its whole loop, is entered once); the loops stay monomorphic.
     pub fn run_team<R, W, A, D>(
         &self,
         workers: usize,
@@ -184,6 +192,29 @@ impl ThreadHost {
         A: Fn(usize) + Sync,
         D: FnOnce() -> R + Send,
     {
+        // The driver's result comes back through this slot: the erased
+        // driver returns nothing. It is filled exactly when the team ran
+        // to the end (an error or a resumed panic leaves it empty).
+        let mut out: Option<R> = None;
+        let mut driver = Some(driver);
+        let mut erased_driver = || {
+            if let Some(d) = driver.take() {
+                out = Some(d());
+            }
+        };
+        self.run_team_erased(workers, roles, &worker, &role, &mut erased_driver)?;
+        Ok(out.expect("a team that ran to the end ran its driver"))
+    }
+
+    /// [`ThreadHost::run_team`] once its closures are trait objects.
+    fn run_team_erased(
+        &self,
+        workers: usize,
+        roles: usize,
+        worker: &(dyn Fn(usize) + Sync),
+        role: &(dyn Fn(usize) + Sync),
+        driver: &mut (dyn FnMut() + Send),
+    ) -> Result<(), String> {
         let need = workers + roles + 1;
         if roles > MAX_ROLES {
             return Err(format!(
@@ -204,27 +235,31 @@ impl ThreadHost {
         let team = Team {
             workers,
             roles,
-            worker: &worker,
-            role: &role,
+            worker,
+            role,
         };
         match self.virt {
             Some(costs) => team.run_virtual(self, costs, driver),
-            None => Ok(team.scope(self, driver)),
+            None => {
+                team.scope(self, driver);
+                Ok(())
+            }
         }
     }
 }
 
-/// The closures of one run.
-struct Team<'t, W, A> {
+/// The closures of one run, as trait objects (one instance of the team's
+/// code for every scheduler).
+struct Team<'t> {
     workers: usize,
     roles: usize,
-    worker: &'t W,
-    role: &'t A,
+    worker: &'t (dyn Fn(usize) + Sync),
+    role: &'t (dyn Fn(usize) + Sync),
 }
 
-impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
+impl<'t> Team<'t> {
     /// Spawn workers and roles into the scope, then run the driver here.
-    fn spawn<'s, R>(self, s: &rayon::Scope<'s>, driver: impl FnOnce() -> R) -> R
+    fn spawn<'s>(self, s: &rayon::Scope<'s>, driver: &mut (dyn FnMut() + Send))
     where
         't: 's,
     {
@@ -239,7 +274,7 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
     }
 
     /// Run the team and `driver` on `host`'s pool.
-    fn scope<R: Send>(self, host: &ThreadHost, driver: impl FnOnce() -> R + Send) -> R {
+    fn scope(self, host: &ThreadHost, driver: &mut (dyn FnMut() + Send)) {
         match &host.pool {
             Some(p) => p.scope(|s| self.spawn(s, driver)),
             None => rayon::scope(|s| self.spawn(s, driver)),
@@ -249,12 +284,12 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
     /// [`ThreadHost::run_team`] on virtual cores: each closure attaches
     /// its pool thread to one conductor first. A failed run (a watchdog, a
     /// panicking thread) is an error naming why, not a panic.
-    fn run_virtual<R: Send>(
+    fn run_virtual(
         self,
         host: &ThreadHost,
         costs: CostTable,
-        driver: impl FnOnce() -> R + Send,
-    ) -> Result<R, String> {
+        driver: &mut (dyn FnMut() + Send),
+    ) -> Result<(), String> {
         let Team {
             workers,
             roles,
@@ -291,7 +326,7 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
             let _on = virt::attach(Arc::clone(c), workers + k);
             role(k);
         };
-        let attached_driver = move || {
+        let mut attached_driver = move || {
             let _pin = Pinned::to(cpu);
             let _on = virt::attach(Arc::clone(c), workers + roles);
             driver()
@@ -302,7 +337,7 @@ impl<'t, W: Fn(usize) + Sync, A: Fn(usize) + Sync> Team<'t, W, A> {
             worker: &attached_worker,
             role: &attached_role,
         };
-        let run = std::panic::AssertUnwindSafe(|| team.scope(host, attached_driver));
+        let run = std::panic::AssertUnwindSafe(|| team.scope(host, &mut attached_driver));
         let out = std::panic::catch_unwind(run);
         *host.last.lock().unwrap_or_else(|p| p.into_inner()) = Some(conductor.stats());
         match (out, conductor.failure()) {
