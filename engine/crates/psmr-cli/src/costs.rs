@@ -124,6 +124,8 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
     ));
     rows.push(("graph_take", f64::NAN, t.graph_take, r.graph_take));
     rows.push(("graph_remove", f64::NAN, t.graph_remove, r.graph_remove));
+    // Never measured here: a wake's switch on a busy core (virtual.md).
+    rows.push(("wake_preempt", f64::NAN, t.wake_preempt, r.wake_preempt));
     // The list walk's measurement again, in picoseconds (what the charge
     // uses when set).
     rows.push((

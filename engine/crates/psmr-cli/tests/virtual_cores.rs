@@ -272,6 +272,7 @@ fn calibrate_prints_every_kind_beside_the_reference() {
         "event_register",
         "graph_take",
         "graph_remove",
+        "wake_preempt",
         "mutex_spins",
         "context_switch",
         "time_slice",

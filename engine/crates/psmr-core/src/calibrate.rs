@@ -116,6 +116,9 @@ impl Measured {
             event_register: r.event_register,
             graph_take: r.graph_take,
             graph_remove: r.graph_remove,
+            // Not measured here: a switch on a busy core after a wake, read
+            // from real runs' timing (docs/benchmarks/virtual.md).
+            wake_preempt: r.wake_preempt,
             spin: ns(self.spin, r.spin),
             yield_now: ns(self.yield_now, r.yield_now),
             work_unit: ns(self.work_unit, r.work_unit),
