@@ -297,6 +297,17 @@ export interface CostTable {
    */
   wake_notify?: number;
   /**
+   * Wake-up preemption on time-shared cores (more threads than modelled
+   * cores): when a thread is woken (a notify, an unlock) while every
+   * core is held, it runs on its waker's core this long after the
+   * waker's part of the wake (the switch on a busy core, instead of
+   * `wake_up`'s wake of an idle one), and the waker, preempted, waits
+   * for a core; a lock the waker holds stays held meanwhile. 0 in the
+   * reference table: no preemption (the woken thread waits for a core
+   * to be given up, the model's first versions).
+   */
+  wake_preempt?: number;
+  /**
    * From a notify (or unlock) to the woken thread running again: the
    * woken thread's clock becomes at least the waker's plus this.
    */

@@ -131,6 +131,8 @@ fn calibration_table(costs: &Costs, m: &Measured) -> String {
         t.spin_keeps_core,
         r.spin_keeps_core,
     ));
+    // Never measured here: a wake's switch on a busy core (virtual.md).
+    rows.push(("wake_preempt", f64::NAN, t.wake_preempt, r.wake_preempt));
     // The list walk's measurement again, in picoseconds (what the charge
     // uses when set).
     rows.push((

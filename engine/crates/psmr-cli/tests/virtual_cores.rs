@@ -273,6 +273,7 @@ fn calibrate_prints_every_kind_beside_the_reference() {
         "graph_take",
         "graph_remove",
         "spin_keeps_core",
+        "wake_preempt",
         "mutex_spins",
         "context_switch",
         "time_slice",

@@ -120,6 +120,9 @@ impl Measured {
             // keeps its CPU until it yields), set by a table that wants it
             // (docs/benchmarks/virtual.md).
             spin_keeps_core: r.spin_keeps_core,
+            // Not measured here: a switch on a busy core after a wake, read
+            // from real runs' timing (docs/benchmarks/virtual.md).
+            wake_preempt: r.wake_preempt,
             spin: ns(self.spin, r.spin),
             yield_now: ns(self.yield_now, r.yield_now),
             work_unit: ns(self.work_unit, r.work_unit),

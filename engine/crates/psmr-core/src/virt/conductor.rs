@@ -952,7 +952,9 @@ impl Conductor {
     /// becomes runnable at the latest of its own clock and `me`'s plus the
     /// wake-up cost; `me` pays `wake_notify` (the notify call) if anyone
     /// woke. No hand-off: the woken are never earlier than `me` (the
-    /// woken's time is at least the waker's after its own part).
+    /// woken's time is at least the waker's after its own part), except
+    /// under wake-up preemption (`wake_preempt`, [`Conductor::preempt_waker`]):
+    /// then the first woken thread takes `me`'s core and `me` stops here.
     /// Returns how many woke.
     pub fn wake(&self, me: usize, key: usize, all: bool) -> usize {
         self.wake_as(me, key, all, false)
@@ -977,6 +979,7 @@ impl Conductor {
         let spin_window = self.costs.mutex_spins.saturating_mul(self.costs.spin);
         let mut woken = 0;
         let mut slept = false;
+        let mut first = None;
         loop {
             let oldest = (0..st.status.len())
                 .filter_map(|i| match st.status[i] {
@@ -995,6 +998,17 @@ impl Conductor {
                 slept = true;
                 slept_at
             };
+            // With wake-up preemption the first woken may instead run on
+            // the waker's core (`preempt_waker`): from when it could, its
+            // own clock or the waker's after the waker's part.
+            if self.costs.wake_preempt > 0 && first.is_none() {
+                let ready = if spinning {
+                    at
+                } else {
+                    now.saturating_add(waker_part)
+                };
+                first = Some((i, st.clock[i].max(ready)));
+            }
             st.clock[i] = st.clock[i].max(at);
             woken += 1;
             if !all {
@@ -1008,7 +1022,40 @@ impl Conductor {
             // Local work of the waker (rule 7): no reschedule.
             st.clock[me] = now.saturating_add(waker_part);
         }
+        if let Some((i, ready)) = first {
+            if self.preempt_waker(&mut st, me, i, ready) {
+                // `me` is off its core: it stops here, inside the notify
+                // or the unlock, until a core is free for it again.
+                drop(self.reschedule(st, me));
+            }
+        }
         woken
+    }
+
+    /// Wake-up preemption on time-shared cores (`wake_preempt` > 0): the
+    /// thread `i` that `me` just woke has no core and every core is held,
+    /// so the modelled OS puts it on `me`'s core (as Linux places a woken
+    /// thread on its waker's busy CPU and preempts the waker): `i` runs at
+    /// `ready` (its own clock or `me`'s after `me`'s part of the wake,
+    /// whichever is later) plus `wake_preempt` (the switch there) instead
+    /// of `wake_up`; `me` gives its core up (yielded) at its clock and
+    /// waits for one (paying `context_switch` to get one back). A
+    /// lock `me` still holds (a notify under the lock) stays held while
+    /// `i` runs: `i` finds it held and blocks on it, and `me`'s unlock
+    /// wakes it again. Returns whether `me` was preempted.
+    fn preempt_waker(&self, st: &mut State, me: usize, i: usize, ready: u64) -> bool {
+        let now = st.clock[me];
+        let Some(c) = st.cores.as_mut() else {
+            return false;
+        };
+        if !c.has_core(me) || c.has_core(i) || c.earliest_free().is_some() {
+            return false;
+        }
+        c.release(me, now, true);
+        // The only free core is `me`'s, free from `now`: `i` gets it at
+        // `ready` (not before `now`) plus the switch.
+        st.clock[i] = c.take(i, ready, self.costs.wake_preempt);
+        true
     }
 
     /// Whether any thread is blocked on `key` (an unlock with nobody

@@ -33,6 +33,16 @@ pub struct CostTable {
     /// pays the whole `wake_up`, the model's first version).
     #[serde(default)]
     pub wake_notify: u64,
+    /// Wake-up preemption on time-shared cores (more threads than modelled
+    /// cores): when a thread is woken (a notify, an unlock) while every
+    /// core is held, it runs on its waker's core this long after the
+    /// waker's part of the wake (the switch on a busy core, instead of
+    /// `wake_up`'s wake of an idle one), and the waker, preempted, waits
+    /// for a core; a lock the waker holds stays held meanwhile. 0 in the
+    /// reference table: no preemption (the woken thread waits for a core
+    /// to be given up, the model's first versions).
+    #[serde(default)]
+    pub wake_preempt: u64,
     /// The delivering thread's own work per delivery unit outside every
     /// synchronization point (making the request, admitting it, its
     /// trace event), paid at each `Deliverer::next`. 0 in the reference
@@ -149,6 +159,7 @@ impl CostTable {
             // Not charged by the reference (the model's first versions);
             // a calibrated table measures them (docs/benchmarks/virtual.md).
             wake_notify: 0,
+            wake_preempt: 0,
             deliver: 0,
             mutex_spins: 0,
             clock_read: 0,

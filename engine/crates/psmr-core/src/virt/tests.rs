@@ -693,6 +693,71 @@ fn a_blocked_thread_gives_its_core_to_a_waiting_one() {
     );
 }
 
+/// Two threads on one core. Thread 1 waits on a condvar; thread 0 (after
+/// a sleep that lets thread 1 block) notifies it under the mutex, works
+/// 2 us more under it, unlocks, then works 50 us. The clocks (notify
+/// start, after the notify, after the unlock, thread 0's end, thread 1's
+/// return from its wait) under a table whose `wake_preempt` is `preempt`.
+fn notify_under_lock_on_one_core(preempt: u64) -> [u64; 5] {
+    let mut costs = CostTable::reference();
+    costs.wake_preempt = preempt;
+    let c = Arc::new(Conductor::new(names(2), costs).with_cores(1));
+    let m = Mutex::new(false);
+    let cv = Condvar::new();
+    let t = std::sync::Mutex::new([0; 5]);
+    let r = team(&c, 2, |i| {
+        if i == 0 {
+            with_current(|h| h.sleep(1_000));
+            let mut g = m.lock().unwrap();
+            *g = true;
+            let notify = now().unwrap();
+            cv.notify_one();
+            let after = now().unwrap();
+            with_current(|h| h.advance(2_000));
+            drop(g);
+            let unlocked = now().unwrap();
+            point(|_| 50_000);
+            let mut t = t.lock().unwrap();
+            t[..4].copy_from_slice(&[notify, after, unlocked, now().unwrap()]);
+        } else {
+            let mut g = m.lock().unwrap();
+            while !*g {
+                g = cv.wait(g).unwrap();
+            }
+            t.lock().unwrap()[4] = now().unwrap();
+        }
+    });
+    assert!(r.iter().all(Option::is_none), "{r:?}");
+    let t = *t.lock().unwrap();
+    t
+}
+
+#[test]
+fn a_thread_woken_with_every_core_held_preempts_its_waker_and_meets_its_lock() {
+    let table = CostTable::reference();
+    let [notify, after, unlocked, end, woke] = notify_under_lock_on_one_core(500);
+    // The woken thread ran on the waker's core during the notify, found
+    // the mutex held and blocked on it: the waker got its core back only
+    // after that, paying a switch.
+    assert!(
+        after >= notify + 500 + table.context_switch,
+        "{notify} {after}"
+    );
+    // The unlock woke it again (preempting the waker once more): it
+    // returned from its wait after the release, before the waker's 50 us.
+    assert!(woke >= after + 2_000 + 500, "{after} {woke}");
+    assert!(woke < end - 50_000, "{woke} {end}");
+    assert!(
+        unlocked >= woke,
+        "the waker resumed after it: {unlocked} {woke}"
+    );
+    // The reference (0): no preemption; the woken thread waits for the
+    // core until the waker ends, and the notify costs the waker nothing.
+    let [notify, after, _, end, woke] = notify_under_lock_on_one_core(0);
+    assert_eq!(after, notify);
+    assert!(woke >= end, "{woke} {end}");
+}
+
 /// Three stealers make 40 rounds over the other threads' queues (lock,
 /// take one if any, else unlock and try the next; a spin between rounds)
 /// while thread 3 fills its own, 30 items 2 µs apart. With `scan` the
