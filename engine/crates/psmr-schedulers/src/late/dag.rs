@@ -36,7 +36,9 @@
 //! under it. Each node made ready wakes one counted waiting worker (a
 //! woken worker stays counted until it runs, so a second ready node wakes a
 //! second worker); the end of the run (closed and empty) wakes them all;
-//! every removal wakes a waiting scheduler.
+//! the first removal after the scheduler starts waiting wakes it, once
+//! (it clears `scheduler_waiting`), and that notify, like the end-of-run
+//! one, is made after the unlock: its condition was decided under the lock.
 
 use std::collections::VecDeque;
 use std::sync::TryLockError;
@@ -258,10 +260,22 @@ impl Dag {
         st.free.push(slot);
         probe.record(EventKind::GraphRemove { req });
         self.record_size(&st, probe);
-        if st.scheduler_waiting {
+        // One wake per wait: the flag is cleared with the slot freed, so the
+        // removals that follow before the scheduler runs do not notify again
+        // (it sets the flag anew if it must wait again).
+        let wake_scheduler = std::mem::take(&mut st.scheduler_waiting);
+        let wake_all = st.closed && st.live.is_empty() && st.workers_waiting > 0;
+        // Notify after the unlock: a thread woken while the lock is still
+        // held would run only to block on it and be woken a second time by
+        // the unlock (the convoy of docs/benchmarks/virtual.md, "Late's
+        // convoy after a full graph"). No wake is lost: the decision was
+        // taken under the lock, and a scheduler that tests the graph after
+        // this unlock finds the free slot and does not wait.
+        drop(st);
+        if wake_scheduler {
             self.space.notify_one();
         }
-        if st.closed && st.live.is_empty() && st.workers_waiting > 0 {
+        if wake_all {
             self.work.notify_all();
         }
     }
