@@ -5,7 +5,7 @@ run: round build scenario threads ops_per_s full_graph_waits load1."""
 import json, subprocess, sys, os
 BEFORE, AFTER = sys.argv[1], sys.argv[2]
 ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 9
-D = 'docs/benchmarks/data/late-epaxos-2026-11-23-quiet'
+D = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'late-epaxos-2026-11-23-quiet')
 CASES = [(D + '/late-mixed-light.scenario.json', 20000), (D + '/late-mixed-moderate.scenario.json', 4000)]
 def load1():
     return open("/proc/loadavg").read().split()[0]
