@@ -76,3 +76,31 @@ pub use request::{EventOp, Home, Op, Request, RequestId, ShardSet, NO_REQUEST};
 pub use scheduler::{Family, Needs, RunError, Scheduler, SchedulerId, SpaceKind};
 pub use stream::{Stream, StreamKind};
 pub use trace::{EventKind, ThreadRef, TraceEvent, WaitReason};
+
+/// Whether this engine has the YCSB core workloads (feature `ycsb`, which
+/// the repartitioning family turns on). Without it a scenario's `ycsb`
+/// field is refused when read ([`workload::de_ycsb`]), so no code path
+/// below reaches the generator and the linker leaves it out.
+pub const YCSB: bool = cfg!(feature = "ycsb");
+/// Whether this engine has the event workloads (feature `events`, which
+/// the coloring family turns on); see [`YCSB`].
+pub const EVENTS: bool = cfg!(feature = "events");
+/// Whether this engine has the ePaxos commit streams (feature `commits`,
+/// which the ePaxos family turns on); see [`YCSB`].
+pub const COMMITS: bool = cfg!(feature = "commits");
+
+/// An optional field read only when `on` (its feature is compiled in);
+/// otherwise reading it is an error saying which family's engine package
+/// has it, `what` naming the field.
+pub fn gated_de<'de, D, T>(on: bool, what: &str, family: &str, d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    if !on {
+        return Err(<D::Error as serde::de::Error>::custom(format!(
+            "{what} is not in this engine package (family {family}); the app loads the full engine for it"
+        )));
+    }
+    <Option<T> as serde::Deserialize>::deserialize(d)
+}

@@ -72,14 +72,17 @@ pub struct WorkloadSpec {
     /// Handlers application only: an event workload (paper 002), which
     /// makes an event stream of `requests` events; the fields above about
     /// writes, globals, skew, mix and scans do not apply to it.
+    #[serde(default, deserialize_with = "de_events")]
     pub events: Option<EventWorkload>,
     /// Key-value store only: a YCSB core workload (A, D, E) instead of the
     /// class-share generator; then leave `writes`, `global`, `skew`, `mix`,
     /// `group_mean`, `scans` and `scan_len` out.
+    #[serde(default, deserialize_with = "de_ycsb")]
     pub ycsb: Option<crate::workload_ycsb::YcsbSpec>,
     /// Make the stream an ePaxos commit stream (paper 004): the same
     /// commands, ordered by a simulated ePaxos or replayed from a commit
     /// stream in JSON (see `workload_commits`).
+    #[serde(default, deserialize_with = "de_commits")]
     pub commits: Option<crate::workload_commits::CommitsSpec>,
 }
 
@@ -118,6 +121,42 @@ pub fn class_weights(classes: &ClassTable, w: &WorkloadSpec) -> Vec<f64> {
     class_weights_for(None, classes, w)
 }
 
+/// `workload.events` when the `events` feature is in ([`crate::EVENTS`]).
+pub fn de_events<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<EventWorkload>, D::Error> {
+    crate::gated_de(
+        crate::EVENTS,
+        "an event workload (`workload.events`)",
+        "coloring",
+        d,
+    )
+}
+
+/// `workload.ycsb` when the `ycsb` feature is in ([`crate::YCSB`]).
+pub fn de_ycsb<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<crate::workload_ycsb::YcsbSpec>, D::Error> {
+    crate::gated_de(
+        crate::YCSB,
+        "a YCSB workload (`workload.ycsb`)",
+        "repartitioning",
+        d,
+    )
+}
+
+/// `workload.commits` when the `commits` feature is in ([`crate::COMMITS`]).
+pub fn de_commits<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<crate::workload_commits::CommitsSpec>, D::Error> {
+    crate::gated_de(
+        crate::COMMITS,
+        "an ePaxos commit stream (`workload.commits`)",
+        "epaxos",
+        d,
+    )
+}
+
 /// [`class_weights`], measured on a sample of the stream for a YCSB
 /// workload (which needs the app).
 pub fn class_weights_for(
@@ -125,7 +164,7 @@ pub fn class_weights_for(
     classes: &ClassTable,
     w: &WorkloadSpec,
 ) -> Vec<f64> {
-    if let (Some(app), Some(y)) = (app, &w.ycsb) {
+    if let (true, Some(app), Some(y)) = (crate::YCSB, app, &w.ycsb) {
         return crate::workload_ycsb::class_weights(app, classes, y, w.seed, w.requests);
     }
     let n = classes.len();
@@ -173,10 +212,10 @@ fn shard_share(skew: &Skew, shard: usize, shards: usize) -> f64 {
 /// Generate the request stream: an event stream for an event workload
 /// ([`crate::workload_events`]), a total order otherwise.
 pub fn generate(app: &AppSpec, classes: &ClassTable, w: &WorkloadSpec) -> Stream {
-    if let Some(events) = &w.events {
+    if let (true, Some(events)) = (crate::EVENTS, &w.events) {
         return crate::workload_events::generate(app, events, w.seed, w.requests);
     }
-    if let Some(y) = &w.ycsb {
+    if let (true, Some(y)) = (crate::YCSB, &w.ycsb) {
         return crate::workload_ycsb::generate(app, classes, y, w.seed, w.requests);
     }
     let mut rng = SplitMix64::new(w.seed);
@@ -210,7 +249,7 @@ pub fn generate_stream(
     w: &WorkloadSpec,
 ) -> Result<Stream, StreamError> {
     let total = generate(app, classes, w);
-    let Some(commits) = &w.commits else {
+    let Some(commits) = w.commits.as_ref().filter(|_| crate::COMMITS) else {
         return Ok(total);
     };
     crate::workload_commits::commit_stream(&total, commits, w.seed).map_err(|e| StreamError {

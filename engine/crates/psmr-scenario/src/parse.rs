@@ -619,13 +619,13 @@ impl<'s> Checker<'s> {
         if let Some(mix) = &w.mix {
             self.mix(mix);
         }
-        if let Some(events) = &w.events {
+        if let (true, Some(events)) = (psmr_core::EVENTS, &w.events) {
             self.events(events);
         }
-        if let Some(y) = &w.ycsb {
+        if let (true, Some(y)) = (psmr_core::YCSB, &w.ycsb) {
             self.ycsb(y);
         }
-        if let Some(c) = &w.commits {
+        if let (true, Some(c)) = (psmr_core::COMMITS, &w.commits) {
             self.commits(c);
         }
     }
@@ -757,6 +757,12 @@ impl<'s> Checker<'s> {
     /// (each family's `Params::check`).
     fn scheduler(&mut self, at: &str, s: &SchedulerSpec, needs: &Needs) {
         let id = entry_field(at, "id");
+        // An engine package of other families (issue 30) knows the id but
+        // cannot run it: say so here, before anything is built.
+        if !psmr_schedulers::included(s.id) {
+            self.err(&id, psmr_schedulers::left_out_message(s.id));
+            return;
+        }
         if needs.roles.len() > self.limits.max_roles {
             let message = format!(
                 "`{}` runs {} auxiliary threads ({}); this engine allows {} (limit max_roles)",

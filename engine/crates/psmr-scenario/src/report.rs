@@ -146,6 +146,7 @@ pub fn stream_info(s: &Stream) -> StreamInfo {
         dense_cells: s.dense.cells() as u32,
         scc: s
             .commits()
+            .filter(|_| psmr_core::COMMITS)
             .and_then(|t| psmr_core::commit_sim::scc_histogram(t).ok()),
     }
 }

@@ -57,6 +57,26 @@ pub use spin::{SpinPolicies, WaitKind};
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
 
+/// A family's registration when its cargo feature is on; otherwise the same
+/// ids, needs, faults and view names (so validation still knows the ids and
+/// can say where they are) with a builder that refuses ([`left_out`]) and no
+/// stream views: nothing reaches the family's code, so the linker drops it
+/// (issue 30's engine packages of one family).
+macro_rules! family {
+    ($feature:literal, $reg:expr) => {
+        &if cfg!(feature = $feature) {
+            $reg
+        } else {
+            Registration {
+                included: false,
+                build: left_out,
+                stream_views: &[],
+                ..$reg
+            }
+        }
+    };
+}
+
 // A family registers here, in this file: `pub mod` above, its line in
 // `FAMILIES` and, if it takes parameters, its object in `scheduler_spec!`
 // (and its ids and family in `psmr_core::scheduler`).
@@ -65,15 +85,83 @@ mod oracle_tests;
 /// registered exactly once (tested).
 pub const FAMILIES: &[&Registration] = &[
     &sequential::REGISTRATION,
-    &early::REGISTRATION,
-    &busy_wait::REGISTRATION,
-    &work_stealing::REGISTRATION,
-    &late::REGISTRATION,
-    &epaxos::REGISTRATION,
-    &epaxos::parallel::REGISTRATION,
-    &repart::REGISTRATION,
-    &coloring::REGISTRATION,
+    family!("early", early::REGISTRATION),
+    family!("early", busy_wait::REGISTRATION),
+    family!("work-stealing", work_stealing::REGISTRATION),
+    family!("late", late::REGISTRATION),
+    family!("epaxos", epaxos::REGISTRATION),
+    family!("epaxos", epaxos::parallel::REGISTRATION),
+    family!("repart", repart::REGISTRATION),
+    family!("coloring", coloring::REGISTRATION),
 ];
+
+/// The builder of a family left out of this engine package.
+fn left_out(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
+    Err(RunError::InvalidConfig(left_out_message(args.id)))
+}
+
+/// Why `id` cannot run in this engine: its family's feature is off.
+pub fn left_out_message(id: SchedulerId) -> String {
+    format!(
+        "scheduler '{id}' is not in this engine package (family {}); the app loads the full engine for it",
+        needs(id).family.as_str()
+    )
+}
+
+/// Whether `id`'s family is compiled into this engine.
+pub fn included(id: SchedulerId) -> bool {
+    registration(id).included
+}
+
+macro_rules! gate_fn {
+    ($name:ident, $feature:literal, $key:literal, $family:literal, $ty:ty) => {
+        /// The parameter object read only when its family is compiled in.
+        pub fn $name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<$ty>, D::Error> {
+            psmr_core::gated_de(
+                cfg!(feature = $feature),
+                concat!("the `", $key, "` parameter object"),
+                $family,
+                d,
+            )
+        }
+    };
+}
+gate_fn!(
+    de_early,
+    "early",
+    "early",
+    "early",
+    early::params::EarlyParams
+);
+gate_fn!(
+    de_stealing,
+    "work-stealing",
+    "stealing",
+    "work-stealing",
+    early::params::EarlyParams
+);
+gate_fn!(
+    de_coloring,
+    "coloring",
+    "coloring",
+    "coloring",
+    coloring::params::ColoringParams
+);
+gate_fn!(
+    de_repart,
+    "repart",
+    "repart",
+    "repartitioning",
+    repart::params::RepartParams
+);
+gate_fn!(de_late, "late", "late", "late", late::params::LateParams);
+gate_fn!(
+    de_epaxos,
+    "epaxos",
+    "epaxos",
+    "epaxos",
+    epaxos::params::EpaxosParams
+);
 
 pub use coloring::params::ColoringParams;
 pub use early::params::EarlyParams;
@@ -83,16 +171,22 @@ pub use repart::params::RepartParams;
 
 spec::scheduler_spec! {
     /// Early scheduling and busy-wait parameters.
+    #[serde(deserialize_with = "crate::de_early")]
     early: early::params::EarlyParams,
     /// Work-stealing parameters.
+    #[serde(deserialize_with = "crate::de_stealing")]
     stealing: early::params::EarlyParams,
     /// Event-coloring runtime parameters (`libasync`, `mely`).
+    #[serde(deserialize_with = "crate::de_coloring")]
     coloring: coloring::params::ColoringParams,
     /// Repartitioning parameters.
+    #[serde(deserialize_with = "crate::de_repart")]
     repart: repart::params::RepartParams,
     /// Late scheduling (CBASE) parameters.
+    #[serde(deserialize_with = "crate::de_late")]
     late: late::params::LateParams,
     /// PePaxos parameters.
+    #[serde(deserialize_with = "crate::de_epaxos")]
     epaxos: epaxos::params::EpaxosParams,
 }
 

@@ -47,6 +47,11 @@ impl EarlyParams {
 
 impl Params for EarlyParams {
     fn check(&self, env: &ParamEnv<'_>) -> Vec<ParamIssue> {
+        // Neither early nor work stealing in this engine: no parameters to
+        // check (the objects are refused when read).
+        if !cfg!(any(feature = "early", feature = "work-stealing")) {
+            return Vec::new();
+        }
         let mut out = Vec::new();
         check_capacity(&mut out, "queue_capacity", self.queue_capacity, "requests");
         if let Some(m) = &self.mapping {
