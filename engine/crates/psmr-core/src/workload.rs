@@ -72,17 +72,23 @@ pub struct WorkloadSpec {
     /// Handlers application only: an event workload (paper 002), which
     /// makes an event stream of `requests` events; the fields above about
     /// writes, globals, skew, mix and scans do not apply to it.
-    #[serde(default, deserialize_with = "de_events")]
+    #[cfg_attr(
+        not(feature = "events"),
+        serde(default, deserialize_with = "de_events")
+    )]
     pub events: Option<EventWorkload>,
     /// Key-value store only: a YCSB core workload (A, D, E) instead of the
     /// class-share generator; then leave `writes`, `global`, `skew`, `mix`,
     /// `group_mean`, `scans` and `scan_len` out.
-    #[serde(default, deserialize_with = "de_ycsb")]
+    #[cfg_attr(not(feature = "ycsb"), serde(default, deserialize_with = "de_ycsb"))]
     pub ycsb: Option<crate::workload_ycsb::YcsbSpec>,
     /// Make the stream an ePaxos commit stream (paper 004): the same
     /// commands, ordered by a simulated ePaxos or replayed from a commit
     /// stream in JSON (see `workload_commits`).
-    #[serde(default, deserialize_with = "de_commits")]
+    #[cfg_attr(
+        not(feature = "commits"),
+        serde(default, deserialize_with = "de_commits")
+    )]
     pub commits: Option<crate::workload_commits::CommitsSpec>,
 }
 

@@ -171,22 +171,22 @@ pub use repart::params::RepartParams;
 
 spec::scheduler_spec! {
     /// Early scheduling and busy-wait parameters.
-    #[serde(deserialize_with = "crate::de_early")]
+    #[cfg_attr(not(feature = "early"), serde(deserialize_with = "crate::de_early"))]
     early: early::params::EarlyParams,
     /// Work-stealing parameters.
-    #[serde(deserialize_with = "crate::de_stealing")]
+    #[cfg_attr(not(feature = "work-stealing"), serde(deserialize_with = "crate::de_stealing"))]
     stealing: early::params::EarlyParams,
     /// Event-coloring runtime parameters (`libasync`, `mely`).
-    #[serde(deserialize_with = "crate::de_coloring")]
+    #[cfg_attr(not(feature = "coloring"), serde(deserialize_with = "crate::de_coloring"))]
     coloring: coloring::params::ColoringParams,
     /// Repartitioning parameters.
-    #[serde(deserialize_with = "crate::de_repart")]
+    #[cfg_attr(not(feature = "repart"), serde(deserialize_with = "crate::de_repart"))]
     repart: repart::params::RepartParams,
     /// Late scheduling (CBASE) parameters.
-    #[serde(deserialize_with = "crate::de_late")]
+    #[cfg_attr(not(feature = "late"), serde(deserialize_with = "crate::de_late"))]
     late: late::params::LateParams,
     /// PePaxos parameters.
-    #[serde(deserialize_with = "crate::de_epaxos")]
+    #[cfg_attr(not(feature = "epaxos"), serde(deserialize_with = "crate::de_epaxos"))]
     epaxos: epaxos::params::EpaxosParams,
 }
 
