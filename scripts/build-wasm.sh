@@ -2,7 +2,13 @@
 # Build the engine to multithreaded WebAssembly and generate its JS bindings
 # into web/src/engine-pkg/ (gitignored).
 #
-#   scripts/build-wasm.sh [--features fault-injection] [--dev] [--clippy]
+#   scripts/build-wasm.sh [--features fault-injection] [--dev] [--clippy] [--families]
+#
+# --families also builds one package per scheduler family after the full
+# one (issue 30: the app downloads the smallest package that covers a
+# scenario), into web/src/engine-pkg/families/<family>/, each with only that
+# family (and sequential) compiled in, the same flags and features; it fails
+# if one is over 350 KB gzipped (gzip -9).
 #
 # --clippy lints psmr-wasm for wasm32 (the wasm-only bindings) with
 # -D warnings instead of building.
@@ -17,11 +23,13 @@ OUT="$ROOT/web/src/engine-pkg"
 FEATURES=""
 PROFILE="release"
 CLIPPY=0
+FAMILIES=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --features) FEATURES="$2"; shift 2 ;;
     --dev) PROFILE="dev"; shift ;;
     --clippy) CLIPPY=1; shift ;;
+    --families) FAMILIES=1; shift ;;
     *) echo "build-wasm: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -68,42 +76,56 @@ if [ "$PROFILE" = "release" ]; then
   STD_FEATURES=(-Z build-std-features=optimize_for_size)
 fi
 
-cargo_args=(build -p psmr-wasm --target wasm32-unknown-unknown -Z build-std=panic_abort,std)
-if [ "$PROFILE" = "release" ]; then
-  cargo_args+=(--release "${STD_FEATURES[@]}")
-  for pkg in "${SIZE_PACKAGES[@]}"; do
-    cargo_args+=(--config "profile.release.package.$pkg.opt-level=\"z\"")
-  done
-fi
-if [ -n "$FEATURES" ]; then cargo_args+=(--features "$FEATURES"); fi
-
-echo "build-wasm: cargo ${cargo_args[*]}"
-(cd "$ROOT/engine" && cargo "${cargo_args[@]}")
+# The family packages: the web app's family name (catalog.json), then the
+# cargo feature of psmr-wasm that compiles it in.
+FAMILY_PACKAGES=(early:early work-stealing:work-stealing late:late epaxos:epaxos repartitioning:repart coloring:coloring)
+# A family package's limit, gzipped (issue 30: 350 KB, KB = 1000 bytes as in
+# docs/benchmarks/frontend.md).
+FAMILY_LIMIT=350000
 
 DIR="release"
 [ "$PROFILE" = "dev" ] && DIR="debug"
-WASM="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$DIR/psmr_wasm.wasm"
 
-# wasm-opt (Debian's binaryen, installed by scripts/lib.sh) shrinks it
-# further at -O2 (speed kept), before wasm-bindgen: binaryen 108 mistypes
-# the externref table wasm-bindgen adds ("WebAssembly.Table.set():
-# Argument 1 is invalid" at start-up), and it keeps the custom sections
-# wasm-bindgen reads. Features come from the module's target_features.
-if [ "$PROFILE" = "release" ] && command -v wasm-opt >/dev/null 2>&1; then
-  echo "build-wasm: wasm-opt -O2 ($(wasm-opt --version))"
-  wasm-opt -O2 "$WASM" -o "$CARGO_TARGET_DIR/psmr_wasm.opt.wasm"
-  WASM="$CARGO_TARGET_DIR/psmr_wasm.opt.wasm"
-elif [ "$PROFILE" = "release" ]; then
-  echo "build-wasm: no wasm-opt (binaryen): the wasm is not optimized further"
-fi
+# build_package OUT_DIR FEATURE_ARGS...: build psmr-wasm with the features
+# given, optimize it and generate its bindings into OUT_DIR (replaced).
+# Sets GZ to the gzipped size of the package's wasm.
+build_package() {
+  local out="$1"
+  shift
+  local cargo_args=(build -p psmr-wasm --target wasm32-unknown-unknown -Z build-std=panic_abort,std)
+  if [ "$PROFILE" = "release" ]; then
+    cargo_args+=(--release "${STD_FEATURES[@]}")
+    for pkg in "${SIZE_PACKAGES[@]}"; do
+      cargo_args+=(--config "profile.release.package.$pkg.opt-level=\"z\"")
+    done
+  fi
+  cargo_args+=("$@")
 
-rm -rf "$OUT"
-mkdir -p "$OUT"
-wasm-bindgen --target web --out-dir "$OUT" --out-name psmr_wasm "$WASM"
+  echo "build-wasm: cargo ${cargo_args[*]}"
+  (cd "$ROOT/engine" && cargo "${cargo_args[@]}")
 
-# wasm-bindgen-rayon's worker helper imports the package as '../../..';
-# without a package.json there, Vite cannot resolve it.
-cat > "$OUT/package.json" <<JSON
+  local wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$DIR/psmr_wasm.wasm"
+
+  # wasm-opt (Debian's binaryen, installed by scripts/lib.sh) shrinks it
+  # further at -O2 (speed kept), before wasm-bindgen: binaryen 108 mistypes
+  # the externref table wasm-bindgen adds ("WebAssembly.Table.set():
+  # Argument 1 is invalid" at start-up), and it keeps the custom sections
+  # wasm-bindgen reads. Features come from the module's target_features.
+  if [ "$PROFILE" = "release" ] && command -v wasm-opt >/dev/null 2>&1; then
+    echo "build-wasm: wasm-opt -O2 ($(wasm-opt --version))"
+    wasm-opt -O2 "$wasm" -o "$CARGO_TARGET_DIR/psmr_wasm.opt.wasm"
+    wasm="$CARGO_TARGET_DIR/psmr_wasm.opt.wasm"
+  elif [ "$PROFILE" = "release" ]; then
+    echo "build-wasm: no wasm-opt (binaryen): the wasm is not optimized further"
+  fi
+
+  rm -rf "$out"
+  mkdir -p "$out"
+  wasm-bindgen --target web --out-dir "$out" --out-name psmr_wasm "$wasm"
+
+  # wasm-bindgen-rayon's worker helper imports the package as '../../..';
+  # without a package.json there, Vite cannot resolve it.
+  cat > "$out/package.json" <<JSON
 {
   "name": "psmr-engine-pkg",
   "private": true,
@@ -112,8 +134,33 @@ cat > "$OUT/package.json" <<JSON
   "types": "psmr_wasm.d.ts"
 }
 JSON
+
+  local raw
+  raw=$(stat -c %s "$out/psmr_wasm_bg.wasm")
+  GZ=$(gzip -9 -c "$out/psmr_wasm_bg.wasm" | wc -c)
+  echo "build-wasm: $out/psmr_wasm_bg.wasm ${raw} bytes raw, ${GZ} bytes gzipped (cargo: $*)"
+}
+
+# The full package: every family.
+full_args=()
+if [ -n "$FEATURES" ]; then full_args+=(--features "$FEATURES"); fi
+build_package "$OUT" "${full_args[@]}"
 printf '%s\n' "${FEATURES:-default}" > "$OUT/FEATURES"
 
-raw=$(stat -c %s "$OUT/psmr_wasm_bg.wasm")
-gz=$(gzip -9 -c "$OUT/psmr_wasm_bg.wasm" | wc -c)
-echo "build-wasm: $OUT/psmr_wasm_bg.wasm ${raw} bytes raw, ${gz} bytes gzipped (features: ${FEATURES:-default})"
+if [ "$FAMILIES" = "1" ]; then
+  sizes=()
+  over=()
+  for entry in "${FAMILY_PACKAGES[@]}"; do
+    family="${entry%%:*}"
+    feature="${entry#*:}"
+    build_package "$OUT/families/$family" --no-default-features --features "$feature${FEATURES:+,$FEATURES}"
+    printf '%s\n' "$feature${FEATURES:+,$FEATURES}" > "$OUT/families/$family/FEATURES"
+    sizes+=("$family $GZ")
+    if [ "$GZ" -gt "$FAMILY_LIMIT" ]; then over+=("$family ($GZ bytes)"); fi
+  done
+  echo "build-wasm: family packages, bytes gzipped (limit $FAMILY_LIMIT): ${sizes[*]}"
+  if [ "${#over[@]}" -gt 0 ]; then
+    echo "build-wasm: over the family package limit of $FAMILY_LIMIT bytes gzipped: ${over[*]}" >&2
+    exit 1
+  fi
+fi

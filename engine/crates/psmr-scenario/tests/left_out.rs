@@ -63,3 +63,31 @@ fn a_workload_of_a_family_left_out_is_refused_when_read() {
         "{e:#?}"
     );
 }
+
+/// The families compiled in still run, correct by the oracle and with the
+/// final state of sequential's run (the early-only build; the digests of the
+/// full build are checked by psmr-cli's virtual_digests).
+#[cfg(feature = "early")]
+#[test]
+fn the_family_compiled_in_runs_correctly() {
+    use psmr_core::threads::ThreadHost;
+    use psmr_scenario::{run_scenario, Limits, RunMonitor, RunOptions};
+    let text = BASE.replace(
+        r#"{ "id": "late" }"#,
+        r#"{ "id": "early" }, { "id": "busy-wait" }"#,
+    );
+    let sc = parse_scenario(&text, "t.json").unwrap();
+    let report = run_scenario(
+        &sc,
+        &RunOptions::default(),
+        &Limits::native(),
+        &ThreadHost::with_capacity(2).unwrap(),
+        &RunMonitor::new(),
+    )
+    .unwrap();
+    assert_eq!(report.runs.len(), 3);
+    for r in &report.runs {
+        assert!(r.correct, "{}: {:?}", r.label, r.violation);
+        assert_eq!(r.state_digest, report.runs[0].state_digest, "{}", r.label);
+    }
+}
