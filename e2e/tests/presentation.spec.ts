@@ -303,37 +303,42 @@ test("a compare lesson at 1280x720: each bookmark found in its run; both caption
   expect(problems).toEqual([]);
 });
 
-test("stacked runs with long names at 1280x720 presenting: each name is cut in its scheduler's row and whole in the lanes' title", async ({
-  page,
-}, info) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  const { problems } = await openLab(page);
-  // A compare of two schedulers with long labels (a short run of the coloring lesson's scenario).
-  const names = [
-    "libasync-smp stealing the first color under half (the paper's base rule)",
-    "mely with the time-left heuristic, penalties off, batch of ten events",
-  ];
-  await runScenario(page, "coloring-classroom.json", (text) =>
-    text
-      .replace('"requests": 20020', '"requests": 2002')
-      .replace('"label": "libasync-steal"', `"label": "${names[0]}"`)
-      .replace('"label": "mely-time-left"', `"label": "${names[1]}"`),
-  );
-  await page.getByTestId("present").click();
-  await expect(page.getByTestId("app")).toHaveClass(/present/);
-  await page.getByTestId("view-threads").click();
-  // Both runs replayed: stacked, each names its run in its scheduler's row.
-  const second = page.getByTestId("run-choice").getByTestId("pick-mely");
-  if (!(await second.isChecked())) await second.click();
-  for (let step = 0; step < 12; step++) await stepForward(page, step);
-  const lanes = page.getByTestId("threads-view").locator("canvas");
-  await expect(lanes).toHaveCount(2);
-  // The canvas draws a name cut to what the status leaves; its title holds
-  // it whole (the run's label: the scheduler, then the scenario's label).
-  for (let i = 0; i < 2; i++) {
-    const whole = names[i].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    await expect(lanes.nth(i)).toHaveAttribute("title", new RegExp(whole));
-  }
-  await shot(page, info, "threads-long-run-names-1280", false);
-  expect(problems).toEqual([]);
-});
+for (const size of [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`stacked runs with long names at ${size.width}x${size.height} presenting: each name is cut in its scheduler's row and whole in the lanes' title`, async ({
+    page,
+  }, info) => {
+    await page.setViewportSize(size);
+    const { problems } = await openLab(page);
+    // A compare of two schedulers with long labels (a short run of the coloring lesson's scenario).
+    const names = [
+      "libasync-smp stealing the first color under half (the paper's base rule)",
+      "mely with the time-left heuristic, penalties off, batch of ten events",
+    ];
+    await runScenario(page, "coloring-classroom.json", (text) =>
+      text
+        .replace('"requests": 20020', '"requests": 2002')
+        .replace('"label": "libasync-steal"', `"label": "${names[0]}"`)
+        .replace('"label": "mely-time-left"', `"label": "${names[1]}"`),
+    );
+    await page.getByTestId("present").click();
+    await expect(page.getByTestId("app")).toHaveClass(/present/);
+    await page.getByTestId("view-threads").click();
+    // Both runs replayed: stacked, each names its run in its scheduler's row.
+    const second = page.getByTestId("run-choice").getByTestId("pick-mely");
+    if (!(await second.isChecked())) await second.click();
+    for (let step = 0; step < 12; step++) await stepForward(page, step);
+    const lanes = page.getByTestId("threads-view").locator("canvas");
+    await expect(lanes).toHaveCount(2);
+    // The canvas draws a name cut to what the status leaves; its title holds
+    // it whole (the run's label: the scheduler, then the scenario's label).
+    for (let i = 0; i < 2; i++) {
+      const whole = names[i].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      await expect(lanes.nth(i)).toHaveAttribute("title", new RegExp(whole));
+    }
+    await shot(page, info, `threads-long-run-names-${size.width}`, false);
+    expect(problems).toEqual([]);
+  });
+}

@@ -20,6 +20,17 @@ interface Placed {
   maxWidth?: number;
 }
 
+/** A text or a filled rectangle, in the order drawn (a text's box: its measured width, the line's height left to the test). */
+interface Op {
+  kind: 'text' | 'rect';
+  /** The text, or the rectangle's fill style. */
+  text: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
 /**
  * A 2D context that keeps every text drawn (the font it was drawn in, where
  * and in what width) and ignores the rest; a text measures 7 px a character.
@@ -30,19 +41,29 @@ function recordingContext(): {
   fonts: string[];
   placed: Placed[];
   curves: number[][];
+  ops: Op[];
 } {
   const texts: string[] = [];
   const fonts: string[] = [];
   const placed: Placed[] = [];
   const curves: number[][] = [];
+  const ops: Op[] = [];
   const ctx = new Proxy({} as Record<string | symbol, unknown>, {
     get(target, key) {
       if (key === 'fillText')
-        return (t: string, x: number, _y: number, maxWidth?: number) => {
+        return (t: string, x: number, y: number, maxWidth?: number) => {
           texts.push(t);
           fonts.push(String(target.font));
           placed.push({ text: t, x, maxWidth });
+          ops.push({ kind: 'text', text: t, x, y, w: t.length * 7, h: 0 });
         };
+      // Filled rectangles, a path's rectangles (chips are one path a color) and outlines alike.
+      if (key === 'fillRect' || key === 'rect')
+        return (x: number, y: number, w: number, h: number) =>
+          ops.push({ kind: 'rect', text: String(target.fillStyle), x, y, w, h });
+      if (key === 'strokeRect')
+        return (x: number, y: number, w: number, h: number) =>
+          ops.push({ kind: 'rect', text: String(target.strokeStyle), x, y, w, h });
       if (key === 'bezierCurveTo') return (...a: number[]) => curves.push(a);
       if (key === 'measureText') return (t: string) => ({ width: t.length * 7 });
       if (key in target) return target[key];
@@ -53,7 +74,7 @@ function recordingContext(): {
       return true;
     },
   });
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, fonts, placed, curves };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, fonts, placed, curves, ops };
 }
 
 /** The lanes of `state` drawn `width` px wide in 16 px type (requests below 64, one class): what the context recorded. */
@@ -190,6 +211,39 @@ describe('two runs stacked at 1280x720 in large type', () => {
     // A name that fits is said whole.
     const short = drawnLarge(busy(), 735, fit, { run: 'mely', schedulerText: status }).texts;
     expect(short).toContain('mely');
+  });
+
+  it("let a chip flying in from the scheduler's row pass under the run's name, not over it", () => {
+    const run = 'libasync (libasync-smp stealing the first color under half)';
+    const rec = recordingContext();
+    const layout = layoutFor(1400, 18, 4, fit);
+    const input: DrawInput = {
+      state: busy(),
+      statuses: [],
+      event: null,
+      reqClass: new Int32Array(64),
+      classNames: ['R1'],
+      schedulerText: 'delivered 1 of 2',
+      run,
+    };
+    // Every chip is new (nothing was on screen): each starts its flight in the scheduler's row.
+    const none = { byKey: new Map(), byLaneReq: new Map(), byReq: new Map() };
+    drawLanes(rec.ctx, layout, palette(false), input, { from: none, t: 0.05 });
+    const at = rec.ops.findIndex((o) => o.kind === 'text' && o.text === run);
+    expect(at).toBeGreaterThan(-1);
+    const name = rec.ops[at];
+    const box = { x0: name.x, x1: name.x + name.w, y0: name.y - 9, y1: name.y + 9 };
+    const hits = (o: Op) => o.x < box.x1 && o.x + o.w > box.x0 && o.y < box.y1 && o.y + o.h > box.y0;
+    const chipColor = palette(false).classColor(0);
+    // The flight does cross the name (else this test shows nothing) ...
+    expect(rec.ops.slice(0, at).some((o) => o.kind === 'rect' && o.text === chipColor && hits(o))).toBe(true);
+    // ... and nothing is painted over the name after it, and it is written on the background.
+    const over = rec.ops.slice(at + 1).filter((o) => (o.kind === 'rect' || /^r\d+$/.test(o.text)) && hits(o));
+    expect(over).toEqual([]);
+    const under = rec.ops[at - 1];
+    expect(
+      under.kind === 'rect' && under.text === palette(false).bg && under.x <= box.x0 && under.x + under.w >= box.x1,
+    ).toBe(true);
   });
 });
 

@@ -157,8 +157,6 @@ export function drawLanes(
     !!e && e.thread === SCHEDULER && e.kind === KIND.Enqueued && field(e, F.Enqueued.to) === t;
   const clsOf = (r: number) => (r >= 0 && r < reqClass.length ? reqClass[r] : -1);
 
-  drawSchedulerRow(ctx, l, p, d);
-
   const chipH = l.laneH - 2 * l.inset;
   // Chips are collected first and drawn in one path per class color (a
   // canvas state change per chip costs more than the chip), then outlines,
@@ -231,6 +229,9 @@ export function drawLanes(
   const drawn = record(chips, held);
   drawChips(ctx, chips, chipH, l, p, d.item);
   drawHeld(ctx, held, chipH, l, p, d.item);
+  // After the chips: a chip flying in from the scheduler's row passes under
+  // its words, never over a run's name.
+  drawSchedulerRow(ctx, l, p, d);
 
   // Dispatch arrows: while the scheduler handles a request, an arrow goes
   // to every queue holding it, so a sequential class's request is seen
@@ -266,7 +267,9 @@ export function drawLanes(
  * the run's name in bold instead of "Scheduler" (a title line above each
  * run took the height its lanes needed), its status after it. The status
  * keeps its width; a name too long for what is left is cut with an
- * ellipsis (the canvas's title has it whole), never squeezed.
+ * ellipsis (the canvas's title has it whole), never squeezed. Each text
+ * sits on the background's color, so a chip moving through the row (a
+ * dispatch starts there) passes under it.
  */
 function drawSchedulerRow(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palette, d: DrawInput): void {
   const y = l.headerH / 2;
@@ -282,13 +285,31 @@ function drawSchedulerRow(ctx: CanvasRenderingContext2D, l: LaneLayout, p: Palet
     // What the status leaves, but never less than a share of the row.
     const room = Math.max(l.width * RUN_NAME_LEAST_SHARE, l.width - 8 - gap - statusW - 8);
     const name = cutToFit(d.run, room, (t) => ctx.measureText(t).width);
+    const nameW = ctx.measureText(name).width;
+    onBackground(ctx, p, 8, y, nameW, l.font);
     ctx.fillText(name, 8, y);
-    x = Math.max(x, 8 + ctx.measureText(name).width + gap);
-  } else ctx.fillText('Scheduler', 8, y);
+    x = Math.max(x, 8 + nameW + gap);
+  } else {
+    onBackground(ctx, p, 8, y, ctx.measureText('Scheduler').width, l.font);
+    ctx.fillText('Scheduler', 8, y);
+  }
   ctx.font = plain;
-  ctx.fillStyle = p.dim;
   // Squeezed only when the status alone is wider than the row.
-  ctx.fillText(d.schedulerText, x, y, Math.max(0, l.width - x - 8));
+  const statusRoom = Math.max(0, l.width - x - 8);
+  onBackground(ctx, p, x, y, Math.min(statusW, statusRoom), l.font);
+  ctx.fillStyle = p.dim;
+  ctx.fillText(d.schedulerText, x, y, statusRoom);
+}
+
+/**
+ * Paint the background's color behind a text `w` px wide starting at `x`
+ * on the line centred at `y`, and leave the text's color as it was.
+ */
+function onBackground(ctx: CanvasRenderingContext2D, p: Palette, x: number, y: number, w: number, font: number): void {
+  const fill = ctx.fillStyle;
+  ctx.fillStyle = p.bg;
+  ctx.fillRect(x - 2, y - font * 0.65, w + 4, font * 1.3);
+  ctx.fillStyle = fill;
 }
 
 /** The least of the scheduler's row a run's name keeps however long the status is. */
