@@ -14,7 +14,7 @@ them) and the validation set (never used for fitting: other scenarios, other
 workloads, other seeds).
 
     scripts/bench-virtual-validate.py OUT_DIR [--real-now REPS | --real-now-from FILE]
-        [--cost-table FILE]
+        [--cost-table FILE] [--scale K] [--real-wrap CMD]
 
 Writes OUT_DIR/validate.txt (one line per case: set family scenario label
 threads seed requests real_ops_s virtual_ops_s ratio real_load) and prints
@@ -33,11 +33,38 @@ or model versions against the same real runs).
 
 --cost-table FILE runs the virtual side under that table (`psmr calibrate
 --json` writes one) instead of the reference; every row says so.
+
+--scale K multiplies the request count by K, on the real and the virtual
+side alike (same scenario and seed: a longer stream), of every case whose
+quiet-pass run lasted under SCALE_UNDER_MS (its requests over its "then"
+ops/s): all but the ePaxos rows, whose quiet-pass runs lasted 0.19-0.74 s
+(and whose virtual runs are the slowest to make). The requests column says
+what ran.
+The quiet passes' real numbers ("then") ran the unscaled streams, so with
+K > 1 only the real-now columns compare like with like (validate.txt's
+"then" ratio is kept for the format, and says so). The late and
+work-stealing rows last 30-60 ms unscaled, and their real medians moved by
+up to 2.1x between two passes a minute apart (docs/benchmarks/virtual.md,
+"A stable real side"); K = 16 makes them last 0.5-1 s. A --real-now-from
+file must have been written at the same K (checked).
+
+--real-wrap CMD runs every real run under CMD (split like a shell line),
+e.g. "chrt -f 10": SCHED_FIFO, so no other process's thread takes a CPU from
+the run's and a woken thread takes a free CPU and never preempts its waker,
+as on the model's cores (docs/benchmarks/virtual.md, "A stable real side").
+That is the model's machine, not a default run's: the header of
+validate-real-now.txt and the printed table say which it was.
+
+The real-now runs go in rounds: each round runs every case once, so a change
+of load or placement over the pass falls on every case alike rather than on
+the cases that happened to run then; OUT_DIR/validate-real-runs.txt keeps
+every run's ops/s.
 """
 import io
 import json
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -50,6 +77,12 @@ TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "engine/target"))
 PSMR = os.environ.get("PSMR", os.path.join(TARGET, "release/psmr"))
 TABLE = "reference cost table"
 COST_TABLE = None
+# A case's requests are multiplied by this (--scale) if its quiet-pass run
+# lasted under SCALE_UNDER_MS.
+SCALE = 1
+SCALE_UNDER_MS = 150.0
+# A command every real run goes under (--real-wrap), e.g. ["chrt", "-f", "10"].
+WRAP = []
 # The real passes ran on this 2-core machine: the model gets as many cores.
 MACHINE_CORES = 2
 QUIET = "late-epaxos-2026-11-23-quiet"
@@ -94,18 +127,35 @@ def virtual(scenario, label, threads, requests=None, seed=None):
     raise SystemExit(f"no row for {label} in {out}")
 
 
-def real_now(scenario, label, threads, requests, seed, reps):
-    """Median real throughput of `reps` runs now, and the load averages."""
-    args = [PSMR, "run", scenario, "--scheduler", label, "--threads", str(threads), "--no-trace",
-            "--json", "--requests", str(requests), "--seed", str(seed)]
-    before = os.getloadavg()[0]
-    got = []
-    for _ in range(reps):
-        rep = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
-        if "mode" in rep:
-            raise SystemExit(f"a real run reported a mode: {rep['mode']}")
-        got.append(rep["runs"][0]["throughput_ops_s"])
-    return statistics.median(got), min(got), max(got), f"{before:.2f}-{os.getloadavg()[0]:.2f}"
+def real_once(scenario, label, threads, requests, seed):
+    """One real run's throughput."""
+    args = WRAP + [PSMR, "run", scenario, "--scheduler", label, "--threads", str(threads),
+                   "--no-trace", "--json", "--requests", str(requests), "--seed", str(seed)]
+    rep = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+    if "mode" in rep:
+        raise SystemExit(f"a real run reported a mode: {rep['mode']}")
+    return rep["runs"][0]["throughput_ops_s"]
+
+
+def real_rounds(todo, reps, out_dir):
+    """Real runs of every case in `todo` ((name, label, threads) -> (scenario,
+    requests, seed)), in `reps` rounds of one run per case each; per case the
+    median, min, max and the 1-minute load average before and after its runs."""
+    got = {key: [] for key in todo}
+    loads = {key: [] for key in todo}
+    with open(os.path.join(out_dir, "validate-real-runs.txt"), "w") as f:
+        f.write(f"# round scenario label threads requests ops_s load1_before (scale {SCALE}, "
+                f"wrap {' '.join(WRAP) or 'none'})\n")
+        for r in range(reps):
+            for key, (sc, req, seed) in todo.items():
+                load = os.getloadavg()[0]
+                ops = real_once(sc, key[1], int(key[2]), req, seed)
+                got[key].append(ops)
+                loads[key] += [load, os.getloadavg()[0]]
+                f.write(f"{r} {key[0]} {key[1]} {key[2]} {req} {ops:.6g} {load:.2f}\n")
+                f.flush()
+    return {key: (statistics.median(v), min(v), max(v),
+                  f"{min(loads[key]):.2f}-{max(loads[key]):.2f}") for key, v in got.items()}
 
 
 def cases():
@@ -161,7 +211,17 @@ def main():
         i = args.index("--real-now")
         reps = int(args[i + 1])
         del args[i:i + 2]
-    global TABLE, COST_TABLE
+    global TABLE, COST_TABLE, SCALE, WRAP
+    if "--real-wrap" in args:
+        i = args.index("--real-wrap")
+        WRAP = shlex.split(args[i + 1])
+        del args[i:i + 2]
+    if "--scale" in args:
+        i = args.index("--scale")
+        SCALE = int(args[i + 1])
+        if SCALE < 1:
+            raise SystemExit("--scale takes a whole number >= 1")
+        del args[i:i + 2]
     if "--cost-table" in args:
         i = args.index("--cost-table")
         COST_TABLE = args[i + 1]
@@ -170,6 +230,13 @@ def main():
     earlier = {}
     if "--real-now-from" in args:
         i = args.index("--real-now-from")
+        first = open(args[i + 1]).readline()
+        m = re.search(r"scale (\d+)", first)
+        if int(m.group(1) if m else 1) != SCALE:
+            raise SystemExit(f"{args[i + 1]} was written at another --scale than {SCALE}")
+        # The reused medians keep the wrap they were taken under.
+        w = re.search(r"wrap ([^)]*)\)", first)
+        WRAP = [] if not w or w.group(1) == "none" else shlex.split(w.group(1))
         for line in open(args[i + 1]):
             if line.startswith("#"):
                 continue
@@ -181,39 +248,54 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     rows = []
     now_rows = []
-    for kind, family, sc, label, t, seed, req, real, load in cases():
+    todo = {}
+    all_cases = [c[:6] + (c[6] * (SCALE if c[6] / c[7] * 1000 < SCALE_UNDER_MS else 1),) + c[7:]
+                 for c in cases()]
+    for kind, family, sc, label, t, seed, req, real, load in all_cases:
+        key = (os.path.basename(sc).replace(".scenario", ""), label, str(t))
+        if reps and key not in earlier:
+            todo[key] = (sc, req, seed)
+    # The real runs first, all of them, so no virtual run (one busy CPU)
+    # falls between them.
+    if todo:
+        earlier.update(real_rounds(todo, reps, out_dir))
+    for kind, family, sc, label, t, seed, req, real, load in all_cases:
         v = virtual(sc, label, t, req, seed)
         name = os.path.basename(sc).replace(".scenario", "")
         rows.append((kind, family, name, label, t, seed, req, real, v, v / real, load))
         if reps:
-            med, lo, hi, now_load = earlier.get((name, label, str(t))) or real_now(
-                sc, label, t, req, seed, reps)
+            med, lo, hi, now_load = earlier[(name, label, str(t))]
             now_rows.append((kind, family, name, label, t, seed, req, real, med, lo, hi, v,
                              v / real, v / med, now_load))
     if reps:
         with open(os.path.join(out_dir, "validate-real-now.txt"), "w") as f:
             f.write(f"# set family scenario label threads seed requests real_then_ops_s "
-                    f"real_now_median_ops_s real_now_min real_now_max(of {reps}) "
+                    f"real_now_median_ops_s real_now_min real_now_max(of {reps}, scale {SCALE}, "
+                    f"wrap {' '.join(WRAP) or 'none'}) "
                     f"virtual_ops_s(model, {TABLE}) virtual/real_then virtual/real_now "
-                    "load1_before-after\n")
+                    "load1_range_over_its_runs\n")
             for r in now_rows:
                 f.write(" ".join(str(x) if not isinstance(x, float) else f"{x:.4g}" for x in r)
                         + "\n")
     with open(os.path.join(out_dir, "validate.txt"), "w") as f:
+        then = "" if SCALE == 1 else f" (requests x{SCALE}; real_ops_s is the unscaled quiet pass's)"
         f.write("# set family scenario label threads seed requests real_ops_s "
-                f"virtual_ops_s(model, {TABLE}) virtual/real real_load1\n")
+                f"virtual_ops_s(model, {TABLE}) virtual/real real_load1{then}\n")
         for r in rows:
             f.write(" ".join(str(x) if not isinstance(x, float) else f"{x:.4g}" for x in r) + "\n")
-    print(f"| set | family | scenario | scheduler | threads | seed | real ops/s (quiet, load) | "
-          f"virtual {MACHINE_CORES} cores (model, {TABLE}) ops/s | virtual / real |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for kind, family, sc, label, t, seed, req, real, v, ratio, load in rows:
+    # The quiet passes ran the unscaled streams: no like-for-like table then.
+    if SCALE == 1:
+        print(f"| set | family | scenario | scheduler | threads | seed | real ops/s (quiet, load) | "
+              f"virtual {MACHINE_CORES} cores (model, {TABLE}) ops/s | virtual / real |")
+        print("|---|---|---|---|---|---|---|---|---|")
+    for kind, family, sc, label, t, seed, req, real, v, ratio, load in rows if SCALE == 1 else []:
         mark = "" if 0.8 <= ratio <= 1.25 else " **out**"
         print(f"| {kind} | {family} | {sc} | {label} | {t} | {seed} | {real:,.0f} ({load}) | "
               f"{v:,.0f} | {ratio:.2f}{mark} |")
     if reps:
         print(f"\n| set | family | scenario | scheduler | threads | real then | real now (median of {reps}, "
-              f"load) | virtual (model, {TABLE}) | virtual / real now |")
+              f"requests x{SCALE}, under {' '.join(WRAP) or 'the default scheduler'}, load) | "
+              f"virtual (model, {TABLE}) | virtual / real now |")
         print("|---|---|---|---|---|---|---|---|---|")
         for kind, family, sc, label, t, _, _, real, med, lo, hi, v, _, rn, nl in now_rows:
             mark = "" if 0.8 <= rn <= 1.25 else " **out**"
