@@ -60,11 +60,13 @@ mod oracle_tests;
 /// Whether `family`'s code is compiled into this engine: its cargo feature,
 /// named as the family ([`Family::as_str`]), is on. Sequential is always in.
 ///
-/// The one place a family's feature is named in Rust: [`FAMILIES`], the
-/// parameter objects' readers and checks and the catalog ask this. The
-/// match is exhaustive, so a new [`Family`] does not compile until it has
-/// its arm here (then its feature in Cargo.toml, which `tests/features.rs`
-/// checks against [`families`]).
+/// The one place a family's feature is named in Rust, but for the
+/// parameter objects' `cfg_attr` lines in `scheduler_spec!` below (an
+/// attribute needs the literal; psmr-scenario's `tests/left_out.rs` checks
+/// they agree with this): [`FAMILIES`], the parameter objects' readers and
+/// the `Params` checks ask this. The match is exhaustive, so a new
+/// [`Family`] does not compile until it has its arm here (then its feature
+/// in Cargo.toml, which `tests/features.rs` checks against [`families`]).
 pub const fn compiled_in(family: Family) -> bool {
     match family {
         Family::Sequential => true,
