@@ -76,9 +76,12 @@ if [ "$PROFILE" = "release" ]; then
   STD_FEATURES=(-Z build-std-features=optimize_for_size)
 fi
 
-# The family packages: the web app's family name (catalog.json), then the
-# cargo feature of psmr-wasm that compiles it in.
-FAMILY_PACKAGES=(early:early work-stealing:work-stealing late:late epaxos:epaxos repartitioning:repart coloring:coloring)
+# The family packages, as the engine's catalog lists them
+# (web/src/engine/catalog.json, `families[].package`, kept equal to
+# `psmr schema --catalog` by psmr-cli's tests): each is a family's name and
+# the cargo feature of psmr-wasm that compiles it in (issue 30). Read with
+# node (every machine that builds the web app has it) when --families asks.
+CATALOG="$ROOT/web/src/engine/catalog.json"
 # A family package's limit, gzipped (issue 30: 350 KB, KB = 1000 bytes as in
 # docs/benchmarks/frontend.md).
 FAMILY_LIMIT=350000
@@ -148,11 +151,18 @@ build_package "$OUT" "${full_args[@]}"
 printf '%s\n' "${FEATURES:-default}" > "$OUT/FEATURES"
 
 if [ "$FAMILIES" = "1" ]; then
+  mapfile -t FAMILY_PACKAGES < <(node -e '
+    const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    for (const f of c.families) if (f.package !== null) console.log(f.package);
+  ' "$CATALOG")
+  if [ "${#FAMILY_PACKAGES[@]}" -eq 0 ]; then
+    echo "build-wasm: no family packages in $CATALOG" >&2
+    exit 1
+  fi
   sizes=()
   over=()
-  for entry in "${FAMILY_PACKAGES[@]}"; do
-    family="${entry%%:*}"
-    feature="${entry#*:}"
+  for family in "${FAMILY_PACKAGES[@]}"; do
+    feature="$family"
     build_package "$OUT/families/$family" --no-default-features --features "$feature${FEATURES:+,$FEATURES}"
     printf '%s\n' "$feature${FEATURES:+,$FEATURES}" > "$OUT/families/$family/FEATURES"
     sizes+=("$family $GZ")

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import catalog from './catalog.json';
-import { covers, FAMILY_PACKAGES, familiesOf, packageFor } from './packages';
+import { covers, FAMILY_PACKAGES, familiesOf, packageFor, WORKLOAD_FAMILY } from './packages';
 
 /** A scenario text with these scheduler ids and workload fields. */
 function scenario(ids: string[], workload: object = { requests: 10 }): string {
@@ -43,6 +43,19 @@ describe('packageFor', () => {
       const f = familiesOf(scenario([s.id]));
       expect(f?.size ?? -1, s.id).toBe(s.family === 'sequential' ? 0 : 1);
     }
+  });
+});
+
+describe('the catalog’s package list', () => {
+  it('one package per family but sequential, named as the family (its cargo feature)', () => {
+    expect([...FAMILY_PACKAGES]).toEqual(['early', 'work-stealing', 'late', 'epaxos', 'repartitioning', 'coloring']);
+    for (const f of catalog.families) expect(f.package).toBe(f.name === 'sequential' ? null : f.name);
+  });
+
+  it('the workload fields one family reads, from psmr-core’s gates', () => {
+    expect(WORKLOAD_FAMILY).toEqual({ ycsb: 'repartitioning', events: 'coloring', commits: 'epaxos' });
+    expect(packageFor(scenario(['sequential'], { events: { kind: 'x' } }))).toBe('coloring');
+    expect(packageFor(scenario(['repart-base'], { ycsb: { workload: 'a' } }))).toBe('repartitioning');
   });
 });
 

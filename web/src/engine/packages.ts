@@ -13,24 +13,39 @@
  */
 import catalog from './catalog.json';
 
-/** The family packages, by the catalog's family names (sequential is in each). */
-export const FAMILY_PACKAGES = ['early', 'work-stealing', 'late', 'epaxos', 'repartitioning', 'coloring'] as const;
-export type FamilyPackage = (typeof FAMILY_PACKAGES)[number];
+/**
+ * A family package, by its name: the family's name in the catalog, which is
+ * also the cargo feature that compiles it in (`psmr_schedulers::compiled_in`).
+ */
+export type FamilyPackage = string;
 /** A family's package, or the full engine. */
 export type EnginePackage = FamilyPackage | 'full';
+
+/**
+ * The family packages, as the engine's catalog lists them (every family but
+ * sequential, which is in each); `scripts/build-wasm.sh --families` builds
+ * the same list.
+ */
+export const FAMILY_PACKAGES: readonly FamilyPackage[] = catalog.families.flatMap((f) =>
+  f.package === null ? [] : [f.package],
+);
 
 /** Each scheduler id's family, as the engine declares it. */
 const FAMILY_OF: ReadonlyMap<string, string> = new Map(catalog.schedulers.map((s) => [s.id, s.family]));
 
-/** The workload fields only one family's package reads (psmr-core's `ycsb`, `events`, `commits` features). */
-const WORKLOAD_FAMILY: Readonly<Record<string, FamilyPackage>> = {
-  ycsb: 'repartitioning',
-  events: 'coloring',
-  commits: 'epaxos',
-};
+/**
+ * The workload fields only one family's package reads, with that family's
+ * package (the catalog's `workload_fields`, from psmr-core's
+ * `WORKLOAD_GATES`: `ycsb`, `events`, `commits`).
+ */
+export const WORKLOAD_FAMILY: Readonly<Record<string, FamilyPackage>> = Object.fromEntries(
+  catalog.families.flatMap(({ package: pkg, workload_fields: fields }) =>
+    pkg === null ? [] : fields.map((field): [string, FamilyPackage] => [field, pkg]),
+  ),
+);
 
 function isFamilyPackage(f: string): f is FamilyPackage {
-  return (FAMILY_PACKAGES as readonly string[]).includes(f);
+  return FAMILY_PACKAGES.includes(f);
 }
 
 /**

@@ -89,6 +89,45 @@ pub const EVENTS: bool = cfg!(feature = "events");
 /// which the ePaxos family turns on); see [`YCSB`].
 pub const COMMITS: bool = cfg!(feature = "commits");
 
+/// A workload field that only one scheduler family's engine package reads:
+/// the field of `workload`, which is also this crate's feature that compiles
+/// its generator in, and the family whose feature (in psmr-schedulers,
+/// named as the family) turns that feature on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkloadGate {
+    /// The field of `workload` and this crate's feature of the same name.
+    pub field: &'static str,
+    /// Whether this engine has it.
+    pub on: bool,
+    /// The family that needs it.
+    pub family: Family,
+}
+
+/// `workload.ycsb` needs the repartitioning family.
+pub const YCSB_GATE: WorkloadGate = WorkloadGate {
+    field: "ycsb",
+    on: YCSB,
+    family: Family::Repartitioning,
+};
+/// `workload.events` needs the coloring family.
+pub const EVENTS_GATE: WorkloadGate = WorkloadGate {
+    field: "events",
+    on: EVENTS,
+    family: Family::Coloring,
+};
+/// `workload.commits` needs the ePaxos family.
+pub const COMMITS_GATE: WorkloadGate = WorkloadGate {
+    field: "commits",
+    on: COMMITS,
+    family: Family::Epaxos,
+};
+
+/// Every [`WorkloadGate`]: the one table of which workload fields need
+/// which family. psmr-schedulers' catalog publishes it (the web app picks
+/// an engine package by it) and a test there checks that each family's
+/// feature in its Cargo.toml turns on exactly the fields listed here for it.
+pub const WORKLOAD_GATES: [WorkloadGate; 3] = [YCSB_GATE, EVENTS_GATE, COMMITS_GATE];
+
 /// An optional field read only when `on` (its feature is compiled in);
 /// otherwise reading it is an error saying which family's engine package
 /// has it, `what` naming the field.

@@ -160,7 +160,9 @@ pub enum Family {
 }
 
 impl Family {
-    pub fn as_str(self) -> &'static str {
+    /// Its name (reports, the catalog, and its cargo feature in
+    /// psmr-schedulers); `const` so the gates can name it at compile time.
+    pub const fn as_str(self) -> &'static str {
         match self {
             Family::Sequential => "sequential",
             Family::Early => "early",

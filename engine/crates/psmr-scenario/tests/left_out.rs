@@ -44,7 +44,7 @@ fn a_parameter_object_of_a_family_left_out_is_refused_when_read() {
     );
 }
 
-#[cfg(not(feature = "repart"))]
+#[cfg(not(feature = "repartitioning"))]
 #[test]
 fn a_workload_of_a_family_left_out_is_refused_when_read() {
     let text = BASE
@@ -89,5 +89,27 @@ fn the_family_compiled_in_runs_correctly() {
     for r in &report.runs {
         assert!(r.correct, "{}: {:?}", r.label, r.violation);
         assert_eq!(r.state_digest, report.runs[0].state_digest, "{}", r.label);
+    }
+}
+
+/// Every parameter object is refused when read exactly when
+/// `psmr_schedulers::compiled_in` says its family is out: the `cfg_attr`
+/// on each object (which names its family's feature as a literal) agrees
+/// with `compiled_in`, the one other place the name is written.
+#[test]
+fn a_parameter_object_is_refused_exactly_when_its_family_is_out() {
+    use psmr_core::SchedulerId;
+    use psmr_schedulers::{compiled_in, needs, SchedulerSpec};
+    for id in SchedulerId::ALL {
+        let n = needs(id);
+        let Some((key, _)) = n.params else { continue };
+        let text = format!(r#"{{ "id": "{id}", "{key}": {{}} }}"#);
+        let read = serde_json::from_str::<SchedulerSpec>(&text);
+        assert_eq!(
+            read.is_err(),
+            !compiled_in(n.family),
+            "{id}'s `{key}` object (family {}): {read:?}",
+            n.family.as_str()
+        );
     }
 }

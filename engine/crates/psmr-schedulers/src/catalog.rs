@@ -2,18 +2,36 @@
 //! ([`crate::FAMILIES`]): what `psmr schema --catalog` prints and
 //! `web/src/engine/catalog.json` holds, so the web app can learn each
 //! scheduler's family, stream kinds, roles, parameters, faults and views
-//! from the engine.
+//! from the engine, and each family's engine package and the workload
+//! fields that need it (`scripts/build-wasm.sh --families` builds the
+//! packages from this list; `web/src/engine/packages.ts` picks one by it).
 
-use psmr_core::SchedulerId;
+use psmr_core::{Family, SchedulerId};
 use serde::Serialize;
 
 use crate::registry::COMMON_VIEWS;
 use crate::{needs, registration};
 
-/// Every scheduler id, in `SchedulerId::ALL` order.
+/// Every scheduler id, in `SchedulerId::ALL` order, and every family.
 #[derive(Clone, Debug, Serialize)]
 pub struct Catalog {
     pub schedulers: Vec<Entry>,
+    /// Every family, in [`crate::families`] order (sequential first).
+    pub families: Vec<FamilyEntry>,
+}
+
+/// A family and its engine package.
+#[derive(Clone, Debug, Serialize)]
+pub struct FamilyEntry {
+    /// The family name (as `Entry::family`).
+    pub name: &'static str,
+    /// Its engine package: the cargo feature of psmr-schedulers (and of
+    /// psmr-scenario and psmr-wasm) that compiles it in, named as the
+    /// family; `None` for sequential, which every package has.
+    pub package: Option<&'static str>,
+    /// The workload fields only this family's package reads
+    /// (`psmr_core::WORKLOAD_GATES`), e.g. `ycsb` for repartitioning.
+    pub workload_fields: Vec<&'static str>,
 }
 
 /// One scheduler as its family declares it.
@@ -61,6 +79,19 @@ pub struct FaultEntry {
 pub fn catalog() -> Catalog {
     Catalog {
         schedulers: SchedulerId::ALL.iter().map(|id| entry(*id)).collect(),
+        families: crate::families().into_iter().map(family_entry).collect(),
+    }
+}
+
+fn family_entry(family: Family) -> FamilyEntry {
+    FamilyEntry {
+        name: family.as_str(),
+        package: (family != Family::Sequential).then(|| family.as_str()),
+        workload_fields: psmr_core::WORKLOAD_GATES
+            .iter()
+            .filter(|g| g.family == family)
+            .map(|g| g.field)
+            .collect(),
     }
 }
 
@@ -126,6 +157,17 @@ mod tests {
         }
         let ids: usize = crate::FAMILIES.iter().map(|r| r.schedulers.len()).sum();
         assert_eq!(ids, SchedulerId::ALL.len(), "no id registered twice");
+    }
+
+    /// A registration's schedulers are all of one family (what
+    /// `Registration::family`, and so `family!`, reads from the first).
+    #[test]
+    fn a_registration_is_of_one_family() {
+        for r in crate::FAMILIES {
+            for (id, n) in r.schedulers {
+                assert_eq!(n.family, r.family(), "{id}");
+            }
+        }
     }
 
     /// The fields a scheduler says apply exist in its object's struct, and

@@ -22,7 +22,7 @@
 //! consumers), [`roles`] (an auxiliary thread's work-or-stop signal),
 //! [`spin`] (bounded backoff), [`sync`] (std / loom / shuttle facade).
 
-use psmr_core::{Needs, RunError, Scheduler, SchedulerId, Stream};
+use psmr_core::{Family, Needs, RunError, Scheduler, SchedulerId, Stream};
 
 pub mod barrier;
 pub mod busy_wait;
@@ -57,14 +57,36 @@ pub use spin::{SpinPolicies, WaitKind};
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
 
-/// A family's registration when its cargo feature is on; otherwise the same
-/// ids, needs, faults and view names (so validation still knows the ids and
-/// can say where they are) with a builder that refuses ([`left_out`]) and no
-/// stream views: nothing reaches the family's code, so the linker drops it
-/// (issue 30's engine packages of one family).
+/// Whether `family`'s code is compiled into this engine: its cargo feature,
+/// named as the family ([`Family::as_str`]), is on. Sequential is always in.
+///
+/// The one place a family's feature is named in Rust, but for the
+/// parameter objects' `cfg_attr` lines in `scheduler_spec!` below (an
+/// attribute needs the literal; psmr-scenario's `tests/left_out.rs` checks
+/// they agree with this): [`FAMILIES`], the parameter objects' readers and
+/// the `Params` checks ask this. The match is exhaustive, so a new
+/// [`Family`] does not compile until it has its arm here (then its feature
+/// in Cargo.toml, which `tests/features.rs` checks against [`families`]).
+pub const fn compiled_in(family: Family) -> bool {
+    match family {
+        Family::Sequential => true,
+        Family::Early => cfg!(feature = "early"),
+        Family::WorkStealing => cfg!(feature = "work-stealing"),
+        Family::Late => cfg!(feature = "late"),
+        Family::Epaxos => cfg!(feature = "epaxos"),
+        Family::Repartitioning => cfg!(feature = "repartitioning"),
+        Family::Coloring => cfg!(feature = "coloring"),
+    }
+}
+
+/// A family's registration when [`compiled_in`] says its family is in;
+/// otherwise the same ids, needs, faults and view names (so validation
+/// still knows the ids and can say where they are) with a builder that
+/// refuses ([`left_out`]) and no stream views: nothing reaches the family's
+/// code, so the linker drops it (issue 30's engine packages of one family).
 macro_rules! family {
-    ($feature:literal, $reg:expr) => {
-        &if cfg!(feature = $feature) {
+    ($reg:expr) => {
+        &if compiled_in($reg.family()) {
             $reg
         } else {
             Registration {
@@ -78,22 +100,37 @@ macro_rules! family {
 }
 
 // A family registers here, in this file: `pub mod` above, its line in
-// `FAMILIES` and, if it takes parameters, its object in `scheduler_spec!`
-// (and its ids and family in `psmr_core::scheduler`).
+// `FAMILIES`, its arm in `compiled_in` (and its feature, named as the
+// family, in Cargo.toml) and, if it takes parameters, its object in
+// `scheduler_spec!` and its `gate_fn!` (and its ids and family in
+// `psmr_core::scheduler`).
 
 /// Every family module's registration, one line each. Every id is
 /// registered exactly once (tested).
 pub const FAMILIES: &[&Registration] = &[
     &sequential::REGISTRATION,
-    family!("early", early::REGISTRATION),
-    family!("early", busy_wait::REGISTRATION),
-    family!("work-stealing", work_stealing::REGISTRATION),
-    family!("late", late::REGISTRATION),
-    family!("epaxos", epaxos::REGISTRATION),
-    family!("epaxos", epaxos::parallel::REGISTRATION),
-    family!("repart", repart::REGISTRATION),
-    family!("coloring", coloring::REGISTRATION),
+    family!(early::REGISTRATION),
+    family!(busy_wait::REGISTRATION),
+    family!(work_stealing::REGISTRATION),
+    family!(late::REGISTRATION),
+    family!(epaxos::REGISTRATION),
+    family!(epaxos::parallel::REGISTRATION),
+    family!(repart::REGISTRATION),
+    family!(coloring::REGISTRATION),
 ];
+
+/// Every family of [`FAMILIES`] in their order, once each, with
+/// sequential first: the families [`compiled_in`] answers for, and the
+/// names of the cargo features of those but sequential.
+pub fn families() -> Vec<Family> {
+    let mut out: Vec<Family> = Vec::new();
+    for r in FAMILIES {
+        if !out.contains(&r.family()) {
+            out.push(r.family());
+        }
+    }
+    out
+}
 
 /// The builder of a family left out of this engine package.
 fn left_out(args: &BuildArgs<'_>) -> Result<Box<dyn Scheduler>, RunError> {
@@ -113,52 +150,49 @@ pub fn included(id: SchedulerId) -> bool {
     registration(id).included
 }
 
+/// `$name`: the deserializer of parameter object `$key` (of `$family`'s
+/// schedulers), which refuses it, naming the family, when
+/// [`compiled_in`] says the family is out.
 macro_rules! gate_fn {
-    ($name:ident, $feature:literal, $key:literal, $family:literal, $ty:ty) => {
+    ($name:ident, $family:expr, $key:literal, $ty:ty) => {
         /// The parameter object read only when its family is compiled in.
         pub fn $name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<$ty>, D::Error> {
+            // Both as constants (`const` blocks), as a literal would be: the
+            // reader is generic, instantiated where serde's code is (which
+            // build-wasm.sh optimizes for size), and with `false` known
+            // there the family's deserializer is never linked.
             psmr_core::gated_de(
-                cfg!(feature = $feature),
+                const { compiled_in($family) },
                 concat!("the `", $key, "` parameter object"),
-                $family,
+                const { $family.as_str() },
                 d,
             )
         }
     };
 }
-gate_fn!(
-    de_early,
-    "early",
-    "early",
-    "early",
-    early::params::EarlyParams
-);
+gate_fn!(de_early, Family::Early, "early", early::params::EarlyParams);
 gate_fn!(
     de_stealing,
-    "work-stealing",
+    Family::WorkStealing,
     "stealing",
-    "work-stealing",
     early::params::EarlyParams
 );
 gate_fn!(
     de_coloring,
-    "coloring",
-    "coloring",
+    Family::Coloring,
     "coloring",
     coloring::params::ColoringParams
 );
 gate_fn!(
     de_repart,
+    Family::Repartitioning,
     "repart",
-    "repart",
-    "repartitioning",
     repart::params::RepartParams
 );
-gate_fn!(de_late, "late", "late", "late", late::params::LateParams);
+gate_fn!(de_late, Family::Late, "late", late::params::LateParams);
 gate_fn!(
     de_epaxos,
-    "epaxos",
-    "epaxos",
+    Family::Epaxos,
     "epaxos",
     epaxos::params::EpaxosParams
 );
@@ -169,6 +203,13 @@ pub use epaxos::params::EpaxosParams;
 pub use late::params::LateParams;
 pub use repart::params::RepartParams;
 
+// A parameter object goes through its `gate_fn!` reader only in builds
+// without its family (`cfg_attr`, which needs the feature's name as a
+// literal: the one exception to `compiled_in` being the only place a
+// family's feature is named; rustc's `unexpected_cfgs` check refuses a name
+// that is not a feature). In every build would have serde wrap each field
+// in a reader of its own, which the tenth pass measured at +1.6 KB gzipped
+// in the full engine (docs/benchmarks/frontend.md).
 spec::scheduler_spec! {
     /// Early scheduling and busy-wait parameters.
     #[cfg_attr(not(feature = "early"), serde(deserialize_with = "crate::de_early"))]
@@ -180,7 +221,7 @@ spec::scheduler_spec! {
     #[cfg_attr(not(feature = "coloring"), serde(deserialize_with = "crate::de_coloring"))]
     coloring: coloring::params::ColoringParams,
     /// Repartitioning parameters.
-    #[cfg_attr(not(feature = "repart"), serde(deserialize_with = "crate::de_repart"))]
+    #[cfg_attr(not(feature = "repartitioning"), serde(deserialize_with = "crate::de_repart"))]
     repart: repart::params::RepartParams,
     /// Late scheduling (CBASE) parameters.
     #[cfg_attr(not(feature = "late"), serde(deserialize_with = "crate::de_late"))]

@@ -7,7 +7,7 @@
 
 use std::any::Any;
 
-use psmr_core::{ClassTable, Needs, RunError, Scheduler, SchedulerId, Stream};
+use psmr_core::{ClassTable, Family, Needs, RunError, Scheduler, SchedulerId, Stream};
 use serde::Serialize;
 
 /// What `build` needs to know about the run.
@@ -157,6 +157,12 @@ impl Registration {
             stream_views: &[],
             included: true,
         }
+    }
+
+    /// The family of its schedulers (all of one family, tested; a
+    /// registration has at least one scheduler).
+    pub const fn family(&self) -> Family {
+        self.schedulers[0].1.family
     }
 
     /// The faults `id` (one of this family's schedulers) has.

@@ -49,7 +49,10 @@ impl Params for EarlyParams {
     fn check(&self, env: &ParamEnv<'_>) -> Vec<ParamIssue> {
         // Neither early nor work stealing in this engine: no parameters to
         // check (the objects are refused when read).
-        if !cfg!(any(feature = "early", feature = "work-stealing")) {
+        if !const {
+            crate::compiled_in(psmr_core::Family::Early)
+                || crate::compiled_in(psmr_core::Family::WorkStealing)
+        } {
             return Vec::new();
         }
         let mut out = Vec::new();
