@@ -115,8 +115,9 @@ test('the first screen loads under 300 KB gzipped without the engine; the first 
   await expect(page.getByTestId('engine-info')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('timeline')).toBeVisible();
   // What the first lesson cost in all (docs/benchmarks/frontend.md): every URL once (the pool's
-  // workers fetch the glue again, from the cache). About 680 KB in the build with the harness page
-  // since the plain scenario parse (frontend.md, eighth pass): held under the 700 KB goal.
+  // workers fetch the glue again, from the cache). About 542 KB in the build with the harness page
+  // since the lesson loads its family's engine package (frontend.md, tenth pass, w3-pkgload; 668 KB
+  // with the full engine before): held under the 700 KB goal.
   await page.waitForLoadState('networkidle');
   const lesson = [...new Map((await traffic.responses()).map((f) => [f.url, f])).values()];
   const all = totals(lesson.sort((a, b) => b.gzip - a.gzip));
