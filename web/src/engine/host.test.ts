@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EngineHost, type BridgeLike } from './host';
+import { EngineHost, type BridgeLike, type EngineHostEvents } from './host';
 import type { EnginePackage } from './packages';
 import type { ReadyInfo, RunOutcome } from './protocol';
 import { readyInfo } from './testing';
@@ -70,13 +70,13 @@ class FakeBridge {
   }
 }
 
-function host(absent: EnginePackage[] = []) {
+function host(absent: EnginePackage[] = [], events: EngineHostEvents = {}) {
   const made: FakeBridge[] = [];
   const h = new EngineHost((pkg) => {
     const b = new FakeBridge(pkg, absent.includes(pkg) ? 'full' : pkg);
     made.push(b);
     return b as unknown as BridgeLike;
-  });
+  }, events);
   return { h, made };
 }
 
@@ -94,13 +94,16 @@ describe('EngineHost', () => {
   });
 
   it('switches to a new worker, ending the old one, when the loaded package does not cover the scenario', async () => {
-    const { h, made } = host();
+    const ready: string[] = [];
+    const { h, made } = host([], { onReady: (i) => ready.push(i.package) });
     await h.start('early');
     await h.validate(LATE);
     expect(made.map((b) => b.pkg)).toEqual(['early', 'late']);
     expect(made[0].disposed).toBe(true);
     expect(made[1].asked).toEqual([`validate ${LATE}`]);
     expect(h.loaded).toEqual({ package: 'late', generation: 2 });
+    // The page hears of each worker that came up (the header's badge shows its package).
+    expect(ready).toEqual(['early', 'late']);
   });
 
   it('loads full for several families, and never another package after full', async () => {
@@ -190,14 +193,19 @@ describe('EngineHost', () => {
   it('drops a worker that failed to start; the next request starts a fresh one', async () => {
     let fail = true;
     const made: FakeBridge[] = [];
-    const h = new EngineHost((pkg) => {
-      const b = new FakeBridge(pkg);
-      if (fail) b.ready = () => Promise.reject(new Error('wasm download failed'));
-      made.push(b);
-      return b as unknown as BridgeLike;
-    });
+    const failures: string[] = [];
+    const h = new EngineHost(
+      (pkg) => {
+        const b = new FakeBridge(pkg);
+        if (fail) b.ready = () => Promise.reject(new Error('wasm download failed'));
+        made.push(b);
+        return b as unknown as BridgeLike;
+      },
+      { onFailed: (e) => failures.push(e.message) },
+    );
     await expect(h.start('early')).rejects.toThrow('wasm download failed');
     expect(made[0].disposed).toBe(true);
+    expect(failures).toEqual(['wasm download failed']);
     fail = false;
     await h.validate(EARLY);
     expect(made).toHaveLength(2);

@@ -27,6 +27,11 @@ export const engineHost = new EngineHost((pkg) => startEngineWorker(pkg), {
   onReady: (info) => {
     if (runStore.getState().engine.state === 'ready') runStore.setState({ engine: { state: 'ready', info } });
   },
+  // A switch whose new worker did not start: the badge says so and offers "try again" (a fresh start).
+  onFailed: (error) => {
+    if (runStore.getState().engine.state === 'ready')
+      runStore.setState({ engine: { state: 'failed', error: error.message } });
+  },
 });
 
 /** The run store's engine: the host; a trace is asked of the worker that ran the report. */
