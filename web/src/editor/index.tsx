@@ -13,7 +13,7 @@ import type { PanelDef } from '../components/panels';
 import type { RunOutcome, RunOptions, RunSnapshot } from '../engine/protocol';
 import { shippedScenarios } from '../gallery/scenarios';
 import { SHARE_TAB } from '../share/codec';
-import { packageFor } from '../engine/packages';
+import { packageNeeded } from '../engine/host';
 import { engineHost, runStore, useRun, warmEngine } from '../store';
 import type { CheckEngine } from './check';
 import type { ValidateFn } from './lint';
@@ -69,7 +69,7 @@ function AuthorTab() {
       ready
         ? {
             // One engine package for the whole check: its runs' reports stay in the worker evaluate asks.
-            session: (t, body) => engineHost.session(packageFor(t), body),
+            session: (t, body) => engineHost.session(packageNeeded(t), body),
             plan: (t) => engineHost.checkPlan(t, file),
             run: runThroughStore,
             evaluate: (t, reportIds) =>

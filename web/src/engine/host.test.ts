@@ -212,3 +212,16 @@ describe('EngineHost', () => {
     expect(made[1].asked).toEqual([`validate ${EARLY}`]);
   });
 });
+
+describe('packageNeeded', () => {
+  it('text no package can read runs on whichever is loaded: every package refuses it alike', async () => {
+    const { h, made } = host();
+    await h.start('late');
+    for (const text of ['{"schedulers": [{"id": "ear', '{"threads": 2}', scenario('sequential', 'no-such-id')])
+      await h.validate(text);
+    expect(made.map((b) => b.pkg)).toEqual(['late']);
+    // Readable text of another family still switches.
+    await h.validate(EARLY);
+    expect(made.map((b) => b.pkg)).toEqual(['late', 'early']);
+  });
+});

@@ -5,7 +5,7 @@
  * engine.worker.ts) and starts its own thread pool; loading another package
  * means a new worker. Before each request that carries a scenario text
  * (validate, run, bench, explore, checkPlan, evaluate) the host asks
- * `packageFor(text, extraIds)` which package it needs, and keeps the worker
+ * `packageFor(text, extraIds)` which package it needs (`packageNeeded`), and keeps the worker
  * when the loaded package `covers` it. Otherwise it ends the old worker (and
  * its pool) and starts one with the needed package.
  *
@@ -27,7 +27,7 @@
  * with fake bridges (host.test.ts).
  */
 import type { EngineBridge } from './bridge';
-import { covers, packageFor, type EnginePackage } from './packages';
+import { covers, familiesOf, packageFor, type EnginePackage } from './packages';
 import type {
   BenchOptions,
   BenchOutcome,
@@ -66,6 +66,18 @@ export interface RanOn {
 }
 
 type Progress = (poll: PollSnapshot, tMs: number) => void;
+
+/**
+ * The package a request on `text` needs: `packageFor`'s, except for text
+ * `familiesOf` cannot read (not JSON, no `schedulers` list, an id the
+ * catalog does not know). Every package refuses such text with the same
+ * diagnostics (`schedulers` is required, and a package without a family
+ * still knows its ids), so any package answers it: no switch (half-typed
+ * text in the Author tab would otherwise load the full engine).
+ */
+export function packageNeeded(text: string, extraIds: readonly string[] = []): EnginePackage | null {
+  return familiesOf(text, extraIds) === null ? null : packageFor(text, extraIds);
+}
 
 interface Loaded {
   bridge: BridgeLike;
@@ -133,24 +145,24 @@ export class EngineHost {
   }
 
   validate(text: string, file?: string): Promise<Diagnostic[]> {
-    return this.use(packageFor(text), (b) => b.validate(text, file));
+    return this.use(packageNeeded(text), (b) => b.validate(text, file));
   }
 
   /** A run; its answer says which worker ran it (`ran`), for `trace` and `workloadGraph` later. */
   async run(text: string, options: RunOptions = {}, onProgress?: Progress): Promise<RunOutcome & { ran: RanOn }> {
-    return this.useRan(packageFor(text, options.schedulers ?? []), (b) => b.run(text, options, onProgress));
+    return this.useRan(packageNeeded(text, options.schedulers ?? []), (b) => b.run(text, options, onProgress));
   }
 
   bench(text: string, options: BenchOptions = {}, onProgress?: Progress): Promise<BenchOutcome> {
-    return this.use(packageFor(text, options.schedulers ?? []), (b) => b.bench(text, options, onProgress));
+    return this.use(packageNeeded(text, options.schedulers ?? []), (b) => b.bench(text, options, onProgress));
   }
 
   explore(text: string, options: ExploreOptions, onProgress?: Progress): Promise<ExploreOutcome> {
-    return this.use(packageFor(text, [options.scheduler]), (b) => b.explore(text, options, onProgress));
+    return this.use(packageNeeded(text, [options.scheduler]), (b) => b.explore(text, options, onProgress));
   }
 
   checkPlan(text: string, file?: string): Promise<CheckPlan> {
-    return this.use(packageFor(text), (b) => b.checkPlan(text, file));
+    return this.use(packageNeeded(text), (b) => b.checkPlan(text, file));
   }
 
   /**
@@ -161,13 +173,14 @@ export class EngineHost {
     return this.useSame(ran, 'its reports', (b) => b.evaluate(text, reportIds, file));
   }
 
-  /** Ask the job in flight to stop (no worker, or a new one: nothing runs, nothing to stop). */
+  /** Ask the job in flight to stop (no worker, or one still starting: nothing runs, nothing to stop). */
   async cancel(): Promise<null> {
-    return this.current ? this.current.bridge.cancel() : null;
+    // A worker still starting (a switch) runs nothing yet.
+    return this.current?.info ? this.current.bridge.cancel() : null;
   }
 
   async setPaused(paused: boolean): Promise<null> {
-    return this.current ? this.current.bridge.setPaused(paused) : null;
+    return this.current?.info ? this.current.bridge.setPaused(paused) : null;
   }
 
   /** The packed trace of run `runIndex` of the last report of the worker of generation `ran`. */
