@@ -20,7 +20,8 @@ const CHROMIUM = process.env.PSMR_CHROMIUM ?? "/usr/bin/chromium";
 const measuring = !!(
   process.env.PSMR_SWEEP_SCENARIO ||
   process.env.PSMR_TIMER_OUT ||
-  process.env.PSMR_VIRTUAL_OUT
+  process.env.PSMR_VIRTUAL_OUT ||
+  process.env.PSMR_FIRSTLOAD_OUT
 );
 
 export default defineConfig({

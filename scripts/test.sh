@@ -50,8 +50,9 @@ step "shuttle schedules (whole early-family and stealing executors)" "a shuttle 
 
 step "cargo clippy for wasm32 (psmr-wasm bindings)" "fix the lints above" \
   bash "$ROOT/scripts/build-wasm.sh" --features fault-injection --clippy
-# The full engine (the app's), then one package per family (issue 30: each
-# fails the build over 350 KB gzipped; the app does not load them yet).
+# The full engine, then one package per family (issue 30: each fails the
+# build over 350 KB gzipped; the app loads the one a scenario needs, and
+# e2e/tests/first-load.spec.ts checks the first lesson's).
 step "engine -> wasm with fault-injection, and the per-family packages (each at most 350 KB gzipped)" "see README.md, Troubleshooting" \
   bash "$ROOT/scripts/build-wasm.sh" --features fault-injection --families
 

@@ -116,3 +116,50 @@ test("more virtual cores than the pool can hold are refused before the run, sayi
     /./,
   );
 });
+
+/** Each result row's trace digest, by its label. */
+async function digests(page: Page): Promise<Record<string, string | null>> {
+  return page
+    .getByTestId("result-row")
+    .evaluateAll((rs) =>
+      Object.fromEntries(
+        rs.map((r) => [
+          r.getAttribute("data-label"),
+          r.getAttribute("data-trace-digest"),
+        ]),
+      ),
+    );
+}
+
+test("a family's engine package gives the native digests, and so does the full engine after it", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const late = fixture.scenarios.find((s) => s.file === "classroom-late.json");
+  const quick = fixture.scenarios.find((s) => s.file === "quickstart.json");
+  if (!late || !quick)
+    throw new Error("fixture lacks classroom-late.json or quickstart.json");
+  const engine = page.getByTestId("engine-info");
+
+  // A late-only scenario starts the late family's package (issue 30).
+  await openScenario(page, late.file, late.requests);
+  await expect(engine).toHaveAttribute("data-package", "late");
+  await runVirtual(page, fixture.cores);
+  expect(await digests(page)).toEqual(late.digests);
+
+  // quickstart.json has two families: its run loads the full engine.
+  await openScenario(page, quick.file, quick.requests);
+  await expect(page.getByTestId("scenario-text")).toHaveValue(/"busy-wait"/);
+  await runVirtual(page, fixture.cores);
+  await expect(engine).toHaveAttribute("data-package", "full");
+  expect(await digests(page)).toEqual(quick.digests);
+
+  // The same late scenario again, now on the full engine: the same digests as on its package.
+  await openScenario(page, late.file, late.requests);
+  await expect(page.getByTestId("scenario-text")).not.toHaveValue(
+    /"busy-wait"/,
+  );
+  await runVirtual(page, fixture.cores);
+  await expect(engine).toHaveAttribute("data-package", "full");
+  expect(await digests(page)).toEqual(late.digests);
+});

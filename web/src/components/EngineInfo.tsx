@@ -6,6 +6,12 @@ import { useRun, warmEngine } from '../store';
  * then offers to start it now, e.g. before a class, so the first lesson
  * does not wait for the download.
  */
+/** The loaded engine package (issue 30), and why it is full when a family's was asked for. */
+function packageTitle(i: { package: string; asked: string }): string {
+  if (i.package === 'full') return i.asked === 'full' ? 'full' : `full (the ${i.asked} package is not in this build)`;
+  return `${i.package} (its family and sequential; another scenario loads another package)`;
+}
+
 export function EngineInfo() {
   const engine = useRun((s) => s.engine);
   if (engine.state === 'idle') {
@@ -47,9 +53,10 @@ export function EngineInfo() {
       data-state="ready"
       data-pool-threads={i.poolThreads}
       data-isolated={String(i.crossOriginIsolated)}
-      title={`engine ${i.version}; pool started in ${i.initMs.toFixed(0)} ms; features: ${i.features.join(', ') || 'none'}`}
+      data-package={i.package}
+      title={`engine ${i.version}, package ${packageTitle(i)}; pool started in ${i.initMs.toFixed(0)} ms; features: ${i.features.join(', ') || 'none'}`}
     >
-      engine {i.version} · pool {i.poolThreads} threads · {i.hardwareConcurrency} cores ·{' '}
+      engine {i.version} ({i.package}) · pool {i.poolThreads} threads · {i.hardwareConcurrency} cores ·{' '}
       {i.crossOriginIsolated ? 'cross-origin isolated' : 'NOT isolated'}
       {i.features.length > 0 && <> · {i.features.join(', ')}</>}
     </span>

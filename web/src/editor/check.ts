@@ -23,6 +23,12 @@ export interface CheckEngine {
   run(text: string, options: RunOptions, onProgress?: (snapshot: RunSnapshot | null) => void): Promise<RunOutcome>;
   /** Judge `text` on the reports the engine kept under `reportIds` (one per repetition). */
   evaluate(text: string, reportIds: number[]): Promise<ExpectationResult[]>;
+  /**
+   * Hold one engine for the whole check (its runs keep their reports in
+   * the worker that ran them, and evaluate reads them there: no switch of
+   * engine package in between, engine/host.ts). Absent: no switching.
+   */
+  session?<T>(text: string, body: () => Promise<T>): Promise<T>;
 }
 
 export type CheckOutcome =
@@ -56,21 +62,31 @@ export async function runCheck(
   onProgress?: (p: CheckProgress) => void,
 ): Promise<CheckOutcome> {
   try {
-    const plan = await engine.plan(text);
-    if (!plan.ok) return { kind: 'refused', diagnostics: plan.diagnostics };
-    const { repetitions } = plan;
-    const reportIds: number[] = [];
-    for (let k = 1; k <= repetitions; k++) {
-      onProgress?.({ repetition: k, repetitions, snapshot: null });
-      const outcome = await engine.run(text, { trace: false }, (snapshot) =>
-        onProgress?.({ repetition: k, repetitions, snapshot }),
-      );
-      if (!outcome.ok) return { kind: 'refused', diagnostics: outcome.diagnostics };
-      if (outcome.report.runs.some((r) => r.cancelled)) return { kind: 'cancelled', repetition: k, repetitions };
-      reportIds.push(outcome.report_id);
-    }
-    return { kind: 'checked', results: await engine.evaluate(text, reportIds), repetitions };
+    return await (engine.session
+      ? engine.session(text, () => check(engine, text, onProgress))
+      : check(engine, text, onProgress));
   } catch (e) {
     return { kind: 'failed', error: e instanceof Error ? e.message : String(e) };
   }
+}
+
+async function check(
+  engine: CheckEngine,
+  text: string,
+  onProgress?: (p: CheckProgress) => void,
+): Promise<CheckOutcome> {
+  const plan = await engine.plan(text);
+  if (!plan.ok) return { kind: 'refused', diagnostics: plan.diagnostics };
+  const { repetitions } = plan;
+  const reportIds: number[] = [];
+  for (let k = 1; k <= repetitions; k++) {
+    onProgress?.({ repetition: k, repetitions, snapshot: null });
+    const outcome = await engine.run(text, { trace: false }, (snapshot) =>
+      onProgress?.({ repetition: k, repetitions, snapshot }),
+    );
+    if (!outcome.ok) return { kind: 'refused', diagnostics: outcome.diagnostics };
+    if (outcome.report.runs.some((r) => r.cancelled)) return { kind: 'cancelled', repetition: k, repetitions };
+    reportIds.push(outcome.report_id);
+  }
+  return { kind: 'checked', results: await engine.evaluate(text, reportIds), repetitions };
 }

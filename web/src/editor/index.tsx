@@ -13,7 +13,8 @@ import type { PanelDef } from '../components/panels';
 import type { RunOutcome, RunOptions, RunSnapshot } from '../engine/protocol';
 import { shippedScenarios } from '../gallery/scenarios';
 import { SHARE_TAB } from '../share/codec';
-import { engineBridge, runStore, useRun, warmEngine } from '../store';
+import { packageNeeded } from '../engine/host';
+import { engineHost, runStore, useRun, warmEngine } from '../store';
 import type { CheckEngine } from './check';
 import type { ValidateFn } from './lint';
 
@@ -60,16 +61,19 @@ function AuthorTab() {
   useEffect(() => warmEngine(), []);
 
   const validate = useMemo<ValidateFn | null>(
-    () => (ready ? (t) => engineBridge().validate(t, file) : null),
+    () => (ready ? (t) => engineHost.validate(t, file) : null),
     [ready, file],
   );
   const checkEngine = useMemo<CheckEngine | null>(
     () =>
       ready
         ? {
-            plan: (t) => engineBridge().checkPlan(t, file),
+            // One engine package for the whole check: its runs' reports stay in the worker evaluate asks.
+            session: (t, body) => engineHost.session(packageNeeded(t), body),
+            plan: (t) => engineHost.checkPlan(t, file),
             run: runThroughStore,
-            evaluate: (t, reportIds) => engineBridge().evaluate(t, reportIds, file),
+            evaluate: (t, reportIds) =>
+              engineHost.evaluate(t, reportIds, runStore.getState().reportRan?.generation ?? -1, file),
           }
         : null,
     [ready, file],

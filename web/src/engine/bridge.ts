@@ -22,6 +22,7 @@ import type {
   RunOptions,
   RunOutcome,
 } from './protocol';
+import type { EnginePackage } from './packages';
 
 /** The part of `Worker` the bridge uses. */
 export interface WorkerLike {
@@ -51,7 +52,11 @@ export class EngineBridge {
   private readonly pending = new Map<number, Pending>();
   private fatal: Error | null = null;
 
-  constructor(private readonly worker: WorkerLike) {
+  /** `pkg`: the engine package the worker loads at `ready` (default: the full engine). */
+  constructor(
+    private readonly worker: WorkerLike,
+    private readonly pkg?: EnginePackage,
+  ) {
     worker.addEventListener('message', (ev: MessageEvent<Reply>) => this.onMessage(ev.data));
     worker.addEventListener('error', (ev: ErrorEvent) => {
       // A worker-level error (failed load, uncaught throw) ends every call.
@@ -59,9 +64,9 @@ export class EngineBridge {
     });
   }
 
-  /** Start the engine and its thread pool; resolves with what it found. */
+  /** Load the engine package and start its thread pool; resolves with what it found (and which package). */
   ready(): Promise<ReadyInfo> {
-    return this.call<'init'>({ type: 'init' });
+    return this.call<'init'>(this.pkg ? { type: 'init', package: this.pkg } : { type: 'init' });
   }
 
   /** Located diagnostics for a scenario text (empty when valid). */
@@ -188,11 +193,11 @@ export class EngineBridge {
   }
 }
 
-/** Start the real engine worker (browser only). */
-export function startEngineWorker(): EngineBridge {
+/** Start the real engine worker, to load `pkg` (browser only; one wasm module and pool per worker). */
+export function startEngineWorker(pkg?: EnginePackage): EngineBridge {
   const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), {
     type: 'module',
     name: 'psmr-engine',
   });
-  return new EngineBridge(worker as unknown as WorkerLike);
+  return new EngineBridge(worker as unknown as WorkerLike, pkg);
 }

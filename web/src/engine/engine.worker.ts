@@ -1,7 +1,8 @@
 /**
  * The engine worker: owns the wasm module and its thread pool.
  *
- * Lifecycle: `init` loads the module, then starts the wasm-bindgen-rayon
+ * Lifecycle: `init` loads the engine package it names (the full engine, or
+ * one family's: docs/benchmarks/frontend.md, "Tenth pass"), then starts the wasm-bindgen-rayon
  * pool with enough threads for the largest run the browser limits allow
  * (every worker of a run plus its scheduler thread block on each other, so
  * the pool is sized by the limits, not by `hardwareConcurrency`).
@@ -11,25 +12,7 @@
  * each poll as `progress`, and answers the request with the report when
  * the engine says it is done. Its own event loop is never blocked by a run.
  */
-import init, {
-  browserLimits,
-  cancel,
-  setPaused,
-  checkRepetitions,
-  evaluateExpectations,
-  features,
-  initThreadPool,
-  poll,
-  poolThreads,
-  startBench,
-  startExplore,
-  startRun,
-  takeReport,
-  takeTrace,
-  validate,
-  workloadGraph,
-  version,
-} from '../engine-pkg/psmr_wasm.js';
+import type { EnginePackage } from './packages';
 import type {
   BenchOutcome,
   CheckPlan,
@@ -44,6 +27,23 @@ import type {
   RunOutcome,
 } from './protocol';
 import { POLL_INTERVAL_MS } from './protocol';
+
+/** The engine module's exports (every package has the same ones; absent families refuse in `validate`). */
+type Engine = typeof import('../engine-pkg/psmr_wasm.js');
+
+/**
+ * Each family's package, lazily: Vite emits each as its own chunk and wasm
+ * file, so the page downloads only the one it loads. Empty entries when the
+ * app was built without `build-wasm.sh --families`.
+ */
+const FAMILY_MODULES = import.meta.glob<Engine>('../engine-pkg/families/*/psmr_wasm.js');
+
+/** The module of `pkg`, or the full engine's when that family's package is not in this build. */
+async function loadPackage(pkg: EnginePackage): Promise<{ engine: Engine; loaded: EnginePackage }> {
+  const family = pkg === 'full' ? undefined : FAMILY_MODULES[`../engine-pkg/families/${pkg}/psmr_wasm.js`];
+  if (family) return { engine: await family(), loaded: pkg };
+  return { engine: await import('../engine-pkg/psmr_wasm.js'), loaded: 'full' };
+}
 
 /**
  * Pool threads beyond `max_threads + 1 + max_roles` (workers, the scheduler
@@ -60,6 +60,8 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 
 let ready: Promise<ReadyInfo> | null = null;
+/** The loaded engine module; set before `ready` resolves, never replaced (one wasm module per worker). */
+let wasm: Engine | null = null;
 let runInProgress = false;
 /** Why the engine cannot be used any more (a thread panicked), or null. */
 let broken: string | null = null;
@@ -73,9 +75,11 @@ function fail(id: number, error: unknown): void {
   scope.postMessage({ id, type: 'reply', ok: false, error: message });
 }
 
-async function start(): Promise<ReadyInfo> {
+async function start(asked: EnginePackage): Promise<ReadyInfo> {
   const t0 = performance.now();
-  await init();
+  const { engine, loaded } = await loadPackage(asked);
+  const { browserLimits, initThreadPool, poolThreads, version, features } = engine;
+  await engine.default();
   const limits = JSON.parse(browserLimits()) as EngineLimits;
   if (!scope.crossOriginIsolated) {
     throw new Error(
@@ -83,7 +87,7 @@ async function start(): Promise<ReadyInfo> {
     );
   }
   await initThreadPool(limits.max_threads + 1 + limits.max_roles + POOL_MARGIN);
-  return {
+  const info: ReadyInfo = {
     poolThreads: poolThreads(),
     hardwareConcurrency: scope.navigator.hardwareConcurrency,
     crossOriginIsolated: scope.crossOriginIsolated,
@@ -91,7 +95,11 @@ async function start(): Promise<ReadyInfo> {
     features: JSON.parse(features()) as string[],
     limits,
     initMs: performance.now() - t0,
+    package: loaded,
+    asked,
   };
+  wasm = engine;
+  return info;
 }
 
 /** A job's options as the engine reads them: the page's, plus the core count the browser reports. */
@@ -105,6 +113,7 @@ function withCores(options: object): string {
  * engine is done.
  */
 function runJob(
+  engine: Engine,
   id: number,
   start: (text: string, optionsJson: string) => void,
   text: string,
@@ -128,7 +137,7 @@ function runJob(
   const timer = setInterval(() => {
     let snapshot: PollSnapshot;
     try {
-      snapshot = JSON.parse(poll()) as PollSnapshot;
+      snapshot = JSON.parse(engine.poll()) as PollSnapshot;
     } catch (e) {
       clearInterval(timer);
       runInProgress = false;
@@ -147,7 +156,7 @@ function runJob(
     clearInterval(timer);
     runInProgress = false;
     try {
-      reply(id, JSON.parse(takeReport()) as RunOutcome | BenchOutcome | ExploreOutcome);
+      reply(id, JSON.parse(engine.takeReport()) as RunOutcome | BenchOutcome | ExploreOutcome);
     } catch (e) {
       fail(id, e);
     }
@@ -166,25 +175,39 @@ function parseDiagnostics(e: unknown): Diagnostic[] | null {
 
 async function handle(req: Request): Promise<void> {
   if (req.type === 'init') {
-    ready ??= start();
+    // The first init picks the package; a later one gets the same answer.
+    ready ??= start(req.package ?? 'full');
     reply(req.id, await ready);
     return;
   }
   if (!ready) throw new Error('engine not started: send init first');
   if (broken) throw new Error(broken);
   await ready;
+  if (!wasm) throw new Error('engine not loaded');
+  const {
+    cancel,
+    setPaused,
+    checkRepetitions,
+    evaluateExpectations,
+    startBench,
+    startExplore,
+    startRun,
+    takeTrace,
+    validate,
+    workloadGraph,
+  } = wasm;
   switch (req.type) {
     case 'validate':
       reply(req.id, JSON.parse(validate(req.text, req.file)) as Diagnostic[]);
       return;
     case 'run':
-      runJob(req.id, startRun, req.text, withCores(req.options));
+      runJob(wasm, req.id, startRun, req.text, withCores(req.options));
       return;
     case 'bench':
-      runJob(req.id, startBench, req.text, withCores(req.options));
+      runJob(wasm, req.id, startBench, req.text, withCores(req.options));
       return;
     case 'explore':
-      runJob(req.id, startExplore, req.text, JSON.stringify(req.options));
+      runJob(wasm, req.id, startExplore, req.text, JSON.stringify(req.options));
       return;
     case 'cancel':
       cancel();

@@ -8,6 +8,7 @@
  * types, generated from its contract (`contract.gen.ts`); only the messages
  * and the options the page builds are declared here.
  */
+import type { EnginePackage } from './packages';
 import type {
   BenchReport,
   Delivery,
@@ -65,6 +66,14 @@ export interface ReadyInfo {
   features: string[];
   limits: EngineLimits;
   initMs: number;
+  /**
+   * The engine package this worker loaded (issue 30: one family's, or the
+   * full engine). It is `asked` unless that family's package is not in this
+   * build (made without `build-wasm.sh --families`): then `full`.
+   */
+  package: EnginePackage;
+  /** The package the page asked for. */
+  asked: EnginePackage;
 }
 
 /** One `poll()` of a running scenario. */
@@ -197,7 +206,8 @@ export interface BenchOptions {
 export type BenchOutcome = { ok: true; bench: BenchReport } | { ok: false; diagnostics: Diagnostic[] };
 
 export type Request =
-  | { id: number; type: 'init' }
+  /** Load `package` (default: the full engine) and start its thread pool; once per worker. */
+  | { id: number; type: 'init'; package?: EnginePackage }
   | { id: number; type: 'validate'; text: string; file?: string }
   | { id: number; type: 'run'; text: string; options: RunOptions }
   | { id: number; type: 'bench'; text: string; options: BenchOptions }

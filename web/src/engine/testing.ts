@@ -14,6 +14,8 @@ export function readyInfo(poolThreads: number): ReadyInfo {
     features: [],
     limits: { max_threads: 16, max_roles: 2 },
     initMs: 40,
+    package: 'full',
+    asked: 'full',
   };
 }
 

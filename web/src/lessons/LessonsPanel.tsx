@@ -7,7 +7,7 @@
  * "First-load size"): a lesson's run starts it, and the pointer on a lesson
  * button starts it a moment earlier.
  */
-import { useRun, warmEngine } from '../store';
+import { useRun, warmEngineFor } from '../store';
 import { LESSONS } from './lessons';
 import { lessonStore } from './store';
 import { navStore } from '../components/nav';
@@ -44,8 +44,8 @@ export function LessonsPanel() {
               type="button"
               className="primary"
               disabled={running}
-              onPointerEnter={warmEngine}
-              onFocus={warmEngine}
+              onPointerEnter={() => warmEngineFor(l.scenario)}
+              onFocus={() => warmEngineFor(l.scenario)}
               onClick={() => void lessonStore.getState().start(l)}
               data-testid={`start-lesson-${l.id}`}
             >

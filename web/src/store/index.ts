@@ -9,48 +9,70 @@
  * so the first screen costs only the page (docs/benchmarks/frontend.md).
  */
 import { useStore } from 'zustand';
-import { startEngineWorker, type EngineBridge } from '../engine/bridge';
+import { startEngineWorker } from '../engine/bridge';
+import { EngineHost } from '../engine/host';
+import { packageFor, type EnginePackage } from '../engine/packages';
 import { createRunStore, type EngineApi, type RunState } from './runStore';
 
-let bridge: EngineBridge | null = null;
 /**
- * The one engine bridge, its worker created on first use. Its requests other
- * than `ready` need a started engine: callers outside the run store go
- * through {@link readyEngine}, or run only once `engine.state` is `ready`.
+ * The one engine host: the worker of the engine package the page needs now
+ * (engine/host.ts), created on first use and replaced when a scenario needs
+ * a package it does not cover. Requests that carry a scenario text go
+ * through it, so they load the package they need; what one worker keeps (a
+ * report's traces, its workload graph, Check's reports) is asked of it by
+ * its generation (`runStore.reportRan`).
  */
-export function engineBridge(): EngineBridge {
-  bridge ??= startEngineWorker();
-  return bridge;
-}
-
-/** Forwards to the worker bridge, starting it on the first call. */
-const lazyEngine: EngineApi = {
-  ready: () => engineBridge().ready(),
-  validate: (text, file) => engineBridge().validate(text, file),
-  run: (text, options, onProgress) => engineBridge().run(text, options, onProgress),
-  cancel: () => engineBridge().cancel(),
-  setPaused: (paused) => engineBridge().setPaused(paused),
-  trace: (runIndex) => engineBridge().trace(runIndex),
-  stop: () => {
-    bridge?.dispose();
-    bridge = null;
+export const engineHost = new EngineHost((pkg) => startEngineWorker(pkg), {
+  // A switch made by a request (not by startEngine) brings a new worker: the badge shows its package.
+  onReady: (info) => {
+    if (runStore.getState().engine.state === 'ready') runStore.setState({ engine: { state: 'ready', info } });
   },
+  // A switch whose new worker did not start: the badge says so and offers "try again" (a fresh start).
+  onFailed: (error) => {
+    if (runStore.getState().engine.state === 'ready')
+      runStore.setState({ engine: { state: 'failed', error: error.message } });
+  },
+});
+
+/** The run store's engine: the host; a trace is asked of the worker that ran the report. */
+const hostEngine: EngineApi = {
+  ready: (wanted) => engineHost.start(wanted ?? null),
+  validate: (text, file) => engineHost.validate(text, file),
+  run: (text, options, onProgress) => engineHost.run(text, options, onProgress),
+  cancel: () => engineHost.cancel(),
+  setPaused: (paused) => engineHost.setPaused(paused),
+  trace: (runIndex, ran) => engineHost.trace(runIndex, ran ?? -1),
+  stop: () => engineHost.stop(),
 };
 
-export const runStore = createRunStore(lazyEngine);
+export const runStore = createRunStore(hostEngine);
 
-/** Start the engine if needed; resolves with the bridge once it is ready, rejects with why it could not start. */
-export async function readyEngine(): Promise<EngineBridge> {
-  if (!(await runStore.getState().startEngine())) {
+/**
+ * Start the engine if needed (the package `wanted`, default: the current
+ * text's); resolves with the host once it is ready, rejects with why it
+ * could not start.
+ */
+export async function readyEngine(wanted?: EnginePackage | null): Promise<EngineHost> {
+  if (!(await runStore.getState().startEngine(wanted))) {
     const e = runStore.getState().engine;
     throw new Error(`the engine could not start: ${e.state === 'failed' ? e.error : 'unknown error'}`);
   }
-  return engineBridge();
+  return engineHost;
 }
 
-/** Start the engine now, without waiting (a tab that needs it was opened, or the pointer is on a Run button). */
+/**
+ * Start the engine now, without waiting (a tab that needs it was opened, or
+ * the pointer is on a Run button), with the package the current text needs.
+ * Takes no argument: it is used as an event handler as is.
+ */
 export function warmEngine(): void {
   void runStore.getState().startEngine();
+}
+
+/** Start the engine now with the package scenario `file` (a lesson's) needs, so a lesson loads its own. */
+export function warmEngineFor(file: string, extraIds: readonly string[] = []): void {
+  const entry = runStore.getState().scenarios.find((s) => s.file === file);
+  void runStore.getState().startEngine(entry ? packageFor(entry.text, extraIds) : undefined);
 }
 
 export function useRun<T>(selector: (s: RunState) => T): T {

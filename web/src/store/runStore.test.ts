@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PollSnapshot, ReadyInfo, Report, RunOptions, RunOutcome } from '../engine/protocol';
+import type { RanOn } from '../engine/host';
 import { readyInfo, runningPoll } from '../engine/testing';
 import { createRunStore, type EngineApi } from './runStore';
 import type { ScenarioEntry } from './scenarios';
@@ -297,5 +298,47 @@ describe('run store', () => {
     expect(f.calls).toEqual([]);
     expect(f.cancels()).toBe(0);
     expect(f.pauses).toEqual([]);
+  });
+});
+
+describe('run store: engine packages (issue 30)', () => {
+  const late = JSON.stringify({ schedulers: [{ id: 'sequential' }, { id: 'late' }] });
+  const lateFile: ScenarioEntry = { file: 'late.json', name: 'L', description: '', text: late };
+
+  it('starts the engine with the package the run needs, and asks the trace of the worker that ran the report', async () => {
+    const wanted: (string | null | undefined)[] = [];
+    const traced: (number | undefined)[] = [];
+    const f = fakeEngine();
+    const engine: EngineApi = {
+      ...f.engine,
+      ready: (w) => {
+        wanted.push(w);
+        return f.engine.ready(w);
+      },
+      trace: (i, ran) => {
+        traced.push(ran);
+        return f.engine.trace(i, ran);
+      },
+    };
+    const s = createRunStore(engine, [lateFile, ...scenarios]);
+    // The run names another family's scheduler in its options: the start loads full, not late.
+    const run = s.getState().run({ schedulers: ['late', 'early'] });
+    await tick();
+    expect(wanted).toEqual(['full']);
+    // The host says which worker ran the report.
+    const ran: RanOn = { package: 'full', generation: 3 };
+    f.settle({ ok: true, report: report(), report_id: 5, ran } as RunOutcome);
+    await run;
+    expect(s.getState()).toMatchObject({ phase: 'done', reportId: 5, reportRan: { package: 'full', generation: 3 } });
+    await s.getState().fetchTrace(0);
+    expect(traced).toEqual([3]);
+  });
+
+  it('a start without a package loads the one the current text needs', async () => {
+    const wanted: (string | null | undefined)[] = [];
+    const f = fakeEngine();
+    const s = createRunStore({ ...f.engine, ready: (w) => (wanted.push(w), f.engine.ready(w)) }, [lateFile]);
+    await s.getState().startEngine();
+    expect(wanted).toEqual(['late']);
   });
 });

@@ -13,20 +13,35 @@
  * run waits for it, `phase` is already `running` and the engine `starting`.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { EngineBridge } from '../engine/bridge';
-import type { Diagnostic, PollSnapshot, ReadyInfo, RunOptions, RunSnapshot } from '../engine/protocol';
+import type { RanOn } from '../engine/host';
+import { packageFor, type EnginePackage } from '../engine/packages';
+import type { Diagnostic, PollSnapshot, ReadyInfo, RunOptions, RunOutcome, RunSnapshot } from '../engine/protocol';
 import type { LabReport } from '../engine/virtualCores';
 import { addPoll, type LiveSeries } from './series';
 import { listScenarios, type ScenarioEntry } from './scenarios';
 
 /**
- * What the store needs from the engine (the bridge, or a fake in tests).
- * `stop`, if given, throws away an engine that failed to start, so the
- * next `ready` starts a fresh one (a new worker, the wasm fetched again).
+ * What the store needs from the engine (the engine host, engine/host.ts, or
+ * a fake in tests). `stop`, if given, throws away an engine that failed to
+ * start, so the next `ready` starts a fresh one (a new worker, the wasm
+ * fetched again).
  */
-export type EngineApi = Pick<EngineBridge, 'ready' | 'validate' | 'run' | 'cancel' | 'setPaused' | 'trace'> & {
+export interface EngineApi {
+  /** Start an engine whose package covers `wanted` (engine/packages.ts; null: any). */
+  ready(wanted?: EnginePackage | null): Promise<ReadyInfo>;
+  validate(text: string, file?: string): Promise<Diagnostic[]>;
+  /** A run; `ran` says which worker ran it (the host sets it; its traces live there). */
+  run(
+    text: string,
+    options?: RunOptions,
+    onProgress?: (poll: PollSnapshot, tMs: number) => void,
+  ): Promise<RunOutcome & { ran?: RanOn }>;
+  cancel(): Promise<null>;
+  setPaused(paused: boolean): Promise<null>;
+  /** Run `runIndex`'s trace of the last report of the worker `ran` named (undefined: no such report). */
+  trace(runIndex: number, ran?: number): Promise<ArrayBuffer>;
   stop?: () => void;
-};
+}
 
 /**
  * The engine's life: `idle` until something needs it (the first run, a
@@ -67,6 +82,11 @@ export interface RunState {
   /** The id the engine keeps `report` under (Check judges reports by it); null with no report. */
   reportId: number | null;
   /**
+   * The engine package and worker that ran `report` (null with no report):
+   * its traces, workload graph and kept report live in that worker only.
+   */
+  reportRan: RanOn | null;
+  /**
    * The report before the current one (kept when a new run starts), so the
    * classroom can compare a what-if run with the run it changed (never a
    * virtual run with a real one: see `sameKind`).
@@ -89,9 +109,11 @@ export interface RunState {
   /**
    * Start the engine if it is not up (idempotent: one start at a time; after
    * a failure, a new attempt). Resolves true once it is ready, false if it
-   * failed (`engine.error` says why).
+   * failed (`engine.error` says why). The first start loads the package
+   * `wanted` names (default: the one the current text needs); once one is
+   * up, requests switch package as they need (engine/host.ts).
    */
-  startEngine(): Promise<boolean>;
+  startEngine(wanted?: EnginePackage | null): Promise<boolean>;
   selectScenario(file: string): void;
   setText(text: string, file?: string): void;
   /** Open a scenario from a link: its text, as `shared.json`, no shipped file selected. */
@@ -143,6 +165,7 @@ export function createRunStore(
     diagnostics: [],
     report: null,
     reportId: null,
+    reportRan: null,
     previous: null,
     runVirtualCores: null,
     error: null,
@@ -153,12 +176,16 @@ export function createRunStore(
     cancelRequested: false,
     paused: false,
 
-    startEngine() {
+    startEngine(wanted = packageFor(get().text)) {
       if (get().engine.state === 'ready') return Promise.resolve(true);
       starting ??= (async () => {
         set({ engine: { state: 'starting' } });
         try {
-          const info = await within(engine.ready(), startTimeoutMs, `no answer within ${startTimeoutMs / 1000} s`);
+          const info = await within(
+            engine.ready(wanted),
+            startTimeoutMs,
+            `no answer within ${startTimeoutMs / 1000} s`,
+          );
           set({ engine: { state: 'ready', info } });
           return true;
         } catch (e) {
@@ -204,6 +231,7 @@ export function createRunStore(
         error: null,
         report: null,
         reportId: null,
+        reportRan: null,
         progress: null,
         prevProgress: null,
         live: [],
@@ -221,7 +249,8 @@ export function createRunStore(
       };
       // The first run starts the engine (RunPhase says "starting the engine…" meanwhile).
       if (get().engine.state !== 'ready') {
-        if (!(await get().startEngine())) {
+        // The first start loads the package this run needs (its scenario's family), not the full engine.
+        if (!(await get().startEngine(packageFor(get().text, options.schedulers ?? [])))) {
           set({ phase: 'failed', error: `the engine could not start: ${engineError(get())}` });
           return;
         }
@@ -239,7 +268,12 @@ export function createRunStore(
           const report: LabReport = outcome.virtual_run
             ? { ...outcome.report, virtual_run: outcome.virtual_run }
             : outcome.report;
-          set({ phase: cancelled ? 'cancelled' : 'done', report, reportId: outcome.report_id });
+          set({
+            phase: cancelled ? 'cancelled' : 'done',
+            report,
+            reportId: outcome.report_id,
+            reportRan: outcome.ran ?? null,
+          });
         } else {
           set({ phase: 'refused', diagnostics: outcome.diagnostics });
         }
@@ -262,7 +296,7 @@ export function createRunStore(
     },
 
     fetchTrace(runIndex) {
-      return engine.trace(runIndex);
+      return engine.trace(runIndex, get().reportRan?.generation);
     },
   }));
 }

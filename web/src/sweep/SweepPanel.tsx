@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { BenchOptions } from '../engine/protocol';
 import { ExportButtons, fileSlug } from '../export';
-import { engineBridge, readyEngine, useRun, warmEngine } from '../store';
+import { packageFor } from '../engine/packages';
+import { engineHost, readyEngine, useRun, warmEngine } from '../store';
 import {
   baselineOf,
   defaultThreads,
@@ -27,8 +28,9 @@ import './sweep.css';
  * for it to be up.
  */
 export const sweepStore = createSweepStore({
-  bench: async (text, options, onProgress) => (await readyEngine()).bench(text, options, onProgress),
-  cancel: () => engineBridge().cancel(),
+  bench: async (text, options, onProgress) =>
+    (await readyEngine(packageFor(text, options?.schedulers ?? []))).bench(text, options, onProgress),
+  cancel: () => engineHost.cancel(),
 });
 
 export function useSweep<T>(selector: (s: SweepState) => T): T {

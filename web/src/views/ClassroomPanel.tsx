@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import './classroom.css';
 import { replayStore, useLeadTrack, useReplay } from '../replay/store';
 import { fileSlug, saveBlob } from '../export';
-import { runStore, useRun, warmEngine } from '../store';
+import { runStore, useRun, warmEngineFor } from '../store';
 import { lessonOfRun, previousInScope, useLesson } from '../lessons/store';
 import { LESSONS } from '../lessons/lessons';
 import { lessonStore } from '../lessons/store';
@@ -225,7 +225,11 @@ function NoRun() {
       <ul>
         {LESSONS.map((l) => (
           <li key={l.id}>
-            <button type="button" onPointerEnter={warmEngine} onClick={() => void lessonStore.getState().start(l)}>
+            <button
+              type="button"
+              onPointerEnter={() => warmEngineFor(l.scenario)}
+              onClick={() => void lessonStore.getState().start(l)}
+            >
               {l.title} ▶
             </button>
           </li>

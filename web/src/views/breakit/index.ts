@@ -5,6 +5,7 @@
  */
 import { useStore } from 'zustand';
 import { lessonStore } from '../../lessons/store';
+import { packageFor } from '../../engine/packages';
 import { readyEngine, runStore, useRun } from '../../store';
 import type { PseudoCode } from '../pseudocode/types';
 import { brokenVariants, guardLine, type GuardLine } from './logic';
@@ -12,7 +13,8 @@ import { createBreakItStore, type BreakItState } from './store';
 
 export const breakItStore = createBreakItStore({
   async explore(text, options, onProgress) {
-    const engine = await readyEngine();
+    // Started with the package the exploration needs; the host switches if another is loaded.
+    const engine = await readyEngine(packageFor(text, [options.scheduler]));
     return engine.explore(text, options, onProgress);
   },
   async cancel() {

@@ -12,7 +12,7 @@
  * stream); sigma.js and graphology are loaded only when a graph is drawn.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { engineBridge } from '../../store';
+import { engineHost, runStore } from '../../store';
 import { fontPx, useDisplay, usePalette, type Palette } from '../display';
 import type { ViewProps } from '../registry';
 import type { Track } from '../../replay/store';
@@ -36,8 +36,9 @@ export function RepartView({ tracks, states }: ViewProps) {
   const keys = tracks.map((t) => t.key).join(',');
   useEffect(() => {
     let live = true;
-    engineBridge()
-      .workloadGraph()
+    // Asked of the worker that ran the report on screen (null: no report, the engine says why).
+    engineHost
+      .workloadGraph(runStore.getState().reportRan?.generation ?? engineHost.loaded?.generation ?? -1)
       .then((graph) => live && setG({ graph: graph as GraphView }))
       .catch((e: unknown) => live && setG({ error: e instanceof Error ? e.message : String(e) }));
     return () => {
