@@ -31,6 +31,24 @@
 //! again, counted again. (Model-checked with two producers and two
 //! consumers: `queue_loom_tests.rs`.)
 //!
+//! No needless notify: `consumers_woken` / `producers_woken` count the
+//! waiting threads a notify has already woken that have not yet re-taken
+//! the mutex, and a push (pop) notifies only while the waiting outnumber
+//! them. Without it, a woken consumer that does not get a CPU at once (on
+//! Linux the woken thread often queues behind its waker on the waker's
+//! CPU) stays counted, and every push until it runs makes a notify that
+//! wakes nobody: std's `notify_one` is a futex-wake system call even then,
+//! about one a request on early's delivering thread when its worker keeps
+//! up (docs/benchmarks/virtual.md, "Early's deliverer (tenth stop)").
+//! Still no lost wake-up: a returning waiter takes one off the woken count
+//! however it was woken (saturating), and a notify adds one only when a
+//! waiter is counted beyond it, so the woken count never exceeds the
+//! waiters that are runnable but have not re-taken the mutex. So when a
+//! push finds waiting <= woken, every counted consumer is already on its
+//! way back to the mutex and will check the queue (and pop until it is
+//! empty) before it waits again; the same holds for producers and the
+//! resume mark. `close` wakes all and counts them all woken.
+//!
 //! Resume mark ([`BoundedFifo::with_resume_at`]): a consumer wakes a
 //! blocked producer only once its pop leaves at most `resume_at` items
 //! (`capacity - 1` by default: every pop that frees a place). A full
@@ -60,12 +78,127 @@ macro_rules! lock {
     };
 }
 
+/// Lock the queue state for one side (`push`, `pop` or `sample`),
+/// counting the lock and whether it was contended (see [`SyncCounts`]).
+#[cfg(all(any(test, feature = "sync-counters"), not(any(loom, shuttle))))]
+macro_rules! lock_counted {
+    ($q:expr, $side:ident) => {{
+        let (r, contended) = $q.state.lock_noting_contention();
+        let mut st = r.unwrap_or_else(|p| p.into_inner());
+        st.counts.$side.locks += 1;
+        st.counts.$side.contended += u64::from(contended);
+        st
+    }};
+}
+
+/// A build that does not count: [`lock!`].
+#[cfg(not(all(any(test, feature = "sync-counters"), not(any(loom, shuttle)))))]
+macro_rules! lock_counted {
+    ($q:expr, $side:ident) => {
+        lock!($q)
+    };
+}
+
+/// Bump one count of the state's [`SyncCounts`].
+#[cfg(all(any(test, feature = "sync-counters"), not(any(loom, shuttle))))]
+macro_rules! count {
+    ($st:expr, $side:ident . $field:ident) => {
+        $st.counts.$side.$field += 1
+    };
+}
+
+/// A build that does not count: nothing.
+#[cfg(not(all(any(test, feature = "sync-counters"), not(any(loom, shuttle)))))]
+macro_rules! count {
+    ($st:expr, $side:ident . $field:ident) => {
+        ()
+    };
+}
+
+/// One side's synchronization on a queue (counting builds only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideCounts {
+    /// `lock` calls on the queue (a condition variable's re-lock after a
+    /// wait is not one).
+    pub locks: u64,
+    /// Of those, the ones that found it held by another thread.
+    pub contended: u64,
+    /// Waits on the side's condition variable (a futex wait natively, a
+    /// block on virtual cores; a spurious or lost-race wake-up waits again
+    /// and counts again).
+    pub sleeps: u64,
+    /// `notify_one` calls on the other side's condition variable (each one
+    /// has a counted waiter, so each is a wake of a sleeping thread).
+    pub notifies: u64,
+}
+
+/// What a queue's producers (`push`), consumers (`pop`) and samplers
+/// (`len`) did to synchronize, counted under the queue's lock, so the
+/// counting costs no atomic operation beyond the lock's own: built only
+/// with psmr-schedulers' `sync-counters` feature (off by default and in
+/// every shipped build, where the fields and the counting are compiled
+/// out), never under loom or shuttle. The same code counts on real threads
+/// and on virtual cores, which is what makes the two comparable
+/// (docs/benchmarks/virtual.md, "Early's deliverer").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SyncCounts {
+    pub push: SideCounts,
+    pub pop: SideCounts,
+    pub sample: SideCounts,
+}
+
+impl SyncCounts {
+    /// The sum of two queues' counts.
+    pub fn add(&mut self, o: &SyncCounts) {
+        for (a, b) in [
+            (&mut self.push, &o.push),
+            (&mut self.pop, &o.pop),
+            (&mut self.sample, &o.sample),
+        ] {
+            a.locks += b.locks;
+            a.contended += b.contended;
+            a.sleeps += b.sleeps;
+            a.notifies += b.notifies;
+        }
+    }
+
+    /// The counts as named numbers (`sync_push_locks`, ...), for a run's
+    /// `extra` output.
+    pub fn named(&self) -> Vec<(String, f64)> {
+        let mut v = Vec::new();
+        for (side, c) in [
+            ("push", &self.push),
+            ("pop", &self.pop),
+            ("sample", &self.sample),
+        ] {
+            for (what, n) in [
+                ("locks", c.locks),
+                ("contended", c.contended),
+                ("sleeps", c.sleeps),
+                ("notifies", c.notifies),
+            ] {
+                v.push((format!("sync_{side}_{what}"), n as f64));
+            }
+        }
+        v
+    }
+}
+
 #[derive(Debug)]
 struct State<T> {
     items: VecDeque<T>,
     closed: bool,
     consumers_waiting: u32,
     producers_waiting: u32,
+    /// Of the waiting consumers (producers), how many a notify has already
+    /// woken and have not yet re-taken the lock (at most: a waiter that
+    /// returns from its wait takes one off whether a notify or a spurious
+    /// wake-up woke it). A push (pop) notifies only while the waiting
+    /// outnumber the woken: see the module comment, "No needless notify".
+    consumers_woken: u32,
+    producers_woken: u32,
+    #[cfg(all(any(test, feature = "sync-counters"), not(any(loom, shuttle))))]
+    counts: SyncCounts,
 }
 
 /// What [`BoundedFifo::push`] reports to its callback.
@@ -111,6 +244,10 @@ impl<T> BoundedFifo<T> {
                 closed: false,
                 consumers_waiting: 0,
                 producers_waiting: 0,
+                consumers_woken: 0,
+                producers_woken: 0,
+                #[cfg(all(any(test, feature = "sync-counters"), not(any(loom, shuttle))))]
+                counts: SyncCounts::default(),
             }),
             not_empty: Condvar::new(),
             not_full: Condvar::new(),
@@ -130,7 +267,7 @@ impl<T> BoundedFifo<T> {
     /// Pushing to a closed queue is a bug of the caller (the producer is
     /// the one who closes); the item is still queued and will be drained.
     pub fn push(&self, item: T, mut on: impl FnMut(PushEvent)) -> usize {
-        let mut st = lock!(self);
+        let mut st = lock_counted!(self, push);
         let mut blocked = false;
         // Once blocked, wait for the resume mark (not just one free
         // place): a spurious wake-up does not end the wait early.
@@ -140,13 +277,17 @@ impl<T> BoundedFifo<T> {
                 blocked = true;
             }
             st.producers_waiting += 1;
+            count!(st, push.sleeps);
             st = self.not_full.wait(st).unwrap_or_else(|p| p.into_inner());
             st.producers_waiting -= 1;
+            st.producers_woken = st.producers_woken.saturating_sub(1);
         }
         st.items.push_back(item);
         let len = st.items.len();
         on(PushEvent::Pushed { len });
-        if st.consumers_waiting > 0 {
+        if st.consumers_waiting > st.consumers_woken {
+            st.consumers_woken += 1;
+            count!(st, push.notifies);
             self.not_empty.notify_one();
         }
         len
@@ -189,11 +330,13 @@ impl<T> BoundedFifo<T> {
     /// `None` once the queue is closed and drained. `on_block` runs once,
     /// under the lock, just before the first block.
     pub fn pop(&self, mut on_block: impl FnMut()) -> Option<T> {
-        let mut st = lock!(self);
+        let mut st = lock_counted!(self, pop);
         let mut blocked = false;
         loop {
             if let Some(item) = st.items.pop_front() {
-                if st.producers_waiting > 0 && st.items.len() <= self.resume_at {
+                if st.producers_waiting > st.producers_woken && st.items.len() <= self.resume_at {
+                    st.producers_woken += 1;
+                    count!(st, pop.notifies);
                     self.not_full.notify_one();
                 }
                 charge_handoff();
@@ -207,8 +350,10 @@ impl<T> BoundedFifo<T> {
                 blocked = true;
             }
             st.consumers_waiting += 1;
+            count!(st, pop.sleeps);
             st = self.not_empty.wait(st).unwrap_or_else(|p| p.into_inner());
             st.consumers_waiting -= 1;
+            st.consumers_woken = st.consumers_woken.saturating_sub(1);
         }
     }
 
@@ -217,12 +362,19 @@ impl<T> BoundedFifo<T> {
     pub fn close(&self) {
         let mut st = lock!(self);
         st.closed = true;
+        st.consumers_woken = st.consumers_waiting;
         self.not_empty.notify_all();
     }
 
     /// Items queued now (a snapshot, for sampling).
     pub fn len(&self) -> usize {
-        lock!(self).items.len()
+        lock_counted!(self, sample).items.len()
+    }
+
+    /// This queue's synchronization counts so far (see [`SyncCounts`]).
+    #[cfg(all(any(test, feature = "sync-counters"), not(any(loom, shuttle))))]
+    pub fn sync_counts(&self) -> SyncCounts {
+        lock!(self).counts
     }
 
     pub fn is_empty(&self) -> bool {
@@ -248,6 +400,47 @@ mod tests {
         assert_eq!(q.pop(|| panic!("has items")), Some(1));
         assert_eq!(q.pop(|| panic!("has items")), Some(2));
         assert_eq!(q.pop(|| panic!("closed")), None);
+    }
+
+    /// A consumer a push has already woken, but that has not re-taken the
+    /// lock yet, gets no second notify from the next push (each would be a
+    /// futex-wake system call that wakes nobody). The waiting consumer is
+    /// set in the state by hand, so the test does not depend on when a real
+    /// thread would run; a `notify_one` with nobody waiting on the condvar
+    /// is harmless.
+    #[test]
+    fn a_woken_consumer_is_not_notified_again_before_it_runs() {
+        let q = BoundedFifo::new(8);
+        lock!(q).consumers_waiting = 1;
+        q.push(1, |_| {});
+        q.push(2, |_| {});
+        q.push(3, |_| {});
+        assert_eq!(q.sync_counts().push.notifies, 1, "one waiter, one notify");
+        // A second consumer blocks (by hand again): the next push wakes it.
+        lock!(q).consumers_waiting = 2;
+        q.push(4, |_| {});
+        q.push(5, |_| {});
+        assert_eq!(
+            q.sync_counts().push.notifies,
+            2,
+            "two waiters, two notifies"
+        );
+    }
+
+    /// The same on the producers' side: a pop at the resume mark wakes a
+    /// blocked producer once, not again at every later pop before it runs.
+    #[test]
+    fn a_woken_producer_is_not_notified_again_before_it_runs() {
+        let q = BoundedFifo::with_resume_at(4, 2);
+        for i in 0..4u32 {
+            q.push(i, |_| {});
+        }
+        lock!(q).producers_waiting = 1;
+        for _ in 0..4 {
+            q.pop(|| panic!("has items"));
+        }
+        // Pops leaving 2, 1 and 0 items are at or under the mark.
+        assert_eq!(q.sync_counts().pop.notifies, 1);
     }
 
     #[test]

@@ -122,6 +122,36 @@ impl<T: ?Sized> Mutex<T> {
         }
     }
 
+    /// [`lock`](Self::lock), also saying whether another thread held the
+    /// mutex at the attempt (a contended lock), for builds that count
+    /// (psmr-schedulers' `sync-counters` feature; unused otherwise). Real
+    /// run: std's `try_lock`, then std's `lock` when it would block: the
+    /// same atomic operations `lock` makes (its fast path is that
+    /// `try_lock`'s compare-exchange). Virtual run: whether the mutex is
+    /// held now (a `try_lock` released at once: no point, no charge; only
+    /// the token holder runs, so it is exact), then `lock` with its points
+    /// and charges unchanged.
+    #[track_caller]
+    pub fn lock_noting_contention(&self) -> (LockResult<MutexGuard<'_, T>>, bool) {
+        let at = Location::caller();
+        let virt = with_current(|h| {
+            let held = HeldCheck(&self.inner).held();
+            let point = Some(h.costs().lock_uncontended);
+            (self.lock_pointed(h, at, point), held)
+        });
+        if let Some(r) = virt {
+            return r;
+        }
+        match self.inner.try_lock() {
+            Ok(g) => (Ok(self.guard(g, false)), false),
+            Err(TryLockError::Poisoned(p)) => (
+                Err(PoisonError::new(self.guard(p.into_inner(), false))),
+                false,
+            ),
+            Err(TryLockError::WouldBlock) => (self.wrap(self.inner.lock(), false), true),
+        }
+    }
+
     /// What `f` finds in the value if the lock is free now (std's
     /// `try_lock`, released before returning; no point, no charge), for a
     /// token holder judging another thread's lock attempt

@@ -206,6 +206,14 @@ fn run_family<S: SeqSync>(
         worker_loop(i as ThreadRef, &queues[i], plan, sync, &mut probe);
     })?;
     out.extra.push(("queue_capacity".into(), capacity as f64));
+    #[cfg(all(feature = "sync-counters", not(any(loom, shuttle))))]
+    {
+        let mut counts = crate::queue::SyncCounts::default();
+        for q in &queues {
+            counts.add(&q.sync_counts());
+        }
+        out.extra.extend(counts.named());
+    }
     Ok(out)
 }
 
