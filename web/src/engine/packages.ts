@@ -8,8 +8,9 @@
  * the full one.
  *
  * The pure part only: the choice, from the engine's catalog (each id's
- * family). Not yet wired into the bridge and the worker (see
- * docs/benchmarks/frontend.md, "Tenth pass").
+ * family). `host.ts` (`EngineHost`) acts on it: it starts the worker on
+ * the chosen package and switches when idle (docs/benchmarks/frontend.md,
+ * "Tenth pass").
  */
 import catalog from './catalog.json';
 
