@@ -9,9 +9,12 @@
 # native, browser, ...), the same sweep twice:
 #   - natively:  psmr bench SCENARIO --threads THREADS --requests REQUESTS --json
 #   - in Chromium: the Sweep tab of the built app (vite preview, Debian's
-#     /usr/bin/chromium driven by Playwright, e2e/tests/sweep.spec.ts's
+#     /usr/bin/chromium driven by Playwright, e2e/measure/sweep.measure.ts's
 #     "browser sweep for the benchmark docs"), exported as the tab's CSV.
+# Both sweep the same file: by default a copy of the scenario with a warm-up
+# run in the first parallel slot (PSMR_WVN_WARMUP_SLOT below).
 # Each run records `uptime` before and after. Writes into OUT_DIR:
+#   bench.scenario.json (the swept copy, with the warm-up slot),
 #   native-<i>.json, browser-<i>.csv, uptime.log, clock-native.json and
 #   clock-browser.json (cost and step of one clock reading), points.csv (every point of
 #   every run, both platforms) and summary.md (median and spread per point,
@@ -27,6 +30,15 @@
 #   PSMR_WVN_PSMR      native psmr binary to run (default: the release build)
 #   PSMR_WVN_DIST      built web app to serve (absolute path; default web/dist),
 #                      e.g. a copy of web/dist from another commit
+#   PSMR_WVN_WARMUP_SLOT 1 (default): both platforms sweep a copy of the
+#                      scenario (OUT_DIR/bench.scenario.json, without its
+#                      expectations) whose first parallel run, right after
+#                      sequential, is a warm-up run of its first executor,
+#                      labelled "warm-up": in Chromium that slot runs 3-7 %
+#                      slower than the next (docs/benchmarks/wasm.md, "The
+#                      first slot (tenth stop)"), so no compared executor
+#                      runs there. Its numbers are kept but compare nothing.
+#                      0: the scenario as it is (the method before 2026-11-27).
 #   PSMR_WVN_CPU       1: sample every Chromium thread's CPU time during the
 #                      browser runs (browser-<i>.cpu.tsv). Off by default: the
 #                      sampler forks a few processes twice a second, which cost
@@ -43,7 +55,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 bench_env SCENARIO=PSMR_WVN_SCENARIO=early-rw-read-heavy.json THREADS=PSMR_WVN_THREADS=1,2 REQUESTS=PSMR_WVN_REQUESTS=4000 RUNS=PSMR_WVN_RUNS=3 "ONLY=PSMR_WVN_ONLY="
 bench_settings wasm-vs-native "${1:-}"
 PSMR="${PSMR_WVN_PSMR:-$PSMR}"
-bench_dry SCENARIO THREADS REQUESTS RUNS ONLY OUT TARGET PSMR
+WARMUP_SLOT="${PSMR_WVN_WARMUP_SLOT:-1}"
+bench_dry SCENARIO THREADS REQUESTS RUNS ONLY OUT TARGET PSMR WARMUP_SLOT
 
 need node "install Node.js 20+" || exit 2
 mkdir -p "$OUT"
@@ -56,6 +69,7 @@ OUT="$(cd "$OUT" && pwd)"
   printf 'chromium:      %s\n' "$(/usr/bin/chromium --version 2>/dev/null | grep -v unexpected | head -1)"
   printf 'commit:        %s\n' "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo ' (dirty)')"
   printf 'stream:        scenarios/%s, %s requests, threads %s, %s runs per platform\n' "$SCENARIO" "$REQUESTS" "$THREADS" "$RUNS"
+  printf 'warm-up slot:  %s\n' "$([ "$WARMUP_SLOT" = "1" ] && echo 'on (a warm-up run of the first executor right after sequential)' || echo off)"
   printf 'cpu sampling:  %s\n' "$([ "${PSMR_WVN_CPU:-0}" = "1" ] && echo 'on (perturbs the browser runs)' || echo off)"
 } | tee "$OUT/machine.txt"
 
@@ -68,10 +82,29 @@ if [ "${PSMR_WVN_NO_BUILD:-0}" != "1" ]; then
   }
 fi
 
+# The file both platforms sweep: the scenario itself, or (warm-up slot) a
+# copy with a warm-up run of its first parallel executor right after
+# sequential, which the browser gets through the Run tab's source box.
+SOURCE="$ROOT/scenarios/$SCENARIO"
+SWEEP_SOURCE=""
+if [ "$WARMUP_SLOT" = "1" ]; then
+  SOURCE="$OUT/bench.scenario.json"
+  SWEEP_SOURCE="$SOURCE"
+  node -e '
+    const fs = require("fs");
+    const sc = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    delete sc.expect; // it names the executors by label; a sweep judges nothing
+    const seq = sc.schedulers.filter((s) => s.id === "sequential");
+    const par = sc.schedulers.filter((s) => s.id !== "sequential");
+    if (par.length > 0) sc.schedulers = [...seq, { ...par[0], label: "warm-up" }, ...par];
+    fs.writeFileSync(process.argv[2], JSON.stringify(sc, null, 2) + "\n");
+  ' "$ROOT/scenarios/$SCENARIO" "$SOURCE"
+fi
+
 native_run() {
   local i="$1"
   bench_stamp "native-$i before"
-  "$PSMR" bench "$ROOT/scenarios/$SCENARIO" --threads "$THREADS" --requests "$REQUESTS" --json >"$OUT/native-$i.json"
+  "$PSMR" bench "$SOURCE" --threads "$THREADS" --requests "$REQUESTS" --json >"$OUT/native-$i.json"
   bench_stamp "native-$i after"
 }
 
@@ -110,7 +143,7 @@ sample_chromium() {
 browser_run() {
   local i="$1"
   bench_stamp "browser-$i before"
-  (cd "$ROOT" && PSMR_E2E_DIST="${PSMR_WVN_DIST:-}" PSMR_SWEEP_SCENARIO="$SCENARIO" PSMR_SWEEP_THREADS="$THREADS" \
+  (cd "$ROOT" && PSMR_E2E_DIST="${PSMR_WVN_DIST:-}" PSMR_SWEEP_SCENARIO="$SCENARIO" PSMR_SWEEP_SOURCE="$SWEEP_SOURCE" PSMR_SWEEP_THREADS="$THREADS" \
     PSMR_SWEEP_REQUESTS="$REQUESTS" PSMR_SWEEP_OUT="$OUT/browser-$i.csv" \
     npx playwright test -c e2e sweep -g "browser sweep" --reporter=line >"$OUT/browser-$i.log" 2>&1) &
   local run=$!

@@ -5,7 +5,7 @@
  * (e2e/playwright.config.ts), so a normal e2e run neither runs nor counts
  * them. scripts/bench-wasm-vs-native.sh drives both.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { openSweep, pickOnly } from '../support/sweep';
 
 /**
@@ -14,16 +14,36 @@ import { openSweep, pickOnly } from '../support/sweep';
  *   PSMR_SWEEP_SCENARIO=early-busy-wait-conflicts.json PSMR_SWEEP_THREADS=1,2,4,8 \
  *   PSMR_SWEEP_OUT=/tmp/sweep.csv npx playwright test -c e2e sweep
  *
- * Optional: PSMR_SWEEP_WRITES (e.g. `0.01,0.3`), PSMR_SWEEP_REQUESTS. The
- * CSV is the Sweep tab's own export; the chart is saved next to it as PNG.
+ * Optional: PSMR_SWEEP_WRITES (e.g. `0.01,0.3`), PSMR_SWEEP_REQUESTS, and
+ * PSMR_SWEEP_SOURCE, a scenario file swept in place of the picked one's
+ * text (see `replaceSource`). The CSV is the Sweep tab's own export; the
+ * chart is saved next to it as PNG.
  */
 const scenario = process.env.PSMR_SWEEP_SCENARIO;
+
+/**
+ * Write the scenario file at `file` into the Run tab's source box, which is
+ * what the Sweep tab sweeps (the picked file's name stays). The tab runs a
+ * repetition's executors in the file's order, and in Chromium the first
+ * parallel run after sequential is slower than the next
+ * (docs/benchmarks/wasm.md, "The first slot (tenth stop)"), so
+ * scripts/bench-wasm-vs-native.sh sweeps a copy with a warm-up run in that
+ * slot, the same file it runs natively; no rebuild of the app is needed.
+ */
+async function replaceSource(page: Page, file: string) {
+  const { readFileSync } = await import('node:fs');
+  await page.getByTestId('tab-run').click();
+  await page.getByTestId('scenario-text').fill(readFileSync(file, 'utf8'));
+  await page.getByTestId('tab-sweep').click();
+  await expect(page.getByTestId('sweep-panel')).toBeVisible();
+}
 if (scenario) {
   test('browser sweep for the benchmark docs (PSMR_SWEEP_SCENARIO)', async ({ page }) => {
     test.setTimeout(900_000);
     const out = process.env.PSMR_SWEEP_OUT ?? '/tmp/psmr-browser-sweep.csv';
     await openSweep(page);
     await page.getByTestId('scenario-picker').selectOption(scenario);
+    if (process.env.PSMR_SWEEP_SOURCE) await replaceSource(page, process.env.PSMR_SWEEP_SOURCE);
     const threads = (process.env.PSMR_SWEEP_THREADS ?? '1,2,4,8').split(',');
     await pickOnly(page, 'sweep-thread-', threads);
     if (process.env.PSMR_SWEEP_WRITES) await page.getByTestId('sweep-writes').fill(process.env.PSMR_SWEEP_WRITES);
