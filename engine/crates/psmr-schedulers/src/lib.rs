@@ -57,27 +57,8 @@ pub use spin::{SpinPolicies, WaitKind};
 #[cfg(all(test, not(loom), not(shuttle)))]
 mod oracle_tests;
 
-/// Whether `family`'s code is compiled into this engine: its cargo feature,
-/// named as the family ([`Family::as_str`]), is on. Sequential is always in.
-///
-/// The one place a family's feature is named in Rust, but for the
-/// parameter objects' `cfg_attr` lines in `scheduler_spec!` below (an
-/// attribute needs the literal; psmr-scenario's `tests/left_out.rs` checks
-/// they agree with this): [`FAMILIES`], the parameter objects' readers and
-/// the `Params` checks ask this. The match is exhaustive, so a new
-/// [`Family`] does not compile until it has its arm here (then its feature
-/// in Cargo.toml, which `tests/features.rs` checks against [`families`]).
-pub const fn compiled_in(family: Family) -> bool {
-    match family {
-        Family::Sequential => true,
-        Family::Early => cfg!(feature = "early"),
-        Family::WorkStealing => cfg!(feature = "work-stealing"),
-        Family::Late => cfg!(feature = "late"),
-        Family::Epaxos => cfg!(feature = "epaxos"),
-        Family::Repartitioning => cfg!(feature = "repartitioning"),
-        Family::Coloring => cfg!(feature = "coloring"),
-    }
-}
+mod packages;
+pub use packages::compiled_in;
 
 /// A family's registration when [`compiled_in`] says its family is in;
 /// otherwise the same ids, needs, faults and view names (so validation

@@ -10,8 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use psmr_core::Family;
 use psmr_schedulers::{compiled_in, families};
 
-/// Features of a crate that are not families.
-const OTHER: [&str; 3] = ["default", "full", "fault-injection"];
+/// Features of a crate that are not families (`sync-counters`: early's
+/// queue counts, psmr-schedulers and psmr-cli only).
+const OTHER: [&str; 4] = ["default", "full", "fault-injection", "sync-counters"];
 
 /// The `[features]` table of the Cargo.toml of crate `dir` (a sibling of
 /// this crate): each feature with the quoted items of its list. A simple

@@ -52,7 +52,7 @@ impl Params for ColoringParams {
     fn check(&self, env: &ParamEnv<'_>) -> Vec<ParamIssue> {
         // A family left out of this engine has no parameters to check (its
         // object is refused when read).
-        if !const { crate::compiled_in(psmr_core::Family::Coloring) } {
+        if !const { crate::packages::compiled_in(psmr_core::Family::Coloring) } {
             return Vec::new();
         }
         let mut out = Vec::new();

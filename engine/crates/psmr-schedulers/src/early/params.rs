@@ -50,8 +50,8 @@ impl Params for EarlyParams {
         // Neither early nor work stealing in this engine: no parameters to
         // check (the objects are refused when read).
         if !const {
-            crate::compiled_in(psmr_core::Family::Early)
-                || crate::compiled_in(psmr_core::Family::WorkStealing)
+            crate::packages::compiled_in(psmr_core::Family::Early)
+                || crate::packages::compiled_in(psmr_core::Family::WorkStealing)
         } {
             return Vec::new();
         }

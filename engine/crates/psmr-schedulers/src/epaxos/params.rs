@@ -21,7 +21,7 @@ impl Params for EpaxosParams {
     fn check(&self, _: &ParamEnv<'_>) -> Vec<ParamIssue> {
         // A family left out of this engine has no parameters to check (its
         // object is refused when read).
-        if !const { crate::compiled_in(psmr_core::Family::Epaxos) } {
+        if !const { crate::packages::compiled_in(psmr_core::Family::Epaxos) } {
             return Vec::new();
         }
         let mut out = Vec::new();

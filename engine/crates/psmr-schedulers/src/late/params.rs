@@ -26,7 +26,7 @@ impl Params for LateParams {
     fn check(&self, _: &ParamEnv<'_>) -> Vec<ParamIssue> {
         // A family left out of this engine has no parameters to check (its
         // object is refused when read).
-        if !const { crate::compiled_in(psmr_core::Family::Late) } {
+        if !const { crate::packages::compiled_in(psmr_core::Family::Late) } {
             return Vec::new();
         }
         let max = MAX_GRAPH_BOUND;

@@ -38,7 +38,7 @@ impl Params for RepartParams {
     fn check(&self, _: &ParamEnv<'_>) -> Vec<ParamIssue> {
         // A family left out of this engine has no parameters to check (its
         // object is refused when read).
-        if !const { crate::compiled_in(psmr_core::Family::Repartitioning) } {
+        if !const { crate::packages::compiled_in(psmr_core::Family::Repartitioning) } {
             return Vec::new();
         }
         let mut out = Vec::new();
