@@ -128,6 +128,27 @@ pub const COMMITS_GATE: WorkloadGate = WorkloadGate {
 /// feature in its Cargo.toml turns on exactly the fields listed here for it.
 pub const WORKLOAD_GATES: [WorkloadGate; 3] = [YCSB_GATE, EVENTS_GATE, COMMITS_GATE];
 
+/// `$name`: a serde `deserialize_with` reader of an optional field that
+/// only the engine packages with `$family` compiled in can read (`$on`);
+/// in the others reading it is a located error naming the family
+/// ([`gated_de`]). The one shape of every gated reader: the workload
+/// fields here and psmr-schedulers' parameter objects.
+///
+/// `$on` and the family's name are `const` blocks, as literals would be:
+/// the reader is generic, instantiated where serde's code is (which
+/// build-wasm.sh optimizes for size), and with `false` known there the
+/// field's deserializer is never linked (a run-time `bool` kept it: the
+/// early package grew by 13 KB gzipped, issue 30).
+#[macro_export]
+macro_rules! gated_reader {
+    ($(#[$doc:meta])* $name:ident, $on:expr, $what:expr, $family:expr, $ty:ty) => {
+        $(#[$doc])*
+        pub fn $name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<$ty>, D::Error> {
+            $crate::gated_de(const { $on }, $what, const { $family.as_str() }, d)
+        }
+    };
+}
+
 /// An optional field read only when `on` (its feature is compiled in);
 /// otherwise reading it is an error saying which family's engine package
 /// has it, `what` naming the field.

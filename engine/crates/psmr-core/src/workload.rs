@@ -127,50 +127,30 @@ pub fn class_weights(classes: &ClassTable, w: &WorkloadSpec) -> Vec<f64> {
     class_weights_for(None, classes, w)
 }
 
-/// `workload.events` when the `events` feature is in ([`crate::EVENTS`]).
-pub fn de_events<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<EventWorkload>, D::Error> {
-    // The gate's fields as constants, as if written here: with `on` a
-    // literal `false` the generic reader's body folds away and the
-    // linker drops the field's deserializer (issue 30's packages).
-    crate::gated_de(
-        const { crate::EVENTS_GATE.on },
-        "an event workload (`workload.events`)",
-        const { crate::EVENTS_GATE.family.as_str() },
-        d,
-    )
-}
-
-/// `workload.ycsb` when the `ycsb` feature is in ([`crate::YCSB`]).
-pub fn de_ycsb<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<crate::workload_ycsb::YcsbSpec>, D::Error> {
-    // The gate's fields as constants, as if written here: with `on` a
-    // literal `false` the generic reader's body folds away and the
-    // linker drops the field's deserializer (issue 30's packages).
-    crate::gated_de(
-        const { crate::YCSB_GATE.on },
-        "a YCSB workload (`workload.ycsb`)",
-        const { crate::YCSB_GATE.family.as_str() },
-        d,
-    )
-}
-
-/// `workload.commits` when the `commits` feature is in ([`crate::COMMITS`]).
-pub fn de_commits<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<crate::workload_commits::CommitsSpec>, D::Error> {
-    // The gate's fields as constants, as if written here: with `on` a
-    // literal `false` the generic reader's body folds away and the
-    // linker drops the field's deserializer (issue 30's packages).
-    crate::gated_de(
-        const { crate::COMMITS_GATE.on },
-        "an ePaxos commit stream (`workload.commits`)",
-        const { crate::COMMITS_GATE.family.as_str() },
-        d,
-    )
-}
+crate::gated_reader!(
+    /// `workload.events` when the `events` feature is in ([`crate::EVENTS`]).
+    de_events,
+    crate::EVENTS_GATE.on,
+    "an event workload (`workload.events`)",
+    crate::EVENTS_GATE.family,
+    EventWorkload
+);
+crate::gated_reader!(
+    /// `workload.ycsb` when the `ycsb` feature is in ([`crate::YCSB`]).
+    de_ycsb,
+    crate::YCSB_GATE.on,
+    "a YCSB workload (`workload.ycsb`)",
+    crate::YCSB_GATE.family,
+    crate::workload_ycsb::YcsbSpec
+);
+crate::gated_reader!(
+    /// `workload.commits` when the `commits` feature is in ([`crate::COMMITS`]).
+    de_commits,
+    crate::COMMITS_GATE.on,
+    "an ePaxos commit stream (`workload.commits`)",
+    crate::COMMITS_GATE.family,
+    crate::workload_commits::CommitsSpec
+);
 
 /// [`class_weights`], measured on a sample of the stream for a YCSB
 /// workload (which needs the app).

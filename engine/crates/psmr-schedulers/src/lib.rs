@@ -71,7 +71,6 @@ macro_rules! family {
             $reg
         } else {
             Registration {
-                included: false,
                 build: left_out,
                 stream_views: &[],
                 ..$reg
@@ -128,7 +127,7 @@ pub fn left_out_message(id: SchedulerId) -> String {
 
 /// Whether `id`'s family is compiled into this engine.
 pub fn included(id: SchedulerId) -> bool {
-    registration(id).included
+    compiled_in(needs(id).family)
 }
 
 /// `$name`: the deserializer of parameter object `$key` (of `$family`'s
@@ -136,19 +135,14 @@ pub fn included(id: SchedulerId) -> bool {
 /// [`compiled_in`] says the family is out.
 macro_rules! gate_fn {
     ($name:ident, $family:expr, $key:literal, $ty:ty) => {
-        /// The parameter object read only when its family is compiled in.
-        pub fn $name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<$ty>, D::Error> {
-            // Both as constants (`const` blocks), as a literal would be: the
-            // reader is generic, instantiated where serde's code is (which
-            // build-wasm.sh optimizes for size), and with `false` known
-            // there the family's deserializer is never linked.
-            psmr_core::gated_de(
-                const { compiled_in($family) },
-                concat!("the `", $key, "` parameter object"),
-                const { $family.as_str() },
-                d,
-            )
-        }
+        psmr_core::gated_reader!(
+            /// The parameter object read only when its family is compiled in.
+            $name,
+            compiled_in($family),
+            concat!("the `", $key, "` parameter object"),
+            $family,
+            $ty
+        );
     };
 }
 gate_fn!(de_early, Family::Early, "early", early::params::EarlyParams);

@@ -141,9 +141,6 @@ pub struct Registration {
     pub views: &'static [&'static str],
     /// Data it computes from a stream for its views.
     pub stream_views: &'static [StreamView],
-    /// Whether its cargo feature compiled it into this engine (false: it
-    /// keeps its ids and needs, but its builder refuses; see `FAMILIES`).
-    pub included: bool,
 }
 
 impl Registration {
@@ -155,7 +152,6 @@ impl Registration {
             faults: &[],
             views: &[],
             stream_views: &[],
-            included: true,
         }
     }
 
