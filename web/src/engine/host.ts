@@ -27,7 +27,7 @@
  * with fake bridges (host.test.ts).
  */
 import type { EngineBridge } from './bridge';
-import { covers, familiesOf, packageFor, type EnginePackage } from './packages';
+import { covers, familiesOf, packageOf, type EnginePackage } from './packages';
 import type {
   BenchOptions,
   BenchOutcome,
@@ -76,7 +76,9 @@ type Progress = (poll: PollSnapshot, tMs: number) => void;
  * text in the Author tab would otherwise load the full engine).
  */
 export function packageNeeded(text: string, extraIds: readonly string[] = []): EnginePackage | null {
-  return familiesOf(text, extraIds) === null ? null : packageFor(text, extraIds);
+  // One parse of the text (the Author tab asks this on every validation).
+  const families = familiesOf(text, extraIds);
+  return families === null ? null : packageOf(families);
 }
 
 interface Loaded {

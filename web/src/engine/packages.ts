@@ -94,7 +94,12 @@ export function familiesOf(text: string, extraIds: readonly string[] = []): Set<
  */
 export function packageFor(text: string, extraIds: readonly string[] = []): EnginePackage | null {
   const families = familiesOf(text, extraIds);
-  if (families === null || families.size > 1) return 'full';
+  return families === null ? 'full' : packageOf(families);
+}
+
+/** The smallest package for a scenario needing `families` (a {@link familiesOf} answer). */
+export function packageOf(families: ReadonlySet<FamilyPackage>): EnginePackage | null {
+  if (families.size > 1) return 'full';
   const [only] = families;
   return only ?? null;
 }
